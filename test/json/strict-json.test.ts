@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { parseStrictJson, roundTrips } from "../../src/json/strict-json.js";
+import { JsonNumber, isJsonObject, member } from "../../src/json/value.js";
+
+function parse(text: string) {
+  return parseStrictJson(text);
+}
+
+function failure(text: string | Uint8Array, limits?: { maxBytes: number; maxDepth: number }) {
+  const r = parseStrictJson(text, limits);
+  if (r.ok) throw new Error(`expected a failure for ${String(text)}`);
+  return r;
+}
+
+describe("strict JSON", () => {
+  it("keeps number lexemes", () => {
+    const r = parse('{"a":60.0,"b":1e2,"c":-0,"d":9007199254740991}');
+    expect(r.ok).toBe(true);
+    if (!r.ok || !isJsonObject(r.value)) return;
+    expect((member(r.value, "a") as JsonNumber).lexeme).toBe("60.0");
+    expect((member(r.value, "b") as JsonNumber).lexeme).toBe("1e2");
+    expect((member(r.value, "c") as JsonNumber).lexeme).toBe("-0");
+    expect((member(r.value, "d") as JsonNumber).lexeme).toBe("9007199254740991");
+  });
+
+  it("rejects duplicate member names with the path of the duplicate", () => {
+    const r = failure('{"x":{"a":1,"a":2}}');
+    expect(r.code).toBe("JSON_DUPLICATE_MEMBER");
+    expect(r.path).toBe("x.a");
+  });
+
+  it("treats escaped and literal spellings of one name as duplicates", () => {
+    expect(failure('{"a":1,"\\u0061":2}').code).toBe("JSON_DUPLICATE_MEMBER");
+  });
+
+  it("keeps a member named __proto__ as an ordinary member", () => {
+    const r = parse('{"__proto__":{"polluted":true}}');
+    expect(r.ok).toBe(true);
+    if (!r.ok || !isJsonObject(r.value)) return;
+    expect(Object.keys(r.value)).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("rejects numbers that cannot round-trip", () => {
+    expect(failure("9007199254740993").code).toBe("JSON_LOSSY_NUMBER");
+    expect(failure("[1e400]").code).toBe("JSON_LOSSY_NUMBER");
+    expect(failure('{"n":0.10000000000000000000001}').path).toBe("n");
+    expect(roundTrips("9007199254740992")).toBe(true);
+    expect(roundTrips("0.95")).toBe(true);
+    expect(roundTrips("1.5e-7")).toBe(true);
+  });
+
+  it("rejects lone surrogates, raw or escaped", () => {
+    expect(failure('"\\ud800"').code).toBe("JSON_LONE_SURROGATE");
+    expect(failure('"\\udc00\\ud800"').code).toBe("JSON_LONE_SURROGATE");
+    expect(failure('"\ud800x"').code).toBe("JSON_LONE_SURROGATE");
+    const pair = parse('"\\ud83d\\ude00"');
+    expect(pair.ok && pair.value).toBe("😀");
+  });
+
+  it("rejects invalid UTF-8 with the byte offset", () => {
+    const r = failure(new Uint8Array([0x22, 0x61, 0xc3, 0x28, 0x22]));
+    expect(r.code).toBe("JSON_INVALID_UTF8");
+    expect(r.offset).toBe(2);
+    expect(failure(new Uint8Array([0x22, 0xed, 0xa0, 0x80, 0x22])).code).toBe("JSON_INVALID_UTF8");
+  });
+
+  it("rejects raw control characters in strings", () => {
+    expect(failure('"a\tb"').code).toBe("JSON_CONTROL_CHARACTER");
+  });
+
+  it("caps nesting depth and size", () => {
+    expect(failure("[".repeat(65) + "]".repeat(65)).code).toBe("JSON_TOO_DEEP");
+    expect(parse("[".repeat(64) + "]".repeat(64)).ok).toBe(true);
+    expect(failure("[1, 2, 3]", { maxBytes: 4, maxDepth: 8 }).code).toBe("JSON_TOO_LARGE");
+  });
+
+  it("reports syntax errors and trailing data", () => {
+    expect(failure("").code).toBe("JSON_SYNTAX");
+    expect(failure("{'a':1}").code).toBe("JSON_SYNTAX");
+    expect(failure("[1,]").code).toBe("JSON_SYNTAX");
+    expect(failure("01").code).toBe("JSON_SYNTAX");
+    expect(failure("1.").code).toBe("JSON_SYNTAX");
+    expect(failure('{"a":1} {"b":2}').code).toBe("JSON_TRAILING_DATA");
+    expect(failure('"\\x41"').code).toBe("JSON_SYNTAX");
+    expect(failure('{"a" 1}').path).toBe("$");
+    expect(failure('{"a":[1,2,tru]}').path).toBe("a[2]");
+  });
+
+  it("skips a UTF-8 byte order mark", () => {
+    const r = parseStrictJson(new Uint8Array([0xef, 0xbb, 0xbf, 0x31]));
+    expect(r.ok && r.value instanceof JsonNumber && r.value.lexeme).toBe("1");
+  });
+});
