@@ -1,0 +1,109 @@
+/**
+ * `pyjson`: the digest serialization of the aac-cll-scitt/v1 profile — the UTF-8 bytes of Python
+ * `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=True)`.
+ *
+ * It differs from RFC 8785 JCS in three ways that matter: members sort by code point (not UTF-16
+ * unit), every character outside U+0020–U+007E is escaped as lowercase `\uXXXX` (DEL included,
+ * astral characters as surrogate pairs), and numbers are Python's, not ECMAScript's. Nulls are
+ * kept. Used for evidenceId, coreManifestDigest and the CLL checkpoint signing body.
+ *
+ * Numbers are written by their original lexeme, so a payload is hashed exactly as the producer
+ * wrote it. A lexeme Python would not have printed for an integer (a fraction, an exponent,
+ * `-0`) is still written as received, and its path is returned in `numberFlags` so the caller can
+ * refuse or flag it rather than guess.
+ */
+import { JsonNumber, isJsonObject, type JsonValue } from "../json/value.js";
+import { joinPath } from "../json/path.js";
+import { fail, ok, type Result } from "../result.js";
+import { CANON_MAX_DEPTH } from "./limits.js";
+
+export interface PyjsonOutput {
+  /** The serialization; pure ASCII by construction. */
+  readonly text: string;
+  /** Paths of numbers whose lexeme is not a Python integer literal (floats, exponents, `-0`). */
+  readonly numberFlags: readonly string[];
+}
+
+export function pyjson(value: JsonValue): Result<PyjsonOutput> {
+  const flags: string[] = [];
+  const parts: string[] = [];
+  const fault = write(value, parts, flags, "$", 0);
+  if (fault) return fault;
+  return ok({ text: parts.join(""), numberFlags: flags });
+}
+
+const PY_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
+
+function write(v: JsonValue, out: string[], flags: string[], path: string, depth: number): Result<never> | undefined {
+  if (v === null) out.push("null");
+  else if (v === true) out.push("true");
+  else if (v === false) out.push("false");
+  else if (typeof v === "string") out.push(pyString(v));
+  else if (v instanceof JsonNumber) {
+    if (!PY_INTEGER.test(v.lexeme)) flags.push(path);
+    out.push(v.lexeme);
+  } else if (Array.isArray(v)) {
+    if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, path);
+    out.push("[");
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out.push(",");
+      const f = write(v[i] as JsonValue, out, flags, `${path}[${i}]`, depth + 1);
+      if (f) return f;
+    }
+    out.push("]");
+  } else if (isJsonObject(v)) {
+    if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, path);
+    const keys = Object.keys(v).sort(compareCodePoints);
+    out.push("{");
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      if (i > 0) out.push(",");
+      out.push(pyString(k), ":");
+      const f = write(v[k] as JsonValue, out, flags, joinPath(path, k), depth + 1);
+      if (f) return f;
+    }
+    out.push("}");
+  }
+  return undefined;
+}
+
+/** Python's `str` ordering: by Unicode code point (JavaScript's default is by UTF-16 unit). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Code unit order equals code point order except when a surrogate (an astral character)
+    // meets a BMP unit at or above U+E000: then the astral character is the larger.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys && (xs ? y >= 0xe000 : x >= 0xe000)) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+const SHORT_ESCAPES: Record<number, string> = {
+  0x22: '\\"',
+  0x5c: "\\\\",
+  0x08: "\\b",
+  0x0c: "\\f",
+  0x0a: "\\n",
+  0x0d: "\\r",
+  0x09: "\\t",
+};
+
+/** Python `json.dumps` string form with ensure_ascii: `\uXXXX` (lowercase) outside U+0020–U+007E. */
+export function pyString(s: string): string {
+  let out = '"';
+  let run = 0; // start of the current run of characters copied verbatim
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
+    out += s.slice(run, i);
+    out += SHORT_ESCAPES[c] ?? "\\u" + c.toString(16).padStart(4, "0");
+    run = i + 1;
+  }
+  return out + s.slice(run) + '"';
+}
