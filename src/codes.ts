@@ -7,7 +7,9 @@ import { CANON_CODES } from "./canon/codes.js";
 import { COSE_CODES } from "./cose/codes.js";
 import { LOG_CODES } from "./log/codes.js";
 import { AAC_CODES } from "./aac/codes.js";
+import { INPUT_CODES } from "./input/codes.js";
+import { TRUST_CODES } from "./trust/codes.js";
 
-export const FAILURE_CODES = [...JSON_CODES, ...CANON_CODES, ...COSE_CODES, ...LOG_CODES, ...AAC_CODES] as const;
+export const FAILURE_CODES = [...JSON_CODES, ...CANON_CODES, ...COSE_CODES, ...LOG_CODES, ...AAC_CODES, ...INPUT_CODES, ...TRUST_CODES] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

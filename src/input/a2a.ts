@@ -1,0 +1,305 @@
+/**
+ * A typed, read-only view of the A2A v1.0 objects the verifier reads: Task, Message, Part,
+ * Artifact (a2a-wire.md §1).
+ *
+ * ProtoJSON lets a field arrive under its lowerCamelCase JSON name or its snake_case proto name;
+ * SDKs disagree on which wins when both are present, so both present is refused (a parser
+ * differential is an attack surface). A Part's content is a oneof: two content members are
+ * refused for the same reason. Enum values are accepted by name, or by number with a note.
+ * Unknown members are ignored: they never change what gets verified.
+ */
+import { isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
+import { joinPath } from "../json/path.js";
+import { fail, ok, type Result } from "../result.js";
+import { TASK_STATES } from "../profile.js";
+
+export interface A2APart {
+  readonly path: string;
+  readonly content: "text" | "raw" | "url" | "data";
+  readonly text?: string;
+  readonly raw?: string;
+  readonly url?: string;
+  readonly data?: JsonValue;
+  readonly mediaType?: string;
+  readonly filename?: string;
+  readonly metadata?: JsonObject;
+}
+
+export interface A2AMessage {
+  readonly path: string;
+  readonly json: JsonObject;
+  readonly messageId: string;
+  readonly role: string;
+  readonly parts: readonly A2APart[];
+  readonly metadata?: JsonObject;
+  readonly extensions: readonly string[];
+}
+
+export interface A2AArtifact {
+  readonly path: string;
+  readonly artifactId: string;
+  readonly name?: string;
+  readonly parts: readonly A2APart[];
+  readonly metadata?: JsonObject;
+  readonly extensions: readonly string[];
+}
+
+export interface A2ATask {
+  readonly path: string;
+  readonly id: string;
+  readonly contextId?: string;
+  readonly state: string;
+  readonly statusMessage?: A2AMessage;
+  /** undefined when the Task carries no history member at all (not requested, or not kept). */
+  readonly history?: readonly A2AMessage[];
+  /** undefined when the Task carries no artifacts member at all. */
+  readonly artifacts?: readonly A2AArtifact[];
+  readonly metadata?: JsonObject;
+  /** Observations about the wire form worth reporting (enum numbers, unknown carriers). */
+  readonly notes: readonly string[];
+}
+
+const ROLES = ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"] as const;
+
+function snakeCase(camel: string): string {
+  return camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** Reads a field under its JSON name or its proto name; both present is malformed. */
+function field(obj: JsonObject, name: string, path: string): Result<JsonValue | undefined> {
+  const snake = snakeCase(name);
+  const camelValue = member(obj, name);
+  if (snake === name) return ok(camelValue);
+  const snakeValue = member(obj, snake);
+  if (camelValue !== undefined && snakeValue !== undefined) {
+    return fail("INPUT_A2A_MALFORMED", `both "${name}" and "${snake}" are present`, joinPath(path, name));
+  }
+  return ok(camelValue ?? snakeValue);
+}
+
+function stringField(obj: JsonObject, name: string, path: string, required: boolean): Result<string | undefined> {
+  const r = field(obj, name, path);
+  if (!r.ok) return r;
+  if (r.value === undefined || r.value === null) {
+    return required ? fail("INPUT_A2A_MALFORMED", `"${name}" is required`, joinPath(path, name)) : ok(undefined);
+  }
+  if (typeof r.value !== "string") return fail("INPUT_A2A_MALFORMED", `"${name}" must be a string`, joinPath(path, name));
+  return ok(r.value);
+}
+
+function objectField(obj: JsonObject, name: string, path: string): Result<JsonObject | undefined> {
+  const r = field(obj, name, path);
+  if (!r.ok) return r;
+  if (r.value === undefined || r.value === null) return ok(undefined);
+  if (!isJsonObject(r.value)) return fail("INPUT_A2A_MALFORMED", `"${name}" must be an object`, joinPath(path, name));
+  return ok(r.value);
+}
+
+function arrayField(obj: JsonObject, name: string, path: string): Result<JsonValue[] | undefined> {
+  const r = field(obj, name, path);
+  if (!r.ok) return r;
+  if (r.value === undefined || r.value === null) return ok(undefined);
+  if (!Array.isArray(r.value)) return fail("INPUT_A2A_MALFORMED", `"${name}" must be an array`, joinPath(path, name));
+  return ok(r.value);
+}
+
+function stringList(obj: JsonObject, name: string, path: string): Result<string[]> {
+  const r = arrayField(obj, name, path);
+  if (!r.ok) return r;
+  const out: string[] = [];
+  for (const [i, v] of (r.value ?? []).entries()) {
+    if (typeof v !== "string") return fail("INPUT_A2A_MALFORMED", `"${name}" must hold strings`, joinPath(path, name, i));
+    out.push(v);
+  }
+  return ok(out);
+}
+
+/** An enum by name, or by number (ProtoJSON parsers accept both; a number is noted). */
+function enumField(
+  obj: JsonObject,
+  name: string,
+  path: string,
+  names: readonly string[],
+  notes: string[],
+): Result<string | undefined> {
+  const r = field(obj, name, path);
+  if (!r.ok) return r;
+  const v = r.value;
+  if (v === undefined || v === null) return ok(undefined);
+  if (typeof v === "string") return ok(v);
+  const n = asSafeInteger(v);
+  if (n !== undefined && n >= 0 && n < names.length) {
+    notes.push(`${joinPath(path, name)}: enum given as number ${n}, read as ${names[n]}`);
+    return ok(names[n]);
+  }
+  return fail("INPUT_A2A_MALFORMED", `"${name}" must be an enum name`, joinPath(path, name));
+}
+
+const PART_CONTENT = ["text", "raw", "url", "data"] as const;
+
+export function readPart(v: JsonValue, path: string): Result<A2APart> {
+  if (!isJsonObject(v)) return fail("INPUT_A2A_MALFORMED", "a Part must be an object", path);
+  const present = PART_CONTENT.filter((k) => member(v, k) !== undefined && member(v, k) !== null);
+  if (present.length > 1) {
+    return fail("INPUT_A2A_MALFORMED", `a Part has one content member; this one has ${present.join(" and ")}`, path);
+  }
+  if (present.length === 0) {
+    return fail("INPUT_A2A_MALFORMED", "a Part needs one of text, raw, url or data", path);
+  }
+  const content = present[0] as A2APart["content"];
+  const value = member(v, content) as JsonValue;
+  if (content !== "data" && typeof value !== "string") {
+    return fail("INPUT_A2A_MALFORMED", `"${content}" must be a string`, joinPath(path, content));
+  }
+  const mediaType = stringField(v, "mediaType", path, false);
+  if (!mediaType.ok) return mediaType;
+  const filename = stringField(v, "filename", path, false);
+  if (!filename.ok) return filename;
+  const metadata = objectField(v, "metadata", path);
+  if (!metadata.ok) return metadata;
+  return ok({
+    path,
+    content,
+    ...(content === "data" ? { data: value } : { [content]: value as string }),
+    ...(mediaType.value !== undefined ? { mediaType: mediaType.value } : {}),
+    ...(filename.value !== undefined ? { filename: filename.value } : {}),
+    ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
+  });
+}
+
+function readParts(obj: JsonObject, path: string): Result<A2APart[]> {
+  const arr = arrayField(obj, "parts", path);
+  if (!arr.ok) return arr;
+  if (arr.value === undefined) return fail("INPUT_A2A_MALFORMED", '"parts" is required', joinPath(path, "parts"));
+  const parts: A2APart[] = [];
+  for (const [i, p] of arr.value.entries()) {
+    const r = readPart(p, joinPath(path, "parts", i));
+    if (!r.ok) return r;
+    parts.push(r.value);
+  }
+  return ok(parts);
+}
+
+export function readMessage(v: JsonValue, path: string, notes: string[]): Result<A2AMessage> {
+  if (!isJsonObject(v)) return fail("INPUT_A2A_MALFORMED", "a Message must be an object", path);
+  const messageId = stringField(v, "messageId", path, true);
+  if (!messageId.ok) return messageId;
+  const role = enumField(v, "role", path, ROLES, notes);
+  if (!role.ok) return role;
+  const parts = readParts(v, path);
+  if (!parts.ok) return parts;
+  const metadata = objectField(v, "metadata", path);
+  if (!metadata.ok) return metadata;
+  const extensions = stringList(v, "extensions", path);
+  if (!extensions.ok) return extensions;
+  return ok({
+    path,
+    json: v,
+    messageId: messageId.value as string,
+    role: role.value ?? "ROLE_UNSPECIFIED",
+    parts: parts.value,
+    ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
+    extensions: extensions.value,
+  });
+}
+
+export function readArtifact(v: JsonValue, path: string): Result<A2AArtifact> {
+  if (!isJsonObject(v)) return fail("INPUT_A2A_MALFORMED", "an Artifact must be an object", path);
+  const artifactId = stringField(v, "artifactId", path, true);
+  if (!artifactId.ok) return artifactId;
+  const name = stringField(v, "name", path, false);
+  if (!name.ok) return name;
+  const parts = readParts(v, path);
+  if (!parts.ok) return parts;
+  const metadata = objectField(v, "metadata", path);
+  if (!metadata.ok) return metadata;
+  const extensions = stringList(v, "extensions", path);
+  if (!extensions.ok) return extensions;
+  return ok({
+    path,
+    artifactId: artifactId.value as string,
+    ...(name.value !== undefined ? { name: name.value } : {}),
+    parts: parts.value,
+    ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
+    extensions: extensions.value,
+  });
+}
+
+/** True when the object has the identifying members of a Task (`id` and an object `status`). */
+export function looksLikeTask(v: JsonValue | undefined): v is JsonObject {
+  return isJsonObject(v) && typeof member(v, "id") === "string" && isJsonObject(member(v, "status"));
+}
+
+export function readTask(v: JsonValue, path: string): Result<A2ATask> {
+  if (!isJsonObject(v)) return fail("INPUT_A2A_MALFORMED", "a Task must be an object", path);
+  const notes: string[] = [];
+  const id = stringField(v, "id", path, true);
+  if (!id.ok) return id;
+  const contextId = stringField(v, "contextId", path, false);
+  if (!contextId.ok) return contextId;
+  const status = objectField(v, "status", path);
+  if (!status.ok) return status;
+  if (status.value === undefined) return fail("INPUT_A2A_MALFORMED", '"status" is required', joinPath(path, "status"));
+  const statusPath = joinPath(path, "status");
+  const state = enumField(status.value, "state", statusPath, TASK_STATES, notes);
+  if (!state.ok) return state;
+  if (state.value !== undefined && !(TASK_STATES as readonly string[]).includes(state.value)) {
+    return fail("INPUT_A2A_MALFORMED", `unknown task state ${JSON.stringify(state.value)}`, joinPath(statusPath, "state"));
+  }
+  let statusMessage: A2AMessage | undefined;
+  const sm = member(status.value, "message");
+  if (sm !== undefined && sm !== null) {
+    const r = readMessage(sm, joinPath(statusPath, "message"), notes);
+    if (!r.ok) return r;
+    statusMessage = r.value;
+  }
+  if (member(status.value, "metadata") !== undefined) {
+    notes.push(`${joinPath(statusPath, "metadata")}: TaskStatus has no metadata field in A2A v1.0 (non-standard placement)`);
+  }
+  const historyArr = arrayField(v, "history", path);
+  if (!historyArr.ok) return historyArr;
+  let history: A2AMessage[] | undefined;
+  if (historyArr.value !== undefined) {
+    history = [];
+    for (const [i, m] of historyArr.value.entries()) {
+      const r = readMessage(m, joinPath(path, "history", i), notes);
+      if (!r.ok) return r;
+      history.push(r.value);
+    }
+  }
+  const artifactArr = arrayField(v, "artifacts", path);
+  if (!artifactArr.ok) return artifactArr;
+  let artifacts: A2AArtifact[] | undefined;
+  if (artifactArr.value !== undefined) {
+    artifacts = [];
+    for (const [i, a] of artifactArr.value.entries()) {
+      const r = readArtifact(a, joinPath(path, "artifacts", i));
+      if (!r.ok) return r;
+      artifacts.push(r.value);
+    }
+  }
+  const metadata = objectField(v, "metadata", path);
+  if (!metadata.ok) return metadata;
+  return ok({
+    path,
+    id: id.value as string,
+    ...(contextId.value !== undefined ? { contextId: contextId.value } : {}),
+    state: state.value ?? "TASK_STATE_UNSPECIFIED",
+    ...(statusMessage ? { statusMessage } : {}),
+    ...(history ? { history } : {}),
+    ...(artifacts ? { artifacts } : {}),
+    ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
+    notes,
+  });
+}
+
+/** The text a commitment covers: the Message's or Artifact's text parts joined with "\n". */
+export function textOfParts(parts: readonly A2APart[]): { text: string; textParts: number; otherParts: number } {
+  const texts: string[] = [];
+  let other = 0;
+  for (const p of parts) {
+    if (p.content === "text") texts.push(p.text as string);
+    else other++;
+  }
+  return { text: texts.join("\n"), textParts: texts.length, otherParts: other };
+}

@@ -1,0 +1,32 @@
+/** Failure codes of input loading: shapes, carriers, bundle location. All of them exit 2. */
+export const INPUT_CODES = [
+  /** The input could not be read (missing file, permission, a directory, too large to read). */
+  "INPUT_UNREADABLE",
+  /** A JSON-RPC 2.0 error response: the server returned no Task. */
+  "INPUT_JSONRPC_ERROR",
+  /** A JSON-RPC request was given where a response was expected. */
+  "INPUT_JSONRPC_REQUEST",
+  /** An HTTP+JSON (google.rpc.Status) error body. */
+  "INPUT_REST_ERROR",
+  /** An A2A v0.3-shaped object; this verifier checks v1.0 wire shapes. */
+  "INPUT_A2A_V03",
+  /** The JSON is none of the shapes the verifier understands. */
+  "INPUT_UNKNOWN_SHAPE",
+  /** An A2A object violates the v1.0 wire rules (two oneof members, camel and snake spellings of one field, wrong type). */
+  "INPUT_A2A_MALFORMED",
+  /** No evidence bundle was found anywhere in the input. */
+  "INPUT_NO_EVIDENCE",
+  /** A raw part is not strict standard base64. */
+  "INPUT_BUNDLE_BASE64",
+  /** A decoded bundle is larger than the bundle limit. */
+  "INPUT_BUNDLE_TOO_LARGE",
+  /** A decoded bundle is not strict JSON (the detail names the JSON fault). */
+  "INPUT_BUNDLE_NOT_JSON",
+  /** A bundle is not a JSON object. */
+  "INPUT_BUNDLE_NOT_OBJECT",
+  /** --task / --first-task does not hold a Task. */
+  "INPUT_NOT_A_TASK",
+  /** The input and --task both supply the observed Task. */
+  "INPUT_CONFLICTING_TASK",
+] as const;
+export type InputCode = (typeof INPUT_CODES)[number];
