@@ -57,7 +57,7 @@ function write(v: JsonValue, out: string[], rule: "es6" | "safe-integers", path:
     out.push("[");
     for (let i = 0; i < v.length; i++) {
       if (i > 0) out.push(",");
-      const f = write(v[i] as JsonValue, out, rule, `${path}[${i}]`, depth + 1);
+      const f = write(v[i] as JsonValue, out, rule, joinPath(path, i), depth + 1);
       if (f) return f;
     }
     out.push("]");

@@ -47,7 +47,7 @@ function write(v: JsonValue, out: string[], flags: string[], path: string, depth
     out.push("[");
     for (let i = 0; i < v.length; i++) {
       if (i > 0) out.push(",");
-      const f = write(v[i] as JsonValue, out, flags, `${path}[${i}]`, depth + 1);
+      const f = write(v[i] as JsonValue, out, flags, joinPath(path, i), depth + 1);
       if (f) return f;
     }
     out.push("]");

@@ -40,6 +40,13 @@ describe("pyjson", () => {
     expect(r.value.numberFlags).toEqual(["e[0]", "f", "n"]);
   });
 
+  it("writes flag paths in the parser's notation, top-level array elements included", () => {
+    const parsed = parseStrictJson("[1.5,[2e0]]");
+    if (!parsed.ok) throw new Error(parsed.detail);
+    const r = pyjson(parsed.value);
+    expect(r.ok && r.value.numberFlags).toEqual(["[0]", "[1][0]"]);
+  });
+
   it("refuses values nested beyond its cap", () => {
     let v: JsonValue = fromPlain(1);
     for (let i = 0; i < 300; i++) v = [v];
