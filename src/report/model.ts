@@ -94,6 +94,8 @@ export interface Report {
   readonly tool: { readonly name: "a2a-evidence"; readonly version: string };
   readonly inputs: readonly InputReport[];
   readonly policy: PolicyReport;
+  /** Why nothing could be verified (invalid trust file, unusable --task), when that is the case. */
+  readonly error?: InputError;
 }
 
 export function isFailedInput(r: InputReport): r is FailedInput {

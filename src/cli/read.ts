@@ -1,0 +1,73 @@
+/**
+ * Bounded input reads for the CLI: one open, fstat, and a read capped at the size limit, so a
+ * huge or endless input is refused before it is buffered. Errors become one clear message.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+export type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false; message: string };
+
+function describeError(e: unknown, path: string): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "ENOENT":
+      return `${path}: no such file`;
+    case "EISDIR":
+      return `${path}: is a directory`;
+    case "EACCES":
+    case "EPERM":
+      return `${path}: permission denied`;
+    default:
+      return `${path}: cannot be read (${code ?? String(e)})`;
+  }
+}
+
+/** Reads standard input, refusing more than `limit` bytes. */
+async function readStdin(limit: number): Promise<ReadResult> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of process.stdin) {
+      const b = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+      total += b.length;
+      if (total > limit) return { ok: false, message: `standard input exceeds the ${limit}-byte input limit` };
+      chunks.push(b);
+    }
+  } catch (e) {
+    return { ok: false, message: describeError(e, "standard input") };
+  }
+  return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks)) };
+}
+
+/** Reads a file, or standard input for "-", refusing more than `limit` bytes. */
+export async function readInput(path: string, limit = MAX_INPUT_BYTES): Promise<ReadResult> {
+  if (path === "-") return readStdin(limit);
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    return { ok: false, message: describeError(e, path) };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) return { ok: false, message: `${path}: is a directory` };
+    if (st.size > limit) return { ok: false, message: `${path}: ${st.size} bytes exceeds the ${limit}-byte input limit` };
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const buf = Buffer.alloc(256 * 1024);
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      total += n;
+      // A file can grow after fstat (or be a FIFO reporting size 0): the cap holds regardless.
+      if (total > limit) return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks)) };
+  } catch (e) {
+    return { ok: false, message: describeError(e, path) };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * captureCoverage — whether every eligible interaction under the producer's capture policy was
+ * captured. One record can never establish that (contract §4), so this property is never PASS:
+ * INCONCLUSIVE when a capture policy is declared, NOT_PRESENT when none is.
+ *
+ *   capturePolicy.copiesAgree  the payload's and the manifest's capturePolicyId agree (a FAIL path:
+ *                              the evidence contradicts itself about which policy applied)
+ *   capturePolicy.coverage     INCONCLUSIVE with the declared policy, or NOT_PRESENT
+ */
+import { member } from "../json/value.js";
+import type { Check, PropertyResult } from "../report/model.js";
+import { check, decide, only } from "./checks.js";
+import type { EvidenceContext } from "./context.js";
+
+export function captureCoverage(ctx: EvidenceContext): PropertyResult {
+  const unsupported = ctx.unsupportedReason;
+  if (unsupported) return only("capturePolicy.coverage", "NOT_CHECKED", unsupported);
+  const declared = ctx.payload ? member(ctx.payload, "capturePolicyId") : undefined;
+  const inManifest = ctx.manifest ? member(ctx.manifest, "capturePolicyId") : undefined;
+  const checks: Check[] = [];
+  if (declared !== undefined && inManifest !== undefined) {
+    checks.push(
+      declared === inManifest
+        ? check("capturePolicy.copiesAgree", "PASS", `payload and manifest declare the same capture policy ${String(declared)}`)
+        : check(
+            "capturePolicy.copiesAgree",
+            "FAIL",
+            `payload capturePolicyId ${JSON.stringify(declared)} != manifest capturePolicyId ${JSON.stringify(inManifest)}`,
+          ),
+    );
+  }
+  const policy = declared ?? inManifest;
+  if (policy === undefined || policy === null) {
+    checks.push(check("capturePolicy.coverage", "NOT_PRESENT", "no capture policy is declared"));
+  } else {
+    checks.push(
+      check(
+        "capturePolicy.coverage",
+        "INCONCLUSIVE",
+        `payload declares capturePolicyId=${typeof policy === "string" ? policy : JSON.stringify(policy)}; a single record cannot establish that every eligible interaction under that policy was captured`,
+      ),
+    );
+  }
+  return decide(checks, "");
+}

@@ -1,0 +1,58 @@
+/**
+ * checkpointSignature — the checkpoint is signed by its key (contract §4; log-and-receipts.md
+ * §4.1–§4.3).
+ *
+ *   checkpoint.shape      v == 1, kind == "mmr_checkpoint", every signed member well-formed
+ *   checkpoint.signature  Ed25519 under key_id over the 64 ASCII characters of
+ *                         hex(SHA-256(pyjson(the nine signed members))) — not the raw digest, not the body
+ *   checkpoint.signer     whether the signer is the producer key (capsule key_id) or a key the trust
+ *                         file lists for the payload's authority; any other key is only self-asserted
+ */
+import { member } from "../json/value.js";
+import { bytesToHex } from "../util/bytes.js";
+import { verifyCheckpointSignature } from "../log/checkpoint.js";
+import type { Check, PropertyResult } from "../report/model.js";
+import { check, decide, only } from "./checks.js";
+import type { EvidenceContext } from "./context.js";
+import { manifestCheckpoint } from "./checkpoint.js";
+
+export function checkpointSignature(ctx: EvidenceContext): PropertyResult {
+  const unsupported = ctx.unsupportedReason;
+  if (unsupported) return only("checkpoint.shape", "NOT_CHECKED", unsupported);
+  const cp = manifestCheckpoint(ctx);
+  if (cp === undefined) return only("checkpoint.shape", "NOT_PRESENT", "the bundle carries no checkpoint");
+  if (!cp.ok) return only("checkpoint.shape", "FAIL", `${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`, { code: cp.code });
+  const checkpoint = cp.value;
+  const keyId = bytesToHex(checkpoint.keyId);
+  const checks: Check[] = [
+    check("checkpoint.shape", "PASS", `v 1, kind mmr_checkpoint, log_id ${checkpoint.logId}, mmr_size ${checkpoint.mmrSize}`),
+  ];
+  const values = { keyId, digest: checkpoint.digestHex };
+  const sig = verifyCheckpointSignature(checkpoint);
+  checks.push(
+    sig.ok
+      ? check("checkpoint.signature", "PASS", `checkpoint signature under key_id=${keyId} over digest ${checkpoint.digestHex}`, { values })
+      : check("checkpoint.signature", "FAIL", `checkpoint signature does not verify under key_id=${keyId} over digest ${checkpoint.digestHex}`, {
+          code: sig.code,
+          values,
+        }),
+  );
+  checks.push(signerCheck(ctx, keyId));
+  return decide(checks, `checkpoint signature under key_id=${keyId}`);
+}
+
+function signerCheck(ctx: EvidenceContext, keyId: string): Check {
+  const id = "checkpoint.signer";
+  const producerKey = ctx.capsule ? member(ctx.capsule, "key_id") : undefined;
+  if (producerKey === keyId) return check(id, "PASS", "signed by the producer key (the capsule's key_id)");
+  const authority = ctx.payload ? member(ctx.payload, "authority") : undefined;
+  const listed = typeof authority === "string" ? ctx.trust?.producers.get(authority) : undefined;
+  if (listed?.some((k) => k.key.ed25519Hex === keyId)) {
+    return check(id, "PASS", `signed by a key the trust file lists for authority ${String(authority)}`);
+  }
+  return check(
+    id,
+    "INCONCLUSIVE",
+    `signed by ${keyId}, which is neither the producer key nor listed in the trust file for authority ${String(authority ?? "(none)")}: a key only the bundle supplies`,
+  );
+}

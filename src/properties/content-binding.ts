@@ -1,0 +1,178 @@
+/**
+ * contentBinding — the presented payload is exactly what the evidence ID, the manifest digest and
+ * the signed record commit to (contract §4; content-binding.md §4.2, §5, §6, §12 items 1, 3, 4, 7).
+ *
+ * Checks, in order:
+ *   evidenceId.recompute         SHA-256(pyjson(taskEvidencePayload)) == evidenceId
+ *   payload.copiesAgree          manifest.taskEvidencePayload == taskEvidencePayload (the reference never checks this)
+ *   coreManifestDigest.recompute SHA-256(pyjson(manifest)) == coreManifestDigest
+ *   capsule.agentInputDigest     capsule agent_input_digest == the recomputed evidenceId (the payload ↔ signed record link)
+ *   capsule.agentOutputDigest    agent_output_digest == effect.response_digest == JCS digest of {"terminalState": …}
+ * The copies of these digests in TaskEvidenceReference objects are referenceConsistency's.
+ */
+import { member, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
+import { firstDifference, showValue, type Difference } from "../json/diff.js";
+import { jsonEquals } from "../json/value.js";
+import { jcs } from "../canon/jcs.js";
+import { isHex64, sha256Hex, utf8 } from "../util/bytes.js";
+import type { Check, PropertyResult } from "../report/model.js";
+import { check, decide, only } from "./checks.js";
+import type { Digest, EvidenceContext } from "./context.js";
+import { hasImpreciseNumbers, narrowIntegralNumbers } from "./widening.js";
+
+export function contentBinding(ctx: EvidenceContext): PropertyResult {
+  const unsupported = ctx.unsupportedReason;
+  if (unsupported) return only("evidenceId.recompute", "NOT_CHECKED", unsupported);
+  const payload = member(ctx.bundle, "taskEvidencePayload");
+  const claimed = member(ctx.bundle, "evidenceId");
+  if (payload === undefined || payload === null || claimed === undefined || claimed === null) {
+    return only("evidenceId.recompute", "NOT_PRESENT", "the bundle carries no taskEvidencePayload or no evidenceId");
+  }
+  const checks: Check[] = [evidenceIdCheck(ctx, claimed), payloadCopiesCheck(ctx), manifestDigestCheck(ctx)];
+  checks.push(...capsuleChecks(ctx));
+  return decide(checks, () => `recomputed evidenceId matches: ${claimed as string}`);
+}
+
+/** Compares a recomputed digest with a claimed one, allowing for number widening in structured carriers. */
+function digestCheck(
+  ctx: EvidenceContext,
+  id: string,
+  what: string,
+  value: JsonValue,
+  claimed: JsonValue,
+  recomputed: () => ReturnType<EvidenceContext["pyjsonDigest"]>,
+): Check {
+  if (!isHex64(claimed)) {
+    return check(id, "FAIL", `claimed ${what} is not 64 lowercase hex characters: ${JSON.stringify(claimed)}`);
+  }
+  const r = recomputed();
+  if (!r.ok) return check(id, "FAIL", `${what} cannot be recomputed: ${r.detail}`, { code: r.code });
+  const values = { claimed, recomputed: r.value.hex };
+  const flagged = flagsNote(r.value);
+  if (r.value.hex === claimed) return check(id, "PASS", `recomputed ${what} matches: ${claimed}${flagged}`, { values });
+  if (ctx.structuredCarrier) {
+    const narrowed = narrowIntegralNumbers(value);
+    if (narrowed.narrowed > 0) {
+      const again = ctx.pyjsonDigest(narrowed.value);
+      if (again.ok && again.value.hex === claimed) {
+        return check(
+          id,
+          "INCONCLUSIVE",
+          `recomputed ${what} matches only after writing ${narrowed.narrowed} widened number(s) back as integers: the ${ctx.located.carrier} carrier passed numbers through doubles, so the exact preimage is lost`,
+          { values: { ...values, recomputedNarrowed: again.value.hex } },
+        );
+      }
+    }
+    if (hasImpreciseNumbers(value)) {
+      return check(
+        id,
+        "INCONCLUSIVE",
+        `recomputed ${what} ${r.value.hex} != claimed ${claimed}, and the ${ctx.located.carrier} carrier may have rounded integers beyond 2^53 through doubles`,
+        { values },
+      );
+    }
+  }
+  return check(id, "FAIL", `recomputed ${what} ${r.value.hex} != claimed ${claimed}${flagged}`, { values });
+}
+
+function flagsNote(d: Digest): string {
+  return d.numberFlags.length > 0 ? ` (numbers hashed as written, not as Python prints integers: ${d.numberFlags.join(", ")})` : "";
+}
+
+function evidenceIdCheck(ctx: EvidenceContext, claimed: JsonValue): Check {
+  const payload = member(ctx.bundle, "taskEvidencePayload") as JsonValue;
+  if (!isJsonObject(payload)) return check("evidenceId.recompute", "FAIL", "taskEvidencePayload is not a JSON object");
+  const c = digestCheck(ctx, "evidenceId.recompute", "evidenceId", payload, claimed, () => ctx.recomputedEvidenceId);
+  if (c.state !== "FAIL" || !isHex64(claimed) || !c.values) return c;
+  return { ...c, detail: `${c.detail}: the presented payload does not derive the referenced evidence ID` };
+}
+
+function payloadCopiesCheck(ctx: EvidenceContext): Check {
+  const id = "payload.copiesAgree";
+  const manifest = ctx.manifest;
+  if (!manifest) return check(id, "NOT_PRESENT", "the bundle carries no manifest");
+  const top = member(ctx.bundle, "taskEvidencePayload");
+  const inManifest = member(manifest, "taskEvidencePayload");
+  if (inManifest === undefined) return check(id, "FAIL", "the manifest carries no taskEvidencePayload");
+  if (jsonEquals(top, inManifest)) return check(id, "PASS", "manifest.taskEvidencePayload equals taskEvidencePayload");
+  const d = firstDifference(top, inManifest, "taskEvidencePayload") as Difference;
+  return check(id, "FAIL", `manifest.taskEvidencePayload differs from taskEvidencePayload at ${d.path}: ${showValue(d.right)} in the manifest, ${showValue(d.left)} at top level`);
+}
+
+function manifestDigestCheck(ctx: EvidenceContext): Check {
+  const id = "coreManifestDigest.recompute";
+  const manifest = member(ctx.bundle, "manifest");
+  const claimed = member(ctx.bundle, "coreManifestDigest");
+  const hasManifest = manifest !== undefined && manifest !== null;
+  const hasClaim = claimed !== undefined && claimed !== null;
+  if (!hasManifest && !hasClaim) return check(id, "NOT_PRESENT", "the bundle carries no manifest and no coreManifestDigest");
+  if (!hasClaim) return check(id, "FAIL", "the bundle carries a manifest but no coreManifestDigest committing to it");
+  if (!hasManifest) return check(id, "FAIL", "coreManifestDigest is claimed but the bundle carries no manifest");
+  if (!isJsonObject(manifest)) return check(id, "FAIL", "manifest is not a JSON object");
+  return digestCheck(ctx, id, "coreManifestDigest", manifest, claimed as JsonValue, () =>
+    ctx.once("coreManifestDigest", () => ctx.pyjsonDigest(manifest)),
+  );
+}
+
+function path(obj: JsonObject, ...names: string[]): JsonValue | undefined {
+  let cur: JsonValue | undefined = obj;
+  for (const n of names) {
+    if (!isJsonObject(cur)) return undefined;
+    cur = member(cur, n);
+  }
+  return cur;
+}
+
+function capsuleChecks(ctx: EvidenceContext): Check[] {
+  const capsule = ctx.capsule;
+  if (!capsule) {
+    return [
+      check("capsule.agentInputDigest", "NOT_PRESENT", "the bundle carries no capsule"),
+      check("capsule.agentOutputDigest", "NOT_PRESENT", "the bundle carries no capsule"),
+    ];
+  }
+  return [agentInputCheck(ctx, capsule), agentOutputCheck(ctx, capsule)];
+}
+
+function agentInputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
+  const id = "capsule.agentInputDigest";
+  const input = path(capsule, "model_attestation", "compute_attestation", "agent_input_digest");
+  if (input === undefined) {
+    return check(id, "FAIL", "the capsule does not commit to the payload: model_attestation.compute_attestation.agent_input_digest is absent");
+  }
+  const recomputed = ctx.recomputedEvidenceId;
+  if (!recomputed.ok) return check(id, "NOT_CHECKED", "evidenceId could not be recomputed");
+  const values = { agentInputDigest: JSON.stringify(input), evidenceId: recomputed.value.hex };
+  if (input === recomputed.value.hex) {
+    return check(id, "PASS", `capsule agent_input_digest equals the recomputed evidenceId ${recomputed.value.hex}`, { values });
+  }
+  return check(id, "FAIL", `capsule agent_input_digest ${JSON.stringify(input)} != recomputed evidenceId ${recomputed.value.hex}: the signed record commits to a different payload`, { values });
+}
+
+function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
+  const id = "capsule.agentOutputDigest";
+  const output = path(capsule, "model_attestation", "compute_attestation", "agent_output_digest");
+  const response = path(capsule, "effect", "response_digest");
+  if (output === undefined && response === undefined) {
+    return check(id, "NOT_PRESENT", "the capsule carries no agent_output_digest or effect.response_digest");
+  }
+  const terminalState = ctx.payload ? member(ctx.payload, "terminalState") : undefined;
+  if (typeof terminalState !== "string") return check(id, "FAIL", "taskEvidencePayload.terminalState is not a string");
+  const agentOutput = newJsonObject();
+  agentOutput.terminalState = terminalState;
+  const canonical = jcs(agentOutput);
+  if (!canonical.ok) return check(id, "FAIL", `agent output cannot be canonicalized: ${canonical.detail}`, { code: canonical.code });
+  const expected = sha256Hex(utf8(canonical.value));
+  const values: Record<string, string> = { expected };
+  if (output !== undefined) values.agentOutputDigest = JSON.stringify(output);
+  if (response !== undefined) values.responseDigest = JSON.stringify(response);
+  for (const [name, v] of [
+    ["agent_output_digest", output],
+    ["effect.response_digest", response],
+  ] as const) {
+    if (v !== undefined && v !== expected) {
+      return check(id, "FAIL", `capsule ${name} ${JSON.stringify(v)} != digest of {"terminalState":"${terminalState}"} ${expected}`, { values });
+    }
+  }
+  return check(id, "PASS", `capsule commits to terminalState ${terminalState} (${expected})`, { values });
+}

@@ -1,0 +1,108 @@
+/**
+ * What every property reads: the located bundle, the caller's observation (Tasks) and trust, and
+ * a few derived values computed once and shared (the payload digest is needed by two properties,
+ * the checkpoint digest by three). Nothing here reads files, the clock or the network.
+ */
+import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
+import { pyjson } from "../canon/pyjson.js";
+import { sha256Hex, utf8 } from "../util/bytes.js";
+import { fail, ok, type Result } from "../result.js";
+import { EXTENSION_URI, EXTENSION_VERSION, RECORD_PROFILE_V1 } from "../profile.js";
+import type { A2ATask } from "../input/a2a.js";
+import type { LocatedBundle } from "../input/load.js";
+import type { TrustConfig } from "../trust/config.js";
+
+export interface VerifyOptions {
+  /** The authority the caller expects the producer to be (`--authority`). */
+  readonly authority?: string;
+  /** The tenant the caller addressed (`--tenant`); A2A Tasks do not carry it. */
+  readonly tenant?: string;
+}
+
+export interface Digest {
+  readonly hex: string;
+  /** Paths of numbers written by a lexeme Python would not print for an integer. */
+  readonly numberFlags: readonly string[];
+}
+
+export class EvidenceContext {
+  readonly bundle: JsonObject;
+  readonly located: LocatedBundle;
+  private readonly memo = new Map<string, unknown>();
+
+  constructor(
+    readonly bundles: readonly LocatedBundle[],
+    readonly observedTask: A2ATask | undefined,
+    readonly firstTask: A2ATask | undefined,
+    readonly trust: TrustConfig | undefined,
+    readonly options: VerifyOptions,
+  ) {
+    this.located = bundles[0] as LocatedBundle;
+    this.bundle = this.located.bundle;
+  }
+
+  /** Computes a derived value once per input. */
+  once<T>(key: string, compute: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, compute());
+    return this.memo.get(key) as T;
+  }
+
+  get recordProfile(): string | undefined {
+    const p = member(this.bundle, "recordProfile");
+    return typeof p === "string" ? p : undefined;
+  }
+
+  /** Why the bundle's profile rules cannot be applied, or undefined when they can. */
+  get unsupportedReason(): string | undefined {
+    const version = member(this.bundle, "extensionVersion");
+    if (version !== EXTENSION_VERSION) return `unsupported extension version ${JSON.stringify(version ?? null)}`;
+    const profile = this.recordProfile;
+    if (profile !== RECORD_PROFILE_V1) return `unsupported record profile ${profile === undefined ? "(none stated)" : profile}`;
+    return undefined;
+  }
+
+  /** True when the bundle passed through a protobuf Struct/Value, whose numbers are doubles. */
+  get structuredCarrier(): boolean {
+    return this.located.carrier === "data" || this.located.carrier === "inline";
+  }
+
+  objectMember(name: string): JsonObject | null | undefined {
+    const v = member(this.bundle, name);
+    if (v === undefined || v === null) return v;
+    return isJsonObject(v) ? v : undefined;
+  }
+
+  get payload(): JsonObject | undefined {
+    return this.objectMember("taskEvidencePayload") ?? undefined;
+  }
+
+  get manifest(): JsonObject | undefined {
+    return this.objectMember("manifest") ?? undefined;
+  }
+
+  get capsule(): JsonObject | undefined {
+    return this.objectMember("capsule") ?? undefined;
+  }
+
+  /** The observed terminal Task's evidence metadata, `Task.metadata[<extension URI>]`. */
+  get taskReference(): JsonValue | undefined {
+    const md = this.observedTask?.metadata;
+    return md ? member(md, EXTENSION_URI) : undefined;
+  }
+
+  /** SHA-256 of pyjson(value), with the lexeme flags pyjson raised. */
+  pyjsonDigest(value: JsonValue): Result<Digest> {
+    const r = pyjson(value);
+    if (!r.ok) return r;
+    return ok({ hex: sha256Hex(utf8(r.value.text)), numberFlags: r.value.numberFlags });
+  }
+
+  /** evidenceId recomputed from the presented payload (shared by contentBinding and the capsule checks). */
+  get recomputedEvidenceId(): Result<Digest> {
+    return this.once("evidenceId", () => {
+      const payload = member(this.bundle, "taskEvidencePayload");
+      if (!isJsonObject(payload)) return fail("CANON_NOT_AN_OBJECT", "taskEvidencePayload is not an object", "taskEvidencePayload");
+      return this.pyjsonDigest(payload);
+    });
+  }
+}

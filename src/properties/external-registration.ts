@@ -1,0 +1,183 @@
+/**
+ * externalRegistration — a configured Transparency Service registered this checkpoint (contract
+ * §4, §9.7; log-and-receipts.md §5).
+ *
+ * Per witness record (subject: `witnesses[i] <ts_url>`):
+ *   witness.entryHash      entry_hash recomputed from the checkpoint (SHA-256 of its raw digest)
+ *                          equals the record's: otherwise the stamp is not about this checkpoint
+ *   witness.receipt        strict base64 and COSE decode, vds from the protected header, the
+ *                          inclusion path folds to a root; exactly one inclusion proof
+ *   witness.treePosition   the receipt's (tree_size, leaf_index) equal the record's
+ *   witness.signature      the receipt verifies under a key the trust file pins for that exact
+ *                          ts_url. A service the trust file does not list does not count
+ *                          (NOT_CHECKED); a failure under a pinned key is a forgery (FAIL) and is
+ *                          never outvoted by another stamp.
+ *   witness.stub           stub records never count
+ * Then:
+ *   registration.verified  at least one stamp verified under a pinned key; otherwise INCONCLUSIVE
+ * The service is labelled independent or producer-operated from the trust file: a receipt proves
+ * inclusion in that service's log, not time and not independence.
+ */
+import { isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
+import { joinPath } from "../json/path.js";
+import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
+import { checkpointEntryHash } from "../log/checkpoint.js";
+import { verifyReceipt } from "../log/receipt.js";
+import type { Operator, TrustedService } from "../trust/config.js";
+import type { Check, PropertyResult } from "../report/model.js";
+import { check, decide, only } from "./checks.js";
+import type { EvidenceContext } from "./context.js";
+import { CHECKPOINT_PATH, manifestCheckpoint } from "./checkpoint.js";
+
+export function operatorLabel(operator: Operator): string {
+  return operator === "independent" ? "independent" : operator === "producer" ? "producer-operated" : "operator not stated";
+}
+
+export function externalRegistration(ctx: EvidenceContext): PropertyResult {
+  const unsupported = ctx.unsupportedReason;
+  if (unsupported) return only("registration.verified", "NOT_CHECKED", unsupported);
+  const cp = manifestCheckpoint(ctx);
+  if (cp === undefined) return only("registration.verified", "NOT_PRESENT", "the bundle carries no checkpoint");
+  const cpJson = ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined;
+  const raw = isJsonObject(cpJson) ? member(cpJson, "witnesses") : undefined;
+  if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) {
+    return only("registration.verified", "NOT_PRESENT", "the checkpoint carries no witness stamps");
+  }
+  if (!cp.ok) {
+    return only("witness.entryHash", "FAIL", `the checkpoint is malformed, so no stamp can be bound to it: ${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`, { code: cp.code });
+  }
+  const records = cp.value.witnesses ?? [];
+  const entryHash = checkpointEntryHash(cp.value);
+  const checks: Check[] = [];
+  const verified: string[] = [];
+  let counted = 0;
+  records.forEach((record, i) => {
+    const r = stampChecks(ctx, record, joinPath(CHECKPOINT_PATH, "witnesses", i), entryHash);
+    checks.push(...r.checks);
+    if (r.counted) counted++;
+    if (r.verifiedBy) verified.push(r.verifiedBy);
+  });
+  checks.push(
+    verified.length > 0
+      ? check("registration.verified", "PASS", `${verified.length} of ${records.length} stamp(s) verified under pinned keys`)
+      : check(
+          "registration.verified",
+          "INCONCLUSIVE",
+          ctx.trust
+            ? `no stamp verified under a key the trust file pins for its service (${counted} non-stub stamp(s) carried)`
+            : "no trust file: no Transparency Service key is pinned, so no stamp can be verified",
+        ),
+  );
+  return decide(checks, () => verified.map((v) => `${v}: witnessed`).join("; "));
+}
+
+interface StampResult {
+  readonly checks: Check[];
+  /** A non-stub stamp (whether or not it verified). */
+  readonly counted: boolean;
+  /** "url (operator label)" when the stamp verified under a pinned key. */
+  readonly verifiedBy?: string;
+}
+
+function isStub(record: JsonValue): boolean {
+  if (!isJsonObject(record)) return false;
+  if (member(record, "is_stub") === true) return true;
+  const b64 = member(record, "receipt_b64");
+  const bytes = typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
+  // The CLL stub placeholder is JSON {"cll-stub":true,"crit":["cll-stub"],…}, never CBOR.
+  return bytes !== undefined && bytes[0] === 0x7b && Buffer.from(bytes).toString("latin1").includes('"cll-stub"');
+}
+
+function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entryHash: string): StampResult {
+  if (!isJsonObject(record)) return { checks: [check("witness.receipt", "FAIL", "witness record is not an object", { subject: path })], counted: true };
+  const url = member(record, "ts_url");
+  const subject = typeof url === "string" ? `${path} ${url}` : path;
+  if (isStub(record)) {
+    return { checks: [check("witness.stub", "NOT_PRESENT", "stub stamp (placeholder, no receipt): never counts", { subject })], counted: false };
+  }
+  if (typeof url !== "string") return { checks: [check("witness.receipt", "FAIL", "ts_url is not a string", { subject })], counted: true };
+  const checks: Check[] = [];
+  const stated = member(record, "entry_hash");
+  const values = { recomputed: entryHash, stated: JSON.stringify(stated ?? null) };
+  if (stated !== entryHash) {
+    checks.push(check("witness.entryHash", "FAIL", `entry_hash ${JSON.stringify(stated ?? null)} != ${entryHash} recomputed from the checkpoint: the stamp is not bound to this checkpoint`, { subject, values }));
+    return { checks, counted: true };
+  }
+  checks.push(check("witness.entryHash", "PASS", `entry_hash ${entryHash} recomputed from the checkpoint`, { subject, values }));
+  const b64 = member(record, "receipt_b64");
+  const receipt = typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
+  if (!receipt) {
+    checks.push(check("witness.receipt", "FAIL", "receipt_b64 is not strict standard base64", { subject }));
+    return { checks, counted: true };
+  }
+  const entry = hexToBytes(entryHash) as Uint8Array;
+  const structure = verifyReceipt(receipt, entry, undefined);
+  if (!structure.ok) {
+    checks.push(check("witness.receipt", "FAIL", `the receipt does not decode and reconstruct: ${structure.detail}${structure.path ? ` at ${structure.path}` : ""}`, { subject, code: structure.code }));
+    return { checks, counted: true };
+  }
+  const rv = structure.value;
+  const root = bytesToHex(rv.root);
+  if (rv.proofCount !== 1) {
+    checks.push(check("witness.receipt", "FAIL", `the receipt carries ${rv.proofCount} inclusion proofs; exactly one is expected`, { subject }));
+    return { checks, counted: true };
+  }
+  checks.push(check("witness.receipt", "PASS", `COSE receipt (vds ${rv.vds}) folds to root ${root}`, { subject, values: { root } }));
+  checks.push(positionCheck(record, rv.treeSize, rv.leafIndex, subject));
+  const service = ctx.trust?.transparencyServices.get(url);
+  const sig = signatureCheck(service, receipt, entry, subject, url, ctx.trust !== undefined);
+  checks.push(sig);
+  return {
+    checks,
+    counted: true,
+    ...(sig.state === "PASS" && service ? { verifiedBy: `${url} (${operatorLabel(service.operator)})` } : {}),
+  };
+}
+
+function positionCheck(record: JsonObject, treeSize: number | null, leafIndex: number | null, subject: string): Check {
+  const id = "witness.treePosition";
+  const recTree = asSafeInteger(member(record, "tree_size"));
+  const recLeaf = asSafeInteger(member(record, "leaf_index"));
+  if (treeSize === null || leafIndex === null) {
+    return check(id, "NOT_CHECKED", "the receipt's proof (CCF) carries no tree size or leaf index to compare", { subject });
+  }
+  const values = { receipt: `${treeSize}/${leafIndex}`, record: `${String(recTree)}/${String(recLeaf)}` };
+  if (recTree === treeSize && recLeaf === leafIndex) {
+    return check(id, "PASS", `tree_size ${treeSize}, leaf_index ${leafIndex} agree with the record`, { subject, values });
+  }
+  return check(id, "FAIL", `the receipt proves leaf ${leafIndex} of ${treeSize}, the record says leaf ${String(recLeaf)} of ${String(recTree)}`, { subject, values });
+}
+
+function signatureCheck(
+  service: TrustedService | undefined,
+  receipt: Uint8Array,
+  entry: Uint8Array,
+  subject: string,
+  url: string,
+  haveTrust: boolean,
+): Check {
+  const id = "witness.signature";
+  if (!service) {
+    return check(
+      id,
+      "NOT_CHECKED",
+      haveTrust ? `${url} is not a Transparency Service in the trust file: the stamp does not count` : "no trust file: no key is pinned for this service",
+      { subject },
+    );
+  }
+  let lastCode: ReturnType<typeof verifyReceipt> | undefined;
+  for (const k of service.keys) {
+    const r = verifyReceipt(receipt, entry, k.key);
+    if (r.ok) {
+      return check(id, "PASS", `receipt signature verifies under the key pinned for ${url} (${operatorLabel(service.operator)})`, {
+        subject,
+        values: { key: k.key.fingerprint },
+      });
+    }
+    lastCode = r;
+  }
+  return check(id, "FAIL", `receipt signature does not verify under any of the ${service.keys.length} key(s) pinned for ${url}: a forged or misattributed stamp`, {
+    subject,
+    ...(lastCode && !lastCode.ok ? { code: lastCode.code } : {}),
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * localInclusion — the record is a leaf of the producer's log at the checkpoint (contract §4;
+ * log-and-receipts.md §3.3, §4.5).
+ *
+ *   inclusion.proof   the checkpoint and the camelCase localInclusionProof are well-formed, the
+ *                     proof is for the checkpoint's mmr_size, and the leaf body is a 32-byte id
+ *   inclusion.verify  the MMR inclusion of leaf_hash(capsule_id) reconstructs cllCheckpoint.root
+ * The leaf body is the carried capsule_id (raw 32 bytes), as the producer appended it; whether that
+ * id matches the capsule's content is producerSignature's check.
+ */
+import { member } from "../json/value.js";
+import { hexToBytes, isHex64, bytesToHex } from "../util/bytes.js";
+import { parseInclusionProof, verifyInclusion } from "../log/mmr.js";
+import type { PropertyResult } from "../report/model.js";
+import { check, decide, only } from "./checks.js";
+import type { EvidenceContext } from "./context.js";
+import { manifestCheckpoint } from "./checkpoint.js";
+
+const PROOF_PATH = "manifest.localInclusionProof";
+
+export function localInclusion(ctx: EvidenceContext): PropertyResult {
+  const unsupported = ctx.unsupportedReason;
+  if (unsupported) return only("inclusion.proof", "NOT_CHECKED", unsupported);
+  const cp = manifestCheckpoint(ctx);
+  const proofValue = ctx.manifest ? member(ctx.manifest, "localInclusionProof") : undefined;
+  const capsule = ctx.capsule;
+  if (cp === undefined || proofValue === undefined || proofValue === null || !capsule) {
+    const missing = [cp === undefined && "checkpoint", (proofValue === undefined || proofValue === null) && "inclusion proof", !capsule && "capsule"].filter(Boolean);
+    return only("inclusion.proof", "NOT_PRESENT", `the bundle carries no ${missing.join(", no ")}`);
+  }
+  if (!cp.ok) return only("inclusion.proof", "FAIL", `the checkpoint is malformed: ${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`, { code: cp.code });
+  const proof = parseInclusionProof(proofValue, PROOF_PATH);
+  if (!proof.ok) return only("inclusion.proof", "FAIL", `the inclusion proof is malformed: ${proof.detail}${proof.path ? ` at ${proof.path}` : ""}`, { code: proof.code });
+  const capsuleId = member(capsule, "capsule_id");
+  if (!isHex64(capsuleId)) return only("inclusion.proof", "FAIL", "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove");
+  const checkpoint = cp.value;
+  const values = {
+    root: bytesToHex(checkpoint.root),
+    mmrSize: String(checkpoint.mmrSize),
+    leafIndex: String(proof.value.leafIndex),
+    leafBody: capsuleId,
+  };
+  const shape = check("inclusion.proof", "PASS", `inclusion proof for leaf ${proof.value.leafIndex} in an MMR of ${proof.value.size} nodes`);
+  const r = verifyInclusion(checkpoint.root, checkpoint.mmrSize, proof.value.leafIndex, hexToBytes(capsuleId) as Uint8Array, proof.value);
+  const verdict = r.ok
+    ? check("inclusion.verify", "PASS", `leaf_index=${proof.value.leafIndex} against checkpoint root at mmr_size=${checkpoint.mmrSize}`, { values })
+    : check("inclusion.verify", "FAIL", `capsule_id ${capsuleId} is not proven at leaf ${proof.value.leafIndex}: ${r.detail}`, { code: r.code, values });
+  return decide([shape, verdict], () => verdict.detail);
+}

@@ -1,0 +1,213 @@
+/**
+ * negotiation — the server accepted the caller's evidence requirement before acting, and met it
+ * (contract §4, §9.8; a2a-wire.md §6.3–§6.5).
+ *
+ *   requirement.copiesAgree   every copy of the first Message in the input is identical, metadata included
+ *   requirement.wellFormed    requirement ∈ {PREFERRED, REQUIRED}; known profile and level; sane options
+ *   acceptance.sameTask       the first Task is the same Task (id, contextId) as the terminal one
+ *   acceptance.accepted       the first Task's evidenceAcceptance.state is ACCEPTED
+ *   acceptance.terms          same recordProfile and minimumEvidence; maximumRegistrationDelaySeconds no looser
+ *   requireTask               the server answered with a Task, not a direct Message
+ *   deliveryMode.listed       the delivery mode used is one the caller listed
+ *   status.meetsMinimum       the terminal evidenceStatus meets minimumEvidence, or is FAILED with a typed
+ *                             reason (a server may fail; it may not silently downgrade)
+ *   requirement.unchanged     no later Message in the history changed the requirement
+ * With the requirement visible but no first Task in the input, negotiation is INCONCLUSIVE
+ * ("acceptance not observed"); with no requirement anywhere, NOT_PRESENT.
+ */
+import { isJsonObject, member, jsonEquals, isJsonNumber, type JsonObject, type JsonValue } from "../json/value.js";
+import { firstDifference, showValue, type Difference } from "../json/diff.js";
+import {
+  ACCEPTED,
+  DELIVERY_MODES,
+  EVIDENCE_LEVELS,
+  EVIDENCE_STATUS_PREFIX,
+  EXTENSION_URI,
+  RECORD_PROFILE_V1,
+  REQUIREMENTS,
+  TYPED_FAILURE_REASON,
+  levelRank,
+  type EvidenceLevel,
+} from "../profile.js";
+import type { A2AMessage, A2ATask } from "../input/a2a.js";
+import type { Check, PropertyResult } from "../report/model.js";
+import { check, decide, only } from "./checks.js";
+import type { EvidenceContext } from "./context.js";
+import { deliveryModeOf } from "./reference-consistency.js";
+
+interface FirstMessage {
+  readonly message: A2AMessage;
+  readonly copies: readonly A2AMessage[];
+}
+
+function findFirstMessage(ctx: EvidenceContext): FirstMessage | undefined {
+  const first = ctx.firstTask?.history?.[0] ?? ctx.observedTask?.history?.[0];
+  if (!first) return undefined;
+  const copies: A2AMessage[] = [];
+  for (const task of [ctx.firstTask, ctx.observedTask]) {
+    for (const m of task?.history ?? []) if (m.messageId === first.messageId) copies.push(m);
+    if (task?.statusMessage?.messageId === first.messageId) copies.push(task.statusMessage);
+  }
+  return { message: first, copies };
+}
+
+export function requirementOf(m: A2AMessage | undefined): JsonValue | undefined {
+  return m?.metadata ? member(m.metadata, EXTENSION_URI) : undefined;
+}
+
+export function negotiation(ctx: EvidenceContext): PropertyResult {
+  const first = findFirstMessage(ctx);
+  const requirement = requirementOf(first?.message);
+  if (!first || requirement === undefined || requirement === null) {
+    return only("requirement.wellFormed", "NOT_PRESENT", "no evidence requirement in the Task's first Message");
+  }
+  const checks: Check[] = [];
+  if (first.copies.length > 1) checks.push(copiesCheck(first));
+  const wellFormed = wellFormedCheck(requirement);
+  checks.push(wellFormed);
+  if (wellFormed.state === "FAIL" || !isJsonObject(requirement)) return decide(checks, "");
+  const req = requirement;
+  checks.push(unchangedCheck(ctx.observedTask, first.message, req));
+  const firstTask = ctx.firstTask;
+  if (!firstTask) {
+    checks.push(check("acceptance.accepted", "INCONCLUSIVE", "acceptance not observed: the input has no first Task (pass it with --first-task or a capture)"));
+    return decide(checks, "");
+  }
+  checks.push(sameTaskCheck(firstTask, ctx.observedTask));
+  const acceptance = firstTask.metadata ? member(firstTask.metadata, EXTENSION_URI) : undefined;
+  const accepted = isJsonObject(acceptance) ? member(acceptance, "evidenceAcceptance") : undefined;
+  if (!isJsonObject(accepted) || member(accepted, "state") !== ACCEPTED) {
+    const said = isJsonObject(accepted) ? `state ${showValue(member(accepted, "state"))}` : "no evidenceAcceptance";
+    if (member(req, "requirement") === "PREFERRED") {
+      // A PREFERRED requirement may be declined: nothing was negotiated, so nothing can be met.
+      return only("acceptance.accepted", "NOT_PRESENT", `the PREFERRED requirement was not accepted (${said} on the first Task); nothing was negotiated`);
+    }
+    checks.push(check("acceptance.accepted", "FAIL", `the REQUIRED requirement was not accepted on the first Task (${said})`));
+    return decide(checks, "");
+  }
+  checks.push(check("acceptance.accepted", "PASS", "the first Task shows evidenceAcceptance.state ACCEPTED"));
+  checks.push(termsCheck(req, accepted));
+  if (member(req, "requireTask") === true) {
+    checks.push(check("requireTask", "PASS", "requireTask: the server answered with a Task, not a direct Message"));
+  }
+  checks.push(deliveryModeCheck(ctx, req));
+  checks.push(meetsMinimumCheck(ctx, req));
+  return decide(checks, () => `the server accepted ${String(member(req, "requirement"))} ${String(member(req, "minimumEvidence"))} before acting and met it`);
+}
+
+function copiesCheck(first: FirstMessage): Check {
+  const id = "requirement.copiesAgree";
+  for (const c of first.copies.slice(1)) {
+    if (!jsonEquals(first.copies[0]?.json, c.json)) {
+      const d = firstDifference(first.copies[0]?.json, c.json) as Difference;
+      return check(id, "FAIL", `copies of the first Message ${first.message.messageId} disagree: ${c.path} has ${showValue(d.right)} at ${d.path}, ${first.copies[0]?.path} has ${showValue(d.left)}`);
+    }
+  }
+  return check(id, "PASS", `${first.copies.length} copies of the first Message ${first.message.messageId} agree`);
+}
+
+function isNonNegativeNumber(v: JsonValue | undefined): boolean {
+  return isJsonNumber(v) && Number.isFinite(v.toNumber()) && v.toNumber() >= 0;
+}
+
+function wellFormedCheck(requirement: JsonValue): Check {
+  const id = "requirement.wellFormed";
+  if (!isJsonObject(requirement)) return check(id, "FAIL", "the evidence requirement is not an object");
+  const r = requirement;
+  const problems: string[] = [];
+  const kind = member(r, "requirement");
+  if (!(REQUIREMENTS as readonly JsonValue[]).includes(kind ?? null)) problems.push(`requirement ${showValue(kind)} is not PREFERRED or REQUIRED`);
+  const profile = member(r, "recordProfile");
+  if (profile !== RECORD_PROFILE_V1) problems.push(`recordProfile ${showValue(profile)} is not a known record profile`);
+  const minimum = member(r, "minimumEvidence");
+  if (!(EVIDENCE_LEVELS as readonly JsonValue[]).includes(minimum ?? null)) problems.push(`minimumEvidence ${showValue(minimum)} is not a known level`);
+  const modes = member(r, "deliveryModes");
+  if (modes !== undefined && (!Array.isArray(modes) || modes.length === 0 || modes.some((m) => !(DELIVERY_MODES as readonly JsonValue[]).includes(m)))) {
+    problems.push(`deliveryModes ${showValue(modes)} is not a non-empty list of known delivery modes`);
+  }
+  const delay = member(r, "maximumRegistrationDelaySeconds");
+  if (delay !== undefined && !isNonNegativeNumber(delay)) problems.push(`maximumRegistrationDelaySeconds ${showValue(delay)} is not a non-negative number`);
+  const requireTask = member(r, "requireTask");
+  if (requireTask !== undefined && typeof requireTask !== "boolean") problems.push(`requireTask ${showValue(requireTask)} is not a boolean`);
+  if (problems.length > 0) return check(id, "FAIL", `malformed evidence requirement: ${problems.join("; ")}`);
+  return check(id, "PASS", `requirement ${String(kind)}, minimumEvidence ${String(minimum)}, profile ${String(profile)}`);
+}
+
+function unchangedCheck(task: A2ATask | undefined, first: A2AMessage, req: JsonObject): Check {
+  const id = "requirement.unchanged";
+  for (const m of task?.history ?? []) {
+    if (m.messageId === first.messageId) continue;
+    const later = requirementOf(m);
+    if (later !== undefined && !jsonEquals(later, req)) {
+      return check(id, "FAIL", `message ${m.messageId} in the Task history carries a different evidence requirement, and the Task went on with it: a changed requirement must be rejected, not applied`);
+    }
+  }
+  return check(id, "PASS", "no later Message in the history changes the requirement");
+}
+
+function sameTaskCheck(firstTask: A2ATask, observed: A2ATask | undefined): Check {
+  const id = "acceptance.sameTask";
+  if (!observed) return check(id, "NOT_CHECKED", "no terminal Task to compare the first Task with");
+  if (firstTask.id !== observed.id || firstTask.contextId !== observed.contextId) {
+    return check(id, "FAIL", `the first Task (${firstTask.id}, context ${String(firstTask.contextId)}) is not the terminal Task (${observed.id}, context ${String(observed.contextId)})`);
+  }
+  return check(id, "PASS", `the first Task and the terminal Task are the same Task ${observed.id}`);
+}
+
+function termsCheck(req: JsonObject, accepted: JsonObject): Check {
+  const id = "acceptance.terms";
+  const problems: string[] = [];
+  for (const f of ["recordProfile", "minimumEvidence"]) {
+    if (!jsonEquals(member(req, f), member(accepted, f))) {
+      problems.push(`${f} accepted as ${showValue(member(accepted, f))}, requested ${showValue(member(req, f))}`);
+    }
+  }
+  const asked = member(req, "maximumRegistrationDelaySeconds");
+  if (asked !== undefined) {
+    const given = member(accepted, "maximumRegistrationDelaySeconds");
+    if (!isNonNegativeNumber(given)) {
+      problems.push(`maximumRegistrationDelaySeconds accepted as ${showValue(given)}, requested ${showValue(asked)}`);
+    } else if (isJsonNumber(asked) && isJsonNumber(given) && given.toNumber() > asked.toNumber()) {
+      problems.push(`maximumRegistrationDelaySeconds accepted as ${given.lexeme}, looser than the requested ${asked.lexeme}`);
+    }
+  }
+  if (problems.length > 0) return check(id, "FAIL", `the acceptance changes the terms: ${problems.join("; ")}`);
+  return check(id, "PASS", "accepted with the requested record profile, minimum level and registration delay");
+}
+
+function deliveryModeCheck(ctx: EvidenceContext, req: JsonObject): Check {
+  const id = "deliveryMode.listed";
+  const modes = member(req, "deliveryModes");
+  if (!Array.isArray(modes)) return check(id, "NOT_CHECKED", "the requirement lists no delivery modes");
+  const used = deliveryModeOf(ctx.located);
+  if (used === undefined) return check(id, "NOT_CHECKED", "the bundle was not delivered in a Task, so its delivery mode is unknown");
+  if (modes.includes(used)) return check(id, "PASS", `delivered as ${used}, which the caller listed`);
+  return check(id, "FAIL", `delivered as ${used}, which the caller did not list (${modes.map((m) => showValue(m)).join(", ")})`);
+}
+
+function meetsMinimumCheck(ctx: EvidenceContext, req: JsonObject): Check {
+  const id = "status.meetsMinimum";
+  const minimum = member(req, "minimumEvidence") as EvidenceLevel;
+  const ref = ctx.taskReference;
+  const fromTask = isJsonObject(ref) ? (member(ref, "evidenceStatus") !== undefined ? ref : member(ref, "taskEvidenceReference")) : undefined;
+  const stated = isJsonObject(fromTask) ? fromTask : member(ctx.bundle, "taskEvidenceReference");
+  const status = isJsonObject(stated) ? member(stated, "evidenceStatus") : undefined;
+  if (typeof status !== "string") return check(id, "FAIL", "the terminal Task states no evidence status");
+  if (status === "EVIDENCE_STATUS_FAILED") {
+    const reason = isJsonObject(stated) ? member(stated, "failureReason") : undefined;
+    if (typeof reason === "string" && TYPED_FAILURE_REASON.test(reason)) {
+      return check(id, "PASS", `the server reported EVIDENCE_STATUS_FAILED with a typed reason (${reason}) rather than downgrading`);
+    }
+    return check(id, "FAIL", "the server reported EVIDENCE_STATUS_FAILED without a typed failureReason");
+  }
+  const level = status.startsWith(EVIDENCE_STATUS_PREFIX) ? status.slice(EVIDENCE_STATUS_PREFIX.length) : status;
+  if (!(EVIDENCE_LEVELS as readonly string[]).includes(level)) {
+    return check(id, "FAIL", `terminal evidence status ${status} does not meet ${minimum}`);
+  }
+  if (levelRank(level as EvidenceLevel) >= levelRank(minimum)) {
+    return check(id, "PASS", `terminal status ${level} meets the negotiated ${minimum}`, { values: { status: level, minimum } });
+  }
+  return check(id, "FAIL", `terminal status ${level} is below the negotiated ${minimum}, and the server did not report FAILED: a silent downgrade`, {
+    values: { status: level, minimum },
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * producerSignature — the producer key signed this record (contract §4; content-binding.md §7,
+ * §8.3, §12 items 2 and 4).
+ *
+ *   capsuleId.recompute        the capsule_id recomputed from the capsule equals the carried one
+ *                              (AAC check 2; the reference never compares them)
+ *   envelope.claim             the capsule carries both `signature` and `key_id`, or neither
+ *   envelope.verify            strict COSE_Sign1 decode, alg/kid/content type, payload == capsule_id,
+ *                              Ed25519 signature under the kid (AAC Producer Envelope, §8.3 order)
+ *   envelope.keyId             the authenticated kid is the capsule's key_id
+ *   manifest.producerEnvelope  the manifest's producerEnvelope copies the capsule's fields exactly
+ * The key is self-attested (the kid): whether it may speak for the authority is
+ * identityAuthorityBinding's question, answered only by the trust file.
+ */
+import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
+import { showValue } from "../json/diff.js";
+import { hexToBytes, isHex64 } from "../util/bytes.js";
+import { checkCarriedCapsuleId, computeCapsuleId } from "../aac/capsule-id.js";
+import { verifyProducerEnvelope } from "../aac/producer-envelope.js";
+import type { Check, PropertyResult } from "../report/model.js";
+import { check, decide, only } from "./checks.js";
+import type { EvidenceContext } from "./context.js";
+
+export function producerSignature(ctx: EvidenceContext): PropertyResult {
+  const unsupported = ctx.unsupportedReason;
+  if (unsupported) return only("envelope.claim", "NOT_CHECKED", unsupported);
+  const capsuleValue = member(ctx.bundle, "capsule");
+  if (capsuleValue === undefined || capsuleValue === null) return only("envelope.claim", "NOT_PRESENT", "the bundle carries no capsule");
+  if (!isJsonObject(capsuleValue)) return only("envelope.claim", "FAIL", "capsule is not a JSON object");
+  const capsule = capsuleValue;
+  const signature = member(capsule, "signature");
+  const keyId = member(capsule, "key_id");
+  if (signature === undefined && keyId === undefined) {
+    return only("envelope.claim", "NOT_PRESENT", "the capsule carries no producer envelope (neither signature nor key_id)");
+  }
+  const checks: Check[] = [];
+  const identity = capsuleIdCheck(capsule);
+  checks.push(identity.check);
+  if (signature === undefined || keyId === undefined) {
+    checks.push(check("envelope.claim", "FAIL", `the capsule carries ${signature === undefined ? "key_id but no signature" : "a signature but no key_id"}`));
+    return decide(checks, "");
+  }
+  checks.push(check("envelope.claim", "PASS", "the capsule carries a producer envelope (signature and key_id)"));
+  const carried = member(capsule, "capsule_id");
+  const signedId = identity.recomputed ?? (isHex64(carried) ? carried : undefined);
+  const envelope = envelopeChecks(signature, keyId, signedId);
+  checks.push(...envelope);
+  checks.push(manifestEnvelopeCheck(ctx, capsule));
+  return decide(checks, () => `producer key ${String(keyId)} signed capsule_id ${String(signedId)}`);
+}
+
+function capsuleIdCheck(capsule: JsonObject): { check: Check; recomputed?: string } {
+  const id = "capsuleId.recompute";
+  const r = checkCarriedCapsuleId(capsule);
+  if (r.ok) {
+    return {
+      check: check(id, "PASS", `recomputed capsule_id (format "${r.value.formatVersion}") equals the carried ${r.value.capsuleId}`, {
+        values: { capsuleId: r.value.capsuleId },
+      }),
+      recomputed: r.value.capsuleId,
+    };
+  }
+  if (r.code === "AAC_FORMAT_VERSION_UNSUPPORTED") {
+    return { check: check(id, "INCONCLUSIVE", `unsupported capsule format: ${r.detail}`, { code: r.code }) };
+  }
+  if (r.code === "AAC_CAPSULE_ID_MISMATCH") {
+    // The recomputed id is what a valid envelope must sign (the reference verifies against it).
+    const recomputed = computeCapsuleId(capsule);
+    return {
+      check: check(id, "FAIL", `capsule_id ${r.detail}: the capsule was changed after it was sealed`, { code: r.code }),
+      ...(recomputed.ok ? { recomputed: recomputed.value.capsuleId } : {}),
+    };
+  }
+  return { check: check(id, "FAIL", `capsule_id cannot be recomputed: ${r.detail}${r.path ? ` at capsule.${r.path}` : ""}`, { code: r.code }) };
+}
+
+function envelopeChecks(signature: JsonValue, keyId: JsonValue, signedId: string | undefined): Check[] {
+  const id = "envelope.verify";
+  if (typeof signature !== "string") return [check(id, "FAIL", "capsule.signature is not a hex string")];
+  const bytes = hexToBytes(signature);
+  if (!bytes) return [check(id, "FAIL", "capsule.signature is not lowercase hex of a COSE_Sign1")];
+  if (signedId === undefined) return [check(id, "NOT_CHECKED", "no well-formed capsule_id to check the envelope against")];
+  const r = verifyProducerEnvelope(bytes, signedId);
+  if (!r.ok) return [check(id, "FAIL", `producer envelope does not verify for capsule_id ${signedId}: ${r.detail}`, { code: r.code })];
+  const checks = [check(id, "PASS", `COSE_Sign1 over capsule_id ${signedId} verifies under its kid ${r.value.publicKeyHex}`, { values: { kid: r.value.publicKeyHex, capsuleId: signedId } })];
+  checks.push(
+    r.value.publicKeyHex === keyId
+      ? check("envelope.keyId", "PASS", `the envelope's kid is the capsule's key_id ${keyId}`)
+      : check("envelope.keyId", "FAIL", `the envelope's kid ${r.value.publicKeyHex} != capsule key_id ${showValue(keyId)}`, {
+          values: { kid: r.value.publicKeyHex, keyId: showValue(keyId) },
+        }),
+  );
+  return checks;
+}
+
+const ENVELOPE_MEMBERS = [
+  ["capsuleId", "capsule_id"],
+  ["keyId", "key_id"],
+  ["signature", "signature"],
+] as const;
+
+function manifestEnvelopeCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
+  const id = "manifest.producerEnvelope";
+  const manifest = ctx.manifest;
+  if (!manifest) return check(id, "NOT_PRESENT", "the bundle carries no manifest");
+  const pe = member(manifest, "producerEnvelope");
+  if (!isJsonObject(pe)) return check(id, "FAIL", "manifest.producerEnvelope is missing or not an object");
+  for (const [inManifest, inCapsule] of ENVELOPE_MEMBERS) {
+    if (member(pe, inManifest) !== member(capsule, inCapsule)) {
+      return check(id, "FAIL", `manifest.producerEnvelope.${inManifest} ${showValue(member(pe, inManifest))} != capsule.${inCapsule} ${showValue(member(capsule, inCapsule))}`);
+    }
+  }
+  return check(id, "PASS", "manifest.producerEnvelope equals the capsule's capsule_id, key_id and signature");
+}

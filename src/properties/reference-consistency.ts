@@ -1,0 +1,217 @@
+/**
+ * referenceConsistency — every copy of the TaskEvidenceReference agrees with the bundle and with
+ * the Task, and the producer does not claim more than the bundle supports (contract §4, §6, §9.9;
+ * a2a-wire.md §6.5, §6.13).
+ *
+ *   bundle.copiesAgree      every located copy of the bundle is identical
+ *   reference.bundle        the bundle's own taskEvidenceReference states the bundle's evidenceId,
+ *                           coreManifestDigest, recordProfile and terminalState
+ *   reference.artifact      an EVIDENCE_ARTIFACT bundle's Artifact carries the same reference in its metadata
+ *   reference.task          the terminal Task carries the same reference in Task.metadata[<extension URI>]
+ *   reference.status        evidenceStatus is known, never PENDING on a terminal Task; FAILED has a typed reason
+ *   reference.deliveryMode  deliveryMode (and evidenceArtifactId, when stated) match where the bundle was found
+ *   reference.claimedLevel  the claimed level is not above what the bundle supports
+ *
+ * The claimed-level rule: a claim FAILs when a property it needs is NOT_PRESENT (the bundle does not
+ * carry what was claimed), and is INCONCLUSIVE when a needed property is NOT_CHECKED or INCONCLUSIVE
+ * for lack of trust material. When a needed property FAILs, that FAIL already reports the defect;
+ * the claim is then not assessed, so one tampered object does not also read as a server overclaim.
+ */
+import { isJsonObject, member, jsonEquals, type JsonValue } from "../json/value.js";
+import { firstDifference, showValue, type Difference } from "../json/diff.js";
+import { joinPath } from "../json/path.js";
+import {
+  COVERAGE_SCOPE,
+  EVIDENCE_LEVELS,
+  EVIDENCE_STATUSES,
+  EVIDENCE_STATUS_PREFIX,
+  EXTENSION_URI,
+  EXTENSION_VERSION,
+  TYPED_FAILURE_REASON,
+  type EvidenceLevel,
+} from "../profile.js";
+import type { Check, PropertyName, PropertyResult, Properties } from "../report/model.js";
+import { check, decide } from "./checks.js";
+import type { EvidenceContext } from "./context.js";
+import { isBundleShaped, type LocatedBundle } from "../input/load.js";
+
+/** The properties each claimed level needs, cumulatively (contract §6). */
+export const LEVEL_NEEDS: Readonly<Record<EvidenceLevel, readonly PropertyName[]>> = {
+  SIGNED_RECORD: ["contentBinding", "producerSignature"],
+  EXTERNALLY_REGISTERED: ["contentBinding", "producerSignature", "localInclusion", "checkpointSignature", "externalRegistration"],
+  CONTINUITY_WITNESSED: [
+    "contentBinding",
+    "producerSignature",
+    "localInclusion",
+    "checkpointSignature",
+    "externalRegistration",
+    "continuity",
+  ],
+};
+
+interface ReferenceCopy {
+  readonly where: string;
+  readonly value: JsonValue | undefined;
+}
+
+/** A metadata value is either a reference or, for INLINE_METADATA, a bundle holding one. */
+function referenceIn(metadataValue: JsonValue | undefined): JsonValue | undefined {
+  return isBundleShaped(metadataValue) ? member(metadataValue, "taskEvidenceReference") : metadataValue;
+}
+
+export function deliveryModeOf(located: LocatedBundle): string | undefined {
+  if (located.carrier === "raw" || located.carrier === "data") return "EVIDENCE_ARTIFACT";
+  if (located.carrier === "inline") return located.artifact ? "EVIDENCE_ARTIFACT" : "INLINE_METADATA";
+  return undefined;
+}
+
+export function referenceConsistency(ctx: EvidenceContext, properties: Partial<Properties>): PropertyResult {
+  const checks: Check[] = [];
+  if (ctx.bundles.length > 1) checks.push(bundleCopiesCheck(ctx));
+  const bundleRef = member(ctx.bundle, "taskEvidenceReference");
+  const copies: ReferenceCopy[] = [{ where: "taskEvidenceReference", value: bundleRef }];
+  checks.push(bundleReferenceCheck(ctx, bundleRef));
+  const artifact = ctx.located.artifact;
+  if (artifact) {
+    const value = referenceIn(artifact.metadata ? member(artifact.metadata, EXTENSION_URI) : undefined);
+    const where = joinPath(artifact.path, "metadata", EXTENSION_URI);
+    copies.push({ where, value });
+    checks.push(copyCheck("reference.artifact", where, value, bundleRef, "the evidence Artifact"));
+  }
+  if (ctx.observedTask) {
+    const value = referenceIn(ctx.taskReference);
+    const where = joinPath(ctx.observedTask.path, "metadata", EXTENSION_URI);
+    copies.push({ where, value });
+    checks.push(copyCheck("reference.task", where, value, bundleRef, "the terminal Task"));
+  }
+  checks.push(statusCheck(copies));
+  checks.push(deliveryCheck(ctx, copies));
+  checks.push(claimedLevelCheck(bundleRef ?? referenceIn(ctx.taskReference), properties));
+  return decide(checks, "every reference copy agrees with the bundle and the claimed level is supported");
+}
+
+function bundleCopiesCheck(ctx: EvidenceContext): Check {
+  const id = "bundle.copiesAgree";
+  const primary = ctx.bundles[0] as LocatedBundle;
+  for (const other of ctx.bundles.slice(1)) {
+    if (!jsonEquals(primary.bundle, other.bundle)) {
+      const d = firstDifference(primary.bundle, other.bundle) as Difference;
+      return check(id, "FAIL", `the bundle at ${other.location} differs from the one at ${primary.location} at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)}`);
+    }
+  }
+  return check(id, "PASS", `all ${ctx.bundles.length} copies of the bundle are identical (${ctx.bundles.map((b) => b.location).join(", ")})`);
+}
+
+const CLAIMED_FIELDS = ["evidenceId", "coreManifestDigest", "recordProfile"] as const;
+
+function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined): Check {
+  const id = "reference.bundle";
+  if (ref === undefined || ref === null) return check(id, "FAIL", "the bundle carries no taskEvidenceReference");
+  if (!isJsonObject(ref)) return check(id, "FAIL", "taskEvidenceReference is not an object");
+  if (member(ref, "extensionVersion") !== EXTENSION_VERSION) {
+    return check(id, "FAIL", `taskEvidenceReference.extensionVersion is ${JSON.stringify(member(ref, "extensionVersion") ?? null)}, expected "1"`);
+  }
+  const failed = member(ref, "evidenceStatus") === "EVIDENCE_STATUS_FAILED";
+  for (const f of CLAIMED_FIELDS) {
+    const stated = member(ref, f);
+    if (stated === undefined && failed) continue; // a FAILED reference states no evidence (a2a-wire.md §6.7)
+    const bundleValue = member(ctx.bundle, f);
+    if (!jsonEquals(stated, bundleValue)) {
+      return check(id, "FAIL", `taskEvidenceReference.${f} ${JSON.stringify(stated ?? null)} != bundle ${f} ${JSON.stringify(bundleValue ?? null)}`, {
+        values: { reference: JSON.stringify(stated ?? null), bundle: JSON.stringify(bundleValue ?? null) },
+      });
+    }
+  }
+  const terminal = member(ref, "terminalState");
+  const payloadTerminal = ctx.payload ? member(ctx.payload, "terminalState") : undefined;
+  if (terminal !== undefined && terminal !== payloadTerminal) {
+    return check(id, "FAIL", `taskEvidenceReference.terminalState ${JSON.stringify(terminal)} != payload terminalState ${JSON.stringify(payloadTerminal ?? null)}`);
+  }
+  const scope = member(ref, "coverageScope");
+  if (scope !== undefined && scope !== COVERAGE_SCOPE) {
+    return check(id, "FAIL", `taskEvidenceReference.coverageScope ${JSON.stringify(scope)} is not ${COVERAGE_SCOPE}`);
+  }
+  return check(id, "PASS", "the bundle's taskEvidenceReference states the bundle's evidenceId, coreManifestDigest, recordProfile and terminalState");
+}
+
+function copyCheck(id: string, where: string, value: JsonValue | undefined, bundleRef: JsonValue | undefined, owner: string): Check {
+  if (value === undefined || value === null) {
+    return check(id, "FAIL", `${owner} does not carry the evidence result it owes at ${where}`, { subject: where });
+  }
+  if (bundleRef === undefined || bundleRef === null) return check(id, "NOT_CHECKED", "no bundle reference to compare with", { subject: where });
+  if (jsonEquals(value, bundleRef)) return check(id, "PASS", `${owner}'s reference equals the bundle's`, { subject: where });
+  const d = firstDifference(bundleRef, value) as Difference;
+  return check(id, "FAIL", `${owner}'s reference differs from the bundle's at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)} in the bundle`, {
+    subject: where,
+  });
+}
+
+function statusCheck(copies: readonly ReferenceCopy[]): Check {
+  const id = "reference.status";
+  for (const c of copies) {
+    if (!isJsonObject(c.value)) continue;
+    const status = member(c.value, "evidenceStatus");
+    if (status === "EVIDENCE_STATUS_PENDING") {
+      return check(id, "FAIL", `${c.where} says EVIDENCE_STATUS_PENDING on a terminal Task`);
+    }
+    if (typeof status !== "string" || !(EVIDENCE_STATUSES as readonly string[]).includes(status)) {
+      return check(id, "FAIL", `${c.where}.evidenceStatus ${JSON.stringify(status ?? null)} is not a known evidence status`);
+    }
+    if (status === "EVIDENCE_STATUS_FAILED") {
+      const reason = member(c.value, "failureReason");
+      if (typeof reason !== "string" || !TYPED_FAILURE_REASON.test(reason)) {
+        return check(id, "FAIL", `${c.where} says EVIDENCE_STATUS_FAILED without a typed failureReason ("CODE: text")`);
+      }
+    }
+  }
+  const stated = copies.map((c) => (isJsonObject(c.value) ? member(c.value, "evidenceStatus") : undefined)).find((s) => typeof s === "string");
+  return check(id, "PASS", `evidence status ${String(stated ?? "(none)")} is a terminal status`);
+}
+
+function deliveryCheck(ctx: EvidenceContext, copies: readonly ReferenceCopy[]): Check {
+  const id = "reference.deliveryMode";
+  const used = deliveryModeOf(ctx.located);
+  for (const c of copies) {
+    if (!isJsonObject(c.value)) continue;
+    const mode = member(c.value, "deliveryMode");
+    if (mode !== undefined && used !== undefined && mode !== used) {
+      return check(id, "FAIL", `${c.where}.deliveryMode is ${JSON.stringify(mode)} but the bundle was delivered as ${used} at ${ctx.located.location}`);
+    }
+    const artifactId = member(c.value, "evidenceArtifactId");
+    if (artifactId !== undefined) {
+      const actual = ctx.located.artifact?.artifactId;
+      if (artifactId !== actual) {
+        return check(id, "FAIL", `${c.where}.evidenceArtifactId ${JSON.stringify(artifactId)} != the artifact that carried the bundle (${actual === undefined ? "none" : JSON.stringify(actual)})`);
+      }
+    }
+  }
+  if (used === undefined) return check(id, "NOT_CHECKED", `the bundle was not delivered in a Task (${ctx.located.carrier}), so the delivery mode cannot be compared`);
+  return check(id, "PASS", `delivered as ${used} at ${ctx.located.location}, as stated`);
+}
+
+function claimedLevelCheck(ref: JsonValue | undefined, properties: Partial<Properties>): Check {
+  const id = "reference.claimedLevel";
+  const status = isJsonObject(ref) ? member(ref, "evidenceStatus") : undefined;
+  if (typeof status !== "string") return check(id, "NOT_PRESENT", "no evidence status is claimed");
+  const level = status.startsWith(EVIDENCE_STATUS_PREFIX) ? status.slice(EVIDENCE_STATUS_PREFIX.length) : status;
+  if (!(EVIDENCE_LEVELS as readonly string[]).includes(level)) {
+    return check(id, "PASS", `claimed ${status}: no evidence level is claimed`);
+  }
+  const needs = LEVEL_NEEDS[level as EvidenceLevel];
+  const states = needs.map((p) => [p, properties[p]?.state ?? "NOT_CHECKED"] as const);
+  const values = Object.fromEntries(states);
+  const missing = states.filter(([, s]) => s === "NOT_PRESENT").map(([p]) => p);
+  if (missing.length > 0) {
+    return check(id, "FAIL", `claims ${level} but the bundle carries nothing for ${missing.join(", ")}`, { values });
+  }
+  const unproven = states.filter(([, s]) => s === "NOT_CHECKED" || s === "INCONCLUSIVE").map(([p]) => p);
+  if (unproven.length > 0) {
+    return check(id, "INCONCLUSIVE", `claims ${level}; not established without more trust material: ${unproven.map((p) => `${p} ${properties[p]?.state ?? "NOT_CHECKED"}`).join(", ")}`, { values });
+  }
+  const failed = states.filter(([, s]) => s === "FAIL").map(([p]) => p);
+  if (failed.length > 0) {
+    return check(id, "NOT_CHECKED", `claims ${level}; not assessed because ${failed.join(", ")} FAIL (reported there)`, { values });
+  }
+  return check(id, "PASS", `claimed ${level} is supported: ${needs.join(", ")} PASS`, { values });
+}
+

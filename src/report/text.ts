@@ -1,0 +1,67 @@
+/**
+ * The text report: per input, one line per property (symbol, name, state, detail), then the
+ * evidence level and the exit reason; with verbose, every check with the values it compared.
+ */
+import { PROPERTY_NAMES, isFailedInput, type Check, type InputReport, type Report, type State, type VerifiedInput } from "./model.js";
+import type { Style } from "./style.js";
+
+const SYMBOL: Record<State, string> = {
+  PASS: "✔",
+  FAIL: "✘",
+  INCONCLUSIVE: "?",
+  NOT_CHECKED: "–",
+  NOT_PRESENT: "○",
+};
+
+export interface TextOptions {
+  readonly verbose: boolean;
+  readonly style: Style;
+}
+
+export function renderText(report: Report, options: TextOptions): string {
+  const out: string[] = [];
+  if (report.error) out.push(`error: ${report.error.code}: ${report.error.message}${report.error.path ? ` at ${report.error.path}` : ""}`);
+  for (const input of report.inputs) out.push(...renderInput(input, report, options), "");
+  if (report.inputs.length > 1) out.push(`exit ${report.policy.exitCode} (worst of ${report.inputs.length} inputs)`);
+  while (out.length > 0 && out[out.length - 1] === "") out.pop();
+  return `${out.join("\n")}\n`;
+}
+
+function renderInput(input: InputReport, report: Report, { verbose, style }: TextOptions): string[] {
+  if (isFailedInput(input)) {
+    return [
+      style.bold(input.source),
+      `  ${style.state("FAIL", "error")} ${input.error.code}: ${input.error.message}${input.error.path ? ` at ${input.error.path}` : ""}`,
+      `  exit 2: the input could not be verified`,
+    ];
+  }
+  const lines = [`${style.bold(input.source)}  ${style.dim(`(${input.shape}; bundle at ${input.locations.join(", ")})`)}`];
+  const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
+  for (const name of PROPERTY_NAMES) {
+    const p = input.properties[name];
+    lines.push(`  ${style.state(p.state, SYMBOL[p.state])} ${name.padEnd(width)}  ${style.state(p.state, p.state.padEnd(12))}  ${p.detail}`);
+    if (verbose) for (const c of p.checks) lines.push(...renderCheck(c, style));
+  }
+  const lvl = input.evidenceLevel;
+  lines.push(`  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${lvl.claimed ?? "none"} · negotiated ${lvl.negotiated ?? "none"}`);
+  if (verbose) for (const n of input.notes) lines.push(`  ${style.dim(`note: ${n}`)}`);
+  lines.push(`  ${exitReason(input, report)}`);
+  return lines;
+}
+
+function renderCheck(c: Check, style: Style): string[] {
+  const head = `      ${style.state(c.state, SYMBOL[c.state])} ${c.id}${c.subject ? ` [${c.subject}]` : ""}: ${c.detail}${c.code ? style.dim(` (${c.code})`) : ""}`;
+  const values = Object.entries(c.values ?? {}).map(([k, v]) => `          ${style.dim(`${k}: ${v}`)}`);
+  return [head, ...values];
+}
+
+function exitReason(input: VerifiedInput, report: Report): string {
+  const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
+  if (input.exitCode === 1) return `exit 1: ${failing.join(", ")} FAIL`;
+  if (input.exitCode === 3) {
+    const unmet = report.policy.require.filter((p) => input.properties[p].state !== "PASS");
+    const why = unmet.length > 0 ? `required ${unmet.join(", ")} not PASS` : `evidence level ${input.evidenceLevel.achieved} is below --min-evidence ${report.policy.minEvidence}`;
+    return `exit 3: ${why}`;
+  }
+  return "exit 0: policy holds";
+}

@@ -1,0 +1,173 @@
+/**
+ * The caller's trust configuration (contract §5): which producer keys speak for which authority,
+ * which keys each Transparency Service signs receipts with, and who operates it. It is validated
+ * against schemas/trust-config.schema.json and every key is imported up front, so a typo fails
+ * loudly (exit 2) instead of silently turning a check into "no pinned key".
+ *
+ * Trust never comes from the input: keys carried in a bundle are key material, not anchors.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { isJsonObject, member, toPlain, type JsonObject, type JsonValue } from "../json/value.js";
+import { joinPath } from "../json/path.js";
+import { fail, ok, type Result } from "../result.js";
+import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } from "../cose/keys.js";
+import { TRUST_CONFIG_SCHEMA } from "./schema.js";
+
+export type Operator = "independent" | "producer" | "unspecified";
+
+export interface TrustedKey {
+  readonly key: PublicKeyInfo;
+  /** Where the key is in the trust file, for reports. */
+  readonly path: string;
+}
+
+export interface TrustedService {
+  readonly url: string;
+  readonly keys: readonly TrustedKey[];
+  /** `unspecified` only for the reference implementation's shape, which does not say. */
+  readonly operator: Operator;
+}
+
+export interface TrustedWitness {
+  readonly id: string;
+  readonly keys: readonly TrustedKey[];
+  readonly operator: Operator;
+}
+
+export interface TrustConfig {
+  readonly shape: "native" | "reference";
+  readonly producers: ReadonlyMap<string, readonly TrustedKey[]>;
+  readonly transparencyServices: ReadonlyMap<string, TrustedService>;
+  readonly witnesses: ReadonlyMap<string, TrustedWitness>;
+}
+
+let validators: { native: ValidateFunction; reference: ValidateFunction } | undefined;
+
+function getValidators(): { native: ValidateFunction; reference: ValidateFunction } {
+  if (!validators) {
+    const ajv = new Ajv2020({ allErrors: false, strict: true });
+    ajv.addSchema(TRUST_CONFIG_SCHEMA as unknown as object);
+    const id = TRUST_CONFIG_SCHEMA.$id;
+    validators = {
+      native: ajv.getSchema(`${id}#/$defs/native`) as ValidateFunction,
+      reference: ajv.getSchema(`${id}#/$defs/reference`) as ValidateFunction,
+    };
+  }
+  return validators;
+}
+
+function instancePathToJsonPath(instancePath: string): string {
+  const segments = instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
+  return joinPath("$", ...segments);
+}
+
+function describeSchemaError(e: ErrorObject): string {
+  if (e.keyword === "additionalProperties") {
+    return `unknown member ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
+  }
+  if (e.keyword === "enum") return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (e.keyword === "const") return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+  if (e.keyword === "oneOf" || e.keyword === "pattern" || e.keyword === "not") {
+    if (/\/keys\/\d+$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key, a PEM public key or a public JWK";
+  }
+  return e.message ?? e.keyword;
+}
+
+function schemaFailure(errors: ErrorObject[] | null | undefined): Result<never> {
+  const e = errors?.[0];
+  if (!e) return fail("TRUST_SCHEMA", "does not match the trust file schema", "$");
+  return fail("TRUST_SCHEMA", describeSchemaError(e), instancePathToJsonPath(e.instancePath));
+}
+
+function importKeys(keys: JsonValue[], path: string): Result<TrustedKey[]> {
+  const out: TrustedKey[] = [];
+  for (const [i, k] of keys.entries()) {
+    const at = joinPath(path, i);
+    const r = importPublicKey(k);
+    if (!r.ok) return fail("TRUST_KEY_INVALID", `${r.detail} (${r.code})`, at);
+    out.push({ key: r.value, path: at });
+  }
+  return ok(out);
+}
+
+function operatorOf(v: JsonValue | undefined): Operator {
+  return v === "independent" || v === "producer" ? v : "unspecified";
+}
+
+/** Validates and imports a parsed trust file. Never throws. */
+export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
+  if (!isJsonObject(value)) return fail("TRUST_SCHEMA", "the trust file must be a JSON object", "$");
+  const plain = toPlain(value);
+  const { native, reference } = getValidators();
+  if (member(value, "version") !== undefined) {
+    if (!native(plain)) return schemaFailure(native.errors);
+    return loadNative(value);
+  }
+  if (member(value, "authorizedSigners") !== undefined || member(value, "tsPubkeysB64") !== undefined) {
+    if (!reference(plain)) return schemaFailure(reference.errors);
+    return loadReference(value);
+  }
+  return fail("TRUST_SCHEMA", 'expected "version": 1 (or the reference shape {authorizedSigners, tsPubkeysB64})', "$");
+}
+
+function loadNative(v: JsonObject): Result<TrustConfig> {
+  const producers = new Map<string, TrustedKey[]>();
+  for (const [i, p] of ((member(v, "producers") as JsonValue[] | undefined) ?? []).entries()) {
+    const entry = p as JsonObject;
+    const at = joinPath("producers", i);
+    const authority = member(entry, "authority") as string;
+    if (producers.has(authority)) return fail("TRUST_DUPLICATE_ENTRY", `authority ${JSON.stringify(authority)} is listed twice`, joinPath(at, "authority"));
+    const keys = importKeys(member(entry, "keys") as JsonValue[], joinPath(at, "keys"));
+    if (!keys.ok) return keys;
+    producers.set(authority, keys.value);
+  }
+  const services = new Map<string, TrustedService>();
+  for (const [i, s] of ((member(v, "transparencyServices") as JsonValue[] | undefined) ?? []).entries()) {
+    const entry = s as JsonObject;
+    const at = joinPath("transparencyServices", i);
+    const url = member(entry, "url") as string;
+    if (services.has(url)) return fail("TRUST_DUPLICATE_ENTRY", `service ${JSON.stringify(url)} is listed twice`, joinPath(at, "url"));
+    const keys = importKeys(member(entry, "keys") as JsonValue[], joinPath(at, "keys"));
+    if (!keys.ok) return keys;
+    services.set(url, { url, keys: keys.value, operator: operatorOf(member(entry, "operator")) });
+  }
+  const witnesses = new Map<string, TrustedWitness>();
+  for (const [i, w] of ((member(v, "witnesses") as JsonValue[] | undefined) ?? []).entries()) {
+    const entry = w as JsonObject;
+    const at = joinPath("witnesses", i);
+    const id = member(entry, "id") as string;
+    if (witnesses.has(id)) return fail("TRUST_DUPLICATE_ENTRY", `witness ${JSON.stringify(id)} is listed twice`, joinPath(at, "id"));
+    const keys = importKeys(member(entry, "keys") as JsonValue[], joinPath(at, "keys"));
+    if (!keys.ok) return keys;
+    witnesses.set(id, { id, keys: keys.value, operator: operatorOf(member(entry, "operator")) });
+  }
+  return ok({ shape: "native", producers, transparencyServices: services, witnesses });
+}
+
+/** The reference implementation's `{authorizedSigners: {authority: [keyIdHex]}, tsPubkeysB64: {url: base64(PEM)}}`. */
+function loadReference(v: JsonObject): Result<TrustConfig> {
+  const producers = new Map<string, TrustedKey[]>();
+  const signers = member(v, "authorizedSigners");
+  if (isJsonObject(signers)) {
+    for (const authority of Object.keys(signers)) {
+      const keys = importKeys(signers[authority] as JsonValue[], joinPath("authorizedSigners", authority));
+      if (!keys.ok) return keys;
+      producers.set(authority, keys.value);
+    }
+  }
+  const services = new Map<string, TrustedService>();
+  const pins = member(v, "tsPubkeysB64");
+  if (isJsonObject(pins)) {
+    for (const url of Object.keys(pins)) {
+      const at = joinPath("tsPubkeysB64", url);
+      const r = importPublicKeyFromBase64Pem(pins[url] as string);
+      if (!r.ok) return fail("TRUST_KEY_INVALID", `${r.detail} (${r.code})`, at);
+      services.set(url, { url, keys: [{ key: r.value, path: at }], operator: "unspecified" });
+    }
+  }
+  return ok({ shape: "reference", producers, transparencyServices: services, witnesses: new Map() });
+}

@@ -1,0 +1,168 @@
+/**
+ * The trust file schema, as a value: the verification library stays free of file reads. A test
+ * keeps it identical to schemas/trust-config.schema.json, which is what users and editors see.
+ */
+export const TRUST_CONFIG_SCHEMA = {
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://a2a-evidence.dev/schemas/trust-config.schema.json",
+  "title": "a2a-evidence trust configuration",
+  "description": "Who the caller trusts: producer keys per authority, Transparency Service keys per URL, witness keys. Trust never comes from the input being verified. Either the native shape (version 1) or the reference implementation's {authorizedSigners, tsPubkeysB64}.",
+  "oneOf": [
+    {
+      "$ref": "#/$defs/native"
+    },
+    {
+      "$ref": "#/$defs/reference"
+    }
+  ],
+  "$defs": {
+    "native": {
+      "type": "object",
+      "required": [
+        "version"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "$schema": {
+          "type": "string"
+        },
+        "version": {
+          "const": 1
+        },
+        "producers": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "authority",
+              "keys"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "authority": {
+                "type": "string",
+                "minLength": 1
+              },
+              "keys": {
+                "$ref": "#/$defs/keys"
+              }
+            }
+          }
+        },
+        "transparencyServices": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "url",
+              "keys",
+              "operator"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "url": {
+                "type": "string",
+                "minLength": 1
+              },
+              "keys": {
+                "$ref": "#/$defs/keys"
+              },
+              "operator": {
+                "$ref": "#/$defs/operator"
+              }
+            }
+          }
+        },
+        "witnesses": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "id",
+              "keys",
+              "operator"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string",
+                "minLength": 1
+              },
+              "keys": {
+                "$ref": "#/$defs/keys"
+              },
+              "operator": {
+                "$ref": "#/$defs/operator"
+              }
+            }
+          }
+        }
+      }
+    },
+    "reference": {
+      "type": "object",
+      "additionalProperties": false,
+      "minProperties": 1,
+      "properties": {
+        "authorizedSigners": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{64}$"
+            }
+          }
+        },
+        "tsPubkeysB64": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      }
+    },
+    "keys": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "#/$defs/key"
+      }
+    },
+    "key": {
+      "description": "A 64-hex raw Ed25519 public key, a PEM SubjectPublicKeyInfo (Ed25519, P-256, P-384), or a public JWK.",
+      "oneOf": [
+        {
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$"
+        },
+        {
+          "type": "string",
+          "pattern": "^-----BEGIN PUBLIC KEY-----"
+        },
+        {
+          "type": "object",
+          "required": [
+            "kty"
+          ],
+          "properties": {
+            "kty": {
+              "enum": [
+                "OKP",
+                "EC"
+              ]
+            },
+            "d": false
+          }
+        }
+      ]
+    },
+    "operator": {
+      "enum": [
+        "independent",
+        "producer"
+      ]
+    }
+  }
+} as const;
