@@ -1,0 +1,35 @@
+/** Runs the CLI in-process with captured streams. */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main, type CliIo } from "../../src/cli/main.js";
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export async function runCli(args: string[], options: { env?: Record<string, string>; tty?: boolean } = {}): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIo = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env: options.env ?? {},
+    stdoutIsTTY: options.tty ?? false,
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+export function tempFile(name: string, content: string | Uint8Array): string {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-test-"));
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
