@@ -70,6 +70,7 @@ export function heightOf(pos: number): number | undefined {
  * no MMR, and an attacker-chosen size must be refused here before any position is derived from it.
  */
 export function mountains(size: number): Result<readonly Mountain[]> {
+  // Attacker-chosen size: a fraction, a negative or a huge value must not reach the position math.
   if (!isBelow(size, MAX_MMR_SIZE)) {
     return fail("MMR_SIZE_INVALID", `size ${String(size)} is not an integer in [0, 2^50)`);
   }

@@ -251,6 +251,7 @@ export function verifyRange(
   const outside = leafRangeFailure("from_index", fromIndex, count) ?? leafRangeFailure("to_index", toIndex, count);
   if (outside) return outside;
   if (fromIndex > toIndex) return fail("MMR_RANGE_INVALID", `from_index ${fromIndex} is after to_index ${toIndex}`);
+  // The plan below grows with the range, which the proof names: bind it to the bodies actually given.
   if (bodyDigests.length !== toIndex - fromIndex + 1) {
     return fail("MMR_RANGE_BODY_COUNT_MISMATCH", `${bodyDigests.length} body digests for leaves ${fromIndex}..${toIndex}`);
   }
