@@ -21,5 +21,24 @@ export const AAC_CODES = [
   "AAC_CAPSULE_ID_MISSING",
   /** The carried capsule_id is not exactly 64 lowercase hex characters. */
   "AAC_CAPSULE_ID_MALFORMED",
+  // Producer Envelope (content-binding.md §8.3), in its check order
+  /** The capsule_id the envelope is checked against is not 64 lowercase hex. */
+  "ENVELOPE_CAPSULE_ID_MALFORMED",
+  /** The envelope exceeds 4096 bytes. */
+  "ENVELOPE_TOO_LARGE",
+  /** Not a strict tagged COSE_Sign1 with an integer-labelled protected map, an empty unprotected map and an attached payload. */
+  "ENVELOPE_MALFORMED",
+  /** The protected alg is not the integer -8 (EdDSA). */
+  "ENVELOPE_ALGORITHM_MISMATCH",
+  /** The protected content type is not "application/agent-action-capsule-id". */
+  "ENVELOPE_CONTENT_TYPE_MISMATCH",
+  /** The protected kid is not a 32-byte bstr. */
+  "ENVELOPE_KID_INVALID",
+  /** The protected labels are not exactly {1, 3, 4}. */
+  "ENVELOPE_PROTECTED_HEADERS_INVALID",
+  /** The payload is not the raw 32 bytes of capsule_id. */
+  "ENVELOPE_PAYLOAD_MISMATCH",
+  /** The signature is not 64 bytes or does not verify under kid. */
+  "ENVELOPE_SIGNATURE_INVALID",
 ] as const;
 export type AacCode = (typeof AAC_CODES)[number];

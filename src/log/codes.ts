@@ -38,5 +38,19 @@ export const LOG_CODES = [
   "CHAIN_PREV_ROOT_MISMATCH", // current.prev_root != prior.root
   "CHAIN_SIZE_NOT_INCREASING", // current.mmr_size <= current.prev_size
   "CHAIN_CONSISTENCY_MISSING", // a prior checkpoint is given without a consistency proof
+  // SCITT receipts (src/log/receipt.ts), RFC 9162 (src/log/rfc9162.ts) and CCF (src/log/ccf.ts) proofs.
+  "RECEIPT_VDS_MISSING", // the protected header has no vds (label 395); an unprotected vds is never used
+  "RECEIPT_VDS_UNSUPPORTED", // vds is not 1 (RFC9162_SHA256) or 2 (CCF_LEDGER_SHA256)
+  "RECEIPT_PAYLOAD_ATTACHED", // a receipt must carry its payload (the root) detached
+  "RECEIPT_PROOFS_MISSING", // no unprotected 396 (vdp) map, or no inclusion proofs (-1) in it
+  "RECEIPT_PROOFS_MALFORMED", // 396 is not a map, or -1 is not a non-empty array of at most 16 bstr
+  "RECEIPT_PROOF_MALFORMED", // the RFC 9162 proof is not cbor [tree_size, leaf_index, [bstr, …]]
+  "RECEIPT_PATH_TOO_LONG", // an inclusion path longer than 64 steps
+  "RFC9162_HASH_LENGTH", // a leaf hash or path element is not 32 bytes
+  "RFC9162_INDEX_INVALID", // leaf_index/tree_size not integers with 0 <= leaf_index < tree_size
+  "RFC9162_PATH_LENGTH", // the path length differs from the depth the tree shape dictates
+  "CCF_PROOF_MALFORMED", // the CCF proof is not {1: [bstr, tstr, bstr], 2: [[bool, bstr], …]}
+  "CCF_HASH_LENGTH", // a CCF leaf component or path hash is not 32 bytes
+  "CCF_CLAIMS_DIGEST_MISMATCH", // the CCF leaf's claims_digest is not the expected leaf entry
 ] as const;
 export type LogCode = (typeof LOG_CODES)[number];
