@@ -19,8 +19,9 @@ import { manifestCheckpoint } from "./checkpoint.js";
 export function checkpointSignature(ctx: EvidenceContext): PropertyResult {
   const unsupported = ctx.unsupportedReason;
   if (unsupported) return only("checkpoint.shape", "NOT_CHECKED", unsupported);
-  const cp = manifestCheckpoint(ctx);
-  if (cp === undefined) return only("checkpoint.shape", "NOT_PRESENT", "the bundle carries no checkpoint");
+  const parsed = manifestCheckpoint(ctx);
+  if (parsed === undefined) return only("checkpoint.shape", "NOT_PRESENT", "the bundle carries no checkpoint");
+  const cp = parsed.result;
   if (!cp.ok) return only("checkpoint.shape", "FAIL", `${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`, { code: cp.code });
   const checkpoint = cp.value;
   const keyId = bytesToHex(checkpoint.keyId);
@@ -30,7 +31,14 @@ export function checkpointSignature(ctx: EvidenceContext): PropertyResult {
   const values = { keyId, digest: checkpoint.digestHex };
   const sig = verifyCheckpointSignature(checkpoint);
   checks.push(
-    sig.ok
+    sig.ok && parsed.narrowed
+      ? check(
+          "checkpoint.signature",
+          "INCONCLUSIVE",
+          `checkpoint signature verifies under key_id=${keyId} only with widened numbers written back as integers: the ${ctx.located.carrier} carrier passed numbers through doubles, so the signed body is a reconstruction`,
+          { values },
+        )
+      : sig.ok
       ? check("checkpoint.signature", "PASS", `checkpoint signature under key_id=${keyId} over digest ${checkpoint.digestHex}`, { values })
       : check("checkpoint.signature", "FAIL", `checkpoint signature does not verify under key_id=${keyId} over digest ${checkpoint.digestHex}`, {
           code: sig.code,

@@ -1,16 +1,39 @@
 /** The manifest's checkpoint, parsed once and shared by the log properties. */
-import { member } from "../json/value.js";
-import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
+import { isJsonObject, jsonEquals, member, type JsonValue } from "../json/value.js";
+import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../log/checkpoint.js";
 import type { Result } from "../result.js";
 import type { EvidenceContext } from "./context.js";
 
 export const CHECKPOINT_PATH = "manifest.cllCheckpoint";
 
+export interface ManifestCheckpoint {
+  readonly result: Result<Checkpoint>;
+  /**
+   * True when the checkpoint only parses and verifies with widened numbers written back as
+   * integers (structured carriers): its signed body is then a reconstruction, not the bytes received.
+   */
+  readonly narrowed: boolean;
+}
+
+function checkpointIn(bundle: JsonValue): JsonValue | undefined {
+  const manifest = isJsonObject(bundle) ? member(bundle, "manifest") : undefined;
+  const cp = isJsonObject(manifest) ? member(manifest, "cllCheckpoint") : undefined;
+  return cp === null ? undefined : cp;
+}
+
 /** undefined when the bundle carries no checkpoint; otherwise the parse result. */
-export function manifestCheckpoint(ctx: EvidenceContext): Result<Checkpoint> | undefined {
+export function manifestCheckpoint(ctx: EvidenceContext): ManifestCheckpoint | undefined {
   return ctx.once("checkpoint", () => {
-    const cp = ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined;
-    if (cp === undefined || cp === null) return undefined;
-    return parseCheckpoint(cp, CHECKPOINT_PATH);
+    const presented = checkpointIn(ctx.bundle);
+    if (presented === undefined) return undefined;
+    const result = parseCheckpoint(presented, CHECKPOINT_PATH);
+    if (ctx.structuredCarrier && (!result.ok || !verifyCheckpointSignature(result.value).ok)) {
+      const narrowed = checkpointIn(ctx.structural);
+      if (narrowed !== undefined && !jsonEquals(presented, narrowed)) {
+        const again = parseCheckpoint(narrowed, CHECKPOINT_PATH);
+        if (again.ok && verifyCheckpointSignature(again.value).ok) return { result: again, narrowed: true };
+      }
+    }
+    return { result, narrowed: false };
   });
 }

@@ -89,8 +89,8 @@ function evidenceIdCheck(ctx: EvidenceContext, claimed: JsonValue): Check {
 
 function payloadCopiesCheck(ctx: EvidenceContext): Check {
   const id = "payload.copiesAgree";
-  const manifest = ctx.manifest;
-  if (!manifest) return check(id, "NOT_PRESENT", "the bundle carries no manifest");
+  const manifest = member(ctx.bundle, "manifest");
+  if (!isJsonObject(manifest)) return check(id, "NOT_PRESENT", "the bundle carries no manifest");
   const top = member(ctx.bundle, "taskEvidencePayload");
   const inManifest = member(manifest, "taskEvidencePayload");
   if (inManifest === undefined) return check(id, "FAIL", "the manifest carries no taskEvidencePayload");

@@ -11,6 +11,7 @@ import { EXTENSION_URI, EXTENSION_VERSION, RECORD_PROFILE_V1 } from "../profile.
 import type { A2ATask } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/load.js";
 import type { TrustConfig } from "../trust/config.js";
+import { narrowIntegralNumbers } from "./widening.js";
 
 export interface VerifyOptions {
   /** The authority the caller expects the producer to be (`--authority`). */
@@ -66,22 +67,32 @@ export class EvidenceContext {
     return this.located.carrier === "data" || this.located.carrier === "inline";
   }
 
-  objectMember(name: string): JsonObject | null | undefined {
-    const v = member(this.bundle, name);
-    if (v === undefined || v === null) return v;
+  /**
+   * The bundle as read for structure (sizes, indexes, sequence numbers, strings). For a structured
+   * carrier, integral numbers a double widened (`1.0`) are written back as integers; a raw part's
+   * bundle is used as is. Digests are recomputed over the presented bundle (`bundle`) first.
+   */
+  get structural(): JsonObject {
+    return this.once("structural", () =>
+      this.structuredCarrier ? (narrowIntegralNumbers(this.bundle).value as JsonObject) : this.bundle,
+    );
+  }
+
+  private objectMember(name: string): JsonObject | undefined {
+    const v = member(this.structural, name);
     return isJsonObject(v) ? v : undefined;
   }
 
   get payload(): JsonObject | undefined {
-    return this.objectMember("taskEvidencePayload") ?? undefined;
+    return this.objectMember("taskEvidencePayload");
   }
 
   get manifest(): JsonObject | undefined {
-    return this.objectMember("manifest") ?? undefined;
+    return this.objectMember("manifest");
   }
 
   get capsule(): JsonObject | undefined {
-    return this.objectMember("capsule") ?? undefined;
+    return this.objectMember("capsule");
   }
 
   /** The observed terminal Task's evidence metadata, `Task.metadata[<extension URI>]`. */

@@ -31,7 +31,7 @@ function present(v: JsonValue | undefined): v is JsonValue {
 export function continuity(ctx: EvidenceContext): PropertyResult {
   const unsupported = ctx.unsupportedReason;
   if (unsupported) return only("witness.assertion", "NOT_CHECKED", unsupported);
-  const cp = manifestCheckpoint(ctx);
+  const cp = manifestCheckpoint(ctx)?.result;
   const manifest = ctx.manifest;
   if (cp === undefined || !manifest) return only("witness.assertion", "NOT_PRESENT", `${NO_ASSERTION}; the bundle carries no checkpoint`);
   const checks: Check[] = cp.ok

@@ -36,7 +36,7 @@ export function operatorLabel(operator: Operator): string {
 export function externalRegistration(ctx: EvidenceContext): PropertyResult {
   const unsupported = ctx.unsupportedReason;
   if (unsupported) return only("registration.verified", "NOT_CHECKED", unsupported);
-  const cp = manifestCheckpoint(ctx);
+  const cp = manifestCheckpoint(ctx)?.result;
   if (cp === undefined) return only("registration.verified", "NOT_PRESENT", "the bundle carries no checkpoint");
   const cpJson = ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined;
   const raw = isJsonObject(cpJson) ? member(cpJson, "witnesses") : undefined;

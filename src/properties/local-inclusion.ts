@@ -21,7 +21,7 @@ const PROOF_PATH = "manifest.localInclusionProof";
 export function localInclusion(ctx: EvidenceContext): PropertyResult {
   const unsupported = ctx.unsupportedReason;
   if (unsupported) return only("inclusion.proof", "NOT_CHECKED", unsupported);
-  const cp = manifestCheckpoint(ctx);
+  const cp = manifestCheckpoint(ctx)?.result;
   const proofValue = ctx.manifest ? member(ctx.manifest, "localInclusionProof") : undefined;
   const capsule = ctx.capsule;
   if (cp === undefined || proofValue === undefined || proofValue === null || !capsule) {

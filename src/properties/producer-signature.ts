@@ -12,7 +12,7 @@
  * The key is self-attested (the kid): whether it may speak for the authority is
  * identityAuthorityBinding's question, answered only by the trust file.
  */
-import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
+import { isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { showValue } from "../json/diff.js";
 import { hexToBytes, isHex64 } from "../util/bytes.js";
 import { checkCarriedCapsuleId, computeCapsuleId } from "../aac/capsule-id.js";
@@ -34,7 +34,7 @@ export function producerSignature(ctx: EvidenceContext): PropertyResult {
     return only("envelope.claim", "NOT_PRESENT", "the capsule carries no producer envelope (neither signature nor key_id)");
   }
   const checks: Check[] = [];
-  const identity = capsuleIdCheck(capsule);
+  const identity = capsuleIdCheck(capsule, ctx.structuredCarrier ? ctx.capsule : undefined, ctx.located.carrier);
   checks.push(identity.check);
   if (signature === undefined || keyId === undefined) {
     checks.push(check("envelope.claim", "FAIL", `the capsule carries ${signature === undefined ? "key_id but no signature" : "a signature but no key_id"}`));
@@ -49,9 +49,25 @@ export function producerSignature(ctx: EvidenceContext): PropertyResult {
   return decide(checks, () => `producer key ${String(keyId)} signed capsule_id ${String(signedId)}`);
 }
 
-function capsuleIdCheck(capsule: JsonObject): { check: Check; recomputed?: string } {
+function capsuleIdCheck(capsule: JsonObject, narrowed: JsonObject | undefined, carrier: string): { check: Check; recomputed?: string } {
   const id = "capsuleId.recompute";
   const r = checkCarriedCapsuleId(capsule);
+  if (!r.ok && narrowed && !jsonEquals(capsule, narrowed)) {
+    // A structured carrier widened the capsule's integers to doubles; the id may still hold for
+    // the capsule as sealed, which is all that can be said.
+    const again = checkCarriedCapsuleId(narrowed);
+    if (again.ok) {
+      return {
+        check: check(
+          id,
+          "INCONCLUSIVE",
+          `capsule_id ${again.value.capsuleId} recomputes only with widened numbers written back as integers: the ${carrier} carrier passed numbers through doubles`,
+          { values: { capsuleId: again.value.capsuleId } },
+        ),
+        recomputed: again.value.capsuleId,
+      };
+    }
+  }
   if (r.ok) {
     return {
       check: check(id, "PASS", `recomputed capsule_id (format "${r.value.formatVersion}") equals the carried ${r.value.capsuleId}`, {
