@@ -12,10 +12,9 @@
  * `-0`) is still written as received, and its path is returned in `numberFlags` so the caller can
  * refuse or flag it rather than guess.
  */
-import { JsonNumber, isJsonObject, type JsonValue } from "../json/value.js";
-import { joinPath } from "../json/path.js";
-import { fail, ok, type Result } from "../result.js";
-import { CANON_MAX_DEPTH } from "./limits.js";
+import type { JsonValue } from "../json/value.js";
+import { ok, type Result } from "../result.js";
+import { escapeUnit, serialize } from "./serialize.js";
 
 export interface PyjsonOutput {
   /** The serialization; pure ASCII by construction. */
@@ -25,47 +24,20 @@ export interface PyjsonOutput {
 }
 
 export function pyjson(value: JsonValue): Result<PyjsonOutput> {
-  const flags: string[] = [];
-  const parts: string[] = [];
-  const fault = write(value, parts, flags, "$", 0);
-  if (fault) return fault;
-  return ok({ text: parts.join(""), numberFlags: flags });
+  const numberFlags: string[] = [];
+  const text = serialize(value, {
+    compareKeys: compareCodePoints,
+    string: pyString,
+    number: (n, at) => {
+      if (!PY_INTEGER.test(n.lexeme)) numberFlags.push(at());
+      return ok(n.lexeme);
+    },
+  });
+  if (!text.ok) return text;
+  return ok({ text: text.value, numberFlags });
 }
 
 const PY_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
-
-function write(v: JsonValue, out: string[], flags: string[], path: string, depth: number): Result<never> | undefined {
-  if (v === null) out.push("null");
-  else if (v === true) out.push("true");
-  else if (v === false) out.push("false");
-  else if (typeof v === "string") out.push(pyString(v));
-  else if (v instanceof JsonNumber) {
-    if (!PY_INTEGER.test(v.lexeme)) flags.push(path);
-    out.push(v.lexeme);
-  } else if (Array.isArray(v)) {
-    if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, path);
-    out.push("[");
-    for (let i = 0; i < v.length; i++) {
-      if (i > 0) out.push(",");
-      const f = write(v[i] as JsonValue, out, flags, joinPath(path, i), depth + 1);
-      if (f) return f;
-    }
-    out.push("]");
-  } else if (isJsonObject(v)) {
-    if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, path);
-    const keys = Object.keys(v).sort(compareCodePoints);
-    out.push("{");
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i] as string;
-      if (i > 0) out.push(",");
-      out.push(pyString(k), ":");
-      const f = write(v[k] as JsonValue, out, flags, joinPath(path, k), depth + 1);
-      if (f) return f;
-    }
-    out.push("}");
-  }
-  return undefined;
-}
 
 /** Python's `str` ordering: by Unicode code point (JavaScript's default is by UTF-16 unit). */
 export function compareCodePoints(a: string, b: string): number {
@@ -84,16 +56,6 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const SHORT_ESCAPES: Record<number, string> = {
-  0x22: '\\"',
-  0x5c: "\\\\",
-  0x08: "\\b",
-  0x0c: "\\f",
-  0x0a: "\\n",
-  0x0d: "\\r",
-  0x09: "\\t",
-};
-
 /** Python `json.dumps` string form with ensure_ascii: `\uXXXX` (lowercase) outside U+0020–U+007E. */
 export function pyString(s: string): string {
   let out = '"';
@@ -102,7 +64,7 @@ export function pyString(s: string): string {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
     out += s.slice(run, i);
-    out += SHORT_ESCAPES[c] ?? "\\u" + c.toString(16).padStart(4, "0");
+    out += escapeUnit(c);
     run = i + 1;
   }
   return out + s.slice(run) + '"';

@@ -114,38 +114,45 @@ export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
   return fail("TRUST_SCHEMA", 'expected "version": 1 (or the reference shape {authorizedSigners, tsPubkeysB64})', "$");
 }
 
+/**
+ * One section of the native shape (`producers`, `transparencyServices`, `witnesses`): entries keyed
+ * by a member that must be unique, each with imported keys.
+ */
+function loadSection<T>(
+  v: JsonObject,
+  section: string,
+  keyName: string,
+  build: (key: string, keys: TrustedKey[], entry: JsonObject) => T,
+): Result<Map<string, T>> {
+  const out = new Map<string, T>();
+  for (const [i, e] of ((member(v, section) as JsonValue[] | undefined) ?? []).entries()) {
+    const entry = e as JsonObject;
+    const at = joinPath(section, i);
+    const key = member(entry, keyName) as string;
+    if (out.has(key)) return fail("TRUST_DUPLICATE_ENTRY", `${JSON.stringify(key)} is listed twice in ${section}`, joinPath(at, keyName));
+    const keys = importKeys(member(entry, "keys") as JsonValue[], joinPath(at, "keys"));
+    if (!keys.ok) return keys;
+    out.set(key, build(key, keys.value, entry));
+  }
+  return ok(out);
+}
+
 function loadNative(v: JsonObject): Result<TrustConfig> {
-  const producers = new Map<string, TrustedKey[]>();
-  for (const [i, p] of ((member(v, "producers") as JsonValue[] | undefined) ?? []).entries()) {
-    const entry = p as JsonObject;
-    const at = joinPath("producers", i);
-    const authority = member(entry, "authority") as string;
-    if (producers.has(authority)) return fail("TRUST_DUPLICATE_ENTRY", `authority ${JSON.stringify(authority)} is listed twice`, joinPath(at, "authority"));
-    const keys = importKeys(member(entry, "keys") as JsonValue[], joinPath(at, "keys"));
-    if (!keys.ok) return keys;
-    producers.set(authority, keys.value);
-  }
-  const services = new Map<string, TrustedService>();
-  for (const [i, s] of ((member(v, "transparencyServices") as JsonValue[] | undefined) ?? []).entries()) {
-    const entry = s as JsonObject;
-    const at = joinPath("transparencyServices", i);
-    const url = member(entry, "url") as string;
-    if (services.has(url)) return fail("TRUST_DUPLICATE_ENTRY", `service ${JSON.stringify(url)} is listed twice`, joinPath(at, "url"));
-    const keys = importKeys(member(entry, "keys") as JsonValue[], joinPath(at, "keys"));
-    if (!keys.ok) return keys;
-    services.set(url, { url, keys: keys.value, operator: operatorOf(member(entry, "operator")) });
-  }
-  const witnesses = new Map<string, TrustedWitness>();
-  for (const [i, w] of ((member(v, "witnesses") as JsonValue[] | undefined) ?? []).entries()) {
-    const entry = w as JsonObject;
-    const at = joinPath("witnesses", i);
-    const id = member(entry, "id") as string;
-    if (witnesses.has(id)) return fail("TRUST_DUPLICATE_ENTRY", `witness ${JSON.stringify(id)} is listed twice`, joinPath(at, "id"));
-    const keys = importKeys(member(entry, "keys") as JsonValue[], joinPath(at, "keys"));
-    if (!keys.ok) return keys;
-    witnesses.set(id, { id, keys: keys.value, operator: operatorOf(member(entry, "operator")) });
-  }
-  return ok({ shape: "native", producers, transparencyServices: services, witnesses });
+  const producers = loadSection(v, "producers", "authority", (_, keys) => keys);
+  if (!producers.ok) return producers;
+  const services = loadSection(v, "transparencyServices", "url", (url, keys, e): TrustedService => ({
+    url,
+    keys,
+    operator: operatorOf(member(e, "operator")),
+  }));
+  if (!services.ok) return services;
+  const witnesses = loadSection(v, "witnesses", "id", (id, keys, e): TrustedWitness => ({
+    id,
+    keys,
+    operator: operatorOf(member(e, "operator")),
+  }));
+  if (!witnesses.ok) return witnesses;
+  return ok({ shape: "native", producers: producers.value, transparencyServices: services.value, witnesses: witnesses.value });
 }
 
 /** The reference implementation's `{authorizedSigners: {authority: [keyIdHex]}, tsPubkeysB64: {url: base64(PEM)}}`. */

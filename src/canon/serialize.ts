@@ -1,0 +1,86 @@
+/**
+ * The walk both digest serializations share (pyjson, RFC 8785 JCS): compact, members sorted, no
+ * whitespace. A dialect supplies what differs — key order, string form, number form. Paths are
+ * kept as segments and formatted only when a dialect reports a fault or a flag, so the common case
+ * builds no path strings.
+ */
+import { JsonNumber, isJsonObject, type JsonValue } from "../json/value.js";
+import { formatPath, type PathSegment } from "../json/path.js";
+import { fail, ok, type Result } from "../result.js";
+import { CANON_MAX_DEPTH } from "./limits.js";
+
+export interface Dialect {
+  /** Member order; undefined means UTF-16 code unit order (JavaScript's default sort). */
+  readonly compareKeys?: (a: string, b: string) => number;
+  /** The quoted string form, or undefined when the string has no form (a lone surrogate). */
+  readonly string: (s: string) => string | undefined;
+  /** The number form; `at` formats the current path for a diagnostic. */
+  readonly number: (n: JsonNumber, at: () => string) => Result<string>;
+}
+
+export function serialize(value: JsonValue, dialect: Dialect): Result<string> {
+  const out: string[] = [];
+  const path: PathSegment[] = [];
+  const at = () => formatPath(path);
+
+  const write = (v: JsonValue, depth: number): Result<never> | undefined => {
+    if (v === null) out.push("null");
+    else if (v === true) out.push("true");
+    else if (v === false) out.push("false");
+    else if (typeof v === "string") {
+      const s = dialect.string(v);
+      if (s === undefined) return fail("CANON_LONE_SURROGATE", "string is not well-formed UTF-16", at());
+      out.push(s);
+    } else if (v instanceof JsonNumber) {
+      const n = dialect.number(v, at);
+      if (!n.ok) return n;
+      out.push(n.value);
+    } else if (Array.isArray(v)) {
+      if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
+      out.push("[");
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) out.push(",");
+        path.push(i);
+        const f = write(v[i] as JsonValue, depth + 1);
+        if (f) return f;
+        path.pop();
+      }
+      out.push("]");
+    } else if (isJsonObject(v)) {
+      if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
+      const keys = Object.keys(v).sort(dialect.compareKeys);
+      out.push("{");
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] as string;
+        path.push(k);
+        const ks = dialect.string(k);
+        if (ks === undefined) return fail("CANON_LONE_SURROGATE", "member name is not well-formed UTF-16", at());
+        if (i > 0) out.push(",");
+        out.push(ks, ":");
+        const f = write(v[k] as JsonValue, depth + 1);
+        if (f) return f;
+        path.pop();
+      }
+      out.push("}");
+    }
+    return undefined;
+  };
+
+  const fault = write(value, 0);
+  return fault ?? ok(out.join(""));
+}
+
+const SHORT_ESCAPES: Record<number, string> = {
+  0x22: '\\"',
+  0x5c: "\\\\",
+  0x08: "\\b",
+  0x0c: "\\f",
+  0x0a: "\\n",
+  0x0d: "\\r",
+  0x09: "\\t",
+};
+
+/** The escape for one UTF-16 code unit: the short form where JSON has one, else lowercase `\uXXXX`. */
+export function escapeUnit(c: number): string {
+  return SHORT_ESCAPES[c] ?? "\\u" + c.toString(16).padStart(4, "0");
+}
