@@ -1,0 +1,110 @@
+/**
+ * Serializers for what the producer writes: `pyjsonBytes` for every digest preimage and for the
+ * evidence artifact bytes (the reference server's `json.dumps(sort_keys=True,
+ * separators=(",",":"))`), and `jsonText` for the files a reader opens (2-space indented, like the
+ * reference vector files). Both write numbers by their lexeme, so a `60.0` printed by a Python
+ * emitter stays `60.0` — `JSON.stringify` would turn it into `60`.
+ */
+import { JsonNumber, fromPlain, isJsonObject, type JsonObject, type JsonValue } from "../src/json/value.js";
+import { pyjson, compareCodePoints } from "../src/canon/pyjson.js";
+import { jcs, jcsString } from "../src/canon/jcs.js";
+import { sha256Hex, utf8 } from "../src/util/bytes.js";
+import { ProducerError } from "./errors.js";
+
+/** A JSON object built in code; `JsonNumber`s inside (e.g. `60.0`) are kept as they are. */
+export function jsonObject(plain: Record<string, unknown>): JsonObject {
+  return fromPlain(plain) as JsonObject;
+}
+
+/** A deep copy, so each place a value appears in an exchange can be changed on its own. */
+export function copyObject(v: JsonObject): JsonObject {
+  return fromPlain(v) as JsonObject;
+}
+
+/** The JSON integer lexeme of a count or index. */
+export function int(n: number): JsonNumber {
+  return new JsonNumber(String(n));
+}
+
+/** UTF-8 of pyjson(value); pure ASCII by construction. */
+export function pyjsonBytes(value: JsonValue): Uint8Array {
+  const r = pyjson(value);
+  if (!r.ok) throw new ProducerError("PRODUCER_CANONICALIZATION", `pyjson: ${r.detail} at ${r.path ?? "$"}`);
+  return utf8(r.value.text);
+}
+
+/** hex SHA-256 of pyjson(value): evidenceId, coreManifestDigest, agent_output_digest. */
+export function pyjsonDigestHex(value: JsonValue): string {
+  return sha256Hex(pyjsonBytes(value));
+}
+
+/** RFC 8785 JCS with the AAC restriction (safe integers only), the capsule_id preimage. */
+export function jcsBytes(value: JsonValue): Uint8Array {
+  const r = jcs(value, { numbers: "safe-integers" });
+  if (!r.ok) throw new ProducerError("PRODUCER_CANONICALIZATION", `jcs: ${r.detail} at ${r.path ?? "$"}`);
+  return utf8(r.value);
+}
+
+export interface JsonTextOptions {
+  /** Sort members by code point, as Python's `sort_keys=True` does (default true). */
+  readonly sortKeys?: boolean;
+}
+
+/**
+ * Indented JSON text with a trailing newline. Strings carry non-ASCII as raw UTF-8 (U+2028
+ * included, which JSON allows), so a verifier's parser meets real UTF-8, not escapes.
+ */
+export function jsonText(value: JsonValue, options: JsonTextOptions = {}): string {
+  const out: string[] = [];
+  writeValue(value, out, "", options.sortKeys ?? true);
+  out.push("\n");
+  return out.join("");
+}
+
+function writeValue(v: JsonValue, out: string[], indent: string, sortKeys: boolean): void {
+  if (v === null) out.push("null");
+  else if (v === true) out.push("true");
+  else if (v === false) out.push("false");
+  else if (typeof v === "string") out.push(quote(v));
+  else if (v instanceof JsonNumber) out.push(v.lexeme);
+  else if (Array.isArray(v)) {
+    if (v.length === 0) return void out.push("[]");
+    const inner = indent + "  ";
+    out.push("[");
+    v.forEach((item, i) => {
+      out.push(i === 0 ? "\n" : ",\n", inner);
+      writeValue(item, out, inner, sortKeys);
+    });
+    out.push("\n", indent, "]");
+  } else if (isJsonObject(v)) {
+    const keys = Object.keys(v);
+    if (keys.length === 0) return void out.push("{}");
+    if (sortKeys) keys.sort(compareCodePoints);
+    const inner = indent + "  ";
+    out.push("{");
+    keys.forEach((k, i) => {
+      out.push(i === 0 ? "\n" : ",\n", inner, quote(k), ": ");
+      writeValue(v[k] as JsonValue, out, inner, sortKeys);
+    });
+    out.push("\n", indent, "}");
+  }
+}
+
+function quote(s: string): string {
+  const q = jcsString(s);
+  if (q === undefined) throw new ProducerError("PRODUCER_CANONICALIZATION", "string with a lone surrogate has no UTF-8 form");
+  return q;
+}
+
+/**
+ * The lexeme Python's `repr(float(n))` prints, for the numbers where it is plain decimal: `60` →
+ * `60.0`, `2.5` → `2.5`. Exponent forms (`1e-07` vs `1e-7`) differ between the two languages, so
+ * they are refused rather than guessed.
+ */
+export function pythonFloat(n: number): JsonNumber {
+  const text = String(n);
+  if (!Number.isFinite(n) || Object.is(n, -0) || /e/i.test(text) || Math.abs(n) >= 1e16) {
+    throw new ProducerError("PRODUCER_INVALID_OPTION", `${text} has no plain-decimal Python float form`);
+  }
+  return new JsonNumber(Number.isInteger(n) ? `${text}.0` : text);
+}

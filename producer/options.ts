@@ -1,0 +1,167 @@
+/**
+ * What an exchange is built from, with defaults that give a valid one-leaf exchange shaped like
+ * the reference positive vector (one user message, one response artifact, one Transparency
+ * Service) — but honest: artifact ids are the observed ones. Every value is fixed, so the same
+ * options always give the same bytes.
+ */
+import type { JsonObject } from "../src/json/value.js";
+import { sha256Hex, utf8 } from "../src/util/bytes.js";
+import { uuidFromLabel, type ArtifactSpec, type MessageSpec } from "./a2a.js";
+import type { DeliveryMode, EvidenceLevel, EvidenceStatus } from "./constants.js";
+import { ProducerError } from "./errors.js";
+
+export interface RequirementOptions {
+  readonly requirement: "REQUIRED" | "PREFERRED";
+  readonly minimumEvidence: EvidenceLevel;
+  readonly maximumRegistrationDelaySeconds: number;
+  readonly deliveryModes: readonly DeliveryMode[];
+  readonly requireTask: boolean;
+}
+
+export interface WitnessOptions {
+  readonly url: string;
+  /** Receipt signature algorithm (default EdDSA). */
+  readonly alg?: "EdDSA" | "ES256";
+  /** Label the service's key seed is derived from (default: the url). */
+  readonly keyLabel?: string;
+  /** Entries in the service's RFC 9162 log (default 1). */
+  readonly treeSize?: number;
+  /** Our entry's index in it (default: the last entry). */
+  readonly leafIndex?: number;
+  /** How the trust file labels the service (default independent). */
+  readonly operator?: "independent" | "producer";
+  /** A stub record (`is_stub`), which no trust file lists and which never counts. */
+  readonly stub?: boolean;
+}
+
+export interface PriorCheckpointOptions {
+  /** Leaves in the log when the prior checkpoint was signed; 1 ≤ leafCount < total leaves. */
+  readonly leafCount: number;
+  readonly timestamp?: string;
+}
+
+/**
+ * Hooks that change one object at one stage, to build single-mutation negatives:
+ * - `payload` runs before sealing: the producer commits to a wrong observation, and every digest,
+ *   signature and proof downstream is consistent with it;
+ * - `manifest` runs after signing but before coreManifestDigest: a wrong proof or checkpoint,
+ *   digested consistently (no signature covers the manifest digest);
+ * - `bundle` runs after every digest: the record as altered in transit;
+ * - `finalTask`, `firstTask`, `trust` change what the caller observed or configured.
+ */
+export interface Tamper {
+  readonly payload?: (payload: JsonObject) => void;
+  readonly manifest?: (manifest: JsonObject) => void;
+  readonly bundle?: (bundle: JsonObject) => void;
+  readonly finalTask?: (task: JsonObject) => void;
+  readonly firstTask?: (task: JsonObject) => void;
+  readonly trust?: (trust: JsonObject) => void;
+}
+
+export type Carrier = "raw" | "data" | "inline";
+export type Envelope = "jsonrpc" | "task" | "stream" | "capture";
+
+export interface ExchangeOptions {
+  readonly taskId?: string;
+  readonly contextId?: string;
+  readonly authority?: string;
+  readonly tenantId?: string | null;
+  readonly capturePolicyId?: string;
+  /** The Task history, in order; the first message carries the requirement. */
+  readonly transcript?: readonly MessageSpec[];
+  readonly artifacts?: readonly ArtifactSpec[];
+  /** Producer log leaves appended before our record, and after it, before the checkpoint. */
+  readonly leavesBefore?: number;
+  readonly leavesAfter?: number;
+  readonly priorCheckpoint?: PriorCheckpointOptions | null;
+  readonly witnesses?: readonly WitnessOptions[];
+  readonly carrier?: Carrier;
+  readonly envelope?: Envelope;
+  /** Claimed status; default EXTERNALLY_REGISTERED with a real witness, else SIGNED_RECORD. */
+  readonly evidenceStatus?: EvidenceStatus;
+  readonly requirement?: Partial<RequirementOptions>;
+  readonly sealTime?: string;
+  readonly capsuleTimestamp?: string;
+  readonly checkpointTimestamp?: string;
+  readonly statusTimestamp?: string;
+  readonly actionId?: string;
+  readonly logId?: string;
+  readonly operator?: string;
+  readonly developer?: string;
+  readonly producerKeyLabel?: string;
+  readonly jsonRpcId?: number | string;
+  readonly tamper?: Tamper;
+}
+
+export type ResolvedOptions = Required<Omit<ExchangeOptions, "priorCheckpoint" | "requirement" | "evidenceStatus">> & {
+  readonly priorCheckpoint: Required<PriorCheckpointOptions> | null;
+  readonly requirement: RequirementOptions;
+  readonly evidenceStatus: EvidenceStatus;
+};
+
+export const DEFAULT_TS_URL = "https://ts.a2a-evidence.example";
+
+function defaultTranscript(): MessageSpec[] {
+  return [{ messageId: uuidFromLabel("message-0"), role: "ROLE_USER", parts: ["seal this exchange"] }];
+}
+
+function defaultArtifacts(): ArtifactSpec[] {
+  return [{ artifactId: uuidFromLabel("artifact-0"), name: "response", parts: ["SEAL THIS EXCHANGE"] }];
+}
+
+function nonNegativeInteger(name: string, n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new ProducerError("PRODUCER_INVALID_OPTION", `${name} must be a non-negative integer, got ${n}`);
+  return n;
+}
+
+export function resolveOptions(o: ExchangeOptions): ResolvedOptions {
+  const transcript = o.transcript ?? defaultTranscript();
+  if (transcript.length === 0) throw new ProducerError("PRODUCER_INVALID_OPTION", "the transcript needs the request message");
+  const leavesBefore = nonNegativeInteger("leavesBefore", o.leavesBefore ?? 0);
+  const leavesAfter = nonNegativeInteger("leavesAfter", o.leavesAfter ?? 0);
+  const totalLeaves = leavesBefore + 1 + leavesAfter;
+  const prior = o.priorCheckpoint ?? null;
+  if (prior !== null && (!Number.isSafeInteger(prior.leafCount) || prior.leafCount < 1 || prior.leafCount >= totalLeaves)) {
+    // A checkpoint chain needs mmr_size > prev_size > 0 (log-and-receipts.md §4.4).
+    throw new ProducerError("PRODUCER_INVALID_OPTION", `prior checkpoint at ${prior.leafCount} leaves is not in 1..${totalLeaves - 1}`);
+  }
+  const witnesses = o.witnesses ?? [{ url: DEFAULT_TS_URL }];
+  const witnessed = witnesses.some((w) => w.stub !== true);
+  const carrier = o.carrier ?? "raw";
+  const level: EvidenceLevel = witnessed ? "EXTERNALLY_REGISTERED" : "SIGNED_RECORD";
+  return {
+    taskId: o.taskId ?? uuidFromLabel("task"),
+    contextId: o.contextId ?? uuidFromLabel("context"),
+    authority: o.authority ?? "a2a-evidence-producer.example",
+    tenantId: o.tenantId === undefined ? null : o.tenantId,
+    capturePolicyId: o.capturePolicyId ?? "a2a-server-boundary-v1",
+    transcript,
+    artifacts: o.artifacts ?? defaultArtifacts(),
+    leavesBefore,
+    leavesAfter,
+    priorCheckpoint: prior === null ? null : { leafCount: prior.leafCount, timestamp: prior.timestamp ?? "2026-10-01T09:00:00.000000Z" },
+    witnesses,
+    carrier,
+    envelope: o.envelope ?? "jsonrpc",
+    evidenceStatus: o.evidenceStatus ?? `EVIDENCE_STATUS_${level}`,
+    requirement: {
+      requirement: "REQUIRED",
+      minimumEvidence: level,
+      maximumRegistrationDelaySeconds: 60,
+      deliveryModes: [carrier === "inline" ? "INLINE_METADATA" : "EVIDENCE_ARTIFACT"],
+      requireTask: true,
+      ...o.requirement,
+    },
+    sealTime: o.sealTime ?? "2026-10-01T09:30:00.250000+00:00",
+    capsuleTimestamp: o.capsuleTimestamp ?? "2026-10-01T09:30:00.250412Z",
+    checkpointTimestamp: o.checkpointTimestamp ?? "2026-10-01T09:30:00.254107Z",
+    statusTimestamp: o.statusTimestamp ?? "2026-10-01T09:30:00.271830Z",
+    actionId: o.actionId ?? `a2a.task_evidence.v1/${uuidFromLabel("action")}`,
+    logId: o.logId ?? sha256Hex(utf8("a2a-evidence producer log")),
+    operator: o.operator ?? "a2a-evidence-producer",
+    developer: o.developer ?? "a2a-evidence/producer@v1",
+    producerKeyLabel: o.producerKeyLabel ?? "producer",
+    jsonRpcId: o.jsonRpcId ?? 1,
+    tamper: o.tamper ?? {},
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * A test oracle that reads a generated vector the way a verifier would — from the written
+ * `input.json` and `trust.json` bytes — and reports each elementary fact the twelve properties are
+ * built from (a recomputed digest equals the carried one, a signature verifies, a proof folds to
+ * the root, a copy agrees with another). The generator test asserts which facts a vector breaks, so
+ * each negative is shown to break exactly the object it claims and nothing else.
+ *
+ * Written from the spec text with node:crypto and cborg only; it shares no proof or signature code
+ * with `producer/`.
+ */
+import { createPublicKey, verify, type KeyObject } from "node:crypto";
+import { decode, encode } from "cborg";
+import { parseStrictJson } from "../../src/json/strict-json.js";
+import { JsonNumber, isJsonObject, jsonEquals, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { pyjson } from "../../src/canon/pyjson.js";
+import { jcs } from "../../src/canon/jcs.js";
+import { base64ToBytesStrict, bytesEqual, bytesToHex, hexToBytes, sha256, sha256Hex, utf8 } from "../../src/util/bytes.js";
+import { mmrConsistencyHolds, mmrInclusionHolds, rfc9162RootFromPath } from "./proof-folds.js";
+
+const EXT = "https://agentactioncapsule.org/extensions/a2a-task-evidence/v1";
+const LEVELS = ["SIGNED_RECORD", "EXTERNALLY_REGISTERED", "CONTINUITY_WITNESSED"];
+
+export function parse(text: string | Uint8Array): JsonValue {
+  const r = parseStrictJson(text);
+  if (!r.ok) throw new Error(`${r.code} at ${r.path}: ${r.detail}`);
+  return r.value;
+}
+
+/** Member access that fails loudly in a test instead of returning undefined. */
+export function obj(v: JsonValue | undefined, ...path: Array<string | number>): JsonObject {
+  const out = at(v, ...path);
+  if (!isJsonObject(out)) throw new Error(`no object at ${path.join(".")}`);
+  return out;
+}
+
+export function at(v: JsonValue | undefined, ...path: Array<string | number>): JsonValue | undefined {
+  let cur = v;
+  for (const seg of path) cur = typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
+  return cur;
+}
+
+const str = (v: JsonValue | undefined): string => (typeof v === "string" ? v : "");
+const num = (v: JsonValue | undefined): number => (v instanceof JsonNumber ? v.toNumber() : NaN);
+const arr = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
+const hex = (v: JsonValue | undefined): Uint8Array => hexToBytes(str(v)) ?? new Uint8Array(0);
+
+function pyjsonHex(v: JsonValue): string {
+  const r = pyjson(v);
+  if (!r.ok) throw new Error(r.detail);
+  return sha256Hex(utf8(r.value.text));
+}
+
+export function ed25519Key(raw: Uint8Array): KeyObject {
+  return createPublicKey({ key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw]), format: "der", type: "spki" });
+}
+
+function verifyCose(alg: number, key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
+  try {
+    return alg === -8 ? verify(null, message, key, signature) : verify("sha256", message, { key, dsaEncoding: "ieee-p1363" }, signature);
+  } catch {
+    return false;
+  }
+}
+
+/** A tagged COSE_Sign1 split into its four members; protected header decoded as a Map. */
+export function decodeSign1(bytes: Uint8Array): { protectedBytes: Uint8Array; protectedMap: Map<unknown, unknown>; unprotected: Map<unknown, unknown>; payload: Uint8Array | null; signature: Uint8Array } {
+  if (bytes[0] !== 0xd2) throw new Error("not tag 18");
+  const [protectedBytes, unprotected, payload, signature] = decode(bytes.subarray(1), { useMaps: true }) as [Uint8Array, Map<unknown, unknown>, Uint8Array | null, Uint8Array];
+  return { protectedBytes, protectedMap: decode(protectedBytes, { useMaps: true }) as Map<unknown, unknown>, unprotected, payload, signature };
+}
+
+export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array): Uint8Array {
+  return encode(["Signature1", protectedBytes, new Uint8Array(0), payload]);
+}
+
+function checkpointDigest(cp: JsonObject): string {
+  const signed: JsonObject = Object.create(null);
+  for (const k of ["v", "kind", "log_id", "mmr_size", "root", "prev_size", "prev_root", "key_id", "timestamp"]) signed[k] = cp[k] as JsonValue;
+  return pyjsonHex(signed);
+}
+
+function checkpointSigned(cp: JsonObject): boolean {
+  return verifyCose(-8, ed25519Key(hex(cp.key_id)), utf8(checkpointDigest(cp)), hex(cp.signature));
+}
+
+function textCommitment(parts: JsonValue | undefined): string {
+  const texts = arr(parts).filter(isJsonObject).filter((p) => typeof p.text === "string").map((p) => p.text as string);
+  return sha256Hex(utf8(texts.join("\n")));
+}
+
+interface Located {
+  finalTask: JsonObject;
+  firstTask?: JsonObject;
+  bundle: JsonObject;
+  evidenceArtifact?: JsonObject;
+}
+
+function locate(input: JsonValue): Located {
+  const finalTask = isJsonObject(at(input, "result")) ? obj(input, "result") : isJsonObject(at(input, "finalTask")) ? obj(input, "finalTask") : isJsonObject(at(input, "task")) ? obj(input, "task") : obj(input);
+  const firstTask = isJsonObject(at(input, "firstTask")) ? obj(input, "firstTask") : undefined;
+  const evidenceArtifact = arr(finalTask.artifacts).filter(isJsonObject).find((a) => arr(a.extensions).includes(EXT));
+  if (evidenceArtifact === undefined) return { finalTask, firstTask, bundle: obj(finalTask, "metadata", EXT) };
+  const part = obj(evidenceArtifact, "parts", 0);
+  const bundle = typeof part.raw === "string" ? obj(parse(base64ToBytesStrict(part.raw) ?? new Uint8Array(0))) : obj(part, "data");
+  return { finalTask, firstTask, bundle, evidenceArtifact };
+}
+
+/** Every elementary fact of one vector, true when it holds. */
+export function facts(inputText: string, trustText: string): Record<string, boolean> {
+  const { finalTask, firstTask, bundle, evidenceArtifact } = locate(parse(inputText));
+  const trust = obj(parse(trustText));
+  const payload = obj(bundle, "taskEvidencePayload");
+  const manifest = obj(bundle, "manifest");
+  const capsule = obj(bundle, "capsule");
+  const checkpoint = obj(manifest, "cllCheckpoint");
+  const f: Record<string, boolean> = {};
+
+  // contentBinding
+  f.evidenceId = pyjsonHex(payload) === bundle.evidenceId;
+  f.payloadCopies = jsonEquals(payload, manifest.taskEvidencePayload);
+  f.coreManifestDigest = pyjsonHex(manifest) === bundle.coreManifestDigest;
+  f.agentInputDigest = at(capsule, "model_attestation", "compute_attestation", "agent_input_digest") === bundle.evidenceId;
+
+  // producerSignature
+  const identity: JsonObject = Object.create(null);
+  for (const k of Object.keys(capsule)) if (!["capsule_id", "signature", "key_id"].includes(k)) identity[k] = capsule[k] as JsonValue;
+  const identityJcs = jcs(identity, { numbers: "safe-integers" });
+  f.capsuleId = identityJcs.ok && sha256Hex(utf8(identityJcs.value)) === capsule.capsule_id;
+  const envelope = decodeSign1(hex(capsule.signature));
+  const kid = envelope.protectedMap.get(4) as Uint8Array;
+  f.envelopeSignature =
+    envelope.protectedMap.get(1) === -8 &&
+    envelope.protectedMap.get(3) === "application/agent-action-capsule-id" &&
+    bytesToHex(kid) === capsule.key_id &&
+    envelope.payload !== null &&
+    bytesToHex(envelope.payload) === capsule.capsule_id &&
+    verifyCose(-8, ed25519Key(kid), sigStructure(envelope.protectedBytes, envelope.payload), envelope.signature);
+  f.envelopeCopy = jsonEquals(manifest.producerEnvelope, parse(JSON.stringify({ capsuleId: capsule.capsule_id, keyId: capsule.key_id, signature: capsule.signature })));
+
+  // localInclusion
+  const inclusion = obj(manifest, "localInclusionProof");
+  f.localInclusion =
+    num(inclusion.size) === num(checkpoint.mmr_size) &&
+    mmrInclusionHolds(hex(checkpoint.root), num(checkpoint.mmr_size), hex(capsule.capsule_id), {
+      leafIndex: num(inclusion.leafIndex),
+      witness: arr(inclusion.witness).map(hex),
+      peaksLeft: arr(inclusion.peaksLeft).map(hex),
+      peaksRight: arr(inclusion.peaksRight).map(hex),
+    });
+
+  // checkpointSignature
+  f.checkpointSignature = checkpoint.v instanceof JsonNumber && checkpoint.v.lexeme === "1" && checkpoint.kind === "mmr_checkpoint" && checkpointSigned(checkpoint);
+
+  // externalRegistration: the entry hash is recomputed from the checkpoint, never taken from the record
+  const entryHash = sha256(hex(checkpointDigest(checkpoint)));
+  const records = arr(checkpoint.witnesses).filter(isJsonObject).filter((w) => w.is_stub !== true);
+  const pins = arr(trust.transparencyServices).filter(isJsonObject);
+  f.entryHash = records.every((w) => bytesEqual(hex(w.entry_hash), entryHash));
+  f.receiptPinned = records.every((w) => pins.some((p) => p.url === w.ts_url));
+  f.receipt = records.every((w) => {
+    const receipt = decodeSign1(base64ToBytesStrict(str(w.receipt_b64)) ?? new Uint8Array(0));
+    const proofs = (receipt.unprotected.get(396) as Map<unknown, unknown>).get(-1) as Uint8Array[];
+    const [treeSize, leafIndex, path] = decode(proofs[0] as Uint8Array) as [number, number, Uint8Array[]];
+    const root = rfc9162RootFromPath(entryHash, leafIndex, treeSize, path);
+    const pin = pins.find((p) => p.url === w.ts_url);
+    const pinned = str(arr(pin?.keys)[0]);
+    if (root === undefined || receipt.protectedMap.get(395) !== 1 || treeSize !== num(w.tree_size) || leafIndex !== num(w.leaf_index)) return false;
+    if (pin === undefined) return true; // structurally valid; whether it counts is receiptPinned
+    const key = pinned.startsWith("-----BEGIN") ? createPublicKey(pinned) : ed25519Key(hexToBytes(pinned) ?? new Uint8Array(0));
+    return verifyCose(receipt.protectedMap.get(1) as number, key, sigStructure(receipt.protectedBytes, root), receipt.signature);
+  });
+
+  // continuity (only when a prior checkpoint is carried)
+  if (isJsonObject(manifest.priorCheckpoint)) {
+    const prior = manifest.priorCheckpoint;
+    const proof = obj(manifest, "consistencyProof");
+    f.priorSignature = checkpointSigned(prior);
+    f.chain = jsonEquals(checkpoint.prev_size, prior.mmr_size) && checkpoint.prev_root === prior.root && checkpoint.log_id === prior.log_id;
+    f.consistency =
+      num(proof.size_a) === num(prior.mmr_size) &&
+      num(proof.size_b) === num(checkpoint.mmr_size) &&
+      mmrConsistencyHolds(hex(prior.root), hex(checkpoint.root), {
+        sizeA: num(proof.size_a),
+        sizeB: num(proof.size_b),
+        oldPeaks: arr(proof.old_peaks).map(hex),
+        witness: arr(proof.witness).map((path) => arr(path).map(hex)),
+        newPeaks: arr(proof.new_peaks).map(hex),
+      });
+  }
+
+  // identityAuthorityBinding
+  const authorized = arr(trust.producers).filter(isJsonObject).find((p) => p.authority === payload.authority);
+  f.authorityKey = arr(authorized?.keys).includes(str(capsule.key_id));
+
+  // taskBinding
+  const observedArtifacts = arr(finalTask.artifacts).filter(isJsonObject).filter((a) => a !== evidenceArtifact);
+  f.taskId = payload.taskId === finalTask.id;
+  f.contextId = payload.contextId === finalTask.contextId;
+  f.terminalState = payload.terminalState === at(finalTask, "status", "state");
+  f.artifacts = jsonEquals(
+    payload.nonEvidenceArtifacts,
+    parse(JSON.stringify(observedArtifacts.map((a) => ({ artifactId: a.artifactId, contentCommitment: textCommitment(a.parts), name: a.name })))),
+  );
+  f.transcript = jsonEquals(
+    payload.transcript,
+    parse(
+      JSON.stringify(
+        arr(finalTask.history).filter(isJsonObject).map((m, sequence) => ({ messageId: m.messageId, partCommitment: textCommitment(m.parts), role: m.role, sequence })),
+      ),
+    ),
+  );
+
+  // referenceConsistency
+  const reference = obj(bundle, "taskEvidenceReference");
+  const copies = [reference, ...(evidenceArtifact === undefined ? [] : [at(evidenceArtifact, "metadata", EXT), at(finalTask, "metadata", EXT)])];
+  f.referenceCopies = copies.every((c) => jsonEquals(c, reference));
+  f.referenceValues =
+    reference.evidenceId === bundle.evidenceId &&
+    reference.coreManifestDigest === bundle.coreManifestDigest &&
+    reference.recordProfile === bundle.recordProfile &&
+    reference.terminalState === payload.terminalState &&
+    reference.deliveryMode === (evidenceArtifact === undefined ? "INLINE_METADATA" : "EVIDENCE_ARTIFACT");
+  f.statusTerminal = copies.every((c) => at(c, "evidenceStatus") !== "EVIDENCE_STATUS_PENDING");
+
+  // negotiation (only when the first Task was captured)
+  if (firstTask !== undefined) {
+    const requirement = obj(finalTask, "history", 0, "metadata", EXT);
+    const acceptance = obj(firstTask, "metadata", EXT, "evidenceAcceptance");
+    const claimed = str(reference.evidenceStatus).replace("EVIDENCE_STATUS_", "");
+    f.acceptance =
+      firstTask.id === finalTask.id &&
+      firstTask.contextId === finalTask.contextId &&
+      jsonEquals(at(firstTask, "history", 0), at(finalTask, "history", 0)) &&
+      acceptance.state === "ACCEPTED" &&
+      acceptance.recordProfile === requirement.recordProfile &&
+      acceptance.minimumEvidence === requirement.minimumEvidence &&
+      num(acceptance.maximumRegistrationDelaySeconds) <= num(requirement.maximumRegistrationDelaySeconds) &&
+      arr(requirement.deliveryModes).includes(str(reference.deliveryMode));
+    f.minimumMet = LEVELS.indexOf(claimed) >= LEVELS.indexOf(str(requirement.minimumEvidence));
+  }
+  return f;
+}
+
+/** The names of the facts that do not hold, sorted. */
+export function brokenFacts(inputText: string, trustText: string): string[] {
+  return Object.entries(facts(inputText, trustText))
+    .filter(([, holds]) => !holds)
+    .map(([name]) => name)
+    .sort();
+}

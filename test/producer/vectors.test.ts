@@ -1,0 +1,112 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/external.js";
+import { renderAll } from "../../producer/render.js";
+import { PROPERTIES, achievedLevel, defaultExitCode, states } from "../../producer/expectations.js";
+import { GENERAL_NOTES, VECTORS } from "../../producer/vectors.js";
+import { brokenFacts, parse } from "./oracle.js";
+
+const VECTORS_DIR = join(REPO_ROOT, "vectors");
+
+/** Paths of every file under `root`, relative to it, sorted. */
+function listFiles(root: string, dir = root): string[] {
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? listFiles(root, path) : [relative(root, path)];
+    })
+    .sort();
+}
+
+describe("the vector generator", () => {
+  const out = mkdtempSync(join(tmpdir(), "a2a-evidence-vectors-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("writes, byte for byte, the committed vectors/ (and nothing else)", () => {
+    execFileSync(process.execPath, [join(REPO_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(REPO_ROOT, "producer", "generate-vectors.ts"), out], {
+      cwd: REPO_ROOT,
+    });
+    const generated = listFiles(out);
+    expect(generated).toEqual(listFiles(VECTORS_DIR));
+    for (const path of generated) {
+      expect(readFileSync(join(out, path)), path).toEqual(readFileSync(join(VECTORS_DIR, path)));
+    }
+  });
+
+  it("renders the same bytes twice (no clock, no randomness)", () => {
+    expect([...renderAll(VECTORS, GENERAL_NOTES)]).toEqual([...renderAll(VECTORS, GENERAL_NOTES)]);
+  });
+});
+
+describe("expected.json", () => {
+  it.each(VECTORS.map((v) => [v.name, v] as const))("%s lists all twelve properties in contract order, with a consistent level and exit code", (name, v) => {
+    const expected = parse(readFileSync(join(VECTORS_DIR, name, "expected.json"))) as never as Record<string, unknown>;
+    const plain = JSON.parse(readFileSync(join(VECTORS_DIR, name, "expected.json"), "utf8")) as {
+      description: string;
+      mutation: string | null;
+      exitCode: number;
+      properties: Record<string, string>;
+      evidenceLevel: string;
+    };
+    expect(Object.keys(expected)).toEqual(["description", "mutation", "exitCode", "properties", "evidenceLevel"]);
+    expect(Object.keys(plain.properties)).toEqual([...PROPERTIES]);
+    expect(plain.exitCode).toBe(defaultExitCode(v.expected.properties));
+    expect(plain.evidenceLevel).toBe(achievedLevel(v.expected.properties));
+    expect(plain.mutation === null).toBe(name.startsWith("valid-"));
+  });
+
+  it("has one negative per property that can FAIL, and each FAILs its own property", () => {
+    const failable = PROPERTIES.filter((p) => p !== "captureCoverage" && p !== "outcomeCorroboration");
+    for (const p of failable) {
+      const negatives = VECTORS.filter((v) => v.name.startsWith(`neg-${p}-`));
+      expect(negatives.length, p).toBeGreaterThan(0);
+      for (const v of negatives) expect(v.expected.properties[p], v.name).toBe("FAIL");
+    }
+  });
+
+  it("states the honest baseline exactly for every valid vector", () => {
+    for (const v of VECTORS.filter((d) => d.name.startsWith("valid-"))) {
+      expect(Object.values(v.expected.properties), v.name).not.toContain("FAIL");
+      expect(v.expected.exitCode, v.name).toBe(0);
+    }
+    expect(states().captureCoverage).toBe("INCONCLUSIVE");
+  });
+});
+
+/**
+ * Which elementary facts each vector breaks, read back from the written files by an oracle that
+ * shares no proof or signature code with the producer. Honest vectors break none; each negative
+ * breaks only the facts of the object it changed.
+ */
+const BROKEN: Record<string, string[]> = {
+  "inconclusive-unpinned-ts": ["receiptPinned"],
+  "neg-contentBinding-tenant-id": ["evidenceId", "payloadCopies"],
+  "neg-producerSignature-capsule-member": ["capsuleId"],
+  "neg-producerSignature-signature-byte": ["envelopeCopy", "envelopeSignature"],
+  "neg-taskBinding-artifact-commitment": ["artifacts"],
+  "neg-taskBinding-task-id": ["taskId"],
+  "neg-localInclusion-witness-hash": ["localInclusion"],
+  "neg-checkpointSignature-timestamp": ["checkpointSignature", "entryHash", "receipt"],
+  "neg-externalRegistration-receipt-signature": ["receipt"],
+  "neg-continuity-prior-root": ["chain", "consistency", "priorSignature"],
+  "neg-continuity-consistency-proof": ["consistency"],
+  "neg-identityAuthorityBinding-other-key": ["authorityKey"],
+  "neg-referenceConsistency-task-evidence-id": ["referenceCopies"],
+  "neg-referenceConsistency-terminal-pending": ["minimumMet", "statusTerminal"],
+  "neg-negotiation-acceptance-minimum": ["acceptance"],
+};
+
+describe("what each vector breaks", () => {
+  it.each(VECTORS.map((v) => [v.name] as const))("%s", (name) => {
+    const input = readFileSync(join(VECTORS_DIR, name, "input.json"), "utf8");
+    const trust = readFileSync(join(VECTORS_DIR, name, "trust.json"), "utf8");
+    expect(brokenFacts(input, trust)).toEqual(BROKEN[name] ?? []);
+  });
+
+  it("covers every vector that is not honest", () => {
+    expect(Object.keys(BROKEN).sort()).toEqual(VECTORS.filter((v) => v.mutation !== null).map((v) => v.name).sort());
+  });
+});
