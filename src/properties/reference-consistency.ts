@@ -86,8 +86,13 @@ export function referenceConsistency(ctx: EvidenceContext, properties: Partial<P
   }
   checks.push(statusCheck(copies));
   checks.push(deliveryCheck(ctx, copies));
-  checks.push(claimedLevelCheck(bundleRef ?? referenceIn(ctx.taskReference), properties));
-  return decide(checks, "every reference copy agrees with the bundle and the claimed level is supported");
+  const claim = claimedLevelCheck(bundleRef ?? referenceIn(ctx.taskReference), properties);
+  checks.push(claim);
+  return decide(checks, () =>
+    claim.state === "PASS"
+      ? "every reference copy agrees with the bundle and the claimed level is supported"
+      : `every reference copy agrees with the bundle; ${claim.detail}`,
+  );
 }
 
 function bundleCopiesCheck(ctx: EvidenceContext): Check {

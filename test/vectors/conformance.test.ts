@@ -1,0 +1,41 @@
+/**
+ * The project's own conformance vectors (vectors/<name>/{input,trust,expected}.json), produced by
+ * the independent producer in producer/. Each must get exactly the expected state for all twelve
+ * properties, the expected achieved level and the expected exit code under the default policy.
+ */
+import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { verify } from "../../src/verify.js";
+import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const VECTORS = join(REPO_ROOT, "vectors");
+const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
+
+describe("project conformance vectors", () => {
+  it("ships a valid vector, and a negative for every property that can FAIL", () => {
+    expect(names).toContain("valid-minimal");
+    for (const p of PROPERTY_NAMES) {
+      if (p === "captureCoverage" || p === "outcomeCorroboration") continue;
+      expect(names.some((n) => n.startsWith(`neg-${p}-`)), `a neg-${p}-* vector`).toBe(true);
+    }
+  });
+
+  for (const name of names) {
+    it(name, () => {
+      const dir = join(VECTORS, name);
+      const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8"));
+      const report = verify({
+        inputs: [{ source: name, data: readFileSync(join(dir, "input.json")) }],
+        trust: readFileSync(join(dir, "trust.json")),
+      });
+      const input = report.inputs[0];
+      if (!input || isFailedInput(input)) throw new Error(`${name}: ${JSON.stringify(input)}`);
+      const states = Object.fromEntries(PROPERTY_NAMES.map((p) => [p, input.properties[p].state]));
+      expect(states).toEqual(expected.properties);
+      expect(input.evidenceLevel.achieved).toBe(expected.evidenceLevel);
+      expect(report.policy.exitCode).toBe(expected.exitCode);
+    });
+  }
+});
