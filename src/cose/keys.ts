@@ -45,7 +45,8 @@ export function importPublicKeyFromBase64Pem(b64: string): Result<PublicKeyInfo>
 export function publicKeyFromRawEd25519(raw: Uint8Array): Result<PublicKeyInfo> {
   const key = ed25519KeyFromRaw(raw);
   if (key === undefined) return fail("KEY_MALFORMED", `not a raw 32-byte Ed25519 public key (${raw.length} bytes)`);
-  return describe(key);
+  const hex = bytesToHex(raw);
+  return ok({ key, algorithm: "Ed25519", ed25519Hex: hex, fingerprint: hex });
 }
 
 const PEM_BLOCK = /^-----BEGIN ([A-Z0-9 ]+)-----\r?\n((?:[A-Za-z0-9+/=]+\r?\n)+)-----END \1-----(?:\r?\n)?$/;

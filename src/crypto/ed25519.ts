@@ -7,15 +7,29 @@ import { createPublicKey, verify, type KeyObject } from "node:crypto";
 /** id-Ed25519 SubjectPublicKeyInfo prefix (RFC 8410): SEQUENCE { SEQUENCE { OID 1.3.101.112 }, BIT STRING }. */
 const ED25519_SPKI_PREFIX = new Uint8Array([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
 
+/**
+ * One bundle names the same key several times (envelope kid, checkpoint key_id, prior checkpoint,
+ * trust file), and importing a key costs more than verifying with it: imported keys are kept, a
+ * bounded number of them. KeyObjects are immutable, so sharing them is safe.
+ */
+const imported = new Map<string, KeyObject>();
+const MAX_IMPORTED = 256;
+
 /** A KeyObject for a raw Ed25519 public key, or undefined if the bytes are not one. */
 export function ed25519KeyFromRaw(raw: Uint8Array): KeyObject | undefined {
   if (raw.length !== 32) return undefined;
-  const der = Buffer.concat([ED25519_SPKI_PREFIX, raw]);
+  const hex = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("hex");
+  const known = imported.get(hex);
+  if (known) return known;
+  let key: KeyObject;
   try {
-    return createPublicKey({ key: der, format: "der", type: "spki" });
+    key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: "der", type: "spki" });
   } catch {
     return undefined;
   }
+  if (imported.size >= MAX_IMPORTED) imported.delete(imported.keys().next().value as string);
+  imported.set(hex, key);
+  return key;
 }
 
 /** The raw 32 bytes of an Ed25519 KeyObject. */

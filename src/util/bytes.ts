@@ -61,18 +61,17 @@ export function be64(n: number): Uint8Array {
   return out;
 }
 
-const STD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 /**
  * Standard base64 with padding, the form ProtoJSON prints for `bytes`. Node's decoder silently
- * skips characters outside the alphabet, so the text is checked against the grammar first, and
- * non-zero trailing bits (two encodings of one byte string) are refused as well.
+ * skips characters outside the alphabet and accepts the URL-safe alphabet and missing padding, so
+ * the text must be exactly what re-encoding the decoded bytes gives: that one comparison refuses
+ * stray characters, whitespace, the URL-safe alphabet, missing padding and non-zero trailing bits
+ * (two encodings of one byte string).
  */
 export function base64ToBytesStrict(s: string): Uint8Array | undefined {
-  if (!STD_BASE64.test(s)) return undefined;
-  const out = new Uint8Array(Buffer.from(s, "base64"));
-  if (Buffer.from(out).toString("base64") !== s) return undefined;
-  return out;
+  const bytes = Buffer.from(s, "base64");
+  if (bytes.toString("base64") !== s) return undefined;
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export function bytesToBase64(b: Uint8Array): string {

@@ -92,3 +92,16 @@ describe("strict JSON", () => {
     expect(r.ok && r.value instanceof JsonNumber && r.value.lexeme).toBe("1");
   });
 });
+
+import { base64ToBytesStrict } from "../../src/util/bytes.js";
+
+describe("strict base64", () => {
+  it("accepts only standard, padded, canonical base64", () => {
+    expect(Buffer.from(base64ToBytesStrict("aGk=") as Uint8Array).toString()).toBe("hi");
+    expect(base64ToBytesStrict("")?.length).toBe(0);
+    for (const bad of ["aGk", "aGk=\n", " aGk=", "aG*k=", "aGl=", "-_8=", "aGk==", "a"]) {
+      expect(base64ToBytesStrict(bad), JSON.stringify(bad)).toBeUndefined();
+    }
+    expect(base64ToBytesStrict("+/8=")).toEqual(new Uint8Array([0xfb, 0xff]));
+  });
+});
