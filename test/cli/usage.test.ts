@@ -84,4 +84,30 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot write \/nonexistent\/dir\/report\.txt/);
   });
+
+  it("truncated base64, an artifact without the bundle, and a v0.3 Task each exit 2 with one line and a JSON error", async () => {
+    const minimal = JSON.parse(readFileSync(join(REPO_ROOT, "vectors", "valid-minimal", "input.json"), "utf8"));
+    const truncated = structuredClone(minimal);
+    truncated.result.artifacts[1].parts[0].raw = truncated.result.artifacts[1].parts[0].raw.slice(0, -7);
+    const noBundle = structuredClone(minimal);
+    noBundle.result.artifacts[1].parts = [{ text: "evidence to follow" }];
+    const v03 = structuredClone(minimal);
+    v03.result.kind = "task";
+    v03.result.status.state = "completed";
+    const cases: [unknown, RegExp, string][] = [
+      [truncated, /INPUT_BUNDLE_BASE64: .* \(at result\.artifacts\[1\]\.parts\[0\]\.raw\)/, "INPUT_BUNDLE_BASE64"],
+      [noBundle, /INPUT_NO_EVIDENCE: no evidence bundle found/, "INPUT_NO_EVIDENCE"],
+      [v03, /INPUT_A2A_V03: input is an A2A v0\.3 Task/, "INPUT_A2A_V03"],
+    ];
+    for (const [input, line, code] of cases) {
+      const file = tempFile("input.json", JSON.stringify(input));
+      const text = await runCli(["verify", file]);
+      expect(text.code).toBe(2);
+      expectOneErrorLine(text.stderr, line);
+      const json = await runCli(["verify", "--format", "json", file]);
+      const report = JSON.parse(json.stdout);
+      expect(validateReport(report)).toBe(true);
+      expect(report.inputs[0].error.code).toBe(code);
+    }
+  });
 });
