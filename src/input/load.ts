@@ -8,6 +8,7 @@
  * `metadata[<extension URI>]` — and every place it is found is recorded. A `trustConfig` inside a
  * capture is ignored: trust never comes from the thing being verified.
  */
+import { showValue } from "../json/diff.js";
 import { isJsonObject, member, hasMember, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { parseStrictJson } from "../json/strict-json.js";
@@ -76,7 +77,7 @@ function classify(v: JsonValue): Result<Classified> {
     const message = member(e, "message");
     return fail(
       "INPUT_REST_ERROR",
-      `the input is an A2A HTTP error response${status !== undefined ? ` ${String(status)}` : ""}${code !== undefined ? ` (code ${String(code)})` : ""}${typeof message === "string" ? `: ${message}` : ""}; it carries no Task`,
+      `the input is an A2A HTTP error response${status !== undefined ? ` ${showValue(status)}` : ""}${code !== undefined ? ` (code ${showValue(code)})` : ""}${typeof message === "string" ? `: ${message}` : ""}; it carries no Task`,
       "error",
     );
   }
@@ -113,7 +114,7 @@ function classifyJsonRpc(v: JsonObject): Result<Classified> {
     }
     return fail(
       "INPUT_JSONRPC_ERROR",
-      `JSON-RPC error${code !== undefined ? ` ${String(code)}` : ""}${typeof message === "string" ? `: ${message}` : ""}${reasons.length ? ` (${reasons.join(", ")})` : ""}; the response carries no Task`,
+      `JSON-RPC error${code !== undefined ? ` ${showValue(code)}` : ""}${typeof message === "string" ? `: ${message}` : ""}${reasons.length ? ` (${reasons.join(", ")})` : ""}; the response carries no Task`,
       "error",
     );
   }

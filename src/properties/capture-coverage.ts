@@ -7,6 +7,7 @@
  *                              the evidence contradicts itself about which policy applied)
  *   capturePolicy.coverage     INCONCLUSIVE with the declared policy, or NOT_PRESENT
  */
+import { showValue } from "../json/diff.js";
 import { member } from "../json/value.js";
 import type { Check, PropertyResult } from "../report/model.js";
 import { check, decide, only } from "./checks.js";
@@ -21,7 +22,7 @@ export function captureCoverage(ctx: EvidenceContext): PropertyResult {
   if (declared !== undefined && inManifest !== undefined) {
     checks.push(
       declared === inManifest
-        ? check("capturePolicy.copiesAgree", "PASS", `payload and manifest declare the same capture policy ${String(declared)}`)
+        ? check("capturePolicy.copiesAgree", "PASS", `payload and manifest declare the same capture policy ${showValue(declared)}`)
         : check(
             "capturePolicy.copiesAgree",
             "FAIL",

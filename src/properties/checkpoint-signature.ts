@@ -8,6 +8,7 @@
  *   checkpoint.signer     whether the signer is the producer key (capsule key_id) or a key the trust
  *                         file lists for the payload's authority; any other key is only self-asserted
  */
+import { showValue } from "../json/diff.js";
 import { member } from "../json/value.js";
 import { bytesToHex } from "../util/bytes.js";
 import { verifyCheckpointSignature } from "../log/checkpoint.js";
@@ -56,11 +57,11 @@ function signerCheck(ctx: EvidenceContext, keyId: string): Check {
   const authority = ctx.payload ? member(ctx.payload, "authority") : undefined;
   const listed = typeof authority === "string" ? ctx.trust?.producers.get(authority) : undefined;
   if (listed?.some((k) => k.key.ed25519Hex === keyId)) {
-    return check(id, "PASS", `signed by a key the trust file lists for authority ${String(authority)}`);
+    return check(id, "PASS", `signed by a key the trust file lists for authority ${showValue(authority)}`);
   }
   return check(
     id,
     "INCONCLUSIVE",
-    `signed by ${keyId}, which is neither the producer key nor listed in the trust file for authority ${String(authority ?? "(none)")}: a key only the bundle supplies`,
+    `signed by ${keyId}, which is neither the producer key nor listed in the trust file for authority ${showValue(authority)}: a key only the bundle supplies`,
   );
 }

@@ -16,6 +16,7 @@
  *   transcript.unobserved                          transcript entries the history does not show: INCONCLUSIVE
  *                                                  (A2A does not guarantee complete history)
  */
+import { showValue } from "../json/diff.js";
 import { member, isJsonObject, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { sha256Hex, utf8 } from "../util/bytes.js";
@@ -187,7 +188,7 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
       sequenceFault ??= `${at} is not an object`;
       return;
     }
-    if (asSafeInteger(member(e, "sequence")) !== i) sequenceFault ??= `${at}.sequence is ${JSON.stringify(String(member(e, "sequence") ?? null))}, expected ${i}`;
+    if (asSafeInteger(member(e, "sequence")) !== i) sequenceFault ??= `${at}.sequence is ${showValue(member(e, "sequence"))}, expected ${i}`;
     const messageId = member(e, "messageId");
     if (typeof messageId !== "string") {
       sequenceFault ??= `${at}.messageId is not a string`;

@@ -1,0 +1,87 @@
+/**
+ * No input crashes the verifier: every member of a real bundle and Task, replaced by every other
+ * JSON type or removed, still yields a report (twelve properties, each decided by at least one
+ * check) or a typed input error — never an exception.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { verify } from "../../src/verify.js";
+import { parseStrictJson } from "../../src/json/strict-json.js";
+import { JsonNumber, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { pyjson } from "../../src/canon/pyjson.js";
+import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
+import { REPO_ROOT } from "../helpers/external.js";
+
+function load(name: string, file: string): JsonValue {
+  const r = parseStrictJson(readFileSync(join(REPO_ROOT, "vectors", name, file)));
+  if (!r.ok) throw new Error(r.detail);
+  return r.value;
+}
+
+/** Every (container, key) position in a value, depth first. */
+function positions(v: JsonValue, out: [JsonObject | JsonValue[], string | number][] = []): [JsonObject | JsonValue[], string | number][] {
+  if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), positions(x, out)));
+  else if (isJsonObject(v)) for (const k of Object.keys(v)) out.push([v, k]), positions(v[k] as JsonValue, out);
+  return out;
+}
+
+const REPLACEMENTS: (JsonValue | undefined)[] = [undefined, null, true, "x", new JsonNumber("1.5"), new JsonNumber("-1"), [], newJsonObject()];
+
+function checkReport(report: ReturnType<typeof verify>): void {
+  const input = report.inputs[0];
+  expect(input).toBeDefined();
+  if (!input || isFailedInput(input)) return;
+  for (const p of PROPERTY_NAMES) expect(input.properties[p].checks.length).toBeGreaterThan(0);
+}
+
+describe("robustness", () => {
+  const trust = load("valid-rich", "trust.json");
+
+  it("every member of the bundle replaced or removed: a report, never an exception", () => {
+    const input = load("valid-rich", "input.json") as JsonObject;
+    const task = (input.result ?? input.finalTask) as JsonObject;
+    const part = ((task.artifacts as JsonObject[]).find((a) => a.artifactId === "task-evidence-bundle") as JsonObject).parts as JsonObject[];
+    const raw = (part[0] as JsonObject).raw as string;
+    const parsed = parseStrictJson(Buffer.from(raw, "base64"));
+    if (!parsed.ok) throw new Error(parsed.detail);
+    const bundle = parsed.value;
+    let runs = 0;
+    for (const [container, key] of positions(bundle)) {
+      const original = (container as Record<string | number, JsonValue>)[key] as JsonValue;
+      for (const r of REPLACEMENTS) {
+        if (r === undefined) {
+          if (Array.isArray(container)) continue;
+          delete (container as JsonObject)[key as string];
+        } else (container as Record<string | number, JsonValue>)[key] = r;
+        const text = pyjson(bundle);
+        if (!text.ok) throw new Error(text.detail);
+        (part[0] as JsonObject).raw = Buffer.from(text.value.text).toString("base64");
+        checkReport(verify({ inputs: [{ source: "mutant", data: input }], trust }));
+        (container as Record<string | number, JsonValue>)[key] = original;
+        runs++;
+      }
+    }
+    expect(runs).toBeGreaterThan(500);
+  });
+
+  it.each(["valid-capture", "valid-data-part", "valid-inline-metadata"])("every member of the %s input replaced or removed: a report or a typed input error", (name) => {
+    const input = load(name, "input.json");
+    for (const [container, key] of positions(input)) {
+      // The bundle bytes are covered above; here, the A2A objects around them.
+      if (key === "raw") continue;
+      const original = (container as Record<string | number, JsonValue>)[key] as JsonValue;
+      for (const r of REPLACEMENTS) {
+        if (r === undefined) {
+          if (Array.isArray(container)) continue;
+          delete (container as JsonObject)[key as string];
+        } else (container as Record<string | number, JsonValue>)[key] = r;
+        const report = verify({ inputs: [{ source: "mutant", data: input }], trust });
+        const only = report.inputs[0];
+        if (only && isFailedInput(only)) expect(only.error.code).toMatch(/^[A-Z][A-Z0-9_]+$/);
+        else checkReport(report);
+        (container as Record<string | number, JsonValue>)[key] = original;
+      }
+    }
+  });
+});
