@@ -1,0 +1,352 @@
+/**
+ * negotiation: requirement.copiesAgree, requirement.wellFormed, requirement.unchanged,
+ * acceptance.sameTask, acceptance.accepted, acceptance.terms, requireTask, deliveryMode.listed and
+ * status.meetsMinimum, every branch through verify().
+ *
+ * The requirement travels in the first Message, which both the first Task and the terminal Task
+ * carry in history[0]: a change meant for one rule is made in both copies (`inRequirement`).
+ */
+import { describe, expect, it } from "vitest";
+import { JsonNumber, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import type { Tamper } from "../../producer/options.js";
+import {
+  EXT, MESSAGE_0, MESSAGE_1, OTHER_PROFILE, at, baseline, capture, check, checkOf, checkStates, copy,
+  everyReference, expectCase, expectDecided, statesOf, tampered, underProfile, type Case,
+} from "./harness.js";
+
+const requirementIn = (t: JsonObject) => at(t, "history", 0, "metadata", EXT);
+const acceptanceIn = (t: JsonObject) => at(t, "metadata", EXT, "evidenceAcceptance");
+
+/** The same change to the requirement in both copies of the first Message. */
+function inRequirement(change: (requirement: JsonObject) => void): Tamper {
+  return { firstTask: (t) => change(requirementIn(t)), finalTask: (t) => change(requirementIn(t)) };
+}
+
+/** Replaces the requirement value itself in both copies. */
+function requirementValue(value: JsonValue): Tamper {
+  const set = (t: JsonObject) => void (at(t, "history", 0, "metadata")[EXT] = value);
+  return { firstTask: set, finalTask: set };
+}
+
+const inAcceptance = (change: (acceptance: JsonObject) => void): Tamper => ({ firstTask: (t) => change(acceptanceIn(t)) });
+
+describe("negotiation FAIL paths", () => {
+  const cases: Case[] = [
+    {
+      name: "the terminal Task's copy of the first Message carries another requirement",
+      tamper: { finalTask: (t) => void (requirementIn(t).minimumEvidence = "SIGNED_RECORD") },
+      decided: {
+        state: "FAIL",
+        check: "requirement.copiesAgree",
+        detail: new RegExp(`^copies of the first Message ${MESSAGE_0} disagree: finalTask\\.history\\[0\\] has "SIGNED_RECORD" at .*minimumEvidence, firstTask\\.history\\[0\\] has "EXTERNALLY_REGISTERED"$`),
+      },
+    },
+    {
+      name: "the copies of the first Message differ in their text",
+      tamper: { finalTask: (t) => void (at(t, "history", 0, "parts", 0).text = "Quote EUR/USD for a 20 000 EUR transfer.") },
+      decided: { state: "FAIL", check: "requirement.copiesAgree" },
+      // The transcript commits to the first Task's text.
+      also: { taskBinding: "FAIL" },
+    },
+    {
+      name: "the terminal status message repeats the first Message, changed",
+      tamper: {
+        finalTask: (t) => {
+          const message = copy(at(t, "history", 0));
+          at(message, "metadata", EXT).requirement = "PREFERRED";
+          at(t, "status").message = message;
+        },
+      },
+      decided: { state: "FAIL", check: "requirement.copiesAgree", detail: /finalTask\.status\.message has "PREFERRED"/ },
+    },
+    {
+      name: "requirement not an object",
+      tamper: requirementValue("REQUIRED"),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: "the evidence requirement is not an object" },
+    },
+    {
+      name: "requirement neither PREFERRED nor REQUIRED",
+      tamper: inRequirement((r) => void (r.requirement = "MANDATORY")),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: 'malformed evidence requirement: requirement "MANDATORY" is not PREFERRED or REQUIRED' },
+    },
+    {
+      name: "an unknown record profile",
+      tamper: inRequirement((r) => void (r.recordProfile = OTHER_PROFILE)),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /recordProfile "https:\/\/example\.com\/profiles\/other\/v9" is not a known record profile/ },
+    },
+    {
+      name: "an unknown minimum level",
+      tamper: inRequirement((r) => void (r.minimumEvidence = "EVIDENCE_STATUS_SIGNED_RECORD")),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /minimumEvidence "EVIDENCE_STATUS_SIGNED_RECORD" is not a known level/ },
+    },
+    {
+      name: "deliveryModes empty",
+      tamper: inRequirement((r) => void (r.deliveryModes = [])),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /deliveryModes .* is not a non-empty list of known delivery modes/ },
+    },
+    {
+      name: "deliveryModes not a list",
+      tamper: inRequirement((r) => void (r.deliveryModes = "EVIDENCE_ARTIFACT")),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /deliveryModes "EVIDENCE_ARTIFACT" is not a non-empty list/ },
+    },
+    {
+      name: "an unknown delivery mode",
+      tamper: inRequirement((r) => void (r.deliveryModes = ["EVIDENCE_ARTIFACT", "EMAIL"])),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /deliveryModes .* is not a non-empty list of known delivery modes/ },
+    },
+    {
+      name: "a negative registration delay",
+      tamper: inRequirement((r) => void (r.maximumRegistrationDelaySeconds = new JsonNumber("-1.0"))),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /maximumRegistrationDelaySeconds -1\.0 is not a non-negative number/ },
+    },
+    {
+      name: "a registration delay that is not a number",
+      tamper: inRequirement((r) => void (r.maximumRegistrationDelaySeconds = "60")),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /maximumRegistrationDelaySeconds "60" is not a non-negative number/ },
+    },
+    {
+      name: "requireTask not a boolean",
+      tamper: inRequirement((r) => void (r.requireTask = "yes")),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /requireTask "yes" is not a boolean/ },
+    },
+    {
+      name: "several faults are all named",
+      tamper: inRequirement((r) => {
+        r.requirement = "MANDATORY";
+        r.requireTask = null;
+      }),
+      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /requirement "MANDATORY" is not PREFERRED or REQUIRED; requireTask null is not a boolean$/ },
+    },
+    {
+      name: "a resuming Message changes the requirement and the Task went on with it",
+      tamper: {
+        finalTask: (t) => {
+          const changed = copy(requirementIn(t));
+          changed.minimumEvidence = "SIGNED_RECORD";
+          at(t, "history", 1).metadata = { [EXT]: changed } as unknown as JsonObject;
+        },
+      },
+      decided: { state: "FAIL", check: "requirement.unchanged", detail: new RegExp(`^message ${MESSAGE_1} in the Task history carries a different evidence requirement`) },
+    },
+    {
+      name: "the first Task is another Task",
+      tamper: { firstTask: (t) => void (t.id = "another-task") },
+      decided: { state: "FAIL", check: "acceptance.sameTask", detail: /^the first Task \(another-task, context .*\) is not the terminal Task/ },
+    },
+    {
+      name: "the first Task is in another context",
+      tamper: { firstTask: (t) => void (t.contextId = "another-context") },
+      decided: { state: "FAIL", check: "acceptance.sameTask" },
+    },
+    {
+      name: "REQUIRED, declined",
+      tamper: inAcceptance((a) => void (a.state = "DECLINED")),
+      decided: { state: "FAIL", check: "acceptance.accepted", detail: 'the REQUIRED requirement was not accepted on the first Task (state "DECLINED")' },
+    },
+    {
+      name: "REQUIRED, no acceptance on the first Task",
+      tamper: { firstTask: (t) => void delete t.metadata },
+      decided: { state: "FAIL", check: "acceptance.accepted", detail: "the REQUIRED requirement was not accepted on the first Task (no evidenceAcceptance)" },
+    },
+    {
+      name: "accepted under another record profile",
+      tamper: inAcceptance((a) => void (a.recordProfile = OTHER_PROFILE)),
+      decided: { state: "FAIL", check: "acceptance.terms", detail: /^the acceptance changes the terms: recordProfile accepted as "https:\/\/example\.com\/profiles\/other\/v9", requested/ },
+    },
+    {
+      name: "accepted with a lower minimum",
+      tamper: inAcceptance((a) => void (a.minimumEvidence = "SIGNED_RECORD")),
+      decided: { state: "FAIL", check: "acceptance.terms", detail: 'the acceptance changes the terms: minimumEvidence accepted as "SIGNED_RECORD", requested "EXTERNALLY_REGISTERED"' },
+    },
+    {
+      name: "accepted with a looser registration delay",
+      tamper: inAcceptance((a) => void (a.maximumRegistrationDelaySeconds = new JsonNumber("120.0"))),
+      decided: { state: "FAIL", check: "acceptance.terms", detail: "the acceptance changes the terms: maximumRegistrationDelaySeconds accepted as 120.0, looser than the requested 60.0" },
+    },
+    {
+      name: "accepted without the requested registration delay",
+      tamper: inAcceptance((a) => void delete a.maximumRegistrationDelaySeconds),
+      decided: { state: "FAIL", check: "acceptance.terms", detail: /maximumRegistrationDelaySeconds accepted as .*, requested 60\.0$/ },
+    },
+    {
+      name: "delivered in a mode the caller did not list",
+      options: { requirement: { deliveryModes: ["INLINE_METADATA"] } },
+      decided: { state: "FAIL", check: "deliveryMode.listed", detail: 'delivered as EVIDENCE_ARTIFACT, which the caller did not list ("INLINE_METADATA")' },
+    },
+    {
+      name: "a terminal status below the accepted minimum (a silent downgrade)",
+      options: { evidenceStatus: "EVIDENCE_STATUS_SIGNED_RECORD" },
+      decided: { state: "FAIL", check: "status.meetsMinimum", detail: /^terminal status SIGNED_RECORD is below the negotiated EXTERNALLY_REGISTERED, and the server did not report FAILED: a silent downgrade$/ },
+    },
+    {
+      name: "a terminal status PENDING",
+      options: { evidenceStatus: "EVIDENCE_STATUS_PENDING" },
+      decided: { state: "FAIL", check: "status.meetsMinimum", detail: "terminal evidence status EVIDENCE_STATUS_PENDING does not meet EXTERNALLY_REGISTERED" },
+      also: { referenceConsistency: "FAIL" },
+    },
+    {
+      name: "FAILED without a typed reason",
+      tamper: everyReference((r) => {
+        r.evidenceStatus = "EVIDENCE_STATUS_FAILED";
+        r.failureReason = "no witness";
+      }),
+      decided: { state: "FAIL", check: "status.meetsMinimum", detail: "the server reported EVIDENCE_STATUS_FAILED without a typed failureReason" },
+      also: { referenceConsistency: "FAIL" },
+    },
+    {
+      name: "no evidence status stated",
+      tamper: everyReference((r) => void delete r.evidenceStatus),
+      decided: { state: "FAIL", check: "status.meetsMinimum", detail: "the terminal Task states no evidence status" },
+      also: { referenceConsistency: "FAIL" },
+    },
+  ];
+
+  it.each(cases)("$name", (c) => void expectCase("negotiation", c));
+
+  it("a malformed requirement stops the negotiation there: nothing after it is judged", () => {
+    const input = tampered(inRequirement((r) => void (r.requirement = "MANDATORY")));
+    expect(checkStates(input, "negotiation")).toEqual(["requirement.copiesAgree PASS", "requirement.wellFormed FAIL"]);
+  });
+
+  it("the terminal status is read from the Task's reference, not the bundle's", () => {
+    const input = tampered({ finalTask: (t) => void (at(t, "metadata", EXT).evidenceStatus = "EVIDENCE_STATUS_SIGNED_RECORD") });
+    expect(checkOf(input, "negotiation", "status.meetsMinimum").state).toBe("FAIL");
+  });
+});
+
+describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
+  const e = capture();
+
+  it("PASS: accepted before acting and met", () => {
+    const input = check(e);
+    expectDecided(input, "negotiation", {
+      state: "PASS",
+      check: "requirement.copiesAgree",
+      detail: "the server accepted REQUIRED EXTERNALLY_REGISTERED before acting and met it",
+    });
+    expect(checkStates(input, "negotiation")).toEqual([
+      "requirement.copiesAgree PASS",
+      "requirement.wellFormed PASS",
+      "requirement.unchanged PASS",
+      "acceptance.sameTask PASS",
+      "acceptance.accepted PASS",
+      "acceptance.terms PASS",
+      "requireTask PASS",
+      "deliveryMode.listed PASS",
+      "status.meetsMinimum PASS",
+    ]);
+  });
+
+  it("a later Message repeating the same requirement changes nothing", () => {
+    const input = tampered({ finalTask: (t) => void (at(t, "history", 1).metadata = { [EXT]: copy(requirementIn(t)) } as unknown as JsonObject) });
+    expectDecided(input, "negotiation", { state: "PASS", check: "requirement.copiesAgree" });
+  });
+
+  it("a tighter registration delay than requested is accepted terms", () => {
+    const input = tampered(inAcceptance((a) => void (a.maximumRegistrationDelaySeconds = new JsonNumber("30.0"))));
+    expect(checkOf(input, "negotiation", "acceptance.terms").state).toBe("PASS");
+  });
+
+  it("a server that reports FAILED with a typed reason has failed honestly, not downgraded", () => {
+    const input = tampered(
+      everyReference((r) => {
+        r.evidenceStatus = "EVIDENCE_STATUS_FAILED";
+        r.failureReason = "WITNESS_REQUIRED_NOT_CONFIRMED: no receipt within 60 s";
+      }),
+    );
+    expect(checkOf(input, "negotiation", "status.meetsMinimum").state).toBe("PASS");
+    expect(statesOf(input)).toEqual(baseline());
+  });
+
+  it("a higher status than the minimum meets it (claimed CONTINUITY_WITNESSED is referenceConsistency's overclaim)", () => {
+    const input = check(capture({ evidenceStatus: "EVIDENCE_STATUS_CONTINUITY_WITNESSED" }));
+    expect(checkOf(input, "negotiation", "status.meetsMinimum").state).toBe("PASS");
+  });
+
+  it("the bundle inline in Task.metadata: the status is read from the bundle there, and INLINE_METADATA was listed", () => {
+    const input = check(capture({ carrier: "inline" }));
+    expectDecided(input, "negotiation", { state: "PASS", check: "requirement.copiesAgree" });
+    expect(checkOf(input, "negotiation", "deliveryMode.listed").detail).toBe("delivered as INLINE_METADATA, which the caller listed");
+    expect(checkOf(input, "negotiation", "status.meetsMinimum").detail).toBe("terminal status EXTERNALLY_REGISTERED meets the negotiated EXTERNALLY_REGISTERED");
+  });
+
+  it("requireTask false: the check is not listed", () => {
+    const input = check(capture({ requirement: { requireTask: false } }));
+    expect(checkStates(input, "negotiation")).not.toContain("requireTask PASS");
+    expect(input.properties.negotiation.state).toBe("PASS");
+  });
+
+  it("no deliveryModes requested: deliveryMode.listed NOT_CHECKED", () => {
+    const input = tampered(inRequirement((r) => void delete r.deliveryModes));
+    const listed = checkOf(input, "negotiation", "deliveryMode.listed");
+    expect([listed.state, listed.detail]).toEqual(["NOT_CHECKED", "the requirement lists no delivery modes"]);
+  });
+
+  it("a bare bundle with --first-task and no terminal Task: sameTask and deliveryMode NOT_CHECKED, listed", () => {
+    const input = check(e, { input: e.bundle, request: { firstTask: e.firstTask } });
+    expect(checkStates(input, "negotiation")).toEqual([
+      "requirement.wellFormed PASS",
+      "requirement.unchanged PASS",
+      "acceptance.sameTask NOT_CHECKED",
+      "acceptance.accepted PASS",
+      "acceptance.terms PASS",
+      "requireTask PASS",
+      "deliveryMode.listed NOT_CHECKED",
+      "status.meetsMinimum PASS",
+    ]);
+    expect(input.properties.negotiation.state).toBe("PASS");
+  });
+
+  it("a GetTask response alone shows the requirement but not the acceptance: INCONCLUSIVE", () => {
+    const jsonrpc = capture({ envelope: "jsonrpc" });
+    const input = check(jsonrpc);
+    expectDecided(input, "negotiation", {
+      state: "INCONCLUSIVE",
+      check: "acceptance.accepted",
+      detail: "acceptance not observed: the input has no first Task (pass it with --first-task or a capture)",
+    });
+    expect(checkStates(input, "negotiation")).toEqual(["requirement.wellFormed PASS", "requirement.unchanged PASS", "acceptance.accepted INCONCLUSIVE"]);
+    // With --first-task the same response is fully negotiated.
+    expect(check(jsonrpc, { request: { firstTask: jsonrpc.firstTask } }).properties.negotiation.state).toBe("PASS");
+  });
+
+  it.each([
+    ["declined", inAcceptance((a) => void (a.state = "DECLINED")), 'state "DECLINED"'],
+    ["not answered", { firstTask: (t: JsonObject) => void delete t.metadata } as Tamper, "no evidenceAcceptance"],
+  ])("PREFERRED, %s: nothing was negotiated, NOT_PRESENT", (_, tamper, said) => {
+    const input = tampered(tamper, { requirement: { requirement: "PREFERRED" } });
+    expectDecided(input, "negotiation", {
+      state: "NOT_PRESENT",
+      check: "acceptance.accepted",
+      detail: `the PREFERRED requirement was not accepted (${said} on the first Task); nothing was negotiated`,
+    });
+    expect(checkStates(input, "negotiation")).toEqual(["acceptance.accepted NOT_PRESENT"]);
+    expect(statesOf(input)).toEqual(baseline({ negotiation: "NOT_PRESENT" }));
+  });
+
+  it.each([
+    ["no requirement in the first Message", requirementValue(null)],
+    [
+      "no requirement metadata at all",
+      {
+        firstTask: (t: JsonObject) => void delete at(t, "history", 0).metadata,
+        finalTask: (t: JsonObject) => void delete at(t, "history", 0).metadata,
+      },
+    ],
+    ["no history in either Task", { firstTask: (t: JsonObject) => void delete t.history, finalTask: (t: JsonObject) => void delete t.history }],
+  ] as Array<[string, Tamper]>)("%s: NOT_PRESENT", (_, tamper) => {
+    const input = tampered(tamper);
+    expectDecided(input, "negotiation", { state: "NOT_PRESENT", check: "requirement.wellFormed", detail: "no evidence requirement in the Task's first Message" });
+  });
+
+  it("negotiation does not depend on the bundle's rules: it still runs under an unknown record profile", () => {
+    const input = tampered({ bundle: (b) => void (b.recordProfile = OTHER_PROFILE) });
+    expect(checkStates(input, "negotiation")).toContain("acceptance.terms PASS");
+  });
+
+  // SUSPECTED VERIFIER BUG: no check compares the delivered bundle's recordProfile with the accepted one, so evidence under another profile "meets" a v1 requirement (PASS means "accepted ... and met it").
+  it("evidence delivered under another record profile than the one accepted does not meet the requirement", () => {
+    const input = tampered(underProfile(OTHER_PROFILE));
+    expect(input.properties.negotiation.state).toBe("FAIL");
+  });
+});
