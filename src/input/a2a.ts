@@ -180,12 +180,14 @@ function readParts(obj: JsonObject, path: string): Result<A2APart[]> {
   return ok(parts);
 }
 
-export function readMessage(v: JsonValue, path: string, notes: string[]): Result<A2AMessage> {
-  if (!isJsonObject(v)) return fail("INPUT_A2A_MALFORMED", "a Message must be an object", path);
-  const messageId = stringField(v, "messageId", path, true);
-  if (!messageId.ok) return messageId;
-  const role = enumField(v, "role", path, ROLES, notes);
-  if (!role.ok) return role;
+/** What Messages and Artifacts share: parts, metadata and the extensions list. */
+interface Content {
+  readonly parts: readonly A2APart[];
+  readonly metadata?: JsonObject;
+  readonly extensions: readonly string[];
+}
+
+function readContent(v: JsonObject, path: string): Result<Content> {
   const parts = readParts(v, path);
   if (!parts.ok) return parts;
   const metadata = objectField(v, "metadata", path);
@@ -193,14 +195,21 @@ export function readMessage(v: JsonValue, path: string, notes: string[]): Result
   const extensions = stringList(v, "extensions", path);
   if (!extensions.ok) return extensions;
   return ok({
-    path,
-    json: v,
-    messageId: messageId.value as string,
-    role: role.value ?? "ROLE_UNSPECIFIED",
     parts: parts.value,
     ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
     extensions: extensions.value,
   });
+}
+
+export function readMessage(v: JsonValue, path: string, notes: string[]): Result<A2AMessage> {
+  if (!isJsonObject(v)) return fail("INPUT_A2A_MALFORMED", "a Message must be an object", path);
+  const messageId = stringField(v, "messageId", path, true);
+  if (!messageId.ok) return messageId;
+  const role = enumField(v, "role", path, ROLES, notes);
+  if (!role.ok) return role;
+  const content = readContent(v, path);
+  if (!content.ok) return content;
+  return ok({ path, json: v, messageId: messageId.value as string, role: role.value ?? "ROLE_UNSPECIFIED", ...content.value });
 }
 
 export function readArtifact(v: JsonValue, path: string): Result<A2AArtifact> {
@@ -209,20 +218,9 @@ export function readArtifact(v: JsonValue, path: string): Result<A2AArtifact> {
   if (!artifactId.ok) return artifactId;
   const name = stringField(v, "name", path, false);
   if (!name.ok) return name;
-  const parts = readParts(v, path);
-  if (!parts.ok) return parts;
-  const metadata = objectField(v, "metadata", path);
-  if (!metadata.ok) return metadata;
-  const extensions = stringList(v, "extensions", path);
-  if (!extensions.ok) return extensions;
-  return ok({
-    path,
-    artifactId: artifactId.value as string,
-    ...(name.value !== undefined ? { name: name.value } : {}),
-    parts: parts.value,
-    ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
-    extensions: extensions.value,
-  });
+  const content = readContent(v, path);
+  if (!content.ok) return content;
+  return ok({ path, artifactId: artifactId.value as string, ...(name.value !== undefined ? { name: name.value } : {}), ...content.value });
 }
 
 /** True when the object has the identifying members of a Task (`id` and an object `status`). */
