@@ -26,7 +26,7 @@ export function captureCoverage(ctx: EvidenceContext): PropertyResult {
         : check(
             "capturePolicy.copiesAgree",
             "FAIL",
-            `payload capturePolicyId ${JSON.stringify(declared)} != manifest capturePolicyId ${JSON.stringify(inManifest)}`,
+            `payload capturePolicyId ${showValue(declared)} != manifest capturePolicyId ${showValue(inManifest)}`,
           ),
     );
   }
@@ -38,7 +38,7 @@ export function captureCoverage(ctx: EvidenceContext): PropertyResult {
       check(
         "capturePolicy.coverage",
         "INCONCLUSIVE",
-        `payload declares capturePolicyId=${typeof policy === "string" ? policy : JSON.stringify(policy)}; a single record cannot establish that every eligible interaction under that policy was captured`,
+        `payload declares capturePolicyId=${typeof policy === "string" ? policy : showValue(policy)}; a single record cannot establish that every eligible interaction under that policy was captured`,
       ),
     );
   }

@@ -43,7 +43,7 @@ function digestCheck(
   recomputed: () => ReturnType<EvidenceContext["pyjsonDigest"]>,
 ): Check {
   if (!isHex64(claimed)) {
-    return check(id, "FAIL", `claimed ${what} is not 64 lowercase hex characters: ${JSON.stringify(claimed)}`);
+    return check(id, "FAIL", `claimed ${what} is not 64 lowercase hex characters: ${showValue(claimed)}`);
   }
   const r = recomputed();
   if (!r.ok) return check(id, "FAIL", `${what} cannot be recomputed: ${r.detail}`, { code: r.code });
@@ -142,11 +142,11 @@ function agentInputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   }
   const recomputed = ctx.recomputedEvidenceId;
   if (!recomputed.ok) return check(id, "NOT_CHECKED", "evidenceId could not be recomputed");
-  const values = { agentInputDigest: JSON.stringify(input), evidenceId: recomputed.value.hex };
+  const values = { agentInputDigest: showValue(input), evidenceId: recomputed.value.hex };
   if (input === recomputed.value.hex) {
     return check(id, "PASS", `capsule agent_input_digest equals the recomputed evidenceId ${recomputed.value.hex}`, { values });
   }
-  return check(id, "FAIL", `capsule agent_input_digest ${JSON.stringify(input)} != recomputed evidenceId ${recomputed.value.hex}: the signed record commits to a different payload`, { values });
+  return check(id, "FAIL", `capsule agent_input_digest ${showValue(input)} != recomputed evidenceId ${recomputed.value.hex}: the signed record commits to a different payload`, { values });
 }
 
 function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
@@ -164,14 +164,14 @@ function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   if (!canonical.ok) return check(id, "FAIL", `agent output cannot be canonicalized: ${canonical.detail}`, { code: canonical.code });
   const expected = sha256Hex(utf8(canonical.value));
   const values: Record<string, string> = { expected };
-  if (output !== undefined) values.agentOutputDigest = JSON.stringify(output);
-  if (response !== undefined) values.responseDigest = JSON.stringify(response);
+  if (output !== undefined) values.agentOutputDigest = showValue(output);
+  if (response !== undefined) values.responseDigest = showValue(response);
   for (const [name, v] of [
     ["agent_output_digest", output],
     ["effect.response_digest", response],
   ] as const) {
     if (v !== undefined && v !== expected) {
-      return check(id, "FAIL", `capsule ${name} ${JSON.stringify(v)} != digest of {"terminalState":"${terminalState}"} ${expected}`, { values });
+      return check(id, "FAIL", `capsule ${name} ${showValue(v)} != digest of {"terminalState":"${terminalState}"} ${expected}`, { values });
     }
   }
   return check(id, "PASS", `capsule commits to terminalState ${terminalState} (${expected})`, { values });

@@ -3,6 +3,7 @@
  * a few derived values computed once and shared (the payload digest is needed by two properties,
  * the checkpoint digest by three). Nothing here reads files, the clock or the network.
  */
+import { showValue } from "../json/diff.js";
 import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { pyjson } from "../canon/pyjson.js";
 import { sha256Hex, utf8 } from "../util/bytes.js";
@@ -56,7 +57,7 @@ export class EvidenceContext {
   /** Why the bundle's profile rules cannot be applied, or undefined when they can. */
   get unsupportedReason(): string | undefined {
     const version = member(this.bundle, "extensionVersion");
-    if (version !== EXTENSION_VERSION) return `unsupported extension version ${JSON.stringify(version ?? null)}`;
+    if (version !== EXTENSION_VERSION) return `unsupported extension version ${showValue(version)}`;
     const profile = this.recordProfile;
     if (profile !== RECORD_PROFILE_V1) return `unsupported record profile ${profile === undefined ? "(none stated)" : profile}`;
     return undefined;

@@ -18,6 +18,7 @@
  * The service is labelled independent or producer-operated from the trust file: a receipt proves
  * inclusion in that service's log, not time and not independence.
  */
+import { showValue } from "../json/diff.js";
 import { isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
@@ -98,9 +99,9 @@ function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entr
   if (typeof url !== "string") return { checks: [check("witness.receipt", "FAIL", "ts_url is not a string", { subject })], counted: true };
   const checks: Check[] = [];
   const stated = member(record, "entry_hash");
-  const values = { recomputed: entryHash, stated: JSON.stringify(stated ?? null) };
+  const values = { recomputed: entryHash, stated: showValue(stated) };
   if (stated !== entryHash) {
-    checks.push(check("witness.entryHash", "FAIL", `entry_hash ${JSON.stringify(stated ?? null)} != ${entryHash} recomputed from the checkpoint: the stamp is not bound to this checkpoint`, { subject, values }));
+    checks.push(check("witness.entryHash", "FAIL", `entry_hash ${showValue(stated)} != ${entryHash} recomputed from the checkpoint: the stamp is not bound to this checkpoint`, { subject, values }));
     return { checks, counted: true };
   }
   checks.push(check("witness.entryHash", "PASS", `entry_hash ${entryHash} recomputed from the checkpoint`, { subject, values }));

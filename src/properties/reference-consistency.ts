@@ -114,7 +114,7 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
   if (ref === undefined || ref === null) return check(id, "FAIL", "the bundle carries no taskEvidenceReference");
   if (!isJsonObject(ref)) return check(id, "FAIL", "taskEvidenceReference is not an object");
   if (member(ref, "extensionVersion") !== EXTENSION_VERSION) {
-    return check(id, "FAIL", `taskEvidenceReference.extensionVersion is ${JSON.stringify(member(ref, "extensionVersion") ?? null)}, expected "1"`);
+    return check(id, "FAIL", `taskEvidenceReference.extensionVersion is ${showValue(member(ref, "extensionVersion"))}, expected "1"`);
   }
   const failed = member(ref, "evidenceStatus") === "EVIDENCE_STATUS_FAILED";
   for (const f of CLAIMED_FIELDS) {
@@ -122,19 +122,19 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
     if (stated === undefined && failed) continue; // a FAILED reference states no evidence (a2a-wire.md §6.7)
     const bundleValue = member(ctx.bundle, f);
     if (!jsonEquals(stated, bundleValue)) {
-      return check(id, "FAIL", `taskEvidenceReference.${f} ${JSON.stringify(stated ?? null)} != bundle ${f} ${JSON.stringify(bundleValue ?? null)}`, {
-        values: { reference: JSON.stringify(stated ?? null), bundle: JSON.stringify(bundleValue ?? null) },
+      return check(id, "FAIL", `taskEvidenceReference.${f} ${showValue(stated)} != bundle ${f} ${showValue(bundleValue)}`, {
+        values: { reference: showValue(stated), bundle: showValue(bundleValue) },
       });
     }
   }
   const terminal = member(ref, "terminalState");
   const payloadTerminal = ctx.payload ? member(ctx.payload, "terminalState") : undefined;
   if (terminal !== undefined && terminal !== payloadTerminal) {
-    return check(id, "FAIL", `taskEvidenceReference.terminalState ${JSON.stringify(terminal)} != payload terminalState ${JSON.stringify(payloadTerminal ?? null)}`);
+    return check(id, "FAIL", `taskEvidenceReference.terminalState ${showValue(terminal)} != payload terminalState ${showValue(payloadTerminal)}`);
   }
   const scope = member(ref, "coverageScope");
   if (scope !== undefined && scope !== COVERAGE_SCOPE) {
-    return check(id, "FAIL", `taskEvidenceReference.coverageScope ${JSON.stringify(scope)} is not ${COVERAGE_SCOPE}`);
+    return check(id, "FAIL", `taskEvidenceReference.coverageScope ${showValue(scope)} is not ${COVERAGE_SCOPE}`);
   }
   return check(id, "PASS", "the bundle's taskEvidenceReference states the bundle's evidenceId, coreManifestDigest, recordProfile and terminalState");
 }
@@ -160,7 +160,7 @@ function statusCheck(copies: readonly ReferenceCopy[]): Check {
       return check(id, "FAIL", `${c.where} says EVIDENCE_STATUS_PENDING on a terminal Task`);
     }
     if (typeof status !== "string" || !(EVIDENCE_STATUSES as readonly string[]).includes(status)) {
-      return check(id, "FAIL", `${c.where}.evidenceStatus ${JSON.stringify(status ?? null)} is not a known evidence status`);
+      return check(id, "FAIL", `${c.where}.evidenceStatus ${showValue(status)} is not a known evidence status`);
     }
     if (status === "EVIDENCE_STATUS_FAILED") {
       const reason = member(c.value, "failureReason");
@@ -180,13 +180,13 @@ function deliveryCheck(ctx: EvidenceContext, copies: readonly ReferenceCopy[]): 
     if (!isJsonObject(c.value)) continue;
     const mode = member(c.value, "deliveryMode");
     if (mode !== undefined && used !== undefined && mode !== used) {
-      return check(id, "FAIL", `${c.where}.deliveryMode is ${JSON.stringify(mode)} but the bundle was delivered as ${used} at ${ctx.located.location}`);
+      return check(id, "FAIL", `${c.where}.deliveryMode is ${showValue(mode)} but the bundle was delivered as ${used} at ${ctx.located.location}`);
     }
     const artifactId = member(c.value, "evidenceArtifactId");
     if (artifactId !== undefined) {
       const actual = ctx.located.artifact?.artifactId;
       if (artifactId !== actual) {
-        return check(id, "FAIL", `${c.where}.evidenceArtifactId ${JSON.stringify(artifactId)} != the artifact that carried the bundle (${actual === undefined ? "none" : JSON.stringify(actual)})`);
+        return check(id, "FAIL", `${c.where}.evidenceArtifactId ${showValue(artifactId)} != the artifact that carried the bundle (${actual === undefined ? "none" : showValue(actual)})`);
       }
     }
   }

@@ -53,31 +53,31 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
 
 function fieldCheck(id: string, payload: JsonObject, name: string, observed: string | undefined, what: string): Check {
   const claimed = member(payload, name);
-  const values = { payload: JSON.stringify(claimed ?? null), observed: JSON.stringify(observed ?? null) };
+  const values = { payload: showValue(claimed), observed: showValue(observed) };
   if (observed === undefined) return check(id, "NOT_CHECKED", `the observed Task has no ${what}`, { values });
   if (claimed === observed) return check(id, "PASS", `payload ${name} equals the observed ${what} ${observed}`, { values });
-  return check(id, "FAIL", `payload ${name} ${JSON.stringify(claimed ?? null)} != observed ${what} ${JSON.stringify(observed)}`, { values });
+  return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != observed ${what} ${showValue(observed)}`, { values });
 }
 
 function terminalStateCheck(payload: JsonObject, task: A2ATask): Check {
   const id = "task.terminalState";
   const claimed = member(payload, "terminalState");
-  const values = { payload: JSON.stringify(claimed ?? null), observed: task.state };
+  const values = { payload: showValue(claimed), observed: task.state };
   if (!(TERMINAL_TASK_STATES as readonly string[]).includes(task.state)) {
     return check(id, "FAIL", `the observed Task is in ${task.state}, not a terminal state: evidence describes a terminal Task`, { values });
   }
   if (claimed === task.state) return check(id, "PASS", `payload terminalState equals the observed ${task.state}`, { values });
-  return check(id, "FAIL", `payload terminalState ${JSON.stringify(claimed ?? null)} != observed Task state ${task.state}`, { values });
+  return check(id, "FAIL", `payload terminalState ${showValue(claimed)} != observed Task state ${task.state}`, { values });
 }
 
 function optionCheck(id: string, payload: JsonObject, name: string, expected: string | undefined, flag: string): Check {
   const claimed = member(payload, name);
   if (expected === undefined) {
-    return check(id, "NOT_CHECKED", `payload ${name} ${JSON.stringify(claimed ?? null)} not compared: not observable in A2A; pass ${flag} to compare`);
+    return check(id, "NOT_CHECKED", `payload ${name} ${showValue(claimed)} not compared: not observable in A2A; pass ${flag} to compare`);
   }
-  const values = { payload: JSON.stringify(claimed ?? null), expected };
+  const values = { payload: showValue(claimed), expected };
   if (claimed === expected) return check(id, "PASS", `payload ${name} equals ${flag} ${expected}`, { values });
-  return check(id, "FAIL", `payload ${name} ${JSON.stringify(claimed ?? null)} != ${flag} ${JSON.stringify(expected)}`, { values });
+  return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != ${flag} ${showValue(expected)}`, { values });
 }
 
 /** An observed artifact is evidence (not content) when any of the three evidence markers is on it. */
@@ -128,7 +128,7 @@ function artifactChecks(payload: JsonObject, task: A2ATask): Check[] {
       : check(
           "artifacts.coverage",
           "FAIL",
-          `observed artifact(s) not committed in the payload: ${uncovered.map((a) => `${a.artifactId}${a.name !== undefined ? ` (name ${JSON.stringify(a.name)})` : ""}`).join(", ")}`,
+          `observed artifact(s) not committed in the payload: ${uncovered.map((a) => `${a.artifactId}${a.name !== undefined ? ` (name ${showValue(a.name)})` : ""}`).join(", ")}`,
         ),
   );
   return checks;
@@ -148,7 +148,7 @@ function artifactCheck(
   if (typeof artifactId !== "string") return check(id, "FAIL", "artifactId is not a string", { subject });
   if (claimedIds.has(artifactId)) return check(id, "FAIL", `artifactId ${artifactId} is committed twice`, { subject });
   claimedIds.add(artifactId);
-  const values: Record<string, string> = { artifactId, contentCommitment: JSON.stringify(commitment ?? null) };
+  const values: Record<string, string> = { artifactId, contentCommitment: showValue(commitment) };
   const match = byId.get(artifactId);
   if (!match) {
     // Artifact identity binds (contract §9.3): a same-named artifact does not stand in for it,
@@ -158,19 +158,19 @@ function artifactCheck(
       ? sameName
           .map((a) => {
             const c = commitmentOf(a.parts);
-            return `; the observed artifact ${a.artifactId} has the same name ${JSON.stringify(name)} and its content ${c.hex === commitment ? "matches" : "does not match"} the commitment`;
+            return `; the observed artifact ${a.artifactId} has the same name ${showValue(name)} and its content ${c.hex === commitment ? "matches" : "does not match"} the commitment`;
           })
           .join("")
       : "; no observed artifact has that name either";
-    return check(id, "FAIL", `payload artifactId ${JSON.stringify(artifactId)} is not an artifact of the observed Task${hint}`, { subject, values });
+    return check(id, "FAIL", `payload artifactId ${showValue(artifactId)} is not an artifact of the observed Task${hint}`, { subject, values });
   }
   const c = commitmentOf(match.parts);
   values.recomputed = c.hex;
   if (name !== undefined && name !== (match.name ?? null)) {
-    return check(id, "FAIL", `artifact ${artifactId}: payload name ${JSON.stringify(name)} != observed name ${JSON.stringify(match.name ?? null)}`, { subject, values });
+    return check(id, "FAIL", `artifact ${artifactId}: payload name ${showValue(name)} != observed name ${showValue(match.name)}`, { subject, values });
   }
   if (commitment !== c.hex) {
-    return check(id, "FAIL", `artifact ${artifactId}: contentCommitment ${JSON.stringify(commitment ?? null)} != SHA-256 of the observed text ${c.hex}${c.note}`, { subject, values });
+    return check(id, "FAIL", `artifact ${artifactId}: contentCommitment ${showValue(commitment)} != SHA-256 of the observed text ${c.hex}${c.note}`, { subject, values });
   }
   return check(id, "PASS", `artifact ${artifactId} content matches its commitment ${c.hex}${c.note}`, { subject, values });
 }
@@ -226,17 +226,17 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
       continue;
     }
     matched.add(m.messageId);
-    values.partCommitment = JSON.stringify(entry.partCommitment ?? null);
+    values.partCommitment = showValue(entry.partCommitment);
     if (entry.index < lastIndex) {
       checks.push(check("transcript.message", "FAIL", `message ${m.messageId} is out of order: transcript[${entry.index}] comes before an earlier history message`, { subject, values }));
       continue;
     }
     lastIndex = entry.index;
     if (entry.role !== m.role) {
-      checks.push(check("transcript.message", "FAIL", `message ${m.messageId}: transcript role ${JSON.stringify(entry.role ?? null)} != observed role ${m.role}`, { subject, values }));
+      checks.push(check("transcript.message", "FAIL", `message ${m.messageId}: transcript role ${showValue(entry.role)} != observed role ${m.role}`, { subject, values }));
     } else if (entry.partCommitment !== recomputed) {
       checks.push(
-        check("transcript.message", "FAIL", `message ${m.messageId}: partCommitment ${JSON.stringify(entry.partCommitment ?? null)} != SHA-256 of its text ${recomputed}`, { subject, values }),
+        check("transcript.message", "FAIL", `message ${m.messageId}: partCommitment ${showValue(entry.partCommitment)} != SHA-256 of its text ${recomputed}`, { subject, values }),
       );
     } else {
       const note = t.otherParts > 0 ? ` (${t.otherParts} non-text part(s) not covered)` : "";

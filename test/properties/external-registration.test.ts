@@ -104,7 +104,7 @@ describe("externalRegistration FAIL paths", () => {
     {
       name: "entry_hash missing",
       tamper: inRecord((r) => void delete r.entry_hash),
-      decided: { state: "FAIL", check: "witness.entryHash", subject: stamp(), detail: /entry_hash null != / },
+      decided: { state: "FAIL", check: "witness.entryHash", subject: stamp(), detail: /entry_hash absent != / },
     },
     {
       name: "a signed checkpoint member changed: the registered entry is another checkpoint",

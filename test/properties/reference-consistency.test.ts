@@ -110,7 +110,7 @@ describe("referenceConsistency FAIL paths", () => {
     {
       name: "no evidenceStatus, in every copy",
       tamper: everyReference((r) => void delete r.evidenceStatus),
-      decided: { state: "FAIL", check: "reference.status", detail: "taskEvidenceReference.evidenceStatus null is not a known evidence status" },
+      decided: { state: "FAIL", check: "reference.status", detail: "taskEvidenceReference.evidenceStatus absent is not a known evidence status" },
       also: NEGOTIATION_FAILS,
     },
     {
