@@ -6,7 +6,7 @@
 import { parseStrictJson, DEFAULT_JSON_LIMITS, type JsonLimits } from "./json/strict-json.js";
 import type { JsonValue } from "./json/value.js";
 import type { Result } from "./result.js";
-import { loadInput, loadTaskInput, DEFAULT_LOAD_LIMITS, type LoadedInput } from "./input/load.js";
+import { loadInput, loadTaskInput, DEFAULT_LOAD_LIMITS, type LoadedInput, type Observation } from "./input/load.js";
 import type { A2ATask } from "./input/a2a.js";
 import { loadTrustConfig, type TrustConfig } from "./trust/config.js";
 import { EVIDENCE_STATUS_PREFIX, levelRank, type EvidenceLevelOrNone } from "./profile.js";
@@ -86,30 +86,25 @@ export function resolveTrust(trust: VerifyRequest["trust"]): Result<TrustConfig 
   return loadTrustConfig(v.value);
 }
 
-interface Observation {
-  readonly task?: A2ATask;
-  readonly firstTask?: A2ATask;
-}
-
 function resolveObservation(req: VerifyRequest): Result<Observation> {
-  let task: A2ATask | undefined;
-  let firstTask: A2ATask | undefined;
+  let observation: Observation = {};
   if (req.task !== undefined) {
     const v = toValue(req.task);
     if (!v.ok) return v;
     const r = loadTaskInput(v.value, "task");
     if (!r.ok) return r;
-    task = r.value.task;
-    firstTask = r.value.firstTask;
+    observation = r.value;
   }
   if (req.firstTask !== undefined) {
     const v = toValue(req.firstTask);
     if (!v.ok) return v;
     const r = loadTaskInput(v.value, "first-task");
     if (!r.ok) return r;
-    firstTask = r.value.task;
+    // --first-task replaces whatever first response --task's capture carried.
+    const { task } = observation;
+    observation = { ...(task ? { task } : {}), ...r.value };
   }
-  return { ok: true, value: { ...(task ? { task } : {}), ...(firstTask ? { firstTask } : {}) } };
+  return { ok: true, value: observation };
 }
 
 /** Runs the twelve properties over one located input. */
@@ -128,8 +123,9 @@ export function verifyLoaded(
     };
   }
   const observedTask = loaded.observedTask ?? observation.task;
-  const firstTask = loaded.firstTask ?? observation.firstTask;
-  const ctx = new EvidenceContext(loaded.bundles, observedTask, firstTask, trust, options);
+  // The input's own first response wins over --task's capture; both are the same exchange's.
+  const first = loaded.firstTask || loaded.firstMessage ? loaded : observation;
+  const ctx = new EvidenceContext(loaded.bundles, observedTask, first.firstTask, first.firstMessage, trust, options);
   const partial: Partial<Record<PropertyName, PropertyResult>> = {
     contentBinding: contentBinding(ctx),
     producerSignature: producerSignature(ctx),

@@ -223,6 +223,11 @@ export function readArtifact(v: JsonValue, path: string): Result<A2AArtifact> {
   return ok({ path, artifactId: artifactId.value as string, ...(name.value !== undefined ? { name: name.value } : {}), ...content.value });
 }
 
+/** True when the object has the identifying members of a Message (`messageId`, `role`, `parts`). */
+export function looksLikeMessage(v: JsonValue | undefined): v is JsonObject {
+  return isJsonObject(v) && typeof member(v, "messageId") === "string" && member(v, "role") !== undefined && Array.isArray(member(v, "parts"));
+}
+
 /** True when the object has the identifying members of a Task (`id` and an object `status`). */
 export function looksLikeTask(v: JsonValue | undefined): v is JsonObject {
   return isJsonObject(v) && typeof member(v, "id") === "string" && isJsonObject(member(v, "status"));

@@ -15,8 +15,8 @@ import { parseStrictJson } from "../json/strict-json.js";
 import { base64ToBytesStrict } from "../util/bytes.js";
 import { fail, ok, type Result } from "../result.js";
 import { EVIDENCE_ARTIFACT_ID, EVIDENCE_MEDIA_TYPE, EXTENSION_URI } from "../profile.js";
-import { looksLikeTask, readTask, type A2AArtifact, type A2ATask } from "./a2a.js";
-import { detectV03 } from "./v03.js";
+import { looksLikeMessage, looksLikeTask, readMessage, readTask, type A2AArtifact, type A2AMessage, type A2ATask } from "./a2a.js";
+import { detectV03, detectV03Message } from "./v03.js";
 
 export type InputShape = "jsonrpc-response" | "task" | "capture" | "bundle";
 
@@ -38,6 +38,8 @@ export interface LoadedInput {
   readonly observedTask?: A2ATask;
   /** The first Task returned by SendMessage, when the input is a capture that has it. */
   readonly firstTask?: A2ATask;
+  /** A direct Message that SendMessage returned instead of a Task, when the capture records one. */
+  readonly firstMessage?: A2AMessage;
   /** Every bundle found; the first is the one verified (exact bytes preferred). */
   readonly bundles: readonly LocatedBundle[];
   readonly notes: readonly string[];
@@ -56,6 +58,7 @@ interface Classified {
   shape: InputShape;
   finalTask?: { value: JsonValue; path: string };
   firstTask?: { value: JsonValue; path: string };
+  firstMessage?: { value: JsonValue; path: string };
   bundle?: { value: JsonValue; path: string; carrier: Carrier };
   notes: string[];
 }
@@ -132,11 +135,17 @@ function classifyJsonRpc(v: JsonObject): Result<Classified> {
 function classifyCapture(v: JsonObject): Result<Classified> {
   const notes: string[] = [];
   const out: Classified = { shape: "capture", notes };
-  for (const name of ["finalTask", "firstTask"] as const) {
-    const t = member(v, name);
-    if (t === undefined || t === null) continue;
-    if (!looksLikeTask(t)) return fail("INPUT_NOT_A_TASK", `"${name}" is not an A2A Task`, name);
-    out[name] = { value: t, path: name };
+  const final = member(v, "finalTask");
+  if (final !== undefined && final !== null) {
+    if (!looksLikeTask(final)) return fail("INPUT_NOT_A_TASK", '"finalTask" is not an A2A Task', "finalTask");
+    out.finalTask = { value: final, path: "finalTask" };
+  }
+  const first = member(v, "firstTask");
+  if (first !== undefined && first !== null) {
+    // SendMessage may answer with a direct Message instead of a Task; a capture records what came.
+    const response = firstResponse(first, "firstTask");
+    if (!response) return fail("INPUT_NOT_A_TASK", '"firstTask" is neither an A2A Task nor a Message', "firstTask");
+    out[response.kind === "task" ? "firstTask" : "firstMessage"] = response;
   }
   const eb = member(v, "evidenceBundle");
   if (eb !== undefined && eb !== null) {
@@ -145,6 +154,27 @@ function classifyCapture(v: JsonObject): Result<Classified> {
   }
   if (hasMember(v, "trustConfig")) notes.push("trustConfig in the input is ignored: trust comes only from --trust");
   return ok(out);
+}
+
+/** A SendMessage result: a Task, a Message, or either wrapped as `{task}` / `{message}`. */
+function firstResponse(v: JsonValue, path: string): { kind: "task" | "message"; value: JsonValue; path: string } | undefined {
+  if (looksLikeTask(v)) return { kind: "task", value: v, path };
+  if (looksLikeMessage(v)) return { kind: "message", value: v, path };
+  if (isJsonObject(v) && Object.keys(v).length === 1) {
+    const task = member(v, "task");
+    if (looksLikeTask(task)) return { kind: "task", value: task, path: joinPath(path, "task") };
+    const message = member(v, "message");
+    if (looksLikeMessage(message)) return { kind: "message", value: message, path: joinPath(path, "message") };
+  }
+  return undefined;
+}
+
+function readMessageChecked(value: JsonValue, path: string): Result<A2AMessage> {
+  const signals = detectV03Message(value, path);
+  if (signals.length > 0) {
+    return fail("INPUT_A2A_V03", `input is an A2A v0.3 Message (evidence: ${signals.slice(0, 3).join("; ")}); this verifier checks A2A v1.0 wire shapes`, path);
+  }
+  return readMessage(value, path, []);
 }
 
 function readTaskChecked(value: JsonValue, path: string): Result<A2ATask> {
@@ -243,6 +273,12 @@ export function loadInput(value: JsonValue, limits: LoadLimits = DEFAULT_LOAD_LI
     if (!r.ok) return r;
     firstTask = r.value;
   }
+  let firstMessage: A2AMessage | undefined;
+  if (c.value.firstMessage) {
+    const r = readMessageChecked(c.value.firstMessage.value, c.value.firstMessage.path);
+    if (!r.ok) return r;
+    firstMessage = r.value;
+  }
   const bundles: LocatedBundle[] = [];
   if (observedTask) {
     const r = locateInTask(observedTask, limits, notes);
@@ -261,6 +297,7 @@ export function loadInput(value: JsonValue, limits: LoadLimits = DEFAULT_LOAD_LI
     shape: c.value.shape,
     ...(observedTask ? { observedTask } : {}),
     ...(firstTask ? { firstTask } : {}),
+    ...(firstMessage ? { firstMessage } : {}),
     bundles,
     notes,
   });
@@ -278,18 +315,53 @@ function noEvidenceDetail(task: A2ATask | undefined): string {
   return `no evidence bundle found in the Task (no evidence Artifact with a raw or data part, nothing inline under metadata["${EXTENSION_URI}"])${said}`;
 }
 
-/** The observed Task (and the first Task, if any) from an input given with --task / --first-task. */
-export function loadTaskInput(value: JsonValue, role: "task" | "first-task"): Result<{ task: A2ATask; firstTask?: A2ATask }> {
+export interface Observation {
+  readonly task?: A2ATask;
+  readonly firstTask?: A2ATask;
+  readonly firstMessage?: A2AMessage;
+}
+
+/**
+ * What an input given with --task or --first-task observed. --task: the final Task (from a capture,
+ * also its first response). --first-task: SendMessage's first response — a Task, or a direct
+ * Message (bare, wrapped as `{message}`, or as a JSON-RPC result).
+ */
+export function loadTaskInput(value: JsonValue, role: "task" | "first-task"): Result<Observation> {
+  if (role === "first-task") {
+    const rpcResult = isJsonObject(value) && member(value, "jsonrpc") === "2.0" ? member(value, "result") : undefined;
+    const direct = firstResponse(rpcResult ?? value, rpcResult !== undefined ? "result" : "$");
+    if (direct?.kind === "message") {
+      const m = readMessageChecked(direct.value, direct.path);
+      return m.ok ? ok({ firstMessage: m.value }) : m;
+    }
+  }
   const c = classify(value);
   if (!c.ok) return c;
-  const chosen = role === "first-task" ? (c.value.firstTask ?? c.value.finalTask) : c.value.finalTask;
-  if (!chosen) return fail("INPUT_NOT_A_TASK", `the --${role} input holds no A2A Task`, "$");
-  const task = readTaskChecked(chosen.value, chosen.path);
+  if (role === "first-task") {
+    const chosen = c.value.firstTask ?? c.value.finalTask;
+    if (chosen) {
+      const t = readTaskChecked(chosen.value, chosen.path);
+      return t.ok ? ok({ firstTask: t.value }) : t;
+    }
+    if (c.value.firstMessage) {
+      const m = readMessageChecked(c.value.firstMessage.value, c.value.firstMessage.path);
+      return m.ok ? ok({ firstMessage: m.value }) : m;
+    }
+    return fail("INPUT_NOT_A_TASK", "the --first-task input holds no A2A Task or Message", "$");
+  }
+  if (!c.value.finalTask) return fail("INPUT_NOT_A_TASK", "the --task input holds no A2A Task", "$");
+  const task = readTaskChecked(c.value.finalTask.value, c.value.finalTask.path);
   if (!task.ok) return task;
-  if (role === "task" && c.value.firstTask) {
+  const out: { task: A2ATask; firstTask?: A2ATask; firstMessage?: A2AMessage } = { task: task.value };
+  if (c.value.firstTask) {
     const first = readTaskChecked(c.value.firstTask.value, c.value.firstTask.path);
     if (!first.ok) return first;
-    return ok({ task: task.value, firstTask: first.value });
+    out.firstTask = first.value;
   }
-  return ok({ task: task.value });
+  if (c.value.firstMessage) {
+    const m = readMessageChecked(c.value.firstMessage.value, c.value.firstMessage.path);
+    if (!m.ok) return m;
+    out.firstMessage = m.value;
+  }
+  return ok(out);
 }

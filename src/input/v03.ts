@@ -51,6 +51,13 @@ export function detectV03(task: JsonValue, path: string): string[] {
   return signals;
 }
 
+/** Signals that a Message is v0.3-shaped; empty for v1.0. */
+export function detectV03Message(message: JsonValue, path: string): string[] {
+  const signals: string[] = [];
+  if (isJsonObject(message)) messageSignals(message, path, signals);
+  return signals;
+}
+
 function kindSignal(obj: JsonObject, path: string, signals: string[]): void {
   const kind = member(obj, "kind");
   if (typeof kind === "string" && V03_KINDS.has(kind)) signals.push(`"kind":"${kind}" at ${path}`);

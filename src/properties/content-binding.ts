@@ -50,29 +50,37 @@ function digestCheck(
   const values = { claimed, recomputed: r.value.hex };
   const flagged = flagsNote(r.value);
   if (r.value.hex === claimed) return check(id, "PASS", `recomputed ${what} matches: ${claimed}${flagged}`, { values });
-  if (ctx.structuredCarrier) {
-    const narrowed = narrowIntegralNumbers(value);
-    if (narrowed.narrowed > 0) {
-      const again = ctx.pyjsonDigest(narrowed.value);
-      if (again.ok && again.value.hex === claimed) {
-        return check(
-          id,
-          "INCONCLUSIVE",
-          `recomputed ${what} matches only after writing ${narrowed.narrowed} widened number(s) back as integers: the ${ctx.located.carrier} carrier passed numbers through doubles, so the exact preimage is lost`,
-          { values: { ...values, recomputedNarrowed: again.value.hex } },
-        );
-      }
-    }
-    if (hasImpreciseNumbers(value)) {
-      return check(
-        id,
-        "INCONCLUSIVE",
-        `recomputed ${what} ${r.value.hex} != claimed ${claimed}, and the ${ctx.located.carrier} carrier may have rounded integers beyond 2^53 through doubles`,
-        { values },
-      );
-    }
+  const widened = wideningExplains(ctx, value, claimed);
+  if (widened) {
+    return check(id, "INCONCLUSIVE", `recomputed ${what} ${widened.reason}`, {
+      values: widened.narrowedHex ? { ...values, recomputedNarrowed: widened.narrowedHex } : values,
+    });
   }
   return check(id, "FAIL", `recomputed ${what} ${r.value.hex} != claimed ${claimed}${flagged}`, { values });
+}
+
+/**
+ * Whether number widening in a structured carrier explains why `value` does not hash to `target`:
+ * it hashes to it once widened integers are written back as integers, or it holds integers a
+ * double cannot carry exactly. undefined for exact carriers, and when widening cannot explain it.
+ */
+function wideningExplains(ctx: EvidenceContext, value: JsonValue, target: string): { reason: string; narrowedHex?: string } | undefined {
+  if (!ctx.structuredCarrier) return undefined;
+  const carrier = ctx.located.carrier;
+  const narrowed = narrowIntegralNumbers(value);
+  if (narrowed.narrowed > 0) {
+    const again = ctx.pyjsonDigest(narrowed.value);
+    if (again.ok && again.value.hex === target) {
+      return {
+        reason: `matches only after writing ${narrowed.narrowed} widened number(s) back as integers: the ${carrier} carrier passed numbers through doubles, so the exact preimage is lost`,
+        narrowedHex: again.value.hex,
+      };
+    }
+  }
+  if (hasImpreciseNumbers(value)) {
+    return { reason: `does not match ${target}, and the ${carrier} carrier may have rounded integers beyond 2^53 through doubles` };
+  }
+  return undefined;
 }
 
 function flagsNote(d: Digest): string {
@@ -146,6 +154,8 @@ function agentInputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   if (input === recomputed.value.hex) {
     return check(id, "PASS", `capsule agent_input_digest equals the recomputed evidenceId ${recomputed.value.hex}`, { values });
   }
+  const widened = typeof input === "string" ? wideningExplains(ctx, member(ctx.bundle, "taskEvidencePayload") as JsonValue, input) : undefined;
+  if (widened) return check(id, "INCONCLUSIVE", `the payload digest ${widened.reason}; the capsule's agent_input_digest is ${input}`, { values });
   return check(id, "FAIL", `capsule agent_input_digest ${showValue(input)} != recomputed evidenceId ${recomputed.value.hex}: the signed record commits to a different payload`, { values });
 }
 

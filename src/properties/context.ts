@@ -9,7 +9,7 @@ import { pyjson } from "../canon/pyjson.js";
 import { sha256Hex, utf8 } from "../util/bytes.js";
 import { fail, ok, type Result } from "../result.js";
 import { EXTENSION_URI, EXTENSION_VERSION, RECORD_PROFILE_V1 } from "../profile.js";
-import type { A2ATask } from "../input/a2a.js";
+import type { A2AMessage, A2ATask } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/load.js";
 import type { TrustConfig } from "../trust/config.js";
 import { narrowIntegralNumbers } from "./widening.js";
@@ -36,6 +36,8 @@ export class EvidenceContext {
     readonly bundles: readonly LocatedBundle[],
     readonly observedTask: A2ATask | undefined,
     readonly firstTask: A2ATask | undefined,
+    /** A direct Message SendMessage returned instead of a Task, when the input records one. */
+    readonly firstMessage: A2AMessage | undefined,
     readonly trust: TrustConfig | undefined,
     readonly options: VerifyOptions,
   ) {

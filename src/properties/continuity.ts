@@ -32,8 +32,9 @@ export function continuity(ctx: EvidenceContext): PropertyResult {
   const unsupported = ctx.unsupportedReason;
   if (unsupported) return only("witness.assertion", "NOT_CHECKED", unsupported);
   const cp = manifestCheckpoint(ctx)?.result;
+  // A checkpoint is only found inside a manifest, so with one the manifest is there too.
   const manifest = ctx.manifest;
-  if (cp === undefined || !manifest) return only("witness.assertion", "NOT_PRESENT", `${NO_ASSERTION}; the bundle carries no checkpoint`);
+  if (cp === undefined || manifest === undefined) return only("witness.assertion", "NOT_PRESENT", `${NO_ASSERTION}; the bundle carries no checkpoint`);
   const checks: Check[] = cp.ok
     ? chainChecks(cp.value, member(manifest, "priorCheckpoint"), member(manifest, "consistencyProof"))
     : [check("chain.link", "NOT_CHECKED", "the checkpoint is malformed (reported under checkpointSignature)")];

@@ -37,7 +37,8 @@ export function operatorLabel(operator: Operator): string {
 export function externalRegistration(ctx: EvidenceContext): PropertyResult {
   const unsupported = ctx.unsupportedReason;
   if (unsupported) return only("registration.verified", "NOT_CHECKED", unsupported);
-  const cp = manifestCheckpoint(ctx)?.result;
+  const parsed = manifestCheckpoint(ctx);
+  const cp = parsed?.result;
   if (cp === undefined) return only("registration.verified", "NOT_PRESENT", "the bundle carries no checkpoint");
   const cpJson = ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined;
   const raw = isJsonObject(cpJson) ? member(cpJson, "witnesses") : undefined;
@@ -53,7 +54,7 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
   const verified: string[] = [];
   let counted = 0;
   records.forEach((record, i) => {
-    const r = stampChecks(ctx, record, joinPath(CHECKPOINT_PATH, "witnesses", i), entryHash);
+    const r = stampChecks(ctx, record, joinPath(CHECKPOINT_PATH, "witnesses", i), entryHash, parsed?.narrowed === true);
     checks.push(...r.checks);
     if (r.counted) counted++;
     if (r.verifiedBy) verified.push(r.verifiedBy);
@@ -89,7 +90,7 @@ function isStub(record: JsonValue): boolean {
   return bytes !== undefined && bytes[0] === 0x7b && Buffer.from(bytes).toString("latin1").includes('"cll-stub"');
 }
 
-function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entryHash: string): StampResult {
+function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entryHash: string, reconstructed: boolean): StampResult {
   if (!isJsonObject(record)) return { checks: [check("witness.receipt", "FAIL", "witness record is not an object", { subject: path })], counted: true };
   const url = member(record, "ts_url");
   const subject = typeof url === "string" ? `${path} ${url}` : path;
@@ -104,7 +105,16 @@ function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entr
     checks.push(check("witness.entryHash", "FAIL", `entry_hash ${showValue(stated)} != ${entryHash} recomputed from the checkpoint: the stamp is not bound to this checkpoint`, { subject, values }));
     return { checks, counted: true };
   }
-  checks.push(check("witness.entryHash", "PASS", `entry_hash ${entryHash} recomputed from the checkpoint`, { subject, values }));
+  checks.push(
+    reconstructed
+      ? check(
+          "witness.entryHash",
+          "INCONCLUSIVE",
+          `entry_hash ${entryHash} matches only the checkpoint with widened numbers written back as integers: the ${ctx.located.carrier} carrier passed numbers through doubles`,
+          { subject, values },
+        )
+      : check("witness.entryHash", "PASS", `entry_hash ${entryHash} recomputed from the checkpoint`, { subject, values }),
+  );
   const b64 = member(record, "receipt_b64");
   const receipt = typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
   if (!receipt) {

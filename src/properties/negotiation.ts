@@ -7,7 +7,9 @@
  *   acceptance.sameTask       the first Task is the same Task (id, contextId) as the terminal one
  *   acceptance.accepted       the first Task's evidenceAcceptance.state is ACCEPTED
  *   acceptance.terms          same recordProfile and minimumEvidence; maximumRegistrationDelaySeconds no looser
- *   requireTask               the server answered with a Task, not a direct Message
+ *   requireTask               the server answered with a Task, not a direct Message (a capture or
+ *                             --first-task may record the direct Message it got instead)
+ *   evidence.recordProfile    the delivered bundle is under the accepted record profile
  *   deliveryMode.listed       the delivery mode used is one the caller listed
  *   status.meetsMinimum       the terminal evidenceStatus meets minimumEvidence, or is FAILED with a typed
  *                             reason (a server may fail; it may not silently downgrade)
@@ -69,6 +71,7 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
   const req = requirement;
   checks.push(unchangedCheck(ctx.observedTask, first.message, req));
   const firstTask = ctx.firstTask;
+  if (!firstTask && ctx.firstMessage) return directMessage(checks, req, ctx.firstMessage.messageId);
   if (!firstTask) {
     checks.push(check("acceptance.accepted", "INCONCLUSIVE", "acceptance not observed: the input has no first Task (pass it with --first-task or a capture)"));
     return decide(checks, "");
@@ -90,9 +93,32 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
   if (member(req, "requireTask") === true) {
     checks.push(check("requireTask", "PASS", "requireTask: the server answered with a Task, not a direct Message"));
   }
+  checks.push(profileCheck(ctx, req));
   checks.push(deliveryModeCheck(ctx, req));
   checks.push(meetsMinimumCheck(ctx, req));
   return decide(checks, () => `the server accepted ${String(member(req, "requirement"))} ${String(member(req, "minimumEvidence"))} before acting and met it`);
+}
+
+/** SendMessage answered with a Message: no Task, so no acceptance, and requireTask is broken if set. */
+function directMessage(checks: Check[], req: JsonObject, messageId: string): PropertyResult {
+  const said = `the server answered the request with a direct Message (${messageId}), not a Task`;
+  if (member(req, "requireTask") === true) {
+    checks.push(check("requireTask", "FAIL", `${said}, though requireTask was set: a direct Message is not success`));
+  } else if (member(req, "requirement") === "PREFERRED") {
+    return only("acceptance.accepted", "NOT_PRESENT", `${said}; the PREFERRED requirement was not taken up, nothing was negotiated`);
+  } else {
+    checks.push(check("acceptance.accepted", "FAIL", `${said}: the REQUIRED requirement was never accepted`));
+  }
+  return decide(checks, "");
+}
+
+/** The evidence delivered is under the record profile the server accepted (an evidence of another profile does not meet it). */
+function profileCheck(ctx: EvidenceContext, req: JsonObject): Check {
+  const id = "evidence.recordProfile";
+  const delivered = member(ctx.bundle, "recordProfile");
+  const accepted = member(req, "recordProfile");
+  if (delivered === accepted) return check(id, "PASS", `the evidence is under the accepted record profile`);
+  return check(id, "FAIL", `the evidence is under record profile ${showValue(delivered)}, not the accepted ${showValue(accepted)}`);
 }
 
 function copiesCheck(first: FirstMessage): Check {

@@ -10,6 +10,8 @@ import { only } from "./checks.js";
 import type { EvidenceContext } from "./context.js";
 
 export function outcomeCorroboration(ctx: EvidenceContext): PropertyResult {
+  const unsupported = ctx.unsupportedReason;
+  if (unsupported) return only("corroboration.present", "NOT_CHECKED", unsupported);
   const carried = member(ctx.bundle, "outcomeCorroboration") ?? (ctx.manifest ? member(ctx.manifest, "outcomeCorroboration") : undefined);
   if (carried === undefined || carried === null) {
     return only("corroboration.present", "NOT_PRESENT", "no independent outcome corroboration is carried");

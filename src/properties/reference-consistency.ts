@@ -34,6 +34,7 @@ import type { Check, PropertyName, PropertyResult, Properties } from "../report/
 import { check, decide } from "./checks.js";
 import type { EvidenceContext } from "./context.js";
 import { isBundleShaped, type LocatedBundle } from "../input/load.js";
+import { narrowIntegralNumbers } from "./widening.js";
 
 /** The properties each claimed level needs, cumulatively (contract §6). */
 export const LEVEL_NEEDS: Readonly<Record<EvidenceLevel, readonly PropertyName[]>> = {
@@ -98,13 +99,32 @@ export function referenceConsistency(ctx: EvidenceContext, properties: Partial<P
 function bundleCopiesCheck(ctx: EvidenceContext): Check {
   const id = "bundle.copiesAgree";
   const primary = ctx.bundles[0] as LocatedBundle;
+  let byValue = false;
   for (const other of ctx.bundles.slice(1)) {
-    if (!jsonEquals(primary.bundle, other.bundle)) {
-      const d = firstDifference(primary.bundle, other.bundle) as Difference;
-      return check(id, "FAIL", `the bundle at ${other.location} differs from the one at ${primary.location} at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)}`);
+    if (jsonEquals(primary.bundle, other.bundle)) continue;
+    // A copy that passed through a protobuf Struct/Value may have its integers widened (1 → 1.0):
+    // that is transport, not disagreement, so such copies are compared by numeric value.
+    if (isStructured(primary) || isStructured(other)) {
+      if (jsonEquals(narrowIntegralNumbers(primary.bundle).value, narrowIntegralNumbers(other.bundle).value)) {
+        byValue = true;
+        continue;
+      }
     }
+    const d = firstDifference(primary.bundle, other.bundle) as Difference;
+    return check(id, "FAIL", `the bundle at ${other.location} differs from the one at ${primary.location} at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)}`);
   }
-  return check(id, "PASS", `all ${ctx.bundles.length} copies of the bundle are identical (${ctx.bundles.map((b) => b.location).join(", ")})`);
+  const where = ctx.bundles.map((b) => b.location).join(", ");
+  return check(
+    id,
+    "PASS",
+    byValue
+      ? `all ${ctx.bundles.length} copies of the bundle agree (${where}); numbers compared by value, since a structured carrier widens integers`
+      : `all ${ctx.bundles.length} copies of the bundle are identical (${where})`,
+  );
+}
+
+function isStructured(b: LocatedBundle): boolean {
+  return b.carrier === "data" || b.carrier === "inline";
 }
 
 const CLAIMED_FIELDS = ["evidenceId", "coreManifestDigest", "recordProfile"] as const;
@@ -183,10 +203,11 @@ function deliveryCheck(ctx: EvidenceContext, copies: readonly ReferenceCopy[]): 
       return check(id, "FAIL", `${c.where}.deliveryMode is ${showValue(mode)} but the bundle was delivered as ${used} at ${ctx.located.location}`);
     }
     const artifactId = member(c.value, "evidenceArtifactId");
-    if (artifactId !== undefined) {
+    // Only a bundle delivered in a Task has a place to compare with; a bare or captured bundle does not.
+    if (artifactId !== undefined && used !== undefined) {
       const actual = ctx.located.artifact?.artifactId;
       if (artifactId !== actual) {
-        return check(id, "FAIL", `${c.where}.evidenceArtifactId ${showValue(artifactId)} != the artifact that carried the bundle (${actual === undefined ? "none" : showValue(actual)})`);
+        return check(id, "FAIL", `${c.where}.evidenceArtifactId ${showValue(artifactId)} != the artifact that carried the bundle (${actual === undefined ? "none: it was inline in Task.metadata" : showValue(actual)})`);
       }
     }
   }
@@ -209,13 +230,14 @@ function claimedLevelCheck(ref: JsonValue | undefined, properties: Partial<Prope
   if (missing.length > 0) {
     return check(id, "FAIL", `claims ${level} but the bundle carries nothing for ${missing.join(", ")}`, { values });
   }
-  const unproven = states.filter(([, s]) => s === "NOT_CHECKED" || s === "INCONCLUSIVE").map(([p]) => p);
-  if (unproven.length > 0) {
-    return check(id, "INCONCLUSIVE", `claims ${level}; not established without more trust material: ${unproven.map((p) => `${p} ${properties[p]?.state ?? "NOT_CHECKED"}`).join(", ")}`, { values });
-  }
+  // A FAIL is reported by its own property; the claim is then not assessed, whatever else holds.
   const failed = states.filter(([, s]) => s === "FAIL").map(([p]) => p);
   if (failed.length > 0) {
     return check(id, "NOT_CHECKED", `claims ${level}; not assessed because ${failed.join(", ")} FAIL (reported there)`, { values });
+  }
+  const unproven = states.filter(([, s]) => s === "NOT_CHECKED" || s === "INCONCLUSIVE");
+  if (unproven.length > 0) {
+    return check(id, "INCONCLUSIVE", `claims ${level}, which cannot be confirmed: ${unproven.map(([p, s]) => `${p} ${s}`).join(", ")} (see there)`, { values });
   }
   return check(id, "PASS", `claimed ${level} is supported: ${needs.join(", ")} PASS`, { values });
 }

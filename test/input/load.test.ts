@@ -202,10 +202,10 @@ describe("inputs that cannot be verified", () => {
 describe("--task and --first-task inputs", () => {
   it("takes the final Task, and the first Task of a capture", () => {
     const r = loadTaskInput(fromPlain({ firstTask: task({ artifacts: [] }), finalTask: task() }), "task");
-    expect(r.ok && r.value.task.path).toBe("finalTask");
+    expect(r.ok && r.value.task?.path).toBe("finalTask");
     expect(r.ok && r.value.firstTask?.path).toBe("firstTask");
     const first = loadTaskInput(fromPlain({ firstTask: task(), finalTask: task() }), "first-task");
-    expect(first.ok && first.value.task.path).toBe("firstTask");
+    expect(first.ok && first.value.firstTask?.path).toBe("firstTask");
   });
 
   it("refuses an input without a Task", () => {

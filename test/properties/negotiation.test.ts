@@ -7,6 +7,7 @@
  * carry in history[0]: a change meant for one rule is made in both copies (`inRequirement`).
  */
 import { describe, expect, it } from "vitest";
+import { verify } from "../../src/verify.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import type { Tamper } from "../../producer/options.js";
 import {
@@ -232,6 +233,7 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
       "acceptance.accepted PASS",
       "acceptance.terms PASS",
       "requireTask PASS",
+      "evidence.recordProfile PASS",
       "deliveryMode.listed PASS",
       "status.meetsMinimum PASS",
     ]);
@@ -291,6 +293,7 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
       "acceptance.accepted PASS",
       "acceptance.terms PASS",
       "requireTask PASS",
+      "evidence.recordProfile PASS",
       "deliveryMode.listed NOT_CHECKED",
       "status.meetsMinimum PASS",
     ]);
@@ -348,5 +351,49 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
   it("evidence delivered under another record profile than the one accepted does not meet the requirement", () => {
     const input = tampered(underProfile(OTHER_PROFILE));
     expect(input.properties.negotiation.state).toBe("FAIL");
+  });
+});
+
+describe("SendMessage answered with a direct Message instead of a Task", () => {
+  const e = capture();
+  const message = (): JsonObject => copy(at(e.finalTask, "history", 0));
+  const withReply = (reply: JsonValue, requirement?: (r: JsonObject) => void) => {
+    const input = copy(e.input);
+    if (requirement) requirement(requirementIn(at(input, "finalTask")));
+    input.firstTask = reply;
+    return check(e, { input });
+  };
+
+  it("requireTask: a direct Message FAILs the requireTask check", () => {
+    const input = withReply(message());
+    expectDecided(input, "negotiation", { state: "FAIL", check: "requireTask", detail: /answered the request with a direct Message .* though requireTask was set/ });
+    expect(statesOf(input)).toEqual(baseline({ negotiation: "FAIL" }));
+  });
+
+  it("REQUIRED without requireTask: the requirement was never accepted, FAIL", () => {
+    const input = withReply({ message: message() }, (r) => void (r.requireTask = false));
+    expectDecided(input, "negotiation", { state: "FAIL", check: "acceptance.accepted", detail: /the REQUIRED requirement was never accepted/ });
+  });
+
+  it("PREFERRED without requireTask: nothing was negotiated, NOT_PRESENT", () => {
+    const input = withReply(message(), (r) => {
+      r.requireTask = false;
+      r.requirement = "PREFERRED";
+    });
+    expectDecided(input, "negotiation", { state: "NOT_PRESENT", check: "acceptance.accepted" });
+  });
+
+  it("--first-task may hold the direct Message, bare or as a JSON-RPC result", () => {
+    for (const firstTask of [message(), { jsonrpc: "2.0", id: 1, result: { message: message() } }]) {
+      const input = check(e, { input: at(e.input, "finalTask"), request: { firstTask: firstTask as JsonValue } });
+      expectDecided(input, "negotiation", { state: "FAIL", check: "requireTask" });
+    }
+  });
+
+  it("a capture whose first response is neither a Task nor a Message is refused", () => {
+    const input = copy(e.input);
+    input.firstTask = { hello: "world" } as unknown as JsonValue;
+    const report = verify({ inputs: [{ source: "capture", data: input }], trust: e.trust });
+    expect(report.inputs[0]).toMatchObject({ exitCode: 2, error: { code: "INPUT_NOT_A_TASK", path: "firstTask" } });
   });
 });

@@ -7,7 +7,7 @@ import { PROPERTY_NAMES, type PropertyName } from "../../src/report/model.js";
 import { OTHER_PROFILE, statesOf, tampered, underProfile } from "./harness.js";
 
 /** Extension-level properties: they do not apply the record profile's rules. */
-const EXTENSION_LEVEL: readonly PropertyName[] = ["outcomeCorroboration", "referenceConsistency", "negotiation"];
+const EXTENSION_LEVEL: readonly PropertyName[] = ["referenceConsistency", "negotiation"];
 /** The properties whose checks are the record profile's rules. */
 const PROFILE_RULES = PROPERTY_NAMES.filter((p) => !EXTENSION_LEVEL.includes(p));
 
@@ -18,11 +18,11 @@ describe("an unsupported record profile", () => {
       const result = input.properties[p];
       expect([p, result.state, result.detail, result.checks.length]).toEqual([p, "NOT_CHECKED", `unsupported record profile ${OTHER_PROFILE}`, 1]);
     }
-    // Nothing is carried for outcomeCorroboration; the claimed level cannot be established without
-    // the properties it needs; the negotiation (extension level, not profile) still runs.
-    expect(statesOf(input)).toMatchObject({ outcomeCorroboration: "NOT_PRESENT", referenceConsistency: "INCONCLUSIVE" });
+    // The claimed level cannot be established without the properties it needs; the negotiation
+    // (extension level, not profile) still runs, and names the profile the evidence is under.
+    expect(statesOf(input)).toMatchObject({ referenceConsistency: "INCONCLUSIVE", negotiation: "FAIL" });
     expect(input.properties.negotiation.checks.map((c) => c.id)).toContain("acceptance.terms");
-    expect(PROFILE_RULES).toHaveLength(9);
+    expect(PROFILE_RULES).toHaveLength(10);
   });
 
   it("an unsupported extension version is refused the same way", () => {

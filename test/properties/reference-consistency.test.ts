@@ -345,7 +345,7 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
     expectDecided(input, "referenceConsistency", {
       state: "INCONCLUSIVE",
       check: "reference.claimedLevel",
-      detail: /^claims EXTERNALLY_REGISTERED; not established without more trust material: externalRegistration INCONCLUSIVE$/,
+      detail: /^claims EXTERNALLY_REGISTERED, which cannot be confirmed: externalRegistration INCONCLUSIVE \(see there\)$/,
     });
   });
 
