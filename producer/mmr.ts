@@ -8,7 +8,7 @@
  * mountains by the binary digits of the leaf count, and walks each mountain down from its peak.
  * Two formulations that agree on every vector are far less likely to share a mistake.
  */
-import { be64, concatBytes, sha256 } from "../src/util/bytes.js";
+import { be64, sha256 } from "../src/util/bytes.js";
 import { ProducerError } from "./errors.js";
 
 const LEAF_PREFIX = Uint8Array.of(0x00);

@@ -7,7 +7,6 @@ import { parseStrictJson, DEFAULT_JSON_LIMITS, type JsonLimits } from "./json/st
 import type { JsonValue } from "./json/value.js";
 import type { Result } from "./result.js";
 import { loadInput, loadTaskInput, DEFAULT_LOAD_LIMITS, type LoadedInput, type Observation } from "./input/load.js";
-import type { A2ATask } from "./input/a2a.js";
 import { loadTrustConfig, type TrustConfig } from "./trust/config.js";
 import { EVIDENCE_STATUS_PREFIX, levelRank, type EvidenceLevelOrNone } from "./profile.js";
 import { isJsonObject, member } from "./json/value.js";
