@@ -36,3 +36,8 @@ export function showValue(v: JsonValue | undefined, max = 80): string {
   const s = v instanceof JsonNumber ? v.lexeme : typeof v === "object" && v !== null ? (Array.isArray(v) ? `[…${v.length}]` : "{…}") : JSON.stringify(v);
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
+
+/** A value as an auditor reads it in a report's `values`: strings bare, numbers by lexeme, absent as "absent". */
+export function valueText(v: JsonValue | undefined): string {
+  return typeof v === "string" ? v : showValue(v, 200);
+}

@@ -11,7 +11,7 @@
  * The copies of these digests in TaskEvidenceReference objects are referenceConsistency's.
  */
 import { member, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
-import { firstDifference, showValue, type Difference } from "../json/diff.js";
+import { firstDifference, showValue, valueText, type Difference } from "../json/diff.js";
 import { jsonEquals } from "../json/value.js";
 import { jcs } from "../canon/jcs.js";
 import { isHex64, sha256Hex, utf8 } from "../util/bytes.js";
@@ -150,7 +150,7 @@ function agentInputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   }
   const recomputed = ctx.recomputedEvidenceId;
   if (!recomputed.ok) return check(id, "NOT_CHECKED", "evidenceId could not be recomputed");
-  const values = { agentInputDigest: showValue(input), evidenceId: recomputed.value.hex };
+  const values = { agentInputDigest: valueText(input), evidenceId: recomputed.value.hex };
   if (input === recomputed.value.hex) {
     return check(id, "PASS", `capsule agent_input_digest equals the recomputed evidenceId ${recomputed.value.hex}`, { values });
   }
@@ -174,8 +174,8 @@ function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   if (!canonical.ok) return check(id, "FAIL", `agent output cannot be canonicalized: ${canonical.detail}`, { code: canonical.code });
   const expected = sha256Hex(utf8(canonical.value));
   const values: Record<string, string> = { expected };
-  if (output !== undefined) values.agentOutputDigest = showValue(output);
-  if (response !== undefined) values.responseDigest = showValue(response);
+  if (output !== undefined) values.agentOutputDigest = valueText(output);
+  if (response !== undefined) values.responseDigest = valueText(response);
   for (const [name, v] of [
     ["agent_output_digest", output],
     ["effect.response_digest", response],

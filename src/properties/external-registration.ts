@@ -18,7 +18,7 @@
  * The service is labelled independent or producer-operated from the trust file: a receipt proves
  * inclusion in that service's log, not time and not independence.
  */
-import { showValue } from "../json/diff.js";
+import { showValue, valueText } from "../json/diff.js";
 import { isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
@@ -100,7 +100,7 @@ function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entr
   if (typeof url !== "string") return { checks: [check("witness.receipt", "FAIL", "ts_url is not a string", { subject })], counted: true };
   const checks: Check[] = [];
   const stated = member(record, "entry_hash");
-  const values = { recomputed: entryHash, stated: showValue(stated) };
+  const values = { recomputed: entryHash, stated: valueText(stated) };
   if (stated !== entryHash) {
     checks.push(check("witness.entryHash", "FAIL", `entry_hash ${showValue(stated)} != ${entryHash} recomputed from the checkpoint: the stamp is not bound to this checkpoint`, { subject, values }));
     return { checks, counted: true };

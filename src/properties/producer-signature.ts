@@ -13,7 +13,7 @@
  * identityAuthorityBinding's question, answered only by the trust file.
  */
 import { isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../json/value.js";
-import { showValue } from "../json/diff.js";
+import { showValue, valueText } from "../json/diff.js";
 import { hexToBytes, isHex64 } from "../util/bytes.js";
 import { checkCarriedCapsuleId, computeCapsuleId } from "../aac/capsule-id.js";
 import { verifyProducerEnvelope } from "../aac/producer-envelope.js";
@@ -103,7 +103,7 @@ function envelopeChecks(signature: JsonValue, keyId: JsonValue, signedId: string
     r.value.publicKeyHex === keyId
       ? check("envelope.keyId", "PASS", `the envelope's kid is the capsule's key_id ${keyId}`)
       : check("envelope.keyId", "FAIL", `the envelope's kid ${r.value.publicKeyHex} != capsule key_id ${showValue(keyId)}`, {
-          values: { kid: r.value.publicKeyHex, keyId: showValue(keyId) },
+          values: { kid: r.value.publicKeyHex, keyId: valueText(keyId) },
         }),
   );
   return checks;

@@ -18,7 +18,7 @@
  * the claim is then not assessed, so one tampered object does not also read as a server overclaim.
  */
 import { isJsonObject, member, jsonEquals, type JsonValue } from "../json/value.js";
-import { firstDifference, showValue, type Difference } from "../json/diff.js";
+import { firstDifference, showValue, valueText, type Difference } from "../json/diff.js";
 import { joinPath } from "../json/path.js";
 import {
   COVERAGE_SCOPE,
@@ -143,7 +143,7 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
     const bundleValue = member(ctx.bundle, f);
     if (!jsonEquals(stated, bundleValue)) {
       return check(id, "FAIL", `taskEvidenceReference.${f} ${showValue(stated)} != bundle ${f} ${showValue(bundleValue)}`, {
-        values: { reference: showValue(stated), bundle: showValue(bundleValue) },
+        values: { reference: valueText(stated), bundle: valueText(bundleValue) },
       });
     }
   }

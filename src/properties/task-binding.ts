@@ -16,7 +16,7 @@
  *   transcript.unobserved                          transcript entries the history does not show: INCONCLUSIVE
  *                                                  (A2A does not guarantee complete history)
  */
-import { showValue } from "../json/diff.js";
+import { showValue, valueText } from "../json/diff.js";
 import { member, isJsonObject, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { sha256Hex, utf8 } from "../util/bytes.js";
@@ -53,7 +53,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
 
 function fieldCheck(id: string, payload: JsonObject, name: string, observed: string | undefined, what: string): Check {
   const claimed = member(payload, name);
-  const values = { payload: showValue(claimed), observed: showValue(observed) };
+  const values = { payload: valueText(claimed), observed: valueText(observed) };
   if (observed === undefined) return check(id, "NOT_CHECKED", `the observed Task has no ${what}`, { values });
   if (claimed === observed) return check(id, "PASS", `payload ${name} equals the observed ${what} ${observed}`, { values });
   return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != observed ${what} ${showValue(observed)}`, { values });
@@ -62,7 +62,7 @@ function fieldCheck(id: string, payload: JsonObject, name: string, observed: str
 function terminalStateCheck(payload: JsonObject, task: A2ATask): Check {
   const id = "task.terminalState";
   const claimed = member(payload, "terminalState");
-  const values = { payload: showValue(claimed), observed: task.state };
+  const values = { payload: valueText(claimed), observed: task.state };
   if (!(TERMINAL_TASK_STATES as readonly string[]).includes(task.state)) {
     return check(id, "FAIL", `the observed Task is in ${task.state}, not a terminal state: evidence describes a terminal Task`, { values });
   }
@@ -75,7 +75,7 @@ function optionCheck(id: string, payload: JsonObject, name: string, expected: st
   if (expected === undefined) {
     return check(id, "NOT_CHECKED", `payload ${name} ${showValue(claimed)} not compared: not observable in A2A; pass ${flag} to compare`);
   }
-  const values = { payload: showValue(claimed), expected };
+  const values = { payload: valueText(claimed), expected };
   if (claimed === expected) return check(id, "PASS", `payload ${name} equals ${flag} ${expected}`, { values });
   return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != ${flag} ${showValue(expected)}`, { values });
 }
@@ -148,7 +148,7 @@ function artifactCheck(
   if (typeof artifactId !== "string") return check(id, "FAIL", "artifactId is not a string", { subject });
   if (claimedIds.has(artifactId)) return check(id, "FAIL", `artifactId ${artifactId} is committed twice`, { subject });
   claimedIds.add(artifactId);
-  const values: Record<string, string> = { artifactId, contentCommitment: showValue(commitment) };
+  const values: Record<string, string> = { artifactId, contentCommitment: valueText(commitment) };
   const match = byId.get(artifactId);
   if (!match) {
     // Artifact identity binds (contract §9.3): a same-named artifact does not stand in for it,
@@ -226,7 +226,7 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
       continue;
     }
     matched.add(m.messageId);
-    values.partCommitment = showValue(entry.partCommitment);
+    values.partCommitment = valueText(entry.partCommitment);
     if (entry.index < lastIndex) {
       checks.push(check("transcript.message", "FAIL", `message ${m.messageId} is out of order: transcript[${entry.index}] comes before an earlier history message`, { subject, values }));
       continue;
