@@ -8,7 +8,7 @@
  * The leaf body is the carried capsule_id (raw 32 bytes), as the producer appended it; whether that
  * id matches the capsule's content is producerSignature's check.
  */
-import { member } from "../json/value.js";
+import { asSafeInteger, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { hexToBytes, isHex64, bytesToHex } from "../util/bytes.js";
 import { parseInclusionProof, verifyInclusion } from "../log/mmr.js";
 import type { PropertyResult } from "../report/model.js";
@@ -17,6 +17,14 @@ import type { EvidenceContext } from "./context.js";
 import { manifestCheckpoint } from "./checkpoint.js";
 
 const PROOF_PATH = "manifest.localInclusionProof";
+
+function rootAndSize(cp: JsonValue | undefined): { root: Uint8Array; mmrSize: number } | undefined {
+  if (!isJsonObject(cp)) return undefined;
+  const root = member(cp, "root");
+  const mmrSize = asSafeInteger(member(cp, "mmr_size"));
+  if (!isHex64(root) || mmrSize === undefined || mmrSize < 0) return undefined;
+  return { root: hexToBytes(root) as Uint8Array, mmrSize };
+}
 
 export function localInclusion(ctx: EvidenceContext): PropertyResult {
   const unsupported = ctx.unsupportedReason;
@@ -28,12 +36,15 @@ export function localInclusion(ctx: EvidenceContext): PropertyResult {
     const missing = [cp === undefined && "checkpoint", (proofValue === undefined || proofValue === null) && "inclusion proof", !capsule && "capsule"].filter(Boolean);
     return only("inclusion.proof", "NOT_PRESENT", `the bundle carries no ${missing.join(", no ")}`);
   }
-  if (!cp.ok) return only("inclusion.proof", "FAIL", `the checkpoint is malformed: ${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`, { code: cp.code });
+  // Inclusion needs only the checkpoint's root and size; a defect elsewhere in the checkpoint (its
+  // version, kind or signature) is checkpointSignature's to report.
+  const committed = cp.ok ? cp.value : rootAndSize(ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined);
+  if (!committed) return only("inclusion.proof", "FAIL", `the checkpoint's root or mmr_size is malformed${cp.ok ? "" : `: ${cp.detail}`}`, cp.ok ? {} : { code: cp.code });
   const proof = parseInclusionProof(proofValue, PROOF_PATH);
   if (!proof.ok) return only("inclusion.proof", "FAIL", `the inclusion proof is malformed: ${proof.detail}${proof.path ? ` at ${proof.path}` : ""}`, { code: proof.code });
   const capsuleId = member(capsule, "capsule_id");
   if (!isHex64(capsuleId)) return only("inclusion.proof", "FAIL", "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove");
-  const checkpoint = cp.value;
+  const checkpoint = committed;
   const values = {
     root: bytesToHex(checkpoint.root),
     mmrSize: String(checkpoint.mmrSize),

@@ -5,7 +5,8 @@
  *
  *   bundle.copiesAgree      every located copy of the bundle is identical
  *   reference.bundle        the bundle's own taskEvidenceReference states the bundle's evidenceId,
- *                           coreManifestDigest, recordProfile and terminalState
+ *                           coreManifestDigest and recordProfile, and the observed Task's terminal
+ *                           state (the payload's, when no Task was observed)
  *   reference.artifact      an EVIDENCE_ARTIFACT bundle's Artifact carries the same reference in its metadata
  *   reference.task          the terminal Task carries the same reference in Task.metadata[<extension URI>]
  *   reference.status        evidenceStatus is known, never PENDING on a terminal Task; FAILED has a typed reason
@@ -147,10 +148,14 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
       });
     }
   }
+  // The reference states the Task's terminal state: compared with the observed Task when there is
+  // one (the payload's own terminalState is taskBinding's), else with the payload.
   const terminal = member(ref, "terminalState");
-  const payloadTerminal = ctx.payload ? member(ctx.payload, "terminalState") : undefined;
-  if (terminal !== undefined && terminal !== payloadTerminal) {
-    return check(id, "FAIL", `taskEvidenceReference.terminalState ${showValue(terminal)} != payload terminalState ${showValue(payloadTerminal)}`);
+  const [stateWhere, state] = ctx.observedTask
+    ? ["the observed Task's state", ctx.observedTask.state]
+    : ["payload terminalState", ctx.payload ? member(ctx.payload, "terminalState") : undefined];
+  if (terminal !== undefined && terminal !== state) {
+    return check(id, "FAIL", `taskEvidenceReference.terminalState ${showValue(terminal)} != ${stateWhere} ${showValue(state)}`);
   }
   const scope = member(ref, "coverageScope");
   if (scope !== undefined && scope !== COVERAGE_SCOPE) {

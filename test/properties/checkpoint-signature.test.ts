@@ -17,8 +17,8 @@ const OTHER = signer("checkpoint signing service");
 const checkpointOf = (m: JsonObject) => at(m, "cllCheckpoint");
 const inCheckpoint = (change: (cp: JsonObject) => void): Tamper => ({ manifest: (m) => change(checkpointOf(m)) });
 
-/** A checkpoint that does not parse binds no stamp and proves no leaf. */
-const MALFORMED: Partial<States> = { localInclusion: "FAIL", externalRegistration: "FAIL" };
+/** A checkpoint that does not parse binds no stamp; its root and size still serve localInclusion. */
+const MALFORMED: Partial<States> = { externalRegistration: "FAIL" };
 /** A signed member changed: the stamps registered the checkpoint as it was signed. */
 const SIGNED_MEMBER: Partial<States> = { externalRegistration: "FAIL" };
 
@@ -65,7 +65,7 @@ describe("checkpointSignature FAIL paths", () => {
       name: "root not 64 lowercase hex",
       tamper: inCheckpoint((cp) => void (cp.root = (cp.root as string).toUpperCase())),
       decided: { state: "FAIL", check: "checkpoint.shape", code: "CHECKPOINT_MALFORMED", detail: /^root must be 64 lowercase hex/ },
-      also: MALFORMED,
+      also: { ...MALFORMED, localInclusion: "FAIL" },
     },
     {
       name: "key_id not a raw key in hex",

@@ -54,7 +54,7 @@ describe("contentBinding FAIL paths", () => {
       tamper: { bundle: (b) => void (b.taskEvidencePayload = "payload") },
       decided: { state: "FAIL", check: "evidenceId.recompute", detail: "taskEvidencePayload is not a JSON object" },
       // Without a payload object nothing binds a Task and no terminal state is stated.
-      also: { taskBinding: "NOT_PRESENT", referenceConsistency: "FAIL", identityAuthorityBinding: "NOT_PRESENT" },
+      also: { taskBinding: "NOT_PRESENT", identityAuthorityBinding: "NOT_PRESENT" },
     },
     {
       name: "manifest's payload copy differs from the top-level one",
@@ -137,13 +137,13 @@ describe("contentBinding FAIL paths", () => {
       tamper: { payload: (p) => void (p.terminalState = "TASK_STATE_FAILED") },
       decided: { state: "FAIL", check: "capsule.agentOutputDigest" },
       // The observed Task and the references say COMPLETED.
-      also: { taskBinding: "FAIL", referenceConsistency: "FAIL" },
+      also: { taskBinding: "FAIL" },
     },
     {
       name: "payload terminalState not a string",
       tamper: { payload: (p) => void (p.terminalState = new JsonNumber("3")) },
       decided: { state: "FAIL", check: "capsule.agentOutputDigest", detail: "taskEvidencePayload.terminalState is not a string" },
-      also: { taskBinding: "FAIL", referenceConsistency: "FAIL" },
+      also: { taskBinding: "FAIL" },
     },
   ];
 

@@ -84,7 +84,7 @@ describe("externalRegistration FAIL paths", () => {
       name: "checkpoint malformed: no stamp can be bound to it",
       tamper: { manifest: (m) => void (at(m, "cllCheckpoint").v = new JsonNumber("2")) },
       decided: { state: "FAIL", check: "witness.entryHash", code: "CHECKPOINT_VERSION_UNSUPPORTED", detail: /^the checkpoint is malformed, so no stamp can be bound to it/ },
-      also: { checkpointSignature: "FAIL", localInclusion: "FAIL" },
+      also: { checkpointSignature: "FAIL" },
     },
     {
       name: "witness record not an object",
@@ -346,7 +346,7 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
       "a null witnesses member (which the checkpoint parser refuses)",
       { manifest: (m: JsonObject) => void (at(m, "cllCheckpoint").witnesses = null) },
       "the checkpoint carries no witness stamps",
-      { ...OVERCLAIM, localInclusion: "FAIL", checkpointSignature: "FAIL" },
+      { ...OVERCLAIM, checkpointSignature: "FAIL" },
     ],
   ] as Array<[string, Tamper, string, Partial<States>]>)("NOT_PRESENT with %s", (_, tamper, detail, changes) => {
     const input = tampered(tamper);

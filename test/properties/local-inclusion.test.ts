@@ -21,9 +21,9 @@ const MALFORMED_CHECKPOINT: Partial<States> = { checkpointSignature: "FAIL", ext
 describe("localInclusion FAIL paths", () => {
   const cases: Case[] = [
     {
-      name: "checkpoint malformed (an unsigned member that could pass for signed)",
-      tamper: { manifest: (m) => void (at(m, "cllCheckpoint").note = "unsigned") },
-      decided: { state: "FAIL", check: "inclusion.proof", code: "CHECKPOINT_MEMBER_UNKNOWN", detail: /^the checkpoint is malformed: .* at manifest\.cllCheckpoint\.note$/ },
+      name: "checkpoint root not 64 hex characters",
+      tamper: { manifest: (m) => void (at(m, "cllCheckpoint").root = "c1e8") },
+      decided: { state: "FAIL", check: "inclusion.proof", code: "CHECKPOINT_MALFORMED", detail: /^the checkpoint's root or mmr_size is malformed: root must be 64 lowercase hex/ },
       also: MALFORMED_CHECKPOINT,
     },
     {

@@ -62,7 +62,7 @@ describe("referenceConsistency FAIL paths", () => {
     {
       name: "another terminalState than the payload's, in every copy",
       tamper: everyReference((r) => void (r.terminalState = "TASK_STATE_CANCELED")),
-      decided: { state: "FAIL", check: "reference.bundle", detail: 'taskEvidenceReference.terminalState "TASK_STATE_CANCELED" != payload terminalState "TASK_STATE_COMPLETED"' },
+      decided: { state: "FAIL", check: "reference.bundle", detail: 'taskEvidenceReference.terminalState "TASK_STATE_CANCELED" != the observed Task\'s state "TASK_STATE_COMPLETED"' },
     },
     {
       name: "another coverageScope, in every copy",

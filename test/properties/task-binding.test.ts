@@ -37,11 +37,14 @@ describe("taskBinding FAIL paths", () => {
       name: "observed Task not in a terminal state",
       tamper: { finalTask: (t) => void (at(t, "status").state = "TASK_STATE_WORKING") },
       decided: { state: "FAIL", check: "task.terminalState", detail: /in TASK_STATE_WORKING, not a terminal state/ },
+      // The server's references state TASK_STATE_COMPLETED, which the Task contradicts.
+      also: { referenceConsistency: "FAIL" },
     },
     {
       name: "observed Task in another terminal state",
       tamper: { finalTask: (t) => void (at(t, "status").state = "TASK_STATE_CANCELED") },
       decided: { state: "FAIL", check: "task.terminalState", detail: 'payload terminalState "TASK_STATE_COMPLETED" != observed Task state TASK_STATE_CANCELED' },
+      also: { referenceConsistency: "FAIL" },
     },
     {
       name: "--authority names another authority",
