@@ -76,7 +76,7 @@ function inputError(r: { code: InputError["code"]; detail: string; path?: string
   return r.path !== undefined ? { code: r.code, message: r.detail, path: r.path } : { code: r.code, message: r.detail };
 }
 
-/** Loads the trust configuration given in a request (exposed for the CLI's early validation). */
+/** Loads the trust configuration given in a request: already loaded, or bytes / a parsed value. */
 export function resolveTrust(trust: VerifyRequest["trust"]): Result<TrustConfig | undefined> {
   if (trust === undefined) return { ok: true, value: undefined };
   if (isTrustConfig(trust)) return { ok: true, value: trust };

@@ -33,10 +33,6 @@ export function isJsonObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
 }
 
-export function isJsonArray(v: unknown): v is JsonArray {
-  return Array.isArray(v);
-}
-
 export function isJsonNumber(v: unknown): v is JsonNumber {
   return v instanceof JsonNumber;
 }

@@ -42,7 +42,29 @@ export interface ReceiptVerification {
   readonly signatureChecked: boolean;
 }
 
+/** A receipt whose structure and proof hold: what its signature must then be checked over. */
+export interface CheckedReceipt extends ReceiptVerification {
+  readonly message: Sign1;
+  readonly understoodCrit: ReadonlyArray<CborKey>;
+}
+
+/** Decodes once and verifies, or (key undefined) checks structure and proof only. */
 export function verifyReceipt(receipt: Uint8Array, leafEntry: Uint8Array, key: PublicKeyInfo | undefined): Result<ReceiptVerification> {
+  const checked = checkReceipt(receipt, leafEntry);
+  if (!checked.ok) return checked;
+  const { message: _message, understoodCrit: _crit, ...proved } = checked.value;
+  if (key === undefined) return ok(proved);
+  const signed = verifyReceiptSignature(checked.value, key);
+  return signed.ok ? ok({ ...proved, signatureChecked: true }) : signed;
+}
+
+/** The signature over Sig_structure with the reconstructed root as detached payload. */
+export function verifyReceiptSignature(checked: CheckedReceipt, key: PublicKeyInfo): Result<{ alg: number }> {
+  return verifySign1(checked.message, key, { detachedPayload: checked.root, understoodCritLabels: checked.understoodCrit });
+}
+
+/** Strict decode, vds from the protected header, crit, and the first inclusion proof folded to a root. */
+export function checkReceipt(receipt: Uint8Array, leafEntry: Uint8Array): Result<CheckedReceipt> {
   const decoded = decodeSign1(receipt);
   if (!decoded.ok) return decoded;
   const msg = decoded.value;
@@ -65,18 +87,16 @@ export function verifyReceipt(receipt: Uint8Array, leafEntry: Uint8Array, key: P
   const proof: Result<ProofRoot> =
     vds === VDS_RFC9162_SHA256 ? rfc9162ProofRoot(first, leafEntry, at) : ccfProofRoot(first, leafEntry, at);
   if (!proof.ok) return proof;
-  if (key !== undefined) {
-    const verified = verifySign1(msg, key, { detachedPayload: proof.value.root, understoodCritLabels: understood });
-    if (!verified.ok) return verified;
-  }
   return ok({
+    message: msg,
+    understoodCrit: understood,
     vds,
     alg: alg.value,
     treeSize: proof.value.treeSize,
     leafIndex: proof.value.leafIndex,
     proofCount: proofs.value.length,
     root: proof.value.root,
-    signatureChecked: key !== undefined,
+    signatureChecked: false,
   });
 }
 

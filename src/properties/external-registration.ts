@@ -23,7 +23,7 @@ import { isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } 
 import { joinPath } from "../json/path.js";
 import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
 import { checkpointEntryHash } from "../log/checkpoint.js";
-import { verifyReceipt } from "../log/receipt.js";
+import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
 import type { Operator, TrustedService } from "../trust/config.js";
 import type { Check, PropertyResult } from "../report/model.js";
 import { check, decide, only } from "./checks.js";
@@ -122,7 +122,7 @@ function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entr
     return { checks, counted: true };
   }
   const entry = hexToBytes(entryHash) as Uint8Array;
-  const structure = verifyReceipt(receipt, entry, undefined);
+  const structure = checkReceipt(receipt, entry);
   if (!structure.ok) {
     checks.push(check("witness.receipt", "FAIL", `the receipt does not decode and reconstruct: ${structure.detail}${structure.path ? ` at ${structure.path}` : ""}`, { subject, code: structure.code }));
     return { checks, counted: true };
@@ -136,7 +136,7 @@ function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entr
   checks.push(check("witness.receipt", "PASS", `COSE receipt (vds ${rv.vds}) folds to root ${root}`, { subject, values: { root } }));
   checks.push(positionCheck(record, rv.treeSize, rv.leafIndex, subject));
   const service = ctx.trust?.transparencyServices.get(url);
-  const sig = signatureCheck(service, receipt, entry, subject, url, ctx.trust !== undefined);
+  const sig = signatureCheck(service, rv, subject, url, ctx.trust !== undefined);
   checks.push(sig);
   return {
     checks,
@@ -161,8 +161,7 @@ function positionCheck(record: JsonObject, treeSize: number | null, leafIndex: n
 
 function signatureCheck(
   service: TrustedService | undefined,
-  receipt: Uint8Array,
-  entry: Uint8Array,
+  receipt: CheckedReceipt,
   subject: string,
   url: string,
   haveTrust: boolean,
@@ -176,9 +175,9 @@ function signatureCheck(
       { subject },
     );
   }
-  let lastCode: ReturnType<typeof verifyReceipt> | undefined;
+  let lastCode: ReturnType<typeof verifyReceiptSignature> | undefined;
   for (const k of service.keys) {
-    const r = verifyReceipt(receipt, entry, k.key);
+    const r = verifyReceiptSignature(receipt, k.key);
     if (r.ok) {
       return check(id, "PASS", `receipt signature verifies under the key pinned for ${url} (${operatorLabel(service.operator)})`, {
         subject,
