@@ -25,6 +25,6 @@ export { renderJson } from "./report/json.js";
 export { renderText } from "./report/text.js";
 export { makeStyle } from "./report/style.js";
 export * from "./report/model.js";
-export { FAILURE_CODES, type FailureCode } from "./codes.js";
+export { FAILURE_CODES, type FailureCode } from "./codes/index.js";
 export { EVIDENCE_LEVELS, EXTENSION_URI, RECORD_PROFILE_V1, type EvidenceLevel, type EvidenceLevelOrNone } from "./profile.js";
 export { TOOL_VERSION } from "./version.js";

@@ -2,7 +2,7 @@
  * Total functions in this project return a Result instead of throwing on bad input: a verifier
  * that throws at the first malformed byte cannot report the other, independent properties.
  */
-import type { FailureCode } from "./codes.js";
+import type { FailureCode } from "./codes/index.js";
 
 export interface Ok<T> {
   readonly ok: true;

@@ -7,7 +7,7 @@
  * Success authenticates a key, it does not authorize it: which key may speak for an authority is
  * the caller's trust policy (§8.3 step 9).
  */
-import type { AacCode } from "./codes.js";
+import type { AacCode } from "../codes/aac.js";
 import { decodeSign1, HEADER_ALG, HEADER_CONTENT_TYPE, HEADER_KID, verifySign1 } from "../cose/sign1.js";
 import { publicKeyFromRawEd25519 } from "../cose/keys.js";
 import { fail, ok, type Result } from "../result.js";

@@ -17,7 +17,7 @@
 import { JsonNumber, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
-import type { FailureCode } from "../codes.js";
+import type { FailureCode } from "../codes/index.js";
 import { jcs, jcsNumber } from "./jcs.js";
 import { CANON_MAX_DEPTH } from "./limits.js";
 

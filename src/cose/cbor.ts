@@ -13,7 +13,7 @@
  * booleans stay booleans. Byte strings come back as copies of exactly the received bytes.
  */
 import { decodeFirst, encode, Tagged, Token, Tokenizer, Type, type DecodeOptions, type TagDecoder } from "cborg";
-import type { CoseCode } from "./codes.js";
+import type { CoseCode } from "../codes/cose.js";
 import { fail, ok, type Result } from "../result.js";
 
 /** A CBOR float, kept apart from integers so a typed reader can refuse it. */

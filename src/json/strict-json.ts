@@ -14,7 +14,7 @@
  */
 import { JsonNumber, newJsonObject, type JsonValue } from "./value.js";
 import { formatPath, type PathSegment } from "./path.js";
-import type { JsonCode } from "./codes.js";
+import type { JsonCode } from "../codes/json.js";
 
 export interface JsonLimits {
   /** Maximum input length in bytes. */

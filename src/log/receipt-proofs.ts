@@ -7,7 +7,7 @@
  * than 64 steps is refused outright.
  */
 import { decodeStrictCbor, readArray, readBool, readBytes, readMap, readText, readUint, type CborValue } from "../cose/cbor.js";
-import type { LogCode } from "./codes.js";
+import type { LogCode } from "../codes/log.js";
 import { fail, ok, type Result } from "../result.js";
 import { bytesEqual } from "../util/bytes.js";
 import { ccfRootFromInclusion, type CcfLeaf, type CcfPathStep } from "./ccf.js";

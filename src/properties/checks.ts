@@ -3,7 +3,7 @@
  * property state (contract §4): FAIL if any check FAILs; otherwise INCONCLUSIVE if any check is
  * INCONCLUSIVE; otherwise PASS if a check ran and passed; otherwise NOT_CHECKED, else NOT_PRESENT.
  */
-import type { FailureCode } from "../codes.js";
+import type { FailureCode } from "../codes/index.js";
 import type { Check, PropertyResult, State } from "../report/model.js";
 
 export interface CheckExtras {

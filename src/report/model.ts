@@ -2,7 +2,7 @@
  * The report: one entry per input, one result per property, each with the checks that decided
  * it. There is deliberately no aggregate "trusted" field anywhere.
  */
-import type { FailureCode } from "../codes.js";
+import type { FailureCode } from "../codes/index.js";
 import type { EvidenceLevelOrNone } from "../profile.js";
 import type { InputShape } from "../input/load.js";
 

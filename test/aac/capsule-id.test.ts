@@ -4,7 +4,7 @@ import { jcs } from "../../src/canon/jcs.js";
 import { excludeTopLevel } from "../../src/canon/jcs-n.js";
 import { parseStrictJson } from "../../src/json/strict-json.js";
 import { fromPlain, member, newJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import type { FailureCode } from "../../src/codes.js";
+import type { FailureCode } from "../../src/codes/index.js";
 import { sha256Hex, utf8 } from "../../src/util/bytes.js";
 import { describeExternal, hasExternal, listExternal, readExternal } from "../helpers/external.js";
 import { asObject, field, objectField, readVector, str } from "../helpers/strict-vector.js";
