@@ -46,6 +46,19 @@ export function member(obj: JsonObject, name: string): JsonValue | undefined {
   return Object.prototype.hasOwnProperty.call(obj, name) ? obj[name] : undefined;
 }
 
+/**
+ * The value at a chain of member names, or undefined when any step is absent or not an object:
+ * `memberAt(task, "metadata", uri, "evidenceStatus")`.
+ */
+export function memberAt(v: JsonValue | undefined, ...names: readonly string[]): JsonValue | undefined {
+  let cur = v;
+  for (const n of names) {
+    if (!isJsonObject(cur)) return undefined;
+    cur = member(cur, n);
+  }
+  return cur;
+}
+
 export function hasMember(obj: JsonObject, name: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, name);
 }

@@ -9,13 +9,14 @@
  */
 import { showValue } from "../json/diff.js";
 import { member } from "../json/value.js";
-import type { Check, PropertyResult } from "../report/model.js";
-import { check, decide, only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import { checksFor, decide } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+
+export const CHECKS = checksFor(["capturePolicy.copiesAgree", "capturePolicy.coverage"]);
+const { check } = CHECKS;
 
 export function captureCoverage(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("capturePolicy.coverage", "NOT_CHECKED", unsupported);
   const declared = ctx.payload ? member(ctx.payload, "capturePolicyId") : undefined;
   const inManifest = ctx.manifest ? member(ctx.manifest, "capturePolicyId") : undefined;
   const checks: Check[] = [];

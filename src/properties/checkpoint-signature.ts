@@ -12,14 +12,15 @@ import { showValue } from "../json/diff.js";
 import { member } from "../json/value.js";
 import { bytesToHex } from "../util/bytes.js";
 import { verifyCheckpointSignature } from "../log/checkpoint.js";
-import type { Check, PropertyResult } from "../report/model.js";
-import { check, decide, only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
-import { manifestCheckpoint } from "./checkpoint.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import { checksFor, decide } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+
+export const CHECKS = checksFor(["checkpoint.shape", "checkpoint.signature", "checkpoint.signer"]);
+const { check, only } = CHECKS;
 
 export function checkpointSignature(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("checkpoint.shape", "NOT_CHECKED", unsupported);
   const parsed = manifestCheckpoint(ctx);
   if (parsed === undefined) return only("checkpoint.shape", "NOT_PRESENT", "the bundle carries no checkpoint");
   const cp = parsed.result;

@@ -15,14 +15,16 @@ import { firstDifference, showValue, valueText, type Difference } from "../json/
 import { jsonEquals } from "../json/value.js";
 import { jcs } from "../canon/jcs.js";
 import { isHex64, sha256Hex, utf8 } from "../util/bytes.js";
-import type { Check, PropertyResult } from "../report/model.js";
-import { check, decide, only } from "./checks.js";
-import type { Digest, EvidenceContext } from "./context.js";
-import { hasImpreciseNumbers, narrowIntegralNumbers } from "./widening.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import { checksFor, type IdOf, decide } from "./shared/checks.js";
+import type { Digest, EvidenceContext } from "./shared/context.js";
+import { hasImpreciseNumbers, narrowIntegralNumbers } from "./shared/widening.js";
+
+export const CHECKS = checksFor(["evidenceId.recompute", "payload.copiesAgree", "coreManifestDigest.recompute", "capsule.agentInputDigest", "capsule.agentOutputDigest"]);
+const { check, only } = CHECKS;
+type CheckId = IdOf<typeof CHECKS>;
 
 export function contentBinding(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("evidenceId.recompute", "NOT_CHECKED", unsupported);
   const payload = member(ctx.bundle, "taskEvidencePayload");
   const claimed = member(ctx.bundle, "evidenceId");
   if (payload === undefined || payload === null || claimed === undefined || claimed === null) {
@@ -36,7 +38,7 @@ export function contentBinding(ctx: EvidenceContext): PropertyResult {
 /** Compares a recomputed digest with a claimed one, allowing for number widening in structured carriers. */
 function digestCheck(
   ctx: EvidenceContext,
-  id: string,
+  id: CheckId,
   what: string,
   value: JsonValue,
   claimed: JsonValue,

@@ -17,10 +17,13 @@ import { member, type JsonValue } from "../json/value.js";
 import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
 import { verifyCheckpointChain } from "../log/checkpoint-chain.js";
 import { parseConsistencyProof, type ConsistencyProof } from "../log/mmr.js";
-import type { Check, PropertyResult } from "../report/model.js";
-import { check, only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
-import { manifestCheckpoint } from "./checkpoint.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import { checksFor } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+
+export const CHECKS = checksFor(["prior.checkpoint", "chain.link", "witness.assertion"]);
+const { check, only } = CHECKS;
 
 const NO_ASSERTION = "no continuity witness assertion is carried (the aac-cll-scitt/v1 base profile defines none)";
 
@@ -29,8 +32,6 @@ function present(v: JsonValue | undefined): v is JsonValue {
 }
 
 export function continuity(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("witness.assertion", "NOT_CHECKED", unsupported);
   const cp = manifestCheckpoint(ctx)?.result;
   // A checkpoint is only found inside a manifest, so with one the manifest is there too.
   const manifest = ctx.manifest;

@@ -25,18 +25,19 @@ import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
 import { checkpointEntryHash } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
 import type { Operator, TrustedService } from "../trust/config.js";
-import type { Check, PropertyResult } from "../report/model.js";
-import { check, decide, only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
-import { CHECKPOINT_PATH, manifestCheckpoint } from "./checkpoint.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import { checksFor, decide } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+import { CHECKPOINT_PATH, manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+
+export const CHECKS = checksFor(["witness.entryHash", "witness.receipt", "witness.treePosition", "witness.signature", "witness.stub", "registration.verified"]);
+const { check, only } = CHECKS;
 
 export function operatorLabel(operator: Operator): string {
   return operator === "independent" ? "independent" : operator === "producer" ? "producer-operated" : "operator not stated";
 }
 
 export function externalRegistration(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("registration.verified", "NOT_CHECKED", unsupported);
   const parsed = manifestCheckpoint(ctx);
   const cp = parsed?.result;
   if (cp === undefined) return only("registration.verified", "NOT_PRESENT", "the bundle carries no checkpoint");

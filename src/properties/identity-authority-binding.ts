@@ -6,14 +6,15 @@
  *   authority.keyAuthorized  capsule.key_id ∈ trust.producers[payload.authority]
  */
 import { member } from "../json/value.js";
-import type { PropertyResult } from "../report/model.js";
-import { only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
+import type { PropertyResult } from "./shared/types.js";
+import { checksFor } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+
+export const CHECKS = checksFor(["authority.keyAuthorized"]);
+const { only } = CHECKS;
 
 export function identityAuthorityBinding(ctx: EvidenceContext): PropertyResult {
   const id = "authority.keyAuthorized";
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only(id, "NOT_CHECKED", unsupported);
   const trust = ctx.trust;
   if (!trust || trust.producers.size === 0) {
     return only(id, "NOT_CHECKED", "no producer keys are configured (pass --trust with producers) to authorise the key for the authority");

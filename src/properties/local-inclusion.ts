@@ -11,10 +11,13 @@
 import { asSafeInteger, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { hexToBytes, isHex64, bytesToHex } from "../util/bytes.js";
 import { parseInclusionProof, verifyInclusion } from "../log/mmr.js";
-import type { PropertyResult } from "../report/model.js";
-import { check, decide, only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
-import { manifestCheckpoint } from "./checkpoint.js";
+import type { PropertyResult } from "./shared/types.js";
+import { checksFor, decide } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+
+export const CHECKS = checksFor(["inclusion.proof", "inclusion.verify"]);
+const { check, only } = CHECKS;
 
 const PROOF_PATH = "manifest.localInclusionProof";
 
@@ -27,8 +30,6 @@ function rootAndSize(cp: JsonValue | undefined): { root: Uint8Array; mmrSize: nu
 }
 
 export function localInclusion(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("inclusion.proof", "NOT_CHECKED", unsupported);
   const cp = manifestCheckpoint(ctx)?.result;
   const proofValue = ctx.manifest ? member(ctx.manifest, "localInclusionProof") : undefined;
   const capsule = ctx.capsule;

@@ -32,30 +32,14 @@ import {
   type EvidenceLevel,
 } from "../profile.js";
 import type { A2AMessage, A2ATask } from "../input/a2a.js";
-import type { Check, PropertyResult } from "../report/model.js";
-import { check, decide, only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import { checksFor, decide } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
 import { deliveryModeOf } from "./reference-consistency.js";
 
-interface FirstMessage {
-  readonly message: A2AMessage;
-  readonly copies: readonly A2AMessage[];
-}
-
-function findFirstMessage(ctx: EvidenceContext): FirstMessage | undefined {
-  const first = ctx.firstTask?.history?.[0] ?? ctx.observedTask?.history?.[0];
-  if (!first) return undefined;
-  const copies: A2AMessage[] = [];
-  for (const task of [ctx.firstTask, ctx.observedTask]) {
-    for (const m of task?.history ?? []) if (m.messageId === first.messageId) copies.push(m);
-    if (task?.statusMessage?.messageId === first.messageId) copies.push(task.statusMessage);
-  }
-  return { message: first, copies };
-}
-
-export function requirementOf(m: A2AMessage | undefined): JsonValue | undefined {
-  return m?.metadata ? member(m.metadata, EXTENSION_URI) : undefined;
-}
+export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFormed", "acceptance.sameTask", "acceptance.accepted", "acceptance.terms", "requireTask", "evidence.recordProfile", "deliveryMode.listed", "status.meetsMinimum", "requirement.unchanged"]);
+const { check, only } = CHECKS;
 
 export function negotiation(ctx: EvidenceContext): PropertyResult {
   const first = findFirstMessage(ctx);

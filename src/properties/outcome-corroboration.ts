@@ -5,13 +5,14 @@
  * under an `outcomeCorroboration` member (an unknown format is reported, not trusted).
  */
 import { member } from "../json/value.js";
-import type { PropertyResult } from "../report/model.js";
-import { only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
+import type { PropertyResult } from "./shared/types.js";
+import { checksFor } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+
+export const CHECKS = checksFor(["corroboration.present"]);
+const { only } = CHECKS;
 
 export function outcomeCorroboration(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("corroboration.present", "NOT_CHECKED", unsupported);
   const carried = member(ctx.bundle, "outcomeCorroboration") ?? (ctx.manifest ? member(ctx.manifest, "outcomeCorroboration") : undefined);
   if (carried === undefined || carried === null) {
     return only("corroboration.present", "NOT_PRESENT", "no independent outcome corroboration is carried");

@@ -17,13 +17,14 @@ import { showValue, valueText } from "../json/diff.js";
 import { hexToBytes, isHex64 } from "../util/bytes.js";
 import { checkCarriedCapsuleId, computeCapsuleId } from "../aac/capsule-id.js";
 import { verifyProducerEnvelope } from "../aac/producer-envelope.js";
-import type { Check, PropertyResult } from "../report/model.js";
-import { check, decide, only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import { checksFor, decide } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+
+export const CHECKS = checksFor(["capsuleId.recompute", "envelope.claim", "envelope.verify", "envelope.keyId", "manifest.producerEnvelope"]);
+const { check, only } = CHECKS;
 
 export function producerSignature(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("envelope.claim", "NOT_CHECKED", unsupported);
   const capsuleValue = member(ctx.bundle, "capsule");
   if (capsuleValue === undefined || capsuleValue === null) return only("envelope.claim", "NOT_PRESENT", "the bundle carries no capsule");
   if (!isJsonObject(capsuleValue)) return only("envelope.claim", "FAIL", "capsule is not a JSON object");

@@ -31,25 +31,18 @@ import {
   TYPED_FAILURE_REASON,
   type EvidenceLevel,
 } from "../profile.js";
-import type { Check, PropertyName, PropertyResult, Properties } from "../report/model.js";
-import { check, decide } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
-import { isBundleShaped, type LocatedBundle } from "../input/load.js";
-import { narrowIntegralNumbers } from "./widening.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import type { EarlierResults } from "./index.js";
+import { LEVEL_NEEDS } from "./level.js";
+import { checksFor, type IdOf, decide } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+import { isBundleShaped } from "../input/classify.js";
+import type { LocatedBundle } from "../input/locate.js";
+import { narrowIntegralNumbers } from "./shared/widening.js";
 
-/** The properties each claimed level needs, cumulatively (contract §6). */
-export const LEVEL_NEEDS: Readonly<Record<EvidenceLevel, readonly PropertyName[]>> = {
-  SIGNED_RECORD: ["contentBinding", "producerSignature"],
-  EXTERNALLY_REGISTERED: ["contentBinding", "producerSignature", "localInclusion", "checkpointSignature", "externalRegistration"],
-  CONTINUITY_WITNESSED: [
-    "contentBinding",
-    "producerSignature",
-    "localInclusion",
-    "checkpointSignature",
-    "externalRegistration",
-    "continuity",
-  ],
-};
+export const CHECKS = checksFor(["bundle.copiesAgree", "reference.bundle", "reference.artifact", "reference.task", "reference.status", "reference.deliveryMode", "reference.claimedLevel"]);
+const { check } = CHECKS;
+type CheckId = IdOf<typeof CHECKS>;
 
 interface ReferenceCopy {
   readonly where: string;
@@ -67,7 +60,7 @@ export function deliveryModeOf(located: LocatedBundle): string | undefined {
   return undefined;
 }
 
-export function referenceConsistency(ctx: EvidenceContext, properties: Partial<Properties>): PropertyResult {
+export function referenceConsistency(ctx: EvidenceContext, properties: EarlierResults): PropertyResult {
   const checks: Check[] = [];
   if (ctx.bundles.length > 1) checks.push(bundleCopiesCheck(ctx));
   const bundleRef = member(ctx.bundle, "taskEvidenceReference");
@@ -164,7 +157,7 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
   return check(id, "PASS", "the bundle's taskEvidenceReference states the bundle's evidenceId, coreManifestDigest, recordProfile and terminalState");
 }
 
-function copyCheck(id: string, where: string, value: JsonValue | undefined, bundleRef: JsonValue | undefined, owner: string): Check {
+function copyCheck(id: CheckId, where: string, value: JsonValue | undefined, bundleRef: JsonValue | undefined, owner: string): Check {
   if (value === undefined || value === null) {
     return check(id, "FAIL", `${owner} does not carry the evidence result it owes at ${where}`, { subject: where });
   }
@@ -220,7 +213,7 @@ function deliveryCheck(ctx: EvidenceContext, copies: readonly ReferenceCopy[]): 
   return check(id, "PASS", `delivered as ${used} at ${ctx.located.location}, as stated`);
 }
 
-function claimedLevelCheck(ref: JsonValue | undefined, properties: Partial<Properties>): Check {
+function claimedLevelCheck(ref: JsonValue | undefined, properties: EarlierResults): Check {
   const id = "reference.claimedLevel";
   const status = isJsonObject(ref) ? member(ref, "evidenceStatus") : undefined;
   if (typeof status !== "string") return check(id, "NOT_PRESENT", "no evidence status is claimed");

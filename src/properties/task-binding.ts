@@ -22,13 +22,15 @@ import { joinPath } from "../json/path.js";
 import { sha256Hex, utf8 } from "../util/bytes.js";
 import { EVIDENCE_ARTIFACT_ID, EVIDENCE_MEDIA_TYPE, EXTENSION_URI, TERMINAL_TASK_STATES } from "../profile.js";
 import { textOfParts, type A2AArtifact, type A2ATask } from "../input/a2a.js";
-import type { Check, PropertyResult } from "../report/model.js";
-import { check, decide, only } from "./checks.js";
-import type { EvidenceContext } from "./context.js";
+import type { Check, PropertyResult } from "./shared/types.js";
+import { checksFor, type IdOf, decide } from "./shared/checks.js";
+import type { EvidenceContext } from "./shared/context.js";
+
+export const CHECKS = checksFor(["task.observed", "task.id", "task.contextId", "task.terminalState", "task.authority", "task.tenant", "artifact.binding", "artifacts.coverage", "transcript.sequence", "transcript.message", "transcript.unobserved"]);
+const { check, only } = CHECKS;
+type CheckId = IdOf<typeof CHECKS>;
 
 export function taskBinding(ctx: EvidenceContext): PropertyResult {
-  const unsupported = ctx.unsupportedReason;
-  if (unsupported) return only("task.observed", "NOT_CHECKED", unsupported);
   const payload = ctx.payload;
   if (!payload) return only("task.observed", "NOT_PRESENT", "the bundle carries no taskEvidencePayload");
   const task = ctx.observedTask;
@@ -51,7 +53,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
   return decide(checks, "payload binds the observed task, terminal state, artifacts and transcript");
 }
 
-function fieldCheck(id: string, payload: JsonObject, name: string, observed: string | undefined, what: string): Check {
+function fieldCheck(id: CheckId, payload: JsonObject, name: string, observed: string | undefined, what: string): Check {
   const claimed = member(payload, name);
   const values = { payload: valueText(claimed), observed: valueText(observed) };
   if (observed === undefined) return check(id, "NOT_CHECKED", `the observed Task has no ${what}`, { values });
@@ -70,7 +72,7 @@ function terminalStateCheck(payload: JsonObject, task: A2ATask): Check {
   return check(id, "FAIL", `payload terminalState ${showValue(claimed)} != observed Task state ${task.state}`, { values });
 }
 
-function optionCheck(id: string, payload: JsonObject, name: string, expected: string | undefined, flag: string): Check {
+function optionCheck(id: CheckId, payload: JsonObject, name: string, expected: string | undefined, flag: string): Check {
   const claimed = member(payload, name);
   if (expected === undefined) {
     return check(id, "NOT_CHECKED", `payload ${name} ${showValue(claimed)} not compared: not observable in A2A; pass ${flag} to compare`);

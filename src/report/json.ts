@@ -3,7 +3,8 @@
  * no wall-clock time in it, so the same input always gives byte-identical output.
  */
 import type { Report } from "./model.js";
+import type { RenderOptions } from "./options.js";
 
-export function renderJson(report: Report): string {
+export function renderJson(report: Report, _options?: RenderOptions): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }

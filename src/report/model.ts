@@ -1,59 +1,21 @@
 /**
  * The report: one entry per input, one result per property, each with the checks that decided
  * it. There is deliberately no aggregate "trusted" field anywhere.
+ *
+ * This file is the report's data shape, shared by the verify stage that builds it and the
+ * renderers that print it.
  */
 import type { FailureCode } from "../codes/index.js";
 import type { EvidenceLevelOrNone } from "../profile.js";
-import type { InputShape } from "../input/load.js";
+import type { InputShape } from "../input/classify.js";
+import type { PropertyName, Properties } from "../properties/index.js";
+import type { EvidenceLevelReport } from "../properties/level.js";
+import type { ExitCode, InputExitCode } from "../policy.js";
+import { TOOL_VERSION } from "../version.js";
 
-/** The properties, in report order (contract §4). */
-export const PROPERTY_NAMES = [
-  "contentBinding",
-  "producerSignature",
-  "taskBinding",
-  "localInclusion",
-  "checkpointSignature",
-  "externalRegistration",
-  "continuity",
-  "identityAuthorityBinding",
-  "captureCoverage",
-  "outcomeCorroboration",
-  "referenceConsistency",
-  "negotiation",
-] as const;
-export type PropertyName = (typeof PROPERTY_NAMES)[number];
-
-export const STATES = ["PASS", "FAIL", "NOT_PRESENT", "NOT_CHECKED", "INCONCLUSIVE"] as const;
-export type State = (typeof STATES)[number];
-
-export interface Check {
-  /** Stable id, e.g. `evidenceId.recompute`. */
-  readonly id: string;
-  readonly state: State;
-  readonly detail: string;
-  /** What the check was about when the id repeats, e.g. `nonEvidenceArtifacts[0]` or a ts_url. */
-  readonly subject?: string;
-  /** The failure code of the primitive that decided a FAIL or INCONCLUSIVE, when there is one. */
-  readonly code?: FailureCode;
-  /** The values compared (hashes, sizes, ids), for auditors. */
-  readonly values?: Readonly<Record<string, string>>;
-}
-
-export interface PropertyResult {
-  readonly state: State;
-  readonly detail: string;
-  readonly checks: readonly Check[];
-}
-
-export type Properties = Readonly<Record<PropertyName, PropertyResult>>;
-
-export interface EvidenceLevelReport {
-  readonly achieved: EvidenceLevelOrNone;
-  /** The producer's `evidenceStatus` (prefix removed), or null when none is carried. */
-  readonly claimed: string | null;
-  /** The caller's negotiated `minimumEvidence`, or null when no requirement is visible. */
-  readonly negotiated: string | null;
-}
+export { STATES, type State, type Check, type PropertyResult } from "../properties/shared/types.js";
+export { PROPERTY_NAMES, type PropertyName, type Properties } from "../properties/index.js";
+export type { EvidenceLevelReport } from "../properties/level.js";
 
 export interface InputError {
   readonly code: FailureCode | "USAGE";
@@ -72,7 +34,9 @@ export interface VerifiedInput {
   /** Observations about the input that decide nothing (carrier notes, enum numbers, ignored members). */
   readonly notes: readonly string[];
   /** This input's exit code under the policy (0, 1 or 3). */
-  readonly exitCode: 0 | 1 | 3;
+  readonly exitCode: InputExitCode;
+  /** Every reason the policy does not hold for this input; empty when the exit code is 0. */
+  readonly reasons: readonly string[];
 }
 
 export interface FailedInput {
@@ -86,7 +50,7 @@ export type InputReport = VerifiedInput | FailedInput;
 export interface PolicyReport {
   readonly require: readonly PropertyName[];
   readonly minEvidence: EvidenceLevelOrNone;
-  readonly exitCode: 0 | 1 | 2 | 3;
+  readonly exitCode: ExitCode;
 }
 
 export interface Report {
@@ -100,4 +64,20 @@ export interface Report {
 
 export function isFailedInput(r: InputReport): r is FailedInput {
   return "error" in r;
+}
+
+export const TOOL = { name: "a2a-evidence", version: TOOL_VERSION } as const;
+
+/** The report entry of an input that could not be verified (exit 2). */
+export function failedInput(source: string, error: { code: InputError["code"]; detail: string; path?: string }): FailedInput {
+  return {
+    source,
+    error: error.path !== undefined ? { code: error.code, message: error.detail, path: error.path } : { code: error.code, message: error.detail },
+    exitCode: 2,
+  };
+}
+
+/** A report in which nothing could be verified: the trust file or the observation is unusable. */
+export function errorReport(policy: Omit<PolicyReport, "exitCode">, error: InputError): Report {
+  return { reportVersion: 1, tool: TOOL, inputs: [], policy: { ...policy, exitCode: 2 }, error };
 }

@@ -4,6 +4,7 @@
  */
 import { PROPERTY_NAMES, isFailedInput, type Check, type InputReport, type Report, type State, type VerifiedInput } from "./model.js";
 import type { Style } from "./style.js";
+import type { RenderOptions } from "./options.js";
 
 const SYMBOL: Record<State, string> = {
   PASS: "✔",
@@ -13,21 +14,16 @@ const SYMBOL: Record<State, string> = {
   NOT_PRESENT: "○",
 };
 
-export interface TextOptions {
-  readonly verbose: boolean;
-  readonly style: Style;
-}
-
-export function renderText(report: Report, options: TextOptions): string {
+export function renderText(report: Report, options: RenderOptions): string {
   const out: string[] = [];
   if (report.error) out.push(`error: ${report.error.code}: ${report.error.message}${report.error.path ? ` at ${report.error.path}` : ""}`);
-  for (const input of report.inputs) out.push(...renderInput(input, report, options), "");
+  for (const input of report.inputs) out.push(...renderInput(input, options), "");
   if (report.inputs.length > 1) out.push(`exit ${report.policy.exitCode} (worst of ${report.inputs.length} inputs)`);
   while (out.length > 0 && out[out.length - 1] === "") out.pop();
   return `${out.join("\n")}\n`;
 }
 
-function renderInput(input: InputReport, report: Report, { verbose, style }: TextOptions): string[] {
+function renderInput(input: InputReport, { verbose, style }: RenderOptions): string[] {
   if (isFailedInput(input)) {
     return [
       style.bold(input.source),
@@ -45,7 +41,7 @@ function renderInput(input: InputReport, report: Report, { verbose, style }: Tex
   const lvl = input.evidenceLevel;
   lines.push(`  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${lvl.claimed ?? "none"} · negotiated ${lvl.negotiated ?? "none"}`);
   if (verbose) for (const n of input.notes) lines.push(`  ${style.dim(`note: ${n}`)}`);
-  lines.push(`  ${exitReason(input, report)}`);
+  lines.push(`  ${exitReason(input)}`);
   return lines;
 }
 
@@ -55,13 +51,7 @@ function renderCheck(c: Check, style: Style): string[] {
   return [head, ...values];
 }
 
-function exitReason(input: VerifiedInput, report: Report): string {
-  const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
-  if (input.exitCode === 1) return `exit 1: ${failing.join(", ")} FAIL`;
-  if (input.exitCode === 3) {
-    const unmet = report.policy.require.filter((p) => input.properties[p].state !== "PASS");
-    const why = unmet.length > 0 ? `required ${unmet.join(", ")} not PASS` : `evidence level ${input.evidenceLevel.achieved} is below --min-evidence ${report.policy.minEvidence}`;
-    return `exit 3: ${why}`;
-  }
-  return "exit 0: policy holds";
+function exitReason(input: VerifiedInput): string {
+  if (input.exitCode === 0) return "exit 0: policy holds";
+  return `exit ${input.exitCode}: ${input.reasons[0] ?? "policy does not hold"}`;
 }

@@ -12,7 +12,7 @@ describe("library API", () => {
   it("verify() returns exactly the report the CLI prints", async () => {
     const report = lib.verify({ inputs: [{ source: input, data: readFileSync(input) }], trust: readFileSync(trust) });
     const cli = await runCli(["verify", "--format", "json", "--trust", trust, input]);
-    expect(lib.renderJson(report)).toBe(cli.stdout);
+    expect(lib.render("json", report, { verbose: false, style: lib.makeStyle(false) })).toBe(cli.stdout);
     expect(report.policy.exitCode).toBe(0);
   });
 

@@ -1,7 +1,7 @@
 /** The manifest's checkpoint, parsed once and shared by the log properties. */
-import { isJsonObject, jsonEquals, member, type JsonValue } from "../json/value.js";
-import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../log/checkpoint.js";
-import type { Result } from "../result.js";
+import { isJsonObject, jsonEquals, member, type JsonValue } from "../../json/value.js";
+import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
+import type { Result } from "../../result.js";
 import type { EvidenceContext } from "./context.js";
 
 export const CHECKPOINT_PATH = "manifest.cllCheckpoint";

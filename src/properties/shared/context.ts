@@ -3,15 +3,16 @@
  * a few derived values computed once and shared (the payload digest is needed by two properties,
  * the checkpoint digest by three). Nothing here reads files, the clock or the network.
  */
-import { showValue } from "../json/diff.js";
-import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
-import { pyjson } from "../canon/pyjson.js";
-import { sha256Hex, utf8 } from "../util/bytes.js";
-import { fail, ok, type Result } from "../result.js";
-import { EXTENSION_URI, EXTENSION_VERSION, RECORD_PROFILE_V1 } from "../profile.js";
-import type { A2AMessage, A2ATask } from "../input/a2a.js";
-import type { LocatedBundle } from "../input/load.js";
-import type { TrustConfig } from "../trust/config.js";
+import { showValue } from "../../json/diff.js";
+import { isJsonObject, member, type JsonObject, type JsonValue } from "../../json/value.js";
+import { pyjson } from "../../canon/pyjson.js";
+import { sha256Hex, utf8 } from "../../util/bytes.js";
+import { fail, ok, type Result } from "../../result.js";
+import { EXTENSION_URI, EXTENSION_VERSION, RECORD_PROFILE_V1 } from "../../profile.js";
+import type { A2AMessage, A2ATask } from "../../input/a2a.js";
+import type { LocatedBundle } from "../../input/locate.js";
+import type { Evidence } from "../../input/load.js";
+import type { TrustConfig } from "../../trust/config.js";
 import { narrowIntegralNumbers } from "./widening.js";
 
 export interface VerifyOptions {
@@ -32,16 +33,22 @@ export class EvidenceContext {
   readonly located: LocatedBundle;
   private readonly memo = new Map<string, unknown>();
 
+  readonly bundles: readonly LocatedBundle[];
+  readonly observedTask: A2ATask | undefined;
+  readonly firstTask: A2ATask | undefined;
+  /** A direct Message SendMessage returned instead of a Task, when the input records one. */
+  readonly firstMessage: A2AMessage | undefined;
+
   constructor(
-    readonly bundles: readonly LocatedBundle[],
-    readonly observedTask: A2ATask | undefined,
-    readonly firstTask: A2ATask | undefined,
-    /** A direct Message SendMessage returned instead of a Task, when the input records one. */
-    readonly firstMessage: A2AMessage | undefined,
+    readonly evidence: Evidence,
     readonly trust: TrustConfig | undefined,
     readonly options: VerifyOptions,
   ) {
-    this.located = bundles[0] as LocatedBundle;
+    this.bundles = evidence.bundles;
+    this.observedTask = evidence.observedTask;
+    this.firstTask = evidence.firstTask;
+    this.firstMessage = evidence.firstMessage;
+    this.located = evidence.bundles[0] as LocatedBundle;
     this.bundle = this.located.bundle;
   }
 

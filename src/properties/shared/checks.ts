@@ -2,9 +2,13 @@
  * Building blocks for property modules: named checks, and the one rule that turns checks into a
  * property state (contract §4): FAIL if any check FAILs; otherwise INCONCLUSIVE if any check is
  * INCONCLUSIVE; otherwise PASS if a check ran and passed; otherwise NOT_CHECKED, else NOT_PRESENT.
+ *
+ * Each property declares the ids of its checks once (`checksFor([...])`); the builders it gets
+ * back accept only those ids, so a typo is a compile error and docs/properties.md can be held to
+ * the list by a test.
  */
-import type { FailureCode } from "../codes/index.js";
-import type { Check, PropertyResult, State } from "../report/model.js";
+import type { FailureCode } from "../../codes/index.js";
+import type { Check, PropertyResult, State } from "./types.js";
 
 export interface CheckExtras {
   readonly subject?: string;
@@ -12,7 +16,7 @@ export interface CheckExtras {
   readonly values?: Readonly<Record<string, string>>;
 }
 
-export function check(id: string, state: State, detail: string, extras: CheckExtras = {}): Check {
+function makeCheck(id: string, state: State, detail: string, extras: CheckExtras = {}): Check {
   return {
     id,
     state,
@@ -20,6 +24,22 @@ export function check(id: string, state: State, detail: string, extras: CheckExt
     ...(extras.subject !== undefined ? { subject: extras.subject } : {}),
     ...(extras.code !== undefined ? { code: extras.code } : {}),
     ...(extras.values !== undefined ? { values: extras.values } : {}),
+  };
+}
+
+export interface CheckBuilders<Id extends string> {
+  /** The property's check ids, in the order its header comment lists them. */
+  readonly ids: readonly Id[];
+  readonly check: (id: Id, state: State, detail: string, extras?: CheckExtras) => Check;
+  /** A property with nothing to check: one check saying why, with the given state. */
+  readonly only: (id: Id, state: State, detail: string, extras?: CheckExtras) => PropertyResult;
+}
+
+export function checksFor<const Ids extends readonly string[]>(ids: Ids): CheckBuilders<Ids[number]> {
+  return {
+    ids,
+    check: makeCheck,
+    only: (id, state, detail, extras) => ({ state, detail, checks: [makeCheck(id, state, detail, extras)] }),
   };
 }
 
@@ -42,7 +62,5 @@ export function decide(checks: readonly Check[], passDetail: string | (() => str
   return { state, detail, checks };
 }
 
-/** A property with nothing to check: one check saying why, with the given state. */
-export function only(id: string, state: State, detail: string, extras: CheckExtras = {}): PropertyResult {
-  return { state, detail, checks: [check(id, state, detail, extras)] };
-}
+/** The check-id union of a property's builders: `IdOf<typeof CHECKS>`. */
+export type IdOf<B> = B extends CheckBuilders<infer Id> ? Id : never;

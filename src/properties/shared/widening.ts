@@ -5,7 +5,7 @@
  * A digest mismatch such widening could explain is not evidence of tampering; one it cannot
  * explain is.
  */
-import { JsonNumber, isJsonObject, newJsonObject, type JsonValue } from "../json/value.js";
+import { JsonNumber, isJsonObject, newJsonObject, type JsonValue } from "../../json/value.js";
 
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 

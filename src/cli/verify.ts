@@ -1,0 +1,134 @@
+/**
+ * `a2a-evidence verify`: reads the inputs, the trust file and the caller's observation, calls the
+ * pure `verify`, renders the report in the chosen format and returns the policy's exit code.
+ */
+import { writeFileSync } from "node:fs";
+import { Option, type Command } from "commander";
+import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
+import { errorReport, type InputError, type Report } from "../report/model.js";
+import { FORMAT_NAMES, isTextFormat, render, type FormatName } from "../report/index.js";
+import { makeStyle } from "../report/style.js";
+import { verify, type VerifyRequest, type InputData } from "../verify.js";
+import { DEFAULT_MIN_EVIDENCE } from "../policy.js";
+import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
+import { readInput } from "./read.js";
+import { UsageError, type CliIo, type CommandContext } from "./io.js";
+
+interface VerifyFlags {
+  trust?: string;
+  task?: string;
+  firstTask?: string;
+  authority?: string;
+  tenant?: string;
+  require?: string;
+  minEvidence?: string;
+  format: FormatName;
+  output?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+  color: boolean;
+}
+
+const MIN_LEVELS: readonly EvidenceLevelOrNone[] = ["NONE", ...EVIDENCE_LEVELS];
+
+function parseRequire(list: string | undefined): PropertyName[] {
+  if (list === undefined) return [];
+  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const n of names) {
+    if (!isPropertyName(n)) throw new UsageError(`--require: unknown property "${n}" (known: ${PROPERTY_NAMES.join(", ")})`);
+  }
+  return names as PropertyName[];
+}
+
+class InputFileError extends Error {}
+
+async function readOrFail(path: string, what: string): Promise<Uint8Array> {
+  const r = await readInput(path);
+  if (!r.ok) throw new InputFileError(`${what}: ${r.message}`);
+  return r.bytes;
+}
+
+function errorLine(source: string | undefined, e: InputError): string {
+  return `a2a-evidence: ${source ? `${source}: ` : ""}${e.code}: ${e.message}${e.path ? ` (at ${e.path})` : ""}\n`;
+}
+
+async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promise<number> {
+  const policy = {
+    require: parseRequire(flags.require),
+    minEvidence: (flags.minEvidence ?? DEFAULT_MIN_EVIDENCE) as EvidenceLevelOrNone,
+  };
+  if (!MIN_LEVELS.includes(policy.minEvidence)) {
+    throw new UsageError(`--min-evidence: unknown level "${flags.minEvidence}" (known: ${MIN_LEVELS.join(", ")})`);
+  }
+  if (inputs.filter((i) => i === "-").length > 1) throw new UsageError("standard input ('-') can be given only once");
+  const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
+
+  let report: Report;
+  try {
+    const request: VerifyRequest = {
+      ...policy,
+      inputs: [],
+      ...(flags.authority !== undefined ? { authority: flags.authority } : {}),
+      ...(flags.tenant !== undefined ? { tenant: flags.tenant } : {}),
+      ...(trustPath !== undefined ? { trust: await readOrFail(trustPath, "trust file") } : {}),
+      ...(flags.task !== undefined ? { task: await readOrFail(flags.task, "--task") } : {}),
+      ...(flags.firstTask !== undefined ? { firstTask: await readOrFail(flags.firstTask, "--first-task") } : {}),
+    };
+    const entries: { source: string; data?: InputData; readError?: string }[] = [];
+    for (const path of inputs) {
+      const r = await readInput(path);
+      entries.push(r.ok ? { source: path === "-" ? "stdin" : path, data: r.bytes } : { source: path, readError: r.message });
+    }
+    report = verify({ ...request, inputs: entries });
+  } catch (e) {
+    if (!(e instanceof InputFileError)) throw e;
+    report = errorReport(policy, { code: "INPUT_UNREADABLE", message: e.message });
+  }
+
+  if (report.error) io.stderr(errorLine(trustPath !== undefined && report.error.code.startsWith("TRUST_") ? trustPath : undefined, report.error));
+  for (const input of report.inputs) if ("error" in input) io.stderr(errorLine(input.source, input.error));
+
+  if (!flags.quiet) {
+    const color = isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
+    const text = render(flags.format, report, { verbose: Boolean(flags.verbose), style: makeStyle(color) });
+    if (flags.output !== undefined) {
+      try {
+        writeFileSync(flags.output, text);
+      } catch (e) {
+        io.stderr(`a2a-evidence: cannot write ${flags.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+        return 2;
+      }
+    } else {
+      io.stdout(text);
+    }
+  }
+  return report.policy.exitCode;
+}
+
+export function registerVerifyCommand(program: Command, { io, setExit }: CommandContext): void {
+  program
+    .command("verify")
+    .description("verify one or more inputs: a JSON-RPC GetTask response, an A2A Task, a capture, or a bare bundle ('-' = stdin)")
+    .argument("<input...>", "input files ('-' for standard input)")
+    .option("--trust <file>", "trust configuration (env A2A_EVIDENCE_TRUST)")
+    .option("--task <file>", "the Task the caller observed (GetTask result), for a bare bundle")
+    .option("--first-task <file>", "the first Task returned by SendMessage, for the negotiation checks")
+    .option("--authority <name>", "the authority the caller expects the producer to be")
+    .option("--tenant <id>", "the tenant the caller addressed")
+    .option("--require <properties>", "comma-separated properties that must be PASS")
+    .addOption(
+      new Option("--min-evidence <level>", "least evidence level that exits 0").choices(MIN_LEVELS as string[]).default(DEFAULT_MIN_EVIDENCE),
+    )
+    .addOption(new Option("--format <format>", "report format").choices(FORMAT_NAMES).default("text"))
+    .option("-o, --output <file>", "write the report to a file instead of stdout")
+    .option("-q, --quiet", "no report, exit code only (errors still go to stderr)")
+    .option("-v, --verbose", "list every check with the values it compared")
+    .option("--no-color", "no colour (also: NO_COLOR, non-TTY stdout, --format json)")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 policy holds · 1 some property FAILs · 2 could not run (usage, unreadable input, no evidence, invalid trust file) · 3 nothing FAILs but a required property is not PASS or the level is below --min-evidence",
+    )
+    .action(async (inputs: string[], flags: VerifyFlags) => {
+      setExit(await runVerify(inputs, flags, io));
+    });
+}

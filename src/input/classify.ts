@@ -1,0 +1,138 @@
+/**
+ * Input classification (a2a-wire.md §2.7; contract §3): which of the shapes the verifier reads an
+ * input is, and where in it the terminal Task, the first response and a bare bundle sit.
+ *
+ * Shapes, in order: a JSON-RPC 2.0 response whose result is a Task; an A2A v1.0 Task (REST body)
+ * or a `{ "task": … }` wrapper; a capture `{ firstTask?, finalTask?, evidenceBundle? }`; a bare
+ * evidence bundle. A `trustConfig` inside a capture is ignored: trust never comes from the thing
+ * being verified.
+ */
+import { showValue } from "../json/diff.js";
+import { isJsonObject, member, hasMember, type JsonObject, type JsonValue } from "../json/value.js";
+import { joinPath } from "../json/path.js";
+import { fail, ok, type Result } from "../result.js";
+import { looksLikeMessage, looksLikeTask } from "./a2a.js";
+
+export type InputShape = "jsonrpc-response" | "task" | "capture" | "bundle";
+
+/** A value found in the input, with its JSON path. */
+export interface Found {
+  readonly value: JsonValue;
+  readonly path: string;
+}
+
+export interface Classified {
+  shape: InputShape;
+  finalTask?: Found;
+  firstTask?: Found;
+  firstMessage?: Found;
+  /** A bundle given directly: the capture's `evidenceBundle`, or the whole input. */
+  bundle?: Found & { carrier: "capture" | "bare" };
+  notes: string[];
+}
+
+export function isBundleShaped(v: JsonValue | undefined): v is JsonObject {
+  return (
+    isJsonObject(v) && hasMember(v, "extensionVersion") && hasMember(v, "taskEvidencePayload") && hasMember(v, "evidenceId")
+  );
+}
+
+export function classify(v: JsonValue): Result<Classified> {
+  if (!isJsonObject(v)) return fail("INPUT_UNKNOWN_SHAPE", "input is not a JSON object", "$");
+  if (member(v, "jsonrpc") !== undefined) return classifyJsonRpc(v);
+  const keys = Object.keys(v);
+  if (keys.length === 1 && keys[0] === "error" && isJsonObject(member(v, "error"))) {
+    const e = member(v, "error") as JsonObject;
+    const code = member(e, "code");
+    const status = member(e, "status");
+    const message = member(e, "message");
+    return fail(
+      "INPUT_REST_ERROR",
+      `the input is an A2A HTTP error response${status !== undefined ? ` ${showValue(status)}` : ""}${code !== undefined ? ` (code ${showValue(code)})` : ""}${typeof message === "string" ? `: ${message}` : ""}; it carries no Task`,
+      "error",
+    );
+  }
+  if (looksLikeTask(v)) return ok({ shape: "task", finalTask: { value: v, path: "$" }, notes: [] });
+  if (keys.length === 1 && keys[0] === "task" && looksLikeTask(member(v, "task"))) {
+    return ok({ shape: "task", finalTask: { value: member(v, "task") as JsonValue, path: "task" }, notes: [] });
+  }
+  if (hasMember(v, "finalTask") || hasMember(v, "evidenceBundle")) return classifyCapture(v);
+  if (isBundleShaped(v)) return ok({ shape: "bundle", bundle: { value: v, path: "$", carrier: "bare" }, notes: [] });
+  if (Array.isArray(member(v, "tasks")) && hasMember(v, "nextPageToken")) {
+    return fail("INPUT_UNKNOWN_SHAPE", "the input is a ListTasks response; pass one Task (GetTask result)", "$");
+  }
+  return fail(
+    "INPUT_UNKNOWN_SHAPE",
+    "input is not a JSON-RPC GetTask response, an A2A Task, a capture {firstTask, finalTask, evidenceBundle} or an evidence bundle",
+    "$",
+  );
+}
+
+function classifyJsonRpc(v: JsonObject): Result<Classified> {
+  if (member(v, "jsonrpc") !== "2.0") return fail("INPUT_UNKNOWN_SHAPE", 'a JSON-RPC message must have "jsonrpc": "2.0"', "jsonrpc");
+  const error = member(v, "error");
+  if (error !== undefined) {
+    const e = isJsonObject(error) ? error : undefined;
+    const code = e ? member(e, "code") : undefined;
+    const message = e ? member(e, "message") : undefined;
+    const reasons: string[] = [];
+    const data = e ? member(e, "data") : undefined;
+    if (Array.isArray(data)) {
+      for (const d of data) {
+        const reason = isJsonObject(d) ? member(d, "reason") : undefined;
+        if (typeof reason === "string") reasons.push(reason);
+      }
+    }
+    return fail(
+      "INPUT_JSONRPC_ERROR",
+      `JSON-RPC error${code !== undefined ? ` ${showValue(code)}` : ""}${typeof message === "string" ? `: ${message}` : ""}${reasons.length ? ` (${reasons.join(", ")})` : ""}; the response carries no Task`,
+      "error",
+    );
+  }
+  if (member(v, "method") !== undefined) {
+    return fail("INPUT_JSONRPC_REQUEST", "the input is a JSON-RPC request, not a response; pass the GetTask response", "method");
+  }
+  const result = member(v, "result");
+  if (looksLikeTask(result)) return ok({ shape: "jsonrpc-response", finalTask: { value: result, path: "result" }, notes: [] });
+  if (isJsonObject(result) && Object.keys(result).length === 1 && looksLikeTask(member(result, "task"))) {
+    return ok({ shape: "jsonrpc-response", finalTask: { value: member(result, "task") as JsonValue, path: "result.task" }, notes: [] });
+  }
+  return fail("INPUT_UNKNOWN_SHAPE", "the JSON-RPC result is not a Task", "result");
+}
+
+function classifyCapture(v: JsonObject): Result<Classified> {
+  const notes: string[] = [];
+  const out: Classified = { shape: "capture", notes };
+  const final = member(v, "finalTask");
+  if (final !== undefined && final !== null) {
+    if (!looksLikeTask(final)) return fail("INPUT_NOT_A_TASK", '"finalTask" is not an A2A Task', "finalTask");
+    out.finalTask = { value: final, path: "finalTask" };
+  }
+  const first = member(v, "firstTask");
+  if (first !== undefined && first !== null) {
+    // SendMessage may answer with a direct Message instead of a Task; a capture records what came.
+    const response = firstResponse(first, "firstTask");
+    if (!response) return fail("INPUT_NOT_A_TASK", '"firstTask" is neither an A2A Task nor a Message', "firstTask");
+    out[response.kind === "task" ? "firstTask" : "firstMessage"] = response;
+  }
+  const eb = member(v, "evidenceBundle");
+  if (eb !== undefined && eb !== null) {
+    if (!isJsonObject(eb)) return fail("INPUT_BUNDLE_NOT_OBJECT", '"evidenceBundle" is not a JSON object', "evidenceBundle");
+    out.bundle = { value: eb, path: "evidenceBundle", carrier: "capture" };
+  }
+  if (hasMember(v, "trustConfig")) notes.push("trustConfig in the input is ignored: trust comes only from --trust");
+  return ok(out);
+}
+
+/** A SendMessage result: a Task, a Message, or either wrapped as `{task}` / `{message}`. */
+export function firstResponse(v: JsonValue, path: string): { kind: "task" | "message"; value: JsonValue; path: string } | undefined {
+  if (looksLikeTask(v)) return { kind: "task", value: v, path };
+  if (looksLikeMessage(v)) return { kind: "message", value: v, path };
+  if (isJsonObject(v) && Object.keys(v).length === 1) {
+    const task = member(v, "task");
+    if (looksLikeTask(task)) return { kind: "task", value: task, path: joinPath(path, "task") };
+    const message = member(v, "message");
+    if (looksLikeMessage(message)) return { kind: "message", value: message, path: joinPath(path, "message") };
+  }
+  return undefined;
+}

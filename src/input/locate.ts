@@ -1,0 +1,100 @@
+/**
+ * Bundle location (a2a-wire.md §6.12; contract §3): inside a Task the bundle is looked for in every
+ * legal carrier — the evidence Artifact's `raw` (base64) or `data` part, and a bundle-shaped value
+ * inline under `metadata[<extension URI>]` — and every place it is found is recorded.
+ */
+import { isJsonObject, member, type JsonObject } from "../json/value.js";
+import { joinPath } from "../json/path.js";
+import { parseStrictJson } from "../json/strict-json.js";
+import { base64ToBytesStrict } from "../util/bytes.js";
+import { fail, ok, type Result } from "../result.js";
+import { EVIDENCE_ARTIFACT_ID, EVIDENCE_MEDIA_TYPE, EXTENSION_URI } from "../profile.js";
+import type { A2AArtifact, A2ATask } from "./a2a.js";
+import { isBundleShaped } from "./classify.js";
+
+/** How the bundle reached us. `raw` keeps the producer's exact bytes; `data` and `inline` passed through protobuf Struct/Value (numbers may have been widened to doubles). */
+export type Carrier = "raw" | "data" | "inline" | "capture" | "bare";
+
+export interface LocatedBundle {
+  /** JSON path of the bundle in the input, e.g. `result.artifacts[1].parts[0].raw`. */
+  readonly location: string;
+  readonly carrier: Carrier;
+  readonly bundle: JsonObject;
+  /** The evidence Artifact that carried it, for artifact carriers. */
+  readonly artifact?: A2AArtifact;
+}
+
+export interface LoadLimits {
+  /** Maximum decoded size of one bundle. */
+  readonly maxBundleBytes: number;
+}
+
+export const DEFAULT_LOAD_LIMITS: LoadLimits = { maxBundleBytes: 4 * 1024 * 1024 };
+
+export const CARRIER_PRIORITY: Record<Carrier, number> = { raw: 0, data: 1, inline: 2, capture: 3, bare: 4 };
+
+function isEvidenceArtifact(a: A2AArtifact, notes: string[]): boolean {
+  const byExtension = a.extensions.includes(EXTENSION_URI);
+  const byMediaType = a.parts.some((p) => p.mediaType === EVIDENCE_MEDIA_TYPE);
+  const byId = a.artifactId === EVIDENCE_ARTIFACT_ID;
+  if (byExtension !== byMediaType && (byExtension || byMediaType)) {
+    notes.push(
+      `${a.path}: evidence artifact identified by ${byExtension ? "its extensions list" : "its part media type"} only; the extensions list and the part media type should agree`,
+    );
+  }
+  return byExtension || byMediaType || byId;
+}
+
+function decodeRawBundle(raw: string, path: string, limits: LoadLimits): Result<JsonObject> {
+  // Each base64 character carries 6 bits: refuse before decoding anything oversized.
+  if (Math.floor((raw.length * 3) / 4) > limits.maxBundleBytes + 2) {
+    return fail("INPUT_BUNDLE_TOO_LARGE", `the bundle exceeds ${limits.maxBundleBytes} bytes`, path);
+  }
+  const bytes = base64ToBytesStrict(raw);
+  if (!bytes) return fail("INPUT_BUNDLE_BASE64", "the raw part is not strict standard base64 (padded, no stray characters)", path);
+  if (bytes.length > limits.maxBundleBytes) {
+    return fail("INPUT_BUNDLE_TOO_LARGE", `the bundle is ${bytes.length} bytes; the limit is ${limits.maxBundleBytes}`, path);
+  }
+  const parsed = parseStrictJson(bytes, { maxBytes: limits.maxBundleBytes, maxDepth: 64 });
+  if (!parsed.ok) {
+    return fail("INPUT_BUNDLE_NOT_JSON", `the decoded bundle is not strict JSON: ${parsed.detail} at ${parsed.path} (${parsed.code})`, path);
+  }
+  if (!isJsonObject(parsed.value)) return fail("INPUT_BUNDLE_NOT_OBJECT", "the decoded bundle is not a JSON object", path);
+  return ok(parsed.value);
+}
+
+/** Every bundle carried by a Task, in every legal carrier. */
+export function locateInTask(task: A2ATask, limits: LoadLimits, notes: string[]): Result<LocatedBundle[]> {
+  const found: LocatedBundle[] = [];
+  for (const artifact of task.artifacts ?? []) {
+    if (!isEvidenceArtifact(artifact, notes)) continue;
+    let carried = 0;
+    for (const part of artifact.parts) {
+      if (part.content === "raw") {
+        const at = joinPath(part.path, "raw");
+        const r = decodeRawBundle(part.raw as string, at, limits);
+        if (!r.ok) return r;
+        found.push({ location: at, carrier: "raw", bundle: r.value, artifact });
+        carried++;
+      } else if (part.content === "data") {
+        const at = joinPath(part.path, "data");
+        if (!isJsonObject(part.data)) return fail("INPUT_BUNDLE_NOT_OBJECT", "the evidence data part is not a JSON object", at);
+        found.push({ location: at, carrier: "data", bundle: part.data, artifact });
+        carried++;
+      } else if (part.content === "url") {
+        notes.push(`${joinPath(part.path, "url")}: evidence by URL is not fetched (offline verifier): ${part.url as string}`);
+      }
+    }
+    const inline = artifact.metadata ? member(artifact.metadata, EXTENSION_URI) : undefined;
+    if (isBundleShaped(inline)) {
+      found.push({ location: joinPath(artifact.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline, artifact });
+      carried++;
+    }
+    if (carried === 0) notes.push(`${artifact.path}: evidence artifact carries no bundle`);
+  }
+  const inline = task.metadata ? member(task.metadata, EXTENSION_URI) : undefined;
+  if (isBundleShaped(inline)) {
+    found.push({ location: joinPath(task.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline });
+  }
+  return ok(found);
+}

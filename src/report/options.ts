@@ -1,0 +1,9 @@
+/** What every renderer is given besides the report. Renderers are pure: no env, files or clock. */
+import type { Style } from "./style.js";
+
+export interface RenderOptions {
+  /** List every check under every property, with the values it compared. */
+  readonly verbose: boolean;
+  /** Colour, already decided by the caller (TTY, NO_COLOR, --no-color, format). */
+  readonly style: Style;
+}
