@@ -11,7 +11,7 @@
 import { isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { fail, ok, type Result } from "../result.js";
-import { TASK_STATES } from "../profile.js";
+import { EXTENSION_URI, TASK_STATES } from "../profile.js";
 
 export interface A2APart {
   readonly path: string;
@@ -305,4 +305,9 @@ export function textOfParts(parts: readonly A2APart[]): { text: string; textPart
     else other++;
   }
   return { text: texts.join("\n"), textParts: texts.length, otherParts: other };
+}
+
+/** `metadata[uri]` of a Task, Message or Artifact (default: the evidence extension's key). */
+export function extensionMetadata(holder: { readonly metadata?: JsonObject } | undefined, uri: string = EXTENSION_URI): JsonValue | undefined {
+  return holder?.metadata ? member(holder.metadata, uri) : undefined;
 }

@@ -8,7 +8,7 @@
  * being verified.
  */
 import { showValue } from "../json/diff.js";
-import { isJsonObject, member, hasMember, type JsonObject, type JsonValue } from "../json/value.js";
+import { memberAt, isJsonObject, member, hasMember, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { fail, ok, type Result } from "../result.js";
 import { looksLikeMessage, looksLikeTask } from "./a2a.js";
@@ -79,7 +79,7 @@ function classifyJsonRpc(v: JsonObject): Result<Classified> {
     const data = e ? member(e, "data") : undefined;
     if (Array.isArray(data)) {
       for (const d of data) {
-        const reason = isJsonObject(d) ? member(d, "reason") : undefined;
+        const reason = memberAt(d, "reason");
         if (typeof reason === "string") reasons.push(reason);
       }
     }

@@ -4,10 +4,10 @@
  * each came from — after merging what the caller passed beside it (`--task`, `--first-task`).
  * Never throws.
  */
-import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
+import { memberAt, isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
 import { EXTENSION_URI } from "../profile.js";
-import type { A2AMessage, A2ATask } from "./a2a.js";
+import { extensionMetadata, type A2AMessage, type A2ATask } from "./a2a.js";
 import { classify, firstResponse, type InputShape } from "./classify.js";
 import { CARRIER_PRIORITY, DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Message, readV1Task } from "./read.js";
@@ -75,9 +75,9 @@ export function loadInput(value: JsonValue, limits: LoadLimits = DEFAULT_LOAD_LI
 
 function noEvidenceDetail(task: A2ATask | undefined): string {
   if (!task) return "no evidence bundle in the input";
-  const ref = task.metadata ? member(task.metadata, EXTENSION_URI) : undefined;
-  const status = isJsonObject(ref) ? member(ref, "evidenceStatus") : undefined;
-  const reason = isJsonObject(ref) ? member(ref, "failureReason") : undefined;
+  const ref = extensionMetadata(task);
+  const status = memberAt(ref, "evidenceStatus");
+  const reason = memberAt(ref, "failureReason");
   const said =
     typeof status === "string"
       ? `; the Task's evidence reference says ${status}${typeof reason === "string" ? ` (${reason})` : ""}`

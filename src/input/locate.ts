@@ -3,13 +3,13 @@
  * legal carrier — the evidence Artifact's `raw` (base64) or `data` part, and a bundle-shaped value
  * inline under `metadata[<extension URI>]` — and every place it is found is recorded.
  */
-import { isJsonObject, member, type JsonObject } from "../json/value.js";
+import { isJsonObject, type JsonObject } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { parseStrictJson } from "../json/strict-json.js";
 import { base64ToBytesStrict } from "../util/bytes.js";
 import { fail, ok, type Result } from "../result.js";
 import { EVIDENCE_ARTIFACT_ID, EVIDENCE_MEDIA_TYPE, EXTENSION_URI } from "../profile.js";
-import type { A2AArtifact, A2ATask } from "./a2a.js";
+import { extensionMetadata, type A2AArtifact, type A2ATask } from "./a2a.js";
 import { isBundleShaped } from "./classify.js";
 
 /** How the bundle reached us. `raw` keeps the producer's exact bytes; `data` and `inline` passed through protobuf Struct/Value (numbers may have been widened to doubles). */
@@ -85,14 +85,14 @@ export function locateInTask(task: A2ATask, limits: LoadLimits, notes: string[])
         notes.push(`${joinPath(part.path, "url")}: evidence by URL is not fetched (offline verifier): ${part.url as string}`);
       }
     }
-    const inline = artifact.metadata ? member(artifact.metadata, EXTENSION_URI) : undefined;
+    const inline = extensionMetadata(artifact);
     if (isBundleShaped(inline)) {
       found.push({ location: joinPath(artifact.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline, artifact });
       carried++;
     }
     if (carried === 0) notes.push(`${artifact.path}: evidence artifact carries no bundle`);
   }
-  const inline = task.metadata ? member(task.metadata, EXTENSION_URI) : undefined;
+  const inline = extensionMetadata(task);
   if (isBundleShaped(inline)) {
     found.push({ location: joinPath(task.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline });
   }

@@ -10,7 +10,7 @@
  *   capsule.agentOutputDigest    agent_output_digest == effect.response_digest == JCS digest of {"terminalState": …}
  * The copies of these digests in TaskEvidenceReference objects are referenceConsistency's.
  */
-import { member, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
+import { member, memberAt, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
 import { firstDifference, showValue, valueText, type Difference } from "../json/diff.js";
 import { jsonEquals } from "../json/value.js";
 import { jcs } from "../canon/jcs.js";
@@ -124,15 +124,6 @@ function manifestDigestCheck(ctx: EvidenceContext): Check {
   );
 }
 
-function path(obj: JsonObject, ...names: string[]): JsonValue | undefined {
-  let cur: JsonValue | undefined = obj;
-  for (const n of names) {
-    if (!isJsonObject(cur)) return undefined;
-    cur = member(cur, n);
-  }
-  return cur;
-}
-
 function capsuleChecks(ctx: EvidenceContext): Check[] {
   const capsule = ctx.capsule;
   if (!capsule) {
@@ -146,7 +137,7 @@ function capsuleChecks(ctx: EvidenceContext): Check[] {
 
 function agentInputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   const id = "capsule.agentInputDigest";
-  const input = path(capsule, "model_attestation", "compute_attestation", "agent_input_digest");
+  const input = memberAt(capsule, "model_attestation", "compute_attestation", "agent_input_digest");
   if (input === undefined) {
     return check(id, "FAIL", "the capsule does not commit to the payload: model_attestation.compute_attestation.agent_input_digest is absent");
   }
@@ -163,8 +154,8 @@ function agentInputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
 
 function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   const id = "capsule.agentOutputDigest";
-  const output = path(capsule, "model_attestation", "compute_attestation", "agent_output_digest");
-  const response = path(capsule, "effect", "response_digest");
+  const output = memberAt(capsule, "model_attestation", "compute_attestation", "agent_output_digest");
+  const response = memberAt(capsule, "effect", "response_digest");
   if (output === undefined && response === undefined) {
     return check(id, "NOT_PRESENT", "the capsule carries no agent_output_digest or effect.response_digest");
   }

@@ -19,7 +19,7 @@
  * inclusion in that service's log, not time and not independence.
  */
 import { showValue, valueText } from "../json/diff.js";
-import { isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
+import { memberAt, isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
 import { checkpointEntryHash } from "../log/checkpoint.js";
@@ -42,7 +42,7 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
   const cp = parsed?.result;
   if (cp === undefined) return only("registration.verified", "NOT_PRESENT", "the bundle carries no checkpoint");
   const cpJson = ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined;
-  const raw = isJsonObject(cpJson) ? member(cpJson, "witnesses") : undefined;
+  const raw = memberAt(cpJson, "witnesses");
   if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) {
     return only("registration.verified", "NOT_PRESENT", "the checkpoint carries no witness stamps");
   }

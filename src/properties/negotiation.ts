@@ -17,26 +17,15 @@
  * With the requirement visible but no first Task in the input, negotiation is INCONCLUSIVE
  * ("acceptance not observed"); with no requirement anywhere, NOT_PRESENT.
  */
-import { isJsonObject, member, jsonEquals, isJsonNumber, type JsonObject, type JsonValue } from "../json/value.js";
+import { memberAt, isJsonObject, member, jsonEquals, isJsonNumber, type JsonObject, type JsonValue } from "../json/value.js";
 import { firstDifference, showValue, type Difference } from "../json/diff.js";
-import {
-  ACCEPTED,
-  DELIVERY_MODES,
-  EVIDENCE_LEVELS,
-  EVIDENCE_STATUS_PREFIX,
-  EXTENSION_URI,
-  RECORD_PROFILE_V1,
-  REQUIREMENTS,
-  TYPED_FAILURE_REASON,
-  levelRank,
-  type EvidenceLevel,
-} from "../profile.js";
-import type { A2AMessage, A2ATask } from "../input/a2a.js";
+import { ACCEPTED, DELIVERY_MODES, EVIDENCE_LEVELS, EVIDENCE_STATUS_PREFIX, RECORD_PROFILE_V1, REQUIREMENTS, TYPED_FAILURE_REASON, levelRank, type EvidenceLevel } from "../profile.js";
+import { extensionMetadata, type A2AMessage, type A2ATask } from "../input/a2a.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
-import { deliveryModeOf } from "./reference-consistency.js";
+import { deliveryModeOf } from "./shared/delivery.js";
 
 export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFormed", "acceptance.sameTask", "acceptance.accepted", "acceptance.terms", "requireTask", "evidence.recordProfile", "deliveryMode.listed", "status.meetsMinimum", "requirement.unchanged"]);
 const { check, only } = CHECKS;
@@ -61,8 +50,8 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
     return decide(checks, "");
   }
   checks.push(sameTaskCheck(firstTask, ctx.observedTask));
-  const acceptance = firstTask.metadata ? member(firstTask.metadata, EXTENSION_URI) : undefined;
-  const accepted = isJsonObject(acceptance) ? member(acceptance, "evidenceAcceptance") : undefined;
+  const acceptance = extensionMetadata(firstTask);
+  const accepted = memberAt(acceptance, "evidenceAcceptance");
   if (!isJsonObject(accepted) || member(accepted, "state") !== ACCEPTED) {
     const said = isJsonObject(accepted) ? `state ${showValue(member(accepted, "state"))}` : "no evidenceAcceptance";
     if (member(req, "requirement") === "PREFERRED") {
@@ -201,10 +190,10 @@ function meetsMinimumCheck(ctx: EvidenceContext, req: JsonObject): Check {
   const ref = ctx.taskReference;
   const fromTask = isJsonObject(ref) ? (member(ref, "evidenceStatus") !== undefined ? ref : member(ref, "taskEvidenceReference")) : undefined;
   const stated = isJsonObject(fromTask) ? fromTask : member(ctx.bundle, "taskEvidenceReference");
-  const status = isJsonObject(stated) ? member(stated, "evidenceStatus") : undefined;
+  const status = memberAt(stated, "evidenceStatus");
   if (typeof status !== "string") return check(id, "FAIL", "the terminal Task states no evidence status");
   if (status === "EVIDENCE_STATUS_FAILED") {
-    const reason = isJsonObject(stated) ? member(stated, "failureReason") : undefined;
+    const reason = memberAt(stated, "failureReason");
     if (typeof reason === "string" && TYPED_FAILURE_REASON.test(reason)) {
       return check(id, "PASS", `the server reported EVIDENCE_STATUS_FAILED with a typed reason (${reason}) rather than downgrading`);
     }

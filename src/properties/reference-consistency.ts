@@ -18,7 +18,7 @@
  * for lack of trust material. When a needed property FAILs, that FAIL already reports the defect;
  * the claim is then not assessed, so one tampered object does not also read as a server overclaim.
  */
-import { isJsonObject, member, jsonEquals, type JsonValue } from "../json/value.js";
+import { memberAt, isJsonObject, member, jsonEquals, type JsonValue } from "../json/value.js";
 import { firstDifference, showValue, valueText, type Difference } from "../json/diff.js";
 import { joinPath } from "../json/path.js";
 import {
@@ -36,9 +36,11 @@ import type { EarlierResults } from "./index.js";
 import { LEVEL_NEEDS } from "./level.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
+import { deliveryModeOf } from "./shared/delivery.js";
 import { isBundleShaped } from "../input/classify.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { narrowIntegralNumbers } from "./shared/widening.js";
+import { extensionMetadata } from "../input/a2a.js";
 
 export const CHECKS = checksFor(["bundle.copiesAgree", "reference.bundle", "reference.artifact", "reference.task", "reference.status", "reference.deliveryMode", "reference.claimedLevel"]);
 const { check } = CHECKS;
@@ -54,11 +56,6 @@ function referenceIn(metadataValue: JsonValue | undefined): JsonValue | undefine
   return isBundleShaped(metadataValue) ? member(metadataValue, "taskEvidenceReference") : metadataValue;
 }
 
-export function deliveryModeOf(located: LocatedBundle): string | undefined {
-  if (located.carrier === "raw" || located.carrier === "data") return "EVIDENCE_ARTIFACT";
-  if (located.carrier === "inline") return located.artifact ? "EVIDENCE_ARTIFACT" : "INLINE_METADATA";
-  return undefined;
-}
 
 export function referenceConsistency(ctx: EvidenceContext, properties: EarlierResults): PropertyResult {
   const checks: Check[] = [];
@@ -68,7 +65,7 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
   checks.push(bundleReferenceCheck(ctx, bundleRef));
   const artifact = ctx.located.artifact;
   if (artifact) {
-    const value = referenceIn(artifact.metadata ? member(artifact.metadata, EXTENSION_URI) : undefined);
+    const value = referenceIn(extensionMetadata(artifact));
     const where = joinPath(artifact.path, "metadata", EXTENSION_URI);
     copies.push({ where, value });
     checks.push(copyCheck("reference.artifact", where, value, bundleRef, "the evidence Artifact"));
@@ -187,7 +184,7 @@ function statusCheck(copies: readonly ReferenceCopy[]): Check {
       }
     }
   }
-  const stated = copies.map((c) => (isJsonObject(c.value) ? member(c.value, "evidenceStatus") : undefined)).find((s) => typeof s === "string");
+  const stated = copies.map((c) => (memberAt(c.value, "evidenceStatus"))).find((s) => typeof s === "string");
   return check(id, "PASS", `evidence status ${String(stated ?? "(none)")} is a terminal status`);
 }
 
@@ -215,7 +212,7 @@ function deliveryCheck(ctx: EvidenceContext, copies: readonly ReferenceCopy[]): 
 
 function claimedLevelCheck(ref: JsonValue | undefined, properties: EarlierResults): Check {
   const id = "reference.claimedLevel";
-  const status = isJsonObject(ref) ? member(ref, "evidenceStatus") : undefined;
+  const status = memberAt(ref, "evidenceStatus");
   if (typeof status !== "string") return check(id, "NOT_PRESENT", "no evidence status is claimed");
   const level = status.startsWith(EVIDENCE_STATUS_PREFIX) ? status.slice(EVIDENCE_STATUS_PREFIX.length) : status;
   if (!(EVIDENCE_LEVELS as readonly string[]).includes(level)) {

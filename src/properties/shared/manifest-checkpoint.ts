@@ -1,5 +1,5 @@
 /** The manifest's checkpoint, parsed once and shared by the log properties. */
-import { isJsonObject, jsonEquals, member, type JsonValue } from "../../json/value.js";
+import { memberAt, jsonEquals, type JsonValue } from "../../json/value.js";
 import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
 import type { Result } from "../../result.js";
 import type { EvidenceContext } from "./context.js";
@@ -16,8 +16,8 @@ export interface ManifestCheckpoint {
 }
 
 function checkpointIn(bundle: JsonValue): JsonValue | undefined {
-  const manifest = isJsonObject(bundle) ? member(bundle, "manifest") : undefined;
-  const cp = isJsonObject(manifest) ? member(manifest, "cllCheckpoint") : undefined;
+  const manifest = memberAt(bundle, "manifest");
+  const cp = memberAt(manifest, "cllCheckpoint");
   return cp === null ? undefined : cp;
 }
 

@@ -4,9 +4,8 @@
  * Task's; negotiation and the level report read it from here, so they cannot disagree on which
  * Message it is.
  */
-import { member, type JsonValue } from "../../json/value.js";
-import { EXTENSION_URI } from "../../profile.js";
-import type { A2AMessage } from "../../input/a2a.js";
+import type { JsonValue } from "../../json/value.js";
+import { extensionMetadata, type A2AMessage } from "../../input/a2a.js";
 import type { EvidenceContext } from "./context.js";
 
 export interface FirstMessage {
@@ -27,5 +26,5 @@ export function findFirstMessage(ctx: EvidenceContext): FirstMessage | undefined
 }
 
 export function requirementOf(m: A2AMessage | undefined): JsonValue | undefined {
-  return m?.metadata ? member(m.metadata, EXTENSION_URI) : undefined;
+  return extensionMetadata(m);
 }
