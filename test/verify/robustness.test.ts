@@ -24,7 +24,12 @@ function load(name: string, file: string): JsonValue {
 /** Every (container, key) position in a value, depth first. */
 function positions(v: JsonValue, out: [JsonObject | JsonValue[], string | number][] = []): [JsonObject | JsonValue[], string | number][] {
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), positions(x, out)));
-  else if (isJsonObject(v)) for (const k of Object.keys(v)) out.push([v, k]), positions(v[k] as JsonValue, out);
+  else if (isJsonObject(v)) {
+    for (const k of Object.keys(v)) {
+      out.push([v, k]);
+      positions(v[k] as JsonValue, out);
+    }
+  }
   return out;
 }
 

@@ -1,0 +1,90 @@
+// Lint rules, and the layering of src/ (docs/architecture.md): each layer imports only from the
+// layers below it, pure layers never touch files, the network or the process, and neither src/
+// nor producer/ reach into each other beyond what the producer is allowed to share.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+// A higher layer is a folder (`../properties/…`) or one of the root stage files (`./verify.js`).
+const ROOT_FILES = ["policy", "verify"];
+const seg = (names) =>
+  `(^|/)(${names.filter((n) => !ROOT_FILES.includes(n)).join("|")})/|(^|/)(${names.filter((n) => ROOT_FILES.includes(n)).join("|") || "(?!)"})\\.js$`;
+const HIGHER = {
+  base: ["canon", "crypto", "cose", "aac", "log", "input", "trust", "properties", "policy", "verify", "report", "cli"],
+  primitives: ["input", "trust", "properties", "policy", "verify", "report", "cli"],
+  inputs: ["properties", "policy", "verify", "report", "cli"],
+  properties: ["policy", "verify", "report", "cli"],
+  policy: ["verify", "report", "cli"],
+  verify: ["cli"],
+  report: ["verify", "cli"],
+};
+const IMPURE = ["node:fs", "node:fs/promises", "node:path", "node:os", "node:http", "node:https", "node:net", "node:child_process", "node:worker_threads", "node:process"];
+
+function layer(files, higher, extra = []) {
+  return {
+    files,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: IMPURE.map((name) => ({ name, message: "only src/cli/ touches files, the network and the process" })),
+          patterns: [
+            { regex: seg(higher), message: "a lower layer never imports a higher one (docs/architecture.md)" },
+            { regex: "(^|/)(producer|test)/", message: "src/ never imports the producer or the tests" },
+            ...extra,
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "vectors/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "no-constant-condition": ["error", { checkLoops: false }],
+      // Control characters are what strict parsers exist to refuse; the regexes name them on purpose.
+      "no-control-regex": "off",
+    },
+    languageOptions: { globals: { process: "readonly", Buffer: "readonly", console: "readonly", URL: "readonly" } },
+  },
+  {
+    files: ["test/**/*.ts"],
+    // Tests spell out numbers beyond 2^53 to show what a lossy parser would do with them.
+    rules: { "no-loss-of-precision": "off", "@typescript-eslint/no-loss-of-precision": "off" },
+  },
+  {
+    files: ["src/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }] },
+  },
+  layer(["src/codes/**", "src/result.ts", "src/util/**", "src/json/**", "src/version.ts", "src/profile.ts"], HIGHER.base),
+  layer(["src/canon/**", "src/crypto/**", "src/cose/**", "src/aac/**", "src/log/**"], HIGHER.primitives),
+  layer(["src/input/**", "src/trust/**"], HIGHER.inputs),
+  layer(["src/properties/**"], HIGHER.properties),
+  layer(["src/policy.ts"], HIGHER.policy),
+  layer(["src/verify.ts", "src/report/model.ts"], HIGHER.verify, [
+    { regex: "(^|/)report/(?!model\\.js$)", message: "the verify stage uses the report's data shape, never a renderer" },
+  ]),
+  layer(["src/report/**"], HIGHER.report),
+  {
+    files: ["producer/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.\\./src/(?!canon/[a-z0-9-]+\\.js$|json/value\\.js$|util/bytes\\.js$)",
+              message: "the producer is independent of the verifier: it shares only src/canon/*, src/json/value.ts and src/util/bytes.ts",
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
