@@ -10,7 +10,7 @@
 import { parseStrictJson, DEFAULT_JSON_LIMITS } from "./json/strict-json.js";
 import type { JsonValue } from "./json/value.js";
 import { ok, type Result } from "./result.js";
-import { loadCallerObservation, loadEvidence, type Evidence, type Observation, type Origin } from "./input/load.js";
+import { loadCallerObservation, loadEvidence, type Evidence, type Observation } from "./input/load.js";
 import { loadTrustConfig, type TrustConfig } from "./trust/config.js";
 import { runProperties } from "./properties/index.js";
 import { levelReport } from "./properties/level.js";
@@ -50,7 +50,7 @@ export function resolveTrust(trust: VerifyRequest["trust"]): Result<TrustConfig 
   return loadTrustConfig(v.value);
 }
 
-function resolveObservation(req: VerifyRequest): Result<{ observation: Observation; firstFrom: Origin }> {
+function resolveObservation(req: VerifyRequest): Result<Observation> {
   const task = req.task === undefined ? undefined : toValue(req.task);
   if (task && !task.ok) return task;
   const first = req.firstTask === undefined ? undefined : toValue(req.firstTask);
@@ -108,7 +108,7 @@ export function verify(request: VerifyRequest): Report {
     if (i.data === undefined) return failedInput(i.source, { code: "INPUT_UNREADABLE", detail: i.readError ?? "no input data" });
     const value = toValue(i.data);
     if (!value.ok) return failedInput(i.source, value);
-    const evidence = loadEvidence(value.value, caller.value.observation, caller.value.firstFrom);
+    const evidence = loadEvidence(value.value, caller.value);
     if (!evidence.ok) return failedInput(i.source, evidence);
     return verifyEvidence(i.source, evidence.value, trust.value, options);
   });

@@ -7,9 +7,9 @@ import { isJsonObject, type JsonObject } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { parseStrictJson } from "../json/strict-json.js";
 import { base64ToBytesStrict } from "../util/bytes.js";
-import { fail, ok, type Result } from "../result.js";
+import { fail, ok, type Failure, type Result } from "../result.js";
 import { EVIDENCE_ARTIFACT_ID, EVIDENCE_MEDIA_TYPE, EXTENSION_URI } from "../profile.js";
-import { extensionMetadata, type A2AArtifact, type A2ATask } from "./a2a.js";
+import { extensionMetadata, type A2AArtifact, type A2APart, type A2ATask } from "./a2a.js";
 import { isBundleShaped } from "./classify.js";
 
 /** How the bundle reached us. `raw` keeps the producer's exact bytes; `data` and `inline` passed through protobuf Struct/Value (numbers may have been widened to doubles). */
@@ -63,38 +63,71 @@ function decodeRawBundle(raw: string, path: string, limits: LoadLimits): Result<
   return ok(parsed.value);
 }
 
-/** Every bundle carried by a Task, in every legal carrier. */
-export function locateInTask(task: A2ATask, limits: LoadLimits, notes: string[]): Result<LocatedBundle[]> {
-  const found: LocatedBundle[] = [];
+/** What a Task carries as evidence: the bundles, and the Artifacts that are evidence rather than content. */
+export interface LocatedInTask {
+  readonly bundles: LocatedBundle[];
+  /**
+   * Artifacts whose parts are exactly one located bundle (contract §9.12). Only these leave the
+   * payload's commitments; an Artifact that merely looks like evidence is content.
+   */
+  readonly evidenceArtifacts: A2AArtifact[];
+  /** Why no bundle could be read from a part that was offered as one, for the error when none is found. */
+  readonly rejected: Failure[];
+}
+
+/** The one part of an evidence-marked Artifact, read as a bundle; a failure says why it is not one. */
+function bundleOfPart(part: A2APart, limits: LoadLimits): Result<{ bundle: JsonObject; location: string; carrier: "raw" | "data" }> {
+  if (part.content === "raw") {
+    const at = joinPath(part.path, "raw");
+    const r = decodeRawBundle(part.raw as string, at, limits);
+    return r.ok ? ok({ bundle: r.value, location: at, carrier: "raw" }) : r;
+  }
+  if (part.content === "data") {
+    const at = joinPath(part.path, "data");
+    if (!isJsonObject(part.data)) return fail("INPUT_BUNDLE_NOT_OBJECT", "the evidence data part is not a JSON object", at);
+    return ok({ bundle: part.data, location: at, carrier: "data" });
+  }
+  return fail("INPUT_BUNDLE_NOT_OBJECT", `the part holds ${part.content}, not a bundle`, part.path);
+}
+
+/**
+ * Every bundle carried by a Task, in every legal carrier. An evidence-marked Artifact (extension,
+ * media type, id, or metadata key) is evidence only when its parts are exactly one bundle (a raw
+ * part that decodes to a JSON object, or a data part holding one; an object that is not a whole
+ * bundle is then verified as the bundle and found wanting, never skipped); an
+ * extra part, a part that is not a bundle, or no part at all makes it content, noted here and
+ * judged by taskBinding like any other Artifact. A bundle larger than the limit is refused
+ * outright: the input cannot be verified within bounds.
+ */
+export function locateInTask(task: A2ATask, limits: LoadLimits, notes: string[]): Result<LocatedInTask> {
+  const bundles: LocatedBundle[] = [];
+  const evidenceArtifacts: A2AArtifact[] = [];
+  const rejected: Failure[] = [];
   for (const artifact of task.artifacts ?? []) {
-    if (!isEvidenceArtifact(artifact, notes)) continue;
-    let carried = 0;
-    for (const part of artifact.parts) {
-      if (part.content === "raw") {
-        const at = joinPath(part.path, "raw");
-        const r = decodeRawBundle(part.raw as string, at, limits);
-        if (!r.ok) return r;
-        found.push({ location: at, carrier: "raw", bundle: r.value, artifact });
-        carried++;
-      } else if (part.content === "data") {
-        const at = joinPath(part.path, "data");
-        if (!isJsonObject(part.data)) return fail("INPUT_BUNDLE_NOT_OBJECT", "the evidence data part is not a JSON object", at);
-        found.push({ location: at, carrier: "data", bundle: part.data, artifact });
-        carried++;
-      } else if (part.content === "url") {
-        notes.push(`${joinPath(part.path, "url")}: evidence by URL is not fetched (offline verifier): ${part.url as string}`);
-      }
-    }
     const inline = extensionMetadata(artifact);
-    if (isBundleShaped(inline)) {
-      found.push({ location: joinPath(artifact.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline, artifact });
-      carried++;
+    if (!isEvidenceArtifact(artifact, notes) && inline === undefined) continue;
+    // Marked as evidence (or carrying the extension's metadata key): evidence only if it is a bundle.
+    for (const part of artifact.parts) {
+      if (part.content === "url") notes.push(`${joinPath(part.path, "url")}: evidence by URL is not fetched (offline verifier): ${part.url as string}`);
     }
-    if (carried === 0) notes.push(`${artifact.path}: evidence artifact carries no bundle`);
+    const only = artifact.parts.length === 1 ? (artifact.parts[0] as A2APart) : undefined;
+    const read = only ? bundleOfPart(only, limits) : undefined;
+    if (read && !read.ok && read.code === "INPUT_BUNDLE_TOO_LARGE") return read;
+    if (read?.ok) {
+      bundles.push({ location: read.value.location, carrier: read.value.carrier, bundle: read.value.bundle, artifact });
+      evidenceArtifacts.push(artifact);
+    } else {
+      const why = read && !read.ok ? read.detail : `it has ${artifact.parts.length} parts, not exactly one bundle`;
+      if (read && !read.ok && (only?.content === "raw" || only?.content === "data")) rejected.push(read);
+      notes.push(`${artifact.path}: marked as evidence but read as content: ${why}`);
+    }
+    if (isBundleShaped(inline)) {
+      bundles.push({ location: joinPath(artifact.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline, artifact });
+    }
   }
   const inline = extensionMetadata(task);
   if (isBundleShaped(inline)) {
-    found.push({ location: joinPath(task.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline });
+    bundles.push({ location: joinPath(task.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline });
   }
-  return ok(found);
+  return ok({ bundles, evidenceArtifacts, rejected });
 }

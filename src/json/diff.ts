@@ -41,3 +41,15 @@ export function showValue(v: JsonValue | undefined, max = 80): string {
 export function valueText(v: JsonValue | undefined): string {
   return typeof v === "string" ? v : showValue(v, 200);
 }
+
+/** The most items a detail lists before it says how many more there are (contract §9.20). */
+export const MAX_LISTED = 20;
+
+/**
+ * Items joined for a detail line, at most `max` of them, then "and N more": a hostile input with
+ * thousands of offending items must not make a report thousands of times larger.
+ */
+export function listCapped(items: readonly string[], max = MAX_LISTED): string {
+  if (items.length <= max) return items.join(", ");
+  return `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
+}

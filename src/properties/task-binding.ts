@@ -1,32 +1,59 @@
 /**
- * taskBinding — the payload describes the Task the caller observed (contract §4, §9.3–§9.5;
- * content-binding.md §6, §11).
+ * taskBinding — the payload describes the Task the caller observed (contract §4, §9.3–§9.5,
+ * §9.12–§9.15, §9.20; content-binding.md §6, §11).
  *
  * The reference demo takes the "observed" artifact ids from the payload itself, which proves
  * nothing. Here every value is recomputed from the observed Task:
- *   task.id, task.contextId, task.terminalState   payload fields == the observed Task's
- *   task.authority, task.tenant                    only when the caller passes --authority / --tenant
- *                                                  (A2A Tasks carry neither)
- *   artifact.binding (per payload artifact)        its artifactId is an observed non-evidence artifact, the
- *                                                  name matches, contentCommitment == SHA-256 of its text
- *   artifacts.coverage                             every observed non-evidence artifact is in the payload
- *   transcript.sequence                            sequence numbers are 0, 1, 2, … in order
- *   transcript.message (per history message)       present in the transcript, in order, same role,
- *                                                  partCommitment == SHA-256 of its text parts joined by "\n"
- *   transcript.unobserved                          transcript entries the history does not show: INCONCLUSIVE
- *                                                  (A2A does not guarantee complete history)
+ *   task.id, task.contextId, task.terminalState  payload fields == the observed Task's; an absent
+ *                                                string equals "" (ProtoJSON), so an absent observed
+ *                                                contextId never matches a non-empty one
+ *   task.authority, task.tenant                   only when the caller passes --authority / --tenant
+ *                                                 (A2A Tasks carry neither)
+ *   artifacts.unambiguous                         no two observed Artifacts share an artifactId: the
+ *                                                 observation must match the commitment one to one
+ *   artifact.binding (per payload artifact)       artifactId, name and contentCommitment are present;
+ *                                                 the artifactId is an observed content Artifact, the
+ *                                                 name matches, contentCommitment == SHA-256 of its text
+ *   artifacts.coverage                            every observed content Artifact is in the payload;
+ *                                                 only Artifacts that are exactly the located bundle
+ *                                                 are evidence, everything else is content (§9.12)
+ *   transcript.unambiguous                        no two observed history Messages share a messageId
+ *   transcript.sequence                           entries are well-formed, messageIds unique, sequence 0, 1, 2, …
+ *   transcript.message (per history message)      present in the transcript, in order, same role,
+ *                                                 partCommitment == SHA-256 of its text parts joined by "\n"
+ *   transcript.statusMessage                      status.message is observed too (§9.14): the same
+ *                                                 content as a history entry with its messageId, and
+ *                                                 committed in order when the history does not hold it
+ *   transcript.unobserved                         transcript entries the Task does not show: INCONCLUSIVE
+ *                                                 (A2A does not guarantee complete history)
+ * Work is linear in the Task and the payload; lists in details are capped (§9.20).
  */
-import { showValue, valueText } from "../json/diff.js";
-import { member, isJsonObject, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
+import { listCapped, showValue, valueText } from "../json/diff.js";
+import { member, hasMember, isJsonObject, jsonEquals, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { sha256Hex, utf8 } from "../util/bytes.js";
-import { EVIDENCE_ARTIFACT_ID, EVIDENCE_MEDIA_TYPE, EXTENSION_URI, TERMINAL_TASK_STATES } from "../profile.js";
-import { textOfParts, type A2AArtifact, type A2ATask } from "../input/a2a.js";
+import { TERMINAL_TASK_STATES } from "../profile.js";
+import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2ATask } from "../input/a2a.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 
-export const CHECKS = checksFor(["task.observed", "task.id", "task.contextId", "task.terminalState", "task.authority", "task.tenant", "artifact.binding", "artifacts.coverage", "transcript.sequence", "transcript.message", "transcript.unobserved"]);
+export const CHECKS = checksFor([
+  "task.observed",
+  "task.id",
+  "task.contextId",
+  "task.terminalState",
+  "task.authority",
+  "task.tenant",
+  "artifacts.unambiguous",
+  "artifact.binding",
+  "artifacts.coverage",
+  "transcript.unambiguous",
+  "transcript.sequence",
+  "transcript.message",
+  "transcript.statusMessage",
+  "transcript.unobserved",
+]);
 const { check, only } = CHECKS;
 type CheckId = IdOf<typeof CHECKS>;
 
@@ -35,11 +62,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
   if (!payload) return only("task.observed", "NOT_PRESENT", "the bundle carries no taskEvidencePayload");
   const task = ctx.observedTask;
   if (!task) {
-    return only(
-      "task.observed",
-      "NOT_CHECKED",
-      "no observed Task: verify a GetTask response or Task, or pass the observed Task with --task",
-    );
+    return only("task.observed", "NOT_CHECKED", "no observed Task: verify a GetTask response or Task, or pass the observed Task with --task");
   }
   const checks: Check[] = [
     fieldCheck("task.id", payload, "taskId", task.id, "Task id"),
@@ -47,18 +70,25 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     terminalStateCheck(payload, task),
     optionCheck("task.authority", payload, "authority", ctx.options.authority, "--authority"),
     optionCheck("task.tenant", payload, "tenantId", ctx.options.tenant, "--tenant"),
-    ...artifactChecks(payload, task),
+    ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts),
     ...transcriptChecks(payload, task),
   ];
   return decide(checks, "payload binds the observed task, terminal state, artifacts and transcript");
 }
 
+/** ProtoJSON: an absent string field and "" are the same value (§9.15); null is how a payload writes "none". */
+function sameString(claimed: JsonValue | undefined, observed: string | undefined): boolean {
+  const c = claimed === undefined || claimed === null ? "" : claimed;
+  return typeof c === "string" && c === (observed ?? "");
+}
+
 function fieldCheck(id: CheckId, payload: JsonObject, name: string, observed: string | undefined, what: string): Check {
   const claimed = member(payload, name);
   const values = { payload: valueText(claimed), observed: valueText(observed) };
-  if (observed === undefined) return check(id, "NOT_CHECKED", `the observed Task has no ${what}`, { values });
-  if (claimed === observed) return check(id, "PASS", `payload ${name} equals the observed ${what} ${observed}`, { values });
-  return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != observed ${what} ${showValue(observed)}`, { values });
+  if (sameString(claimed, observed)) {
+    return check(id, "PASS", `payload ${name} equals the observed ${what} ${observed === undefined || observed === "" ? "(empty)" : observed}`, { values });
+  }
+  return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != observed ${what} ${observed === undefined ? "(absent, which is empty)" : showValue(observed)}`, { values });
 }
 
 function terminalStateCheck(payload: JsonObject, task: A2ATask): Check {
@@ -78,97 +108,137 @@ function optionCheck(id: CheckId, payload: JsonObject, name: string, expected: s
     return check(id, "NOT_CHECKED", `payload ${name} ${showValue(claimed)} not compared: not observable in A2A; pass ${flag} to compare`);
   }
   const values = { payload: valueText(claimed), expected };
-  if (claimed === expected) return check(id, "PASS", `payload ${name} equals ${flag} ${expected}`, { values });
+  if (sameString(claimed, expected)) return check(id, "PASS", `payload ${name} equals ${flag} ${expected === "" ? "(empty)" : expected}`, { values });
   return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != ${flag} ${showValue(expected)}`, { values });
 }
 
-/** An observed artifact is evidence (not content) when any of the three evidence markers is on it. */
-function isEvidenceArtifact(a: A2AArtifact): boolean {
-  return (
-    a.extensions.includes(EXTENSION_URI) ||
-    a.parts.some((p) => p.mediaType === EVIDENCE_MEDIA_TYPE) ||
-    a.artifactId === EVIDENCE_ARTIFACT_ID
-  );
-}
-
-function commitmentOf(parts: A2AArtifact["parts"]): { hex: string; note: string } {
+/** The commitment of an Artifact's or Message's parts: SHA-256 of its text parts joined with "\n". */
+function commitmentOf(parts: readonly A2APart[]): { hex: string; note: string } {
   const t = textOfParts(parts);
   const note = t.otherParts > 0 ? ` (${t.otherParts} non-text part(s) are not covered by the commitment)` : "";
   return { hex: sha256Hex(utf8(t.text)), note };
 }
 
-function artifactChecks(payload: JsonObject, task: A2ATask): Check[] {
+/** The first value of each key and the keys seen more than once, in one pass. */
+function indexBy<T>(items: readonly T[], key: (t: T) => string): { byKey: Map<string, T>; repeated: string[] } {
+  const byKey = new Map<string, T>();
+  const repeated = new Set<string>();
+  for (const item of items) {
+    const k = key(item);
+    if (byKey.has(k)) repeated.add(k);
+    else byKey.set(k, item);
+  }
+  return { byKey, repeated: [...repeated] };
+}
+
+/** What the per-entry artifact checks share: the observed content Artifacts, indexed, with commitments computed once. */
+class ObservedArtifacts {
+  readonly byId: ReadonlyMap<string, A2AArtifact>;
+  private readonly byName = new Map<string, A2AArtifact[]>();
+  private readonly commitments = new Map<A2AArtifact, { hex: string; note: string }>();
+
+  constructor(readonly content: readonly A2AArtifact[]) {
+    this.byId = indexBy(content, (a) => a.artifactId).byKey;
+    for (const a of content) {
+      if (a.name === undefined) continue;
+      const list = this.byName.get(a.name);
+      if (list) list.push(a);
+      else this.byName.set(a.name, [a]);
+    }
+  }
+
+  commitment(a: A2AArtifact): { hex: string; note: string } {
+    let c = this.commitments.get(a);
+    if (!c) {
+      c = commitmentOf(a.parts);
+      this.commitments.set(a, c);
+    }
+    return c;
+  }
+
+  /** At most three observed Artifacts with this name: enough for a hint, never N×M work. */
+  sameName(name: JsonValue | undefined): { shown: readonly A2AArtifact[]; total: number } {
+    const list = typeof name === "string" ? (this.byName.get(name) ?? []) : [];
+    return { shown: list.slice(0, 3), total: list.length };
+  }
+}
+
+function artifactChecks(payload: JsonObject, task: A2ATask, evidenceArtifacts: ReadonlySet<A2AArtifact>): Check[] {
   const claimedList = member(payload, "nonEvidenceArtifacts");
   if (!Array.isArray(claimedList)) {
     return [check("artifact.binding", "FAIL", "taskEvidencePayload.nonEvidenceArtifacts is not an array")];
   }
+  const all = task.artifacts ?? [];
+  const checks: Check[] = [];
+  const repeated = indexBy(all, (a) => a.artifactId).repeated;
+  checks.push(
+    repeated.length === 0
+      ? check("artifacts.unambiguous", "PASS", `the ${all.length} observed artifact(s) have distinct artifactIds`)
+      : check(
+          "artifacts.unambiguous",
+          "FAIL",
+          `the observed Task has several artifacts with artifactId ${listCapped(repeated.map((r) => showValue(r)))}: the observation cannot be matched to the commitment unambiguously`,
+        ),
+  );
   if (task.artifacts === undefined && claimedList.length > 0) {
-    return [
+    checks.push(
       check(
         "artifact.binding",
         "INCONCLUSIVE",
         `the payload commits to ${claimedList.length} artifact(s) but the observed Task carries no artifacts member (not requested or not returned)`,
       ),
-    ];
+    );
+    return checks;
   }
-  const observed = (task.artifacts ?? []).filter((a) => !isEvidenceArtifact(a));
-  const byId = new Map(observed.map((a) => [a.artifactId, a]));
+  const observed = new ObservedArtifacts(all.filter((a) => !evidenceArtifacts.has(a)));
   const claimedIds = new Set<string>();
-  const checks: Check[] = [];
   claimedList.forEach((entry, i) => {
     const subject = `nonEvidenceArtifacts[${i}]`;
-    if (!isJsonObject(entry)) {
-      checks.push(check("artifact.binding", "FAIL", "entry is not an object", { subject }));
-      return;
-    }
-    checks.push(artifactCheck(entry, subject, byId, observed, claimedIds));
+    checks.push(isJsonObject(entry) ? artifactCheck(entry, subject, observed, claimedIds) : check("artifact.binding", "FAIL", "entry is not an object", { subject }));
   });
-  const uncovered = observed.filter((a) => !claimedIds.has(a.artifactId));
+  const uncovered = observed.content.filter((a) => !claimedIds.has(a.artifactId));
   checks.push(
     uncovered.length === 0
-      ? check("artifacts.coverage", "PASS", `every observed non-evidence artifact (${observed.length}) is committed in the payload`)
+      ? check("artifacts.coverage", "PASS", `every observed content artifact (${observed.content.length}) is committed in the payload`)
       : check(
           "artifacts.coverage",
           "FAIL",
-          `observed artifact(s) not committed in the payload: ${uncovered.map((a) => `${a.artifactId}${a.name !== undefined ? ` (name ${showValue(a.name)})` : ""}`).join(", ")}`,
+          `observed artifact(s) not committed in the payload: ${listCapped(uncovered.map((a) => `${a.artifactId}${a.name !== undefined ? ` (name ${showValue(a.name)})` : ""}`))}`,
         ),
   );
   return checks;
 }
 
-function artifactCheck(
-  entry: JsonObject,
-  subject: string,
-  byId: ReadonlyMap<string, A2AArtifact>,
-  observed: readonly A2AArtifact[],
-  claimedIds: Set<string>,
-): Check {
+const ARTIFACT_MEMBERS = ["artifactId", "name", "contentCommitment"] as const;
+
+function artifactCheck(entry: JsonObject, subject: string, observed: ObservedArtifacts, claimedIds: Set<string>): Check {
   const id = "artifact.binding";
+  const missing = ARTIFACT_MEMBERS.filter((m) => !hasMember(entry, m));
+  if (missing.length > 0) return check(id, "FAIL", `the entry lacks ${missing.join(", ")}: nothing to compare is never a match`, { subject });
   const artifactId = member(entry, "artifactId");
   const name = member(entry, "name");
   const commitment = member(entry, "contentCommitment");
   if (typeof artifactId !== "string") return check(id, "FAIL", "artifactId is not a string", { subject });
+  if (name !== null && typeof name !== "string") return check(id, "FAIL", "name is neither a string nor null", { subject });
   if (claimedIds.has(artifactId)) return check(id, "FAIL", `artifactId ${artifactId} is committed twice`, { subject });
   claimedIds.add(artifactId);
   const values: Record<string, string> = { artifactId, contentCommitment: valueText(commitment) };
-  const match = byId.get(artifactId);
+  const match = observed.byId.get(artifactId);
   if (!match) {
     // Artifact identity binds (contract §9.3): a same-named artifact does not stand in for it,
     // but the detail says whether one exists, so a producer defect reads differently from a forgery.
-    const sameName = observed.filter((a) => name !== undefined && a.name === name);
-    const hint = sameName.length
-      ? sameName
-          .map((a) => {
-            const c = commitmentOf(a.parts);
-            return `; the observed artifact ${a.artifactId} has the same name ${showValue(name)} and its content ${c.hex === commitment ? "matches" : "does not match"} the commitment`;
-          })
-          .join("")
-      : "; no observed artifact has that name either";
+    const same = observed.sameName(name);
+    const hint =
+      same.total > 0
+        ? same.shown
+            .map((a) => `; the observed artifact ${a.artifactId} has the same name ${showValue(name)} and its content ${observed.commitment(a).hex === commitment ? "matches" : "does not match"} the commitment`)
+            .join("") + (same.total > same.shown.length ? `; and ${same.total - same.shown.length} more artifacts have that name` : "")
+        : "; no observed artifact has that name either";
     return check(id, "FAIL", `payload artifactId ${showValue(artifactId)} is not an artifact of the observed Task${hint}`, { subject, values });
   }
-  const c = commitmentOf(match.parts);
+  const c = observed.commitment(match);
   values.recomputed = c.hex;
-  if (name !== undefined && name !== (match.name ?? null)) {
+  if (!sameString(name, match.name)) {
     return check(id, "FAIL", `artifact ${artifactId}: payload name ${showValue(name)} != observed name ${showValue(match.name)}`, { subject, values });
   }
   if (commitment !== c.hex) {
@@ -177,36 +247,77 @@ function artifactCheck(
   return check(id, "PASS", `artifact ${artifactId} content matches its commitment ${c.hex}${c.note}`, { subject, values });
 }
 
+interface TranscriptEntry {
+  readonly messageId: string;
+  readonly role: JsonValue;
+  readonly partCommitment: JsonValue;
+  readonly index: number;
+}
+
+const TRANSCRIPT_MEMBERS = ["messageId", "role", "partCommitment", "sequence"] as const;
+
+/** The transcript's entries, or the first structural fault (§9.13: a missing member is a FAIL). */
+function readTranscript(transcript: JsonValue[]): { entries: TranscriptEntry[]; fault?: string } {
+  const entries: TranscriptEntry[] = [];
+  const seen = new Set<string>();
+  for (const [i, e] of transcript.entries()) {
+    const at = joinPath("transcript", i);
+    if (!isJsonObject(e)) return { entries, fault: `${at} is not an object` };
+    const missing = TRANSCRIPT_MEMBERS.filter((m) => !hasMember(e, m));
+    if (missing.length > 0) return { entries, fault: `${at} lacks ${missing.join(", ")}` };
+    if (asSafeInteger(member(e, "sequence")) !== i) return { entries, fault: `${at}.sequence is ${showValue(member(e, "sequence"))}, expected ${i}` };
+    const messageId = member(e, "messageId");
+    if (typeof messageId !== "string") return { entries, fault: `${at}.messageId is not a string` };
+    if (seen.has(messageId)) return { entries, fault: `${at}: messageId ${messageId} appears twice` };
+    seen.add(messageId);
+    entries.push({ messageId, role: member(e, "role") as JsonValue, partCommitment: member(e, "partCommitment") as JsonValue, index: i });
+  }
+  return { entries };
+}
+
+/** One observed Message against its transcript entry, which must come after `lastIndex`. */
+function messageCheck(id: "transcript.message" | "transcript.statusMessage", m: A2AMessage, entry: TranscriptEntry, lastIndex: number, subject: string): Check {
+  const t = textOfParts(m.parts);
+  const recomputed = sha256Hex(utf8(t.text));
+  const values: Record<string, string> = { recomputed, partCommitment: valueText(entry.partCommitment) };
+  if (entry.index < lastIndex) {
+    return check(id, "FAIL", `message ${m.messageId} is out of order: transcript[${entry.index}] comes before an earlier observed message`, { subject, values });
+  }
+  if (entry.role !== m.role) {
+    return check(id, "FAIL", `message ${m.messageId}: transcript role ${showValue(entry.role)} != observed role ${m.role}`, { subject, values });
+  }
+  if (entry.partCommitment !== recomputed) {
+    return check(id, "FAIL", `message ${m.messageId}: partCommitment ${showValue(entry.partCommitment)} != SHA-256 of its text ${recomputed}`, { subject, values });
+  }
+  const note = t.otherParts > 0 ? ` (${t.otherParts} non-text part(s) not covered)` : "";
+  return check(id, "PASS", `message ${m.messageId} (${m.role}) at transcript[${entry.index}] matches ${recomputed}${note}`, { subject, values });
+}
+
 function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
   const transcript = member(payload, "transcript");
   if (!Array.isArray(transcript)) return [check("transcript.sequence", "FAIL", "taskEvidencePayload.transcript is not an array")];
   const checks: Check[] = [];
-  const entries: { messageId: string; role: JsonValue | undefined; partCommitment: JsonValue | undefined; index: number }[] = [];
-  let sequenceFault: string | undefined;
-  const seen = new Set<string>();
-  transcript.forEach((e, i) => {
-    const at = joinPath("transcript", i);
-    if (!isJsonObject(e)) {
-      sequenceFault ??= `${at} is not an object`;
-      return;
-    }
-    if (asSafeInteger(member(e, "sequence")) !== i) sequenceFault ??= `${at}.sequence is ${showValue(member(e, "sequence"))}, expected ${i}`;
-    const messageId = member(e, "messageId");
-    if (typeof messageId !== "string") {
-      sequenceFault ??= `${at}.messageId is not a string`;
-      return;
-    }
-    if (seen.has(messageId)) sequenceFault ??= `${at}: messageId ${messageId} appears twice`;
-    seen.add(messageId);
-    entries.push({ messageId, role: member(e, "role"), partCommitment: member(e, "partCommitment"), index: i });
-  });
+  const history = task.history ?? [];
+  const { byKey: historyById, repeated } = indexBy(history, (m) => m.messageId);
   checks.push(
-    sequenceFault
-      ? check("transcript.sequence", "FAIL", sequenceFault)
+    repeated.length === 0
+      ? check("transcript.unambiguous", "PASS", `the ${history.length} observed history message(s) have distinct messageIds`)
+      : check(
+          "transcript.unambiguous",
+          "FAIL",
+          `the observed history holds several messages with messageId ${listCapped(repeated.map((r) => showValue(r)))}: the observation cannot be matched to the commitment unambiguously`,
+        ),
+  );
+  const { entries, fault } = readTranscript(transcript);
+  checks.push(
+    fault
+      ? check("transcript.sequence", "FAIL", fault)
       : check("transcript.sequence", "PASS", `${transcript.length} transcript entries, sequence contiguous from 0`),
   );
-  const history = task.history ?? [];
-  if (history.length === 0) {
+  const byId = new Map(entries.map((e) => [e.messageId, e]));
+  const matched = new Set<string>();
+  let lastIndex = -1;
+  if (history.length === 0 && !task.statusMessage) {
     if (entries.length > 0) {
       checks.push(
         check("transcript.unobserved", "INCONCLUSIVE", `the observed Task carries no history, so none of the ${entries.length} transcript entries can be compared`),
@@ -214,46 +325,63 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
     }
     return checks;
   }
-  const byId = new Map(entries.map((e) => [e.messageId, e]));
-  let lastIndex = -1;
-  const matched = new Set<string>();
   for (const m of history) {
     const subject = `history message ${m.messageId}`;
     const entry = byId.get(m.messageId);
-    const t = textOfParts(m.parts);
-    const recomputed = sha256Hex(utf8(t.text));
-    const values: Record<string, string> = { recomputed };
     if (!entry) {
-      checks.push(check("transcript.message", "FAIL", `message ${m.messageId} (${m.role}) of the observed history is missing from the transcript`, { subject, values }));
+      const recomputed = sha256Hex(utf8(textOfParts(m.parts).text));
+      checks.push(check("transcript.message", "FAIL", `message ${m.messageId} (${m.role}) of the observed history is missing from the transcript`, { subject, values: { recomputed } }));
       continue;
     }
+    if (matched.has(m.messageId)) continue; // a repeated messageId: already FAILed as ambiguous
     matched.add(m.messageId);
-    values.partCommitment = valueText(entry.partCommitment);
-    if (entry.index < lastIndex) {
-      checks.push(check("transcript.message", "FAIL", `message ${m.messageId} is out of order: transcript[${entry.index}] comes before an earlier history message`, { subject, values }));
-      continue;
-    }
-    lastIndex = entry.index;
-    if (entry.role !== m.role) {
-      checks.push(check("transcript.message", "FAIL", `message ${m.messageId}: transcript role ${showValue(entry.role)} != observed role ${m.role}`, { subject, values }));
-    } else if (entry.partCommitment !== recomputed) {
-      checks.push(
-        check("transcript.message", "FAIL", `message ${m.messageId}: partCommitment ${showValue(entry.partCommitment)} != SHA-256 of its text ${recomputed}`, { subject, values }),
-      );
-    } else {
-      const note = t.otherParts > 0 ? ` (${t.otherParts} non-text part(s) not covered)` : "";
-      checks.push(check("transcript.message", "PASS", `message ${m.messageId} (${m.role}) at transcript[${entry.index}] matches ${recomputed}${note}`, { subject, values }));
-    }
+    const c = messageCheck("transcript.message", m, entry, lastIndex, subject);
+    if (entry.index >= lastIndex) lastIndex = entry.index;
+    checks.push(c);
   }
+  if (task.statusMessage) checks.push(statusMessageCheck(task.statusMessage, historyById, byId, matched, lastIndex));
   const unobserved = entries.filter((e) => !matched.has(e.messageId));
   if (unobserved.length > 0) {
     checks.push(
       check(
         "transcript.unobserved",
         "INCONCLUSIVE",
-        `transcript entries not in the observed history (history may be truncated): ${unobserved.map((e) => `transcript[${e.index}] ${e.messageId}`).join(", ")}`,
+        `transcript entries not in the observed history (history may be truncated): ${listCapped(unobserved.map((e) => `transcript[${e.index}] ${e.messageId}`))}`,
       ),
     );
   }
   return checks;
+}
+
+/**
+ * status.message is an observed Message (§9.14). The SDKs also append it to history: the same
+ * messageId with the same content is one observation; with other content, a contradiction. One
+ * the history does not hold must be committed after every history message; uncommitted, the
+ * property cannot be PASS.
+ */
+function statusMessageCheck(
+  m: A2AMessage,
+  historyById: ReadonlyMap<string, A2AMessage>,
+  byId: ReadonlyMap<string, TranscriptEntry>,
+  matched: Set<string>,
+  lastIndex: number,
+): Check {
+  const id = "transcript.statusMessage";
+  const subject = `status.message ${m.messageId}`;
+  const inHistory = historyById.get(m.messageId);
+  if (inHistory) {
+    if (!jsonEquals(inHistory.json, m.json)) {
+      return check(id, "FAIL", `status.message has the messageId of ${inHistory.path} but different content: one messageId, two observations`, { subject });
+    }
+    return check(id, "PASS", `status.message is the history message ${inHistory.path} (same messageId and content)`, { subject });
+  }
+  const entry = byId.get(m.messageId);
+  if (!entry) {
+    return check(id, "INCONCLUSIVE", `status.message ${m.messageId} (${m.role}) is observed but not committed by the transcript`, {
+      subject,
+      values: { recomputed: sha256Hex(utf8(textOfParts(m.parts).text)) },
+    });
+  }
+  matched.add(m.messageId);
+  return messageCheck(id, m, entry, lastIndex, subject);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadInput, loadTaskInput } from "../../src/input/load.js";
+import { loadEvidence, loadTaskInput } from "../../src/input/load.js";
 import { parseStrictJson } from "../../src/json/strict-json.js";
 import { fromPlain, type JsonValue } from "../../src/json/value.js";
 import { EVIDENCE_MEDIA_TYPE, EXTENSION_URI } from "../../src/profile.js";
@@ -25,7 +25,7 @@ function task(extra: Record<string, unknown> = {}): Record<string, unknown> {
 }
 
 function load(v: unknown) {
-  return loadInput(fromPlain(v));
+  return loadEvidence(fromPlain(v));
 }
 
 function failure(v: unknown) {
@@ -167,7 +167,7 @@ describe("inputs that cannot be verified", () => {
     const big = Buffer.alloc(64, 0x20).toString("base64");
     const t = task();
     ((t.artifacts as Record<string, unknown>[])[1] as { parts: Record<string, unknown>[] }).parts[0] = { raw: big, mediaType: EVIDENCE_MEDIA_TYPE };
-    const r = loadInput(fromPlain(t), { maxBundleBytes: 16 });
+    const r = loadEvidence(fromPlain(t), {}, { maxBundleBytes: 16 });
     expect(!r.ok && r.code).toBe("INPUT_BUNDLE_TOO_LARGE");
   });
 
@@ -202,7 +202,7 @@ describe("inputs that cannot be verified", () => {
 describe("--task and --first-task inputs", () => {
   it("takes the final Task, and the first Task of a capture", () => {
     const r = loadTaskInput(fromPlain({ firstTask: task({ artifacts: [] }), finalTask: task() }), "task");
-    expect(r.ok && r.value.task?.path).toBe("finalTask");
+    expect(r.ok && r.value.task?.observedTask?.path).toBe("finalTask");
     expect(r.ok && r.value.firstTask?.path).toBe("firstTask");
     const first = loadTaskInput(fromPlain({ firstTask: task(), finalTask: task() }), "first-task");
     expect(first.ok && first.value.firstTask?.path).toBe("firstTask");

@@ -59,6 +59,8 @@ describe("negotiation FAIL paths", () => {
         },
       },
       decided: { state: "FAIL", check: "requirement.copiesAgree", detail: /finalTask\.status\.message has "PREFERRED"/ },
+      // One messageId, two contents: the observation itself is contradictory (§9.14).
+      also: { taskBinding: "FAIL" },
     },
     {
       name: "requirement not an object",

@@ -181,11 +181,23 @@ describe("bundle.copiesAgree: every located copy of the bundle is identical", ()
     expect(statesOf(verified)).toEqual(baseline({ referenceConsistency: "FAIL" }));
   });
 
-  it("a data part beside the raw part differs: FAIL", () => {
+  it("a second evidence Artifact carrying a different bundle: FAIL", () => {
     const input = copy(e.input);
+    const second = copy(lastArtifact(finalTaskOf(input))) as JsonObject;
+    second.artifactId = "task-evidence-bundle-2";
+    second.parts = [{ data: changed(), mediaType: MEDIA_TYPE }] as unknown as JsonValue[];
+    (finalTaskOf(input).artifacts as JsonValue[]).push(second);
+    const verified = check(e, { input });
+    expectDecided(verified, "referenceConsistency", { state: "FAIL", check: "bundle.copiesAgree", detail: /^the bundle at finalTask\.artifacts\[2\]\.parts\[0\]\.data differs/ });
+  });
+
+  it("a data part beside the raw part makes the Artifact content, not evidence (§9.12): taskBinding FAILs, the raw bundle is not read from it", () => {
+    const input = copy(e.input);
+    at(finalTaskOf(input), "metadata")[EXT] = copy(e.bundle);
     (lastArtifact(finalTaskOf(input)).parts as JsonValue[]).push({ data: changed(), mediaType: MEDIA_TYPE } as unknown as JsonObject);
     const verified = check(e, { input });
-    expectDecided(verified, "referenceConsistency", { state: "FAIL", check: "bundle.copiesAgree", detail: /^the bundle at finalTask\.artifacts\[1\]\.parts\[1\]\.data differs/ });
+    expect(verified.locations).toEqual([`finalTask.metadata["${EXT}"]`]);
+    expectDecided(verified, "taskBinding", { state: "FAIL", check: "artifacts.coverage", detail: /task-evidence-bundle/ });
   });
 
   // SUSPECTED VERIFIER BUG: copies are compared lexeme by lexeme, so a Struct copy whose integers a Python server widened (contract §9.1: not evidence of tampering) FAILs against the exact raw copy.

@@ -165,7 +165,7 @@ describe("taskBinding FAIL paths", () => {
           entry(p, 1).sequence = new JsonNumber("1");
         },
       },
-      decided: { state: "FAIL", check: "transcript.message", subject: historyMessage(MESSAGE_1), detail: /is out of order: transcript\[0\] comes before an earlier history message/ },
+      decided: { state: "FAIL", check: "transcript.message", subject: historyMessage(MESSAGE_1), detail: /is out of order: transcript\[0\] comes before an earlier observed message/ },
     },
     {
       name: "transcript role differs from the observed one",
@@ -199,8 +199,10 @@ describe("taskBinding PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
       "task.terminalState PASS",
       "task.authority NOT_CHECKED",
       "task.tenant NOT_CHECKED",
+      "artifacts.unambiguous PASS",
       "artifact.binding PASS",
       "artifacts.coverage PASS",
+      "transcript.unambiguous PASS",
       "transcript.sequence PASS",
       "transcript.message PASS",
       "transcript.message PASS",
@@ -234,7 +236,7 @@ describe("taskBinding PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
   it("no history and an empty transcript: nothing to compare, nothing unobserved", () => {
     const input = tampered({ payload: (p) => void (p.transcript = []), finalTask: (t) => void (t.history = []) });
     expectDecided(input, "taskBinding", { state: "PASS", check: "task.id" });
-    expect(checkStates(input, "taskBinding").filter((c) => c.startsWith("transcript"))).toEqual(["transcript.sequence PASS"]);
+    expect(checkStates(input, "taskBinding").filter((c) => c.startsWith("transcript"))).toEqual(["transcript.unambiguous PASS", "transcript.sequence PASS"]);
   });
 
   it("an observed Task without an artifacts member (inline delivery): the artifact binding is INCONCLUSIVE", () => {
@@ -246,10 +248,11 @@ describe("taskBinding PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
   it.each([
     ["the extension URI", { artifactId: "signed-copy", extensions: [EXT], parts: [{ text: "evidence" }] }],
     ["the evidence media type", { artifactId: "signed-copy", parts: [{ text: "evidence", mediaType: MEDIA_TYPE }] }],
-  ])("an observed artifact marked as evidence by %s is not content to cover", (_, extra) => {
+    ["the evidence metadata key", { artifactId: "signed-copy", metadata: { [EXT]: { evidenceStatus: "EVIDENCE_STATUS_SIGNED_RECORD" } }, parts: [{ text: "evidence" }] }],
+  ])("an observed artifact marked as evidence by %s but holding no bundle is content the payload must cover (§9.12)", (_, extra) => {
     const input = tampered({ finalTask: (t) => void (t.artifacts as JsonValue[]).unshift(extra as unknown as JsonObject) });
-    expect(checkOf(input, "taskBinding", "artifacts.coverage").state).toBe("PASS");
-    expect(input.properties.taskBinding.state).toBe("PASS");
+    expectDecided(input, "taskBinding", { state: "FAIL", check: "artifacts.coverage", detail: /not committed in the payload: signed-copy/ });
+    expect(input.notes.some((n) => /marked as evidence but read as content/.test(n))).toBe(true);
   });
 
   it("non-text parts are not covered by commitments, and the detail says so", () => {
@@ -262,15 +265,14 @@ describe("taskBinding PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
     expect(input.properties.taskBinding.state).toBe("PASS");
   });
 
-  it("a payload artifact without a name is bound by id and content alone", () => {
+  it("a payload artifact without a name FAILs: a missing member is never a skipped comparison (§9.13)", () => {
     const input = tampered({ payload: (p) => void delete claimed(p).name });
-    expect(checkOf(input, "taskBinding", "artifact.binding").state).toBe("PASS");
+    expectDecided(input, "taskBinding", { state: "FAIL", check: "artifact.binding", subject: "nonEvidenceArtifacts[0]", detail: /the entry lacks name/ });
   });
 
-  it("an observed Task without contextId: task.contextId NOT_CHECKED, listed", () => {
+  it("an observed Task without contextId, where the payload names one, FAILs: absent equals empty (§9.15)", () => {
     const input = tampered({ finalTask: (t) => void delete t.contextId });
-    expect(checkOf(input, "taskBinding", "task.contextId").state).toBe("NOT_CHECKED");
-    expect(input.properties.taskBinding.state).toBe("PASS");
+    expectDecided(input, "taskBinding", { state: "FAIL", check: "task.contextId", detail: /!= observed Task contextId \(absent, which is empty\)/ });
   });
 
   it("no observed Task (a bare bundle without --task): NOT_CHECKED", () => {

@@ -83,9 +83,14 @@ describeExternal("a2a-reference", "reference A2A vectors", () => {
     pass("externalRegistration", "witness.treePosition");
   });
 
-  it("tamper vector (observed Task from the positive vector): contentBinding FAIL with the recomputed id, the rest unchanged", () => {
+  it("tamper vector (observed Task from the positive vector): contentBinding FAIL with the recomputed id; the --task Task's own copy disagrees", () => {
     const r = run(tamper, { task: positive });
-    expect(states(r)).toEqual({ ...expectedPositive, contentBinding: "FAIL" });
+    // --task is located like any input (contract §9.16): the evidence Artifact it carries is the
+    // untampered bundle, so referenceConsistency reports the disagreeing copy too.
+    expect(states(r)).toEqual({ ...expectedPositive, contentBinding: "FAIL", referenceConsistency: "FAIL" });
+    const rc = r.properties.referenceConsistency;
+    expect(rc.checks.find((c) => c.state === "FAIL")?.id).toBe("bundle.copiesAgree");
+    expect(rc.detail).toMatch(/^the bundle at --task:finalTask\.artifacts\[1\]\.parts\[0\]\.raw differs from the one at evidenceBundle at taskEvidencePayload\.transcript\[0\]\.partCommitment/);
     const cb = r.properties.contentBinding;
     expect(cb.checks.find((c) => c.state === "FAIL")?.id).toBe("evidenceId.recompute");
     expect(cb.detail).toContain("e263f8ea69710b578a68a6606b50b1254dbaf8073eef1d52a05c28422d5266f8");
