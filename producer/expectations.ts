@@ -1,8 +1,9 @@
 /**
  * What the verifier should report for a vector (contract.md §4, §6): the state of each of the
  * twelve properties, the achieved evidence level, and the exit code under the default policy
- * (`verify --trust trust.json input.json`, i.e. `--min-evidence SIGNED_RECORD`, nothing
- * `--require`d).
+ * (`verify --trust trust.json input.json`, nothing `--require`d): the level must reach the
+ * negotiated minimumEvidence (SIGNED_RECORD when none is visible), and identityAuthorityBinding
+ * and taskBinding must PASS.
  */
 import type { EvidenceLevel } from "./constants.js";
 
@@ -67,13 +68,20 @@ export function achievedLevel(s: PropertyStates): EvidenceLevel | "NONE" {
   return achieved;
 }
 
-/** Exit code under the default policy: 1 if anything FAILs, 3 below SIGNED_RECORD, else 0. */
-export function defaultExitCode(s: PropertyStates): 0 | 1 | 3 {
+const RANK: Record<EvidenceLevel | "NONE", number> = { NONE: 0, SIGNED_RECORD: 1, EXTERNALLY_REGISTERED: 2, CONTINUITY_WITNESSED: 3 };
+
+/**
+ * Exit code under the default policy: 1 if anything FAILs; 3 when the level is below the
+ * negotiated minimum, or identityAuthorityBinding or taskBinding is not PASS; else 0.
+ */
+export function defaultExitCode(s: PropertyStates, negotiated: EvidenceLevel = "SIGNED_RECORD"): 0 | 1 | 3 {
   if (Object.values(s).includes("FAIL")) return 1;
-  return achievedLevel(s) === "NONE" ? 3 : 0;
+  if (s.identityAuthorityBinding !== "PASS" || s.taskBinding !== "PASS") return 3;
+  return RANK[achievedLevel(s)] < RANK[negotiated] ? 3 : 0;
 }
 
-export function expectation(overrides: Partial<PropertyStates> = {}): Expectation {
+/** The expectation for a vector whose request asked for `negotiated` (the producer's default level). */
+export function expectation(overrides: Partial<PropertyStates> = {}, negotiated: EvidenceLevel = "EXTERNALLY_REGISTERED"): Expectation {
   const properties = states(overrides);
-  return { exitCode: defaultExitCode(properties), properties, evidenceLevel: achievedLevel(properties) };
+  return { exitCode: defaultExitCode(properties, negotiated), properties, evidenceLevel: achievedLevel(properties) };
 }

@@ -176,7 +176,7 @@ export const VECTORS: readonly VectorDefinition[] = [
       "A capture with no witness at all: the server claims and the caller (PREFERRED) asked for SIGNED_RECORD; the checkpoint and the inclusion proof are still there.",
     mutation: null,
     options: { envelope: "capture", witnesses: [], requirement: { requirement: "PREFERRED", minimumEvidence: "SIGNED_RECORD" } },
-    expected: expectation({ externalRegistration: "NOT_PRESENT" }),
+    expected: expectation({ externalRegistration: "NOT_PRESENT" }, "SIGNED_RECORD"),
   },
   {
     name: "valid-producer-operated-ts",

@@ -1,43 +1,89 @@
 /**
- * The policy stage (contract §6): from one input's property results and level, the exit code and
+ * The policy stage (contract §6): from one input's property results and levels, the exit code and
  * every reason it is not 0. Renderers print these reasons; they never re-derive them.
  *
+ * The default policy answers one question: did a producer the caller trusts sign this record, and
+ * is it the record of the Task the caller observed? Exit 0 needs all of:
+ *   - the achieved level ≥ the negotiated minimumEvidence when the input shows one, else SIGNED_RECORD
+ *     (`--min-evidence LEVEL` replaces this level);
+ *   - identityAuthorityBinding PASS (a key the trust file pins signed it);
+ *   - taskBinding PASS (the record is of the observed Task);
+ *   - every `--require`d property PASS.
+ * `--min-evidence NONE` drops the level and both default requirements: then only FAILs and
+ * explicit `--require` matter.
+ *
  *   1  some property FAILs (tamper, mismatch, forgery), whatever was required
- *   3  nothing FAILs, but a required property is not PASS or the level is below the minimum
+ *   3  nothing FAILs, but a part of the policy does not hold
  *   0  the policy holds
  * Several inputs: 2 when any could not be read; otherwise the worst of 1 > 3 > 0.
  */
-import { levelRank, type EvidenceLevelOrNone } from "./profile.js";
+import { EVIDENCE_LEVELS, levelRank, type EvidenceLevel, type EvidenceLevelOrNone } from "./profile.js";
 import { PROPERTY_NAMES, type PropertyName, type Properties } from "./properties/index.js";
 import type { EvidenceLevelReport } from "./properties/level.js";
 
 export interface Policy {
-  /** Properties that must be PASS. */
+  /** Properties that must be PASS, beyond the default two. */
   readonly require?: readonly PropertyName[];
-  /** The least evidence level that exits 0; default SIGNED_RECORD (nothing passes vacuously). */
+  /**
+   * The least evidence level that exits 0. Absent: the negotiated minimum when the input shows
+   * one, else SIGNED_RECORD. NONE: no level, and no default requirements.
+   */
   readonly minEvidence?: EvidenceLevelOrNone;
 }
 
-export const DEFAULT_MIN_EVIDENCE: EvidenceLevelOrNone = "SIGNED_RECORD";
+/** The level the default policy asks for when neither the caller nor the input names one. */
+export const DEFAULT_MIN_EVIDENCE: EvidenceLevel = "SIGNED_RECORD";
+
+/** Required unless `--min-evidence NONE`: who signed it, and is it the observed Task's record. */
+export const DEFAULT_REQUIRED: readonly PropertyName[] = ["identityAuthorityBinding", "taskBinding"];
 
 export type InputExitCode = 0 | 1 | 3;
 export type ExitCode = 0 | 1 | 2 | 3;
 
 export interface PolicyDecision {
   readonly exitCode: InputExitCode;
-  /** Why the exit code is not 0, most decisive first; empty when the policy holds. */
+  /** Why the exit code is not 0, one line per unmet part; empty when the policy holds. */
   readonly reasons: readonly string[];
 }
 
-export function decidePolicy(properties: Properties, level: EvidenceLevelReport, policy: Policy): PolicyDecision {
+/** What the policy needs to know about the input besides the property results. */
+export interface PolicyFacts {
+  /** The trust file pins at least one producer key. */
+  readonly producersPinned: boolean;
+  /** The input shows (or --task gave) the Task the caller observed. */
+  readonly observedTask: boolean;
+}
+
+function defaultReason(name: PropertyName, properties: Properties, facts: PolicyFacts): string {
+  const r = properties[name];
+  if (name === "identityAuthorityBinding" && r.state === "NOT_CHECKED" && !facts.producersPinned) {
+    return "no producer key is pinned: anyone could have made this record";
+  }
+  if (name === "taskBinding" && r.state === "NOT_CHECKED" && !facts.observedTask) return "no observed Task: pass --task";
+  return `${name} is ${r.state}: ${r.detail}`;
+}
+
+/** The level to meet and why: the caller's flag, the negotiated minimum, or the default. */
+function requiredLevel(policy: Policy, level: EvidenceLevelReport): { level: EvidenceLevelOrNone; source: string } {
+  if (policy.minEvidence !== undefined) return { level: policy.minEvidence, source: "--min-evidence" };
+  const negotiated = (EVIDENCE_LEVELS as readonly string[]).includes(level.negotiated ?? "") ? (level.negotiated as EvidenceLevel) : undefined;
+  if (negotiated) return { level: negotiated, source: "the negotiated minimumEvidence" };
+  return { level: DEFAULT_MIN_EVIDENCE, source: "the default minimum" };
+}
+
+export function decidePolicy(properties: Properties, level: EvidenceLevelReport, policy: Policy, facts: PolicyFacts): PolicyDecision {
   const failing = PROPERTY_NAMES.filter((p) => properties[p].state === "FAIL");
-  if (failing.length > 0) return { exitCode: 1, reasons: [`${failing.join(", ")} FAIL`] };
+  if (failing.length > 0) return { exitCode: 1, reasons: failing.map((p) => `${p} FAIL: ${properties[p].detail}`) };
   const reasons: string[] = [];
-  const unmet = (policy.require ?? []).filter((p) => properties[p].state !== "PASS");
-  if (unmet.length > 0) reasons.push(`required ${unmet.join(", ")} not PASS`);
-  const minimum = policy.minEvidence ?? DEFAULT_MIN_EVIDENCE;
-  if (levelRank(level.achieved) < levelRank(minimum)) {
-    reasons.push(`evidence level ${level.achieved} is below --min-evidence ${minimum}`);
+  const required = requiredLevel(policy, level);
+  if (levelRank(level.achieved) < levelRank(required.level)) {
+    reasons.push(`evidence level ${level.achieved} is below ${required.level} (${required.source})`);
+  }
+  const defaults = policy.minEvidence === "NONE" ? [] : DEFAULT_REQUIRED;
+  for (const p of defaults) if (properties[p].state !== "PASS") reasons.push(defaultReason(p, properties, facts));
+  for (const p of policy.require ?? []) {
+    if (defaults.includes(p)) continue;
+    if (properties[p].state !== "PASS") reasons.push(`required ${p} is ${properties[p].state}: ${properties[p].detail}`);
   }
   return { exitCode: reasons.length > 0 ? 3 : 0, reasons };
 }

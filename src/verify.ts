@@ -16,7 +16,7 @@ import { runProperties } from "./properties/index.js";
 import { levelReport } from "./properties/level.js";
 import { EvidenceContext, type VerifyOptions } from "./properties/shared/context.js";
 import { memberAt } from "./json/value.js";
-import { combinedExitCode, decidePolicy, DEFAULT_MIN_EVIDENCE, type Policy } from "./policy.js";
+import { combinedExitCode, decidePolicy, type Policy } from "./policy.js";
 import { TOOL, errorReport, failedInput, type InputReport, type Report, type VerifiedInput } from "./report/model.js";
 
 /** Anything the verifier accepts as one input: raw bytes, text, or an already parsed value. */
@@ -63,7 +63,10 @@ export function verifyEvidence(source: string, evidence: Evidence, trust: TrustC
   const ctx = new EvidenceContext(evidence, trust, options);
   const properties = runProperties(ctx);
   const evidenceLevel = levelReport(ctx, properties);
-  const decision = decidePolicy(properties, evidenceLevel, options);
+  const decision = decidePolicy(properties, evidenceLevel, options, {
+    producersPinned: (trust?.producers.size ?? 0) > 0,
+    observedTask: evidence.observedTask !== undefined,
+  });
   const evidenceId = memberAt(ctx.bundle, "evidenceId");
   const profile = memberAt(ctx.bundle, "recordProfile");
   return {
@@ -94,13 +97,14 @@ function carrierNotes(evidence: Evidence): string[] {
  * `error` says why.
  */
 export function verify(request: VerifyRequest): Report {
-  const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? DEFAULT_MIN_EVIDENCE };
+  const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? null };
   const trust = resolveTrust(request.trust);
   if (!trust.ok) return errorReport(policy, failedInput("", trust).error);
   const caller = resolveObservation(request);
   if (!caller.ok) return errorReport(policy, failedInput("", caller).error);
   const options = {
-    ...policy,
+    require: policy.require,
+    ...(request.minEvidence !== undefined ? { minEvidence: request.minEvidence } : {}),
     ...(request.authority !== undefined ? { authority: request.authority } : {}),
     ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
   };

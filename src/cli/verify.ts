@@ -53,13 +53,11 @@ function errorLine(source: string | undefined, e: InputError): string {
 }
 
 async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promise<number> {
-  const policy = {
-    require: parseRequire(flags.require),
-    minEvidence: (flags.minEvidence ?? DEFAULT_MIN_EVIDENCE) as EvidenceLevelOrNone,
-  };
-  if (!MIN_LEVELS.includes(policy.minEvidence)) {
+  const minEvidence = flags.minEvidence as EvidenceLevelOrNone | undefined;
+  if (minEvidence !== undefined && !MIN_LEVELS.includes(minEvidence)) {
     throw new UsageError(`--min-evidence: unknown level "${flags.minEvidence}" (known: ${MIN_LEVELS.join(", ")})`);
   }
+  const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
   if (inputs.filter((i) => i === "-").length > 1) throw new UsageError("standard input ('-') can be given only once");
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
 
@@ -82,7 +80,7 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
     report = verify({ ...request, inputs: entries });
   } catch (e) {
     if (!(e instanceof InputFileError)) throw e;
-    report = errorReport(policy, { code: "INPUT_UNREADABLE", message: e.message });
+    report = errorReport({ require: policy.require, minEvidence: minEvidence ?? null }, { code: "INPUT_UNREADABLE", message: e.message });
   }
 
   if (report.error) io.stderr(errorLine(trustPath !== undefined && report.error.code.startsWith("TRUST_") ? trustPath : undefined, report.error));
@@ -117,7 +115,10 @@ export function registerVerifyCommand(program: Command, { io, setExit }: Command
     .option("--tenant <id>", "the tenant the caller addressed")
     .option("--require <properties>", "comma-separated properties that must be PASS")
     .addOption(
-      new Option("--min-evidence <level>", "least evidence level that exits 0").choices(MIN_LEVELS as string[]).default(DEFAULT_MIN_EVIDENCE),
+      new Option(
+        "--min-evidence <level>",
+        `least evidence level that exits 0 (default: the negotiated minimum, else ${DEFAULT_MIN_EVIDENCE}; NONE also drops the default identityAuthorityBinding and taskBinding requirements)`,
+      ).choices(MIN_LEVELS as string[]),
     )
     .addOption(new Option("--format <format>", "report format").choices(FORMAT_NAMES).default("text"))
     .option("-o, --output <file>", "write the report to a file instead of stdout")

@@ -48,8 +48,10 @@ export interface FailedInput {
 export type InputReport = VerifiedInput | FailedInput;
 
 export interface PolicyReport {
+  /** The properties the caller required with --require (the default two are always required too). */
   readonly require: readonly PropertyName[];
-  readonly minEvidence: EvidenceLevelOrNone;
+  /** The caller's --min-evidence, or null for the default: the negotiated minimum, else SIGNED_RECORD. */
+  readonly minEvidence: EvidenceLevelOrNone | null;
   readonly exitCode: ExitCode;
 }
 

@@ -41,7 +41,7 @@ function renderInput(input: InputReport, { verbose, style }: RenderOptions): str
   const lvl = input.evidenceLevel;
   lines.push(`  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${lvl.claimed ?? "none"} · negotiated ${lvl.negotiated ?? "none"}`);
   if (verbose) for (const n of input.notes) lines.push(`  ${style.dim(`note: ${n}`)}`);
-  lines.push(`  ${exitReason(input)}`);
+  lines.push(...exitReason(input).map((l) => `  ${l}`));
   return lines;
 }
 
@@ -51,7 +51,8 @@ function renderCheck(c: Check, style: Style): string[] {
   return [head, ...values];
 }
 
-function exitReason(input: VerifiedInput): string {
-  if (input.exitCode === 0) return "exit 0: policy holds";
-  return `exit ${input.exitCode}: ${input.reasons[0] ?? "policy does not hold"}`;
+function exitReason(input: VerifiedInput): string[] {
+  if (input.exitCode === 0) return ["exit 0: policy holds"];
+  const meaning = input.exitCode === 1 ? "some property FAILs" : "nothing FAILs, but the policy does not hold";
+  return [`exit ${input.exitCode}: ${meaning}:`, ...input.reasons.map((r) => `  - ${r}`)];
 }

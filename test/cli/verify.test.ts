@@ -35,7 +35,7 @@ describe("verify on the shipped vectors", () => {
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     expect(report.inputs[0].locations).toEqual(["result.artifacts[1].parts[0].raw"]);
     expect(report.inputs[0].shape).toBe("jsonrpc-response");
-    expect(report.policy).toEqual({ require: [], minEvidence: "SIGNED_RECORD", exitCode: 0 });
+    expect(report.policy).toEqual({ require: [], minEvidence: null, exitCode: 0 });
     expect(a.stdout).not.toMatch(ANSI);
   });
 
@@ -78,7 +78,7 @@ describe("policy and exit codes", () => {
     const name = "neg-taskBinding-task-id";
     const r = await runCli(["verify", "--min-evidence", "NONE", "--trust", vector(name, "trust.json"), vector(name, "input.json")]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/exit 1: taskBinding FAIL/);
+    expect(r.stdout).toMatch(/exit 1: some property FAILs:\n\s+- taskBinding FAIL: payload taskId/);
   });
 
   it("below --min-evidence exits 3; a required property that is not PASS exits 3", async () => {
@@ -87,20 +87,26 @@ describe("policy and exit codes", () => {
     expect((await runCli(["verify", ...args])).code).toBe(0);
     const level = await runCli(["verify", "--min-evidence", "EXTERNALLY_REGISTERED", ...args]);
     expect(level.code).toBe(3);
-    expect(level.stdout).toMatch(/exit 3: evidence level SIGNED_RECORD is below --min-evidence EXTERNALLY_REGISTERED/);
+    expect(level.stdout).toMatch(/exit 3: nothing FAILs, but the policy does not hold:\n\s+- evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED \(--min-evidence\)/);
     const required = await runCli(["verify", "--require", "externalRegistration", ...args]);
     expect(required.code).toBe(3);
-    expect(required.stdout).toMatch(/exit 3: required externalRegistration not PASS/);
+    expect(required.stdout).toMatch(/- required externalRegistration is NOT_PRESENT: /);
   });
 
-  it("without a trust file nothing FAILs on a valid vector, and the default policy still holds at SIGNED_RECORD", async () => {
+  it("without a trust file nothing FAILs on a valid vector, but the default policy does not hold: no producer key is pinned", async () => {
     const r = await runCli(["verify", "--format", "json", MINIMAL]);
     const report = JSON.parse(r.stdout);
     expect(report.inputs[0].properties.identityAuthorityBinding.state).toBe("NOT_CHECKED");
     expect(report.inputs[0].properties.externalRegistration.state).toBe("INCONCLUSIVE");
     expect(report.inputs[0].evidenceLevel.achieved).toBe("SIGNED_RECORD");
-    expect(r.code).toBe(0);
-    const strict = await runCli(["verify", "--require", "identityAuthorityBinding", MINIMAL]);
+    expect(r.code).toBe(3);
+    expect(report.inputs[0].reasons).toEqual([
+      "evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED (the negotiated minimumEvidence)",
+      "no producer key is pinned: anyone could have made this record",
+    ]);
+    const optOut = await runCli(["verify", "--min-evidence", "NONE", MINIMAL]);
+    expect(optOut.code).toBe(0);
+    const strict = await runCli(["verify", "--min-evidence", "NONE", "--require", "identityAuthorityBinding", MINIMAL]);
     expect(strict.code).toBe(3);
   });
 
@@ -125,6 +131,8 @@ describe("policy and exit codes", () => {
     const bundle = tempFile("bundle.json", Buffer.from(raw, "base64"));
     const bare = await runCli(["verify", "--format", "json", "--trust", MINIMAL_TRUST, bundle]);
     expect(JSON.parse(bare.stdout).inputs[0].properties.taskBinding.state).toBe("NOT_CHECKED");
+    expect(JSON.parse(bare.stdout).inputs[0].reasons).toContain("no observed Task: pass --task");
+    expect(bare.code).toBe(3);
     const bound = await runCli(["verify", "--format", "json", "--trust", MINIMAL_TRUST, "--task", MINIMAL, bundle]);
     const report = JSON.parse(bound.stdout);
     expect(report.inputs[0].shape).toBe("bundle");

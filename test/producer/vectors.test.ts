@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
 import { renderAll } from "../../producer/render.js";
-import { PROPERTIES, achievedLevel, defaultExitCode, states } from "../../producer/expectations.js";
+import { PROPERTIES, achievedLevel, states } from "../../producer/expectations.js";
 import { GENERAL_NOTES, VECTORS } from "../../producer/vectors.js";
 import { brokenFacts, parse } from "./oracle.js";
 
@@ -53,7 +53,7 @@ describe("expected.json", () => {
     };
     expect(Object.keys(expected)).toEqual(["description", "mutation", "exitCode", "properties", "evidenceLevel"]);
     expect(Object.keys(plain.properties)).toEqual([...PROPERTIES]);
-    expect(plain.exitCode).toBe(defaultExitCode(v.expected.properties));
+    expect(plain.exitCode).toBe(v.expected.exitCode);
     expect(plain.evidenceLevel).toBe(achievedLevel(v.expected.properties));
     expect(plain.mutation === null).toBe(name.startsWith("valid-"));
   });
