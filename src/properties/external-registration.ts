@@ -14,9 +14,12 @@
  *                          never outvoted by another stamp.
  *   witness.stub           stub records never count
  * Then:
- *   registration.verified  at least one stamp verified under a pinned key; otherwise INCONCLUSIVE
- * The service is labelled independent or producer-operated from the trust file: a receipt proves
- * inclusion in that service's log, not time and not independence.
+ *   registration.verified  at least one stamp verified under a pinned key; otherwise INCONCLUSIVE;
+ *                          NOT_PRESENT when every record is a stub (a stub is no registration, §9.11)
+ * The service is labelled independent or producer-operated (the `operator` field of
+ * witness.signature): from the trust file, unless its key is also a producer key, the capsule's
+ * key or the checkpoint's key, which makes it producer-operated whatever the file says (§9.19). A
+ * receipt proves inclusion in that service's log, not time and not independence.
  */
 import { showValue, valueText } from "../json/diff.js";
 import { memberAt, isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
@@ -24,7 +27,8 @@ import { joinPath } from "../json/path.js";
 import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
 import { checkpointEntryHash } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
-import type { Operator, TrustedService } from "../trust/config.js";
+import type { TrustedService } from "../trust/config.js";
+import { judgeOperator, operatorText, type OperatorJudgement } from "./shared/operator.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
@@ -32,10 +36,6 @@ import { CHECKPOINT_PATH, manifestCheckpoint } from "./shared/manifest-checkpoin
 
 export const CHECKS = checksFor(["witness.entryHash", "witness.receipt", "witness.treePosition", "witness.signature", "witness.stub", "registration.verified"]);
 const { check, only } = CHECKS;
-
-export function operatorLabel(operator: Operator): string {
-  return operator === "independent" ? "independent" : operator === "producer" ? "producer-operated" : "operator not stated";
-}
 
 export function externalRegistration(ctx: EvidenceContext): PropertyResult {
   const parsed = manifestCheckpoint(ctx);
@@ -60,6 +60,10 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
     if (r.counted) counted++;
     if (r.verifiedBy) verified.push(r.verifiedBy);
   });
+  if (counted === 0) {
+    checks.push(check("registration.verified", "NOT_PRESENT", `the checkpoint carries only stub stamps (${records.length}): no registration`));
+    return decide(checks, "");
+  }
   checks.push(
     verified.length > 0
       ? check("registration.verified", "PASS", `${verified.length} of ${records.length} stamp(s) verified under pinned keys`)
@@ -137,12 +141,13 @@ function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entr
   checks.push(check("witness.receipt", "PASS", `COSE receipt (vds ${rv.vds}) folds to root ${root}`, { subject, values: { root } }));
   checks.push(positionCheck(record, rv.treeSize, rv.leafIndex, subject));
   const service = ctx.trust?.transparencyServices.get(url);
-  const sig = signatureCheck(service, rv, subject, url, ctx.trust !== undefined);
+  const operator = service ? judgeOperator(ctx, service.keys, service.operator) : undefined;
+  const sig = signatureCheck(service, operator, rv, subject, url, ctx.trust !== undefined);
   checks.push(sig);
   return {
     checks,
     counted: true,
-    ...(sig.state === "PASS" && service ? { verifiedBy: `${url} (${operatorLabel(service.operator)})` } : {}),
+    ...(sig.state === "PASS" && operator ? { verifiedBy: `${url} (${operatorText(operator)})` } : {}),
   };
 }
 
@@ -162,6 +167,7 @@ function positionCheck(record: JsonObject, treeSize: number | null, leafIndex: n
 
 function signatureCheck(
   service: TrustedService | undefined,
+  operator: OperatorJudgement | undefined,
   receipt: CheckedReceipt,
   subject: string,
   url: string,
@@ -180,15 +186,17 @@ function signatureCheck(
   for (const k of service.keys) {
     const r = verifyReceiptSignature(receipt, k.key);
     if (r.ok) {
-      return check(id, "PASS", `receipt signature verifies under the key pinned for ${url} (${operatorLabel(service.operator)})`, {
+      return check(id, "PASS", `receipt signature verifies under the key pinned for ${url} (${operatorText(operator as OperatorJudgement)})`, {
         subject,
         values: { key: k.key.fingerprint },
+        operator: (operator as OperatorJudgement).label,
       });
     }
     lastCode = r;
   }
   return check(id, "FAIL", `receipt signature does not verify under any of the ${service.keys.length} key(s) pinned for ${url}: a forged or misattributed stamp`, {
     subject,
+    ...(operator ? { operator: operator.label } : {}),
     ...(lastCode && !lastCode.ok ? { code: lastCode.code } : {}),
   });
 }

@@ -6,6 +6,7 @@
  *   requirement.wellFormed    requirement ∈ {PREFERRED, REQUIRED}; known profile and level; sane options
  *   acceptance.sameTask       the first Task is the same Task (id, contextId) as the terminal one
  *   acceptance.accepted       the first Task's evidenceAcceptance.state is ACCEPTED
+ *   acceptance.beforeWork     that Task is not terminal and holds no content Artifacts yet (§9.18)
  *   acceptance.terms          same recordProfile and minimumEvidence; maximumRegistrationDelaySeconds no looser
  *   requireTask               the server answered with a Task, not a direct Message (a capture or
  *                             --first-task may record the direct Message it got instead)
@@ -18,16 +19,17 @@
  * ("acceptance not observed"); with no requirement anywhere, NOT_PRESENT.
  */
 import { memberAt, isJsonObject, member, jsonEquals, isJsonNumber, type JsonObject, type JsonValue } from "../json/value.js";
-import { firstDifference, showValue, type Difference } from "../json/diff.js";
-import { ACCEPTED, DELIVERY_MODES, EVIDENCE_LEVELS, EVIDENCE_STATUS_PREFIX, RECORD_PROFILE_V1, REQUIREMENTS, TYPED_FAILURE_REASON, levelRank, type EvidenceLevel } from "../profile.js";
-import { extensionMetadata, type A2AMessage, type A2ATask } from "../input/a2a.js";
+import { firstDifference, listCapped, showValue, type Difference } from "../json/diff.js";
+import { ACCEPTED, DELIVERY_MODES, EVIDENCE_LEVELS, EVIDENCE_STATUS_PREFIX, RECORD_PROFILE_V1, REQUIREMENTS, TERMINAL_TASK_STATES, TYPED_FAILURE_REASON, levelRank, type EvidenceLevel } from "../profile.js";
+import { extensionMetadata, type A2AArtifact, type A2AMessage, type A2ATask } from "../input/a2a.js";
+import { DEFAULT_LOAD_LIMITS, locateInTask } from "../input/locate.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
 import { deliveryModeOf } from "./shared/delivery.js";
 
-export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFormed", "acceptance.sameTask", "acceptance.accepted", "acceptance.terms", "requireTask", "evidence.recordProfile", "deliveryMode.listed", "status.meetsMinimum", "requirement.unchanged"]);
+export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFormed", "acceptance.sameTask", "acceptance.accepted", "acceptance.beforeWork", "acceptance.terms", "requireTask", "evidence.recordProfile", "deliveryMode.listed", "status.meetsMinimum", "requirement.unchanged"]);
 const { check, only } = CHECKS;
 
 export function negotiation(ctx: EvidenceContext): PropertyResult {
@@ -62,6 +64,7 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
     return decide(checks, "");
   }
   checks.push(check("acceptance.accepted", "PASS", "the first Task shows evidenceAcceptance.state ACCEPTED"));
+  checks.push(beforeWorkCheck(firstTask));
   checks.push(termsCheck(req, accepted));
   if (member(req, "requireTask") === true) {
     checks.push(check("requireTask", "PASS", "requireTask: the server answered with a Task, not a direct Message"));
@@ -151,6 +154,25 @@ function sameTaskCheck(firstTask: A2ATask, observed: A2ATask | undefined): Check
     return check(id, "FAIL", `the first Task (${firstTask.id}, context ${String(firstTask.contextId)}) is not the terminal Task (${observed.id}, context ${String(observed.contextId)})`);
   }
   return check(id, "PASS", `the first Task and the terminal Task are the same Task ${observed.id}`);
+}
+
+/**
+ * Acceptance comes before acting (contract §9.18): a first Task that is already terminal, or
+ * already holds content Artifacts, accepted the requirement after the work was done — an
+ * acceptance that could no longer change what the server did.
+ */
+function beforeWorkCheck(firstTask: A2ATask): Check {
+  const id = "acceptance.beforeWork";
+  if ((TERMINAL_TASK_STATES as readonly string[]).includes(firstTask.state)) {
+    return check(id, "FAIL", `accepted after the work was done: the Task carrying evidenceAcceptance is already ${firstTask.state}`);
+  }
+  const evidence = locateInTask(firstTask, DEFAULT_LOAD_LIMITS, []);
+  const isEvidence = evidence.ok ? new Set(evidence.value.evidenceArtifacts) : new Set<A2AArtifact>();
+  const content = (firstTask.artifacts ?? []).filter((a) => !isEvidence.has(a));
+  if (content.length > 0) {
+    return check(id, "FAIL", `accepted after the work was done: the Task carrying evidenceAcceptance already holds ${content.length} artifact(s) (${listCapped(content.map((a) => a.artifactId))})`);
+  }
+  return check(id, "PASS", `accepted before acting: the Task carrying evidenceAcceptance is ${firstTask.state} with no content artifacts`);
 }
 
 function termsCheck(req: JsonObject, accepted: JsonObject): Check {

@@ -14,7 +14,7 @@ import {
   OTHER_PROFILE, TS_URL, at, baseline, capture, check, checkOf, checkStates, copy, expectCase, expectDecided,
   statesOf, tampered, widenedAt, type Case, type States,
 } from "./harness.js";
-import { signer, transparencyServiceSigner } from "./resign.js";
+import { resignedCheckpoint, signer, transparencyServiceSigner } from "./resign.js";
 
 const TS_TWO = "https://ts-two.a2a-evidence.example";
 const STAMP = "manifest.cllCheckpoint.witnesses[0]";
@@ -249,6 +249,41 @@ function tamperedTrust(trust: JsonObject, change: (t: JsonObject) => void): Json
 describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
   const e = capture();
 
+  it("the service's label is a JSON field of witness.signature, from the trust file when no key says otherwise", () => {
+    const input = check(e);
+    expect(checkOf(input, "externalRegistration", "witness.signature", stamp()).operator).toBe("independent");
+  });
+
+  it("a service that signs with the producer's own key is producer-operated, whatever the trust file says (§9.19)", () => {
+    const sameKey = capture({ witnesses: [{ url: TS_URL, treeSize: 7, leafIndex: 4, keyLabel: "producer" }] });
+    const input = check(sameKey);
+    const sig = checkOf(input, "externalRegistration", "witness.signature", stamp());
+    expect(sig.state).toBe("PASS");
+    expect(sig.operator).toBe("producer-operated");
+    expect(sig.detail).toMatch(/producer-operated: its key [0-9a-f]{64} is also a producer key in the trust file, whatever the trust file says/);
+    expect(input.properties.externalRegistration.detail).toMatch(/producer-operated/);
+  });
+
+  it("a service whose key the trust file also lists for another producer is producer-operated (§9.19)", () => {
+    const tsKey = transparencyServiceSigner(TS_URL).publicKeyHex;
+    const trust = tamperedTrust(e.trust, (t) => void (t.producers as JsonValue[]).push({ authority: "other-agent.example", keys: [tsKey] } as unknown as JsonObject));
+    const sig = checkOf(check(e, { trust }), "externalRegistration", "witness.signature", stamp());
+    expect(sig.operator).toBe("producer-operated");
+    expect(sig.detail).toContain(`its key ${tsKey} is also a producer key in the trust file`);
+  });
+
+  it("a service whose key is the checkpoint's key is producer-operated (§9.19)", () => {
+    const cpSigner = signer("checkpoint key");
+    const trust = tamperedTrust(e.trust, (t) => {
+      const ts = (t.transparencyServices as JsonObject[])[0] as JsonObject;
+      (ts.keys as JsonValue[]).push(cpSigner.publicKeyHex);
+    });
+    const input = check(capture({}, { manifest: resignedCheckpoint({}, cpSigner) }), { trust });
+    const sig = checkOf(input, "externalRegistration", "witness.signature", stamp());
+    expect(sig.operator).toBe("producer-operated");
+    expect(sig.detail).toContain("is the checkpoint's key_id");
+  });
+
   it("PASS: a stamp verified under the key pinned for its service, labelled from the trust file", () => {
     const input = check(e);
     expectDecided(input, "externalRegistration", { state: "PASS", check: "witness.entryHash", subject: stamp(), detail: `${TS_URL} (independent): witnessed` });
@@ -318,16 +353,17 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
   it.each([
     ["with is_stub", (r: JsonObject) => void r],
     ["recognised by its JSON placeholder alone", (r: JsonObject) => void delete r.is_stub],
-  ])("only a stub stamp (%s): nothing verified, nothing failed, INCONCLUSIVE", (_, change) => {
+  ])("only a stub stamp (%s): a stub is no registration, NOT_PRESENT (§9.11)", (_, change) => {
     const input = tampered(inRecord(change), { witnesses: [{ url: TS_URL, stub: true }] });
     expectDecided(input, "externalRegistration", {
-      state: "INCONCLUSIVE",
-      check: "registration.verified",
-      detail: "no stamp verified under a key the trust file pins for its service (0 non-stub stamp(s) carried)",
+      state: "NOT_PRESENT",
+      check: "witness.stub",
+      subject: `manifest.cllCheckpoint.witnesses[0] ${TS_URL}`,
+      detail: "stub stamp (placeholder, no receipt): never counts",
     });
-    expect(checkStates(input, "externalRegistration")).toEqual(["witness.stub NOT_PRESENT", "registration.verified INCONCLUSIVE"]);
+    expect(checkStates(input, "externalRegistration")).toEqual(["witness.stub NOT_PRESENT", "registration.verified NOT_PRESENT"]);
     // The server claims only SIGNED_RECORD without a real stamp.
-    expect(statesOf(input)).toEqual(baseline({ externalRegistration: "INCONCLUSIVE" }));
+    expect(statesOf(input)).toEqual(baseline({ externalRegistration: "NOT_PRESENT" }));
   });
 
   /** The claim EXTERNALLY_REGISTERED then has nothing to stand on: an overclaim. */

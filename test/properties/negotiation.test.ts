@@ -202,6 +202,16 @@ describe("negotiation FAIL paths", () => {
       decided: { state: "FAIL", check: "status.meetsMinimum", detail: "the terminal Task states no evidence status" },
       also: { referenceConsistency: "FAIL" },
     },
+    {
+      name: "accepted on a Task that is already terminal (§9.18)",
+      tamper: { firstTask: (t) => void (at(t, "status").state = "TASK_STATE_COMPLETED") },
+      decided: { state: "FAIL", check: "acceptance.beforeWork", detail: "accepted after the work was done: the Task carrying evidenceAcceptance is already TASK_STATE_COMPLETED" },
+    },
+    {
+      name: "accepted on a Task that already holds a content artifact (§9.18)",
+      tamper: { firstTask: (t) => void (t.artifacts = [{ artifactId: "early-result", parts: [{ text: "done already" }] }] as unknown as JsonValue[]) },
+      decided: { state: "FAIL", check: "acceptance.beforeWork", detail: /^accepted after the work was done: the Task carrying evidenceAcceptance already holds 1 artifact\(s\) \(early-result\)$/ },
+    },
   ];
 
   it.each(cases)("$name", (c) => void expectCase("negotiation", c));
@@ -233,6 +243,7 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
       "requirement.unchanged PASS",
       "acceptance.sameTask PASS",
       "acceptance.accepted PASS",
+      "acceptance.beforeWork PASS",
       "acceptance.terms PASS",
       "requireTask PASS",
       "evidence.recordProfile PASS",
@@ -293,6 +304,7 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
       "requirement.unchanged PASS",
       "acceptance.sameTask NOT_CHECKED",
       "acceptance.accepted PASS",
+      "acceptance.beforeWork PASS",
       "acceptance.terms PASS",
       "requireTask PASS",
       "evidence.recordProfile PASS",

@@ -14,6 +14,7 @@ export interface CheckExtras {
   readonly subject?: string;
   readonly code?: FailureCode;
   readonly values?: Readonly<Record<string, string>>;
+  readonly operator?: Check["operator"];
 }
 
 function makeCheck(id: string, state: State, detail: string, extras: CheckExtras = {}): Check {
@@ -24,6 +25,7 @@ function makeCheck(id: string, state: State, detail: string, extras: CheckExtras
     ...(extras.subject !== undefined ? { subject: extras.subject } : {}),
     ...(extras.code !== undefined ? { code: extras.code } : {}),
     ...(extras.values !== undefined ? { values: extras.values } : {}),
+    ...(extras.operator !== undefined ? { operator: extras.operator } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface Check {
   readonly code?: FailureCode;
   /** The values compared (hashes, sizes, ids), for auditors. */
   readonly values?: Readonly<Record<string, string>>;
+  /** Who operates the service or witness the check is about (contract §9.19), when it is about one. */
+  readonly operator?: "independent" | "producer-operated" | "unspecified";
 }
 
 export interface PropertyResult {
