@@ -18,7 +18,7 @@ import { isHex64, sha256Hex, utf8 } from "../util/bytes.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { Digest, EvidenceContext } from "./shared/context.js";
-import { hasImpreciseNumbers, narrowIntegralNumbers } from "./shared/widening.js";
+import { findNarrowing, widenedReason } from "./shared/widening.js";
 
 export const CHECKS = checksFor(["evidenceId.recompute", "payload.copiesAgree", "coreManifestDigest.recompute", "capsule.agentInputDigest", "capsule.agentOutputDigest"]);
 const { check, only } = CHECKS;
@@ -58,30 +58,25 @@ function digestCheck(
       values: widened.narrowedHex ? { ...values, recomputedNarrowed: widened.narrowedHex } : values,
     });
   }
-  return check(id, "FAIL", `recomputed ${what} ${r.value.hex} != claimed ${claimed}${flagged}`, { values });
+  const persists = ctx.structuredCarrier ? ", and under every narrowing of widened numbers" : "";
+  return check(id, "FAIL", `recomputed ${what} ${r.value.hex} != claimed ${claimed}${flagged}${persists}`, { values });
 }
 
 /**
- * Whether number widening in a structured carrier explains why `value` does not hash to `target`:
- * it hashes to it once widened integers are written back as integers, or it holds integers a
- * double cannot carry exactly. undefined for exact carriers, and when widening cannot explain it.
+ * Whether number widening in a structured carrier explains why `value` does not hash to `target`
+ * (contract §9.17): some narrowing of its widened numbers hashes to it, or there are too many to
+ * try. undefined for exact carriers, and when the mismatch persists under every narrowing — then
+ * it is a FAIL like any other.
  */
 function wideningExplains(ctx: EvidenceContext, value: JsonValue, target: string): { reason: string; narrowedHex?: string } | undefined {
   if (!ctx.structuredCarrier) return undefined;
   const carrier = ctx.located.carrier;
-  const narrowed = narrowIntegralNumbers(value);
-  if (narrowed.narrowed > 0) {
-    const again = ctx.pyjsonDigest(narrowed.value);
-    if (again.ok && again.value.hex === target) {
-      return {
-        reason: `matches only after writing ${narrowed.narrowed} widened number(s) back as integers: the ${carrier} carrier passed numbers through doubles, so the exact preimage is lost`,
-        narrowedHex: again.value.hex,
-      };
-    }
-  }
-  if (hasImpreciseNumbers(value)) {
-    return { reason: `does not match ${target}, and the ${carrier} carrier may have rounded integers beyond 2^53 through doubles` };
-  }
+  const n = findNarrowing(value, (candidate) => {
+    const d = ctx.pyjsonDigest(candidate);
+    return d.ok && d.value.hex === target;
+  });
+  if (n.kind === "match") return { reason: widenedReason(carrier, n.narrowed), narrowedHex: target };
+  if (n.kind === "tooMany") return { reason: `does not match ${target}, and ${n.reason} stop the search: the ${carrier} carrier passed numbers through doubles` };
   return undefined;
 }
 

@@ -12,7 +12,7 @@
  * The key is self-attested (the kid): whether it may speak for the authority is
  * identityAuthorityBinding's question, answered only by the trust file.
  */
-import { isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../json/value.js";
+import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { showValue, valueText } from "../json/diff.js";
 import { hexToBytes, isHex64 } from "../util/bytes.js";
 import { checkCarriedCapsuleId, computeCapsuleId } from "../aac/capsule-id.js";
@@ -20,6 +20,7 @@ import { verifyProducerEnvelope } from "../aac/producer-envelope.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
+import { findNarrowing, widenedReason } from "./shared/widening.js";
 
 export const CHECKS = checksFor(["capsuleId.recompute", "envelope.claim", "envelope.verify", "envelope.keyId", "manifest.producerEnvelope"]);
 const { check, only } = CHECKS;
@@ -35,7 +36,7 @@ export function producerSignature(ctx: EvidenceContext): PropertyResult {
     return only("envelope.claim", "NOT_PRESENT", "the capsule carries no producer envelope (neither signature nor key_id)");
   }
   const checks: Check[] = [];
-  const identity = capsuleIdCheck(capsule, ctx.structuredCarrier ? ctx.capsule : undefined, ctx.located.carrier);
+  const identity = capsuleIdCheck(capsule, ctx.structuredCarrier, ctx.located.carrier);
   checks.push(identity.check);
   if (signature === undefined || keyId === undefined) {
     checks.push(check("envelope.claim", "FAIL", `the capsule carries ${signature === undefined ? "key_id but no signature" : "a signature but no key_id"}`));
@@ -50,24 +51,22 @@ export function producerSignature(ctx: EvidenceContext): PropertyResult {
   return decide(checks, () => `producer key ${String(keyId)} signed capsule_id ${String(signedId)}`);
 }
 
-function capsuleIdCheck(capsule: JsonObject, narrowed: JsonObject | undefined, carrier: string): { check: Check; recomputed?: string } {
+function capsuleIdCheck(capsule: JsonObject, structured: boolean, carrier: string): { check: Check; recomputed?: string } {
   const id = "capsuleId.recompute";
   const r = checkCarriedCapsuleId(capsule);
-  if (!r.ok && narrowed && !jsonEquals(capsule, narrowed)) {
-    // A structured carrier widened the capsule's integers to doubles; the id may still hold for
-    // the capsule as sealed, which is all that can be said.
-    const again = checkCarriedCapsuleId(narrowed);
-    if (again.ok) {
+  if (!r.ok && structured) {
+    // A structured carrier widened the capsule's numbers to doubles; the id may still hold for
+    // the capsule as sealed (contract §9.17), which is all that can be said.
+    const n = findNarrowing(capsule, (candidate) => checkCarriedCapsuleId(candidate).ok);
+    if (n.kind === "match") {
+      const again = checkCarriedCapsuleId(n.value);
+      const capsuleId = again.ok ? again.value.capsuleId : "";
       return {
-        check: check(
-          id,
-          "INCONCLUSIVE",
-          `capsule_id ${again.value.capsuleId} recomputes only with widened numbers written back as integers: the ${carrier} carrier passed numbers through doubles`,
-          { values: { capsuleId: again.value.capsuleId } },
-        ),
-        recomputed: again.value.capsuleId,
+        check: check(id, "INCONCLUSIVE", `capsule_id ${capsuleId} ${widenedReason(carrier, n.narrowed)}`, { values: { capsuleId } }),
+        recomputed: capsuleId,
       };
     }
+    if (n.kind === "tooMany") return { check: check(id, "INCONCLUSIVE", `capsule_id does not recompute, and ${n.reason} stop the search: the ${carrier} carrier passed numbers through doubles`) };
   }
   if (r.ok) {
     return {

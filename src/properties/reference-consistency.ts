@@ -39,7 +39,7 @@ import type { EvidenceContext } from "./shared/context.js";
 import { deliveryModeOf } from "./shared/delivery.js";
 import { isBundleShaped } from "../input/classify.js";
 import type { LocatedBundle } from "../input/locate.js";
-import { narrowIntegralNumbers } from "./shared/widening.js";
+import { equalAsCarried } from "./shared/widening.js";
 import { extensionMetadata } from "../input/a2a.js";
 
 export const CHECKS = checksFor(["bundle.copiesAgree", "reference.bundle", "reference.artifact", "reference.task", "reference.status", "reference.deliveryMode", "reference.claimedLevel"]);
@@ -96,7 +96,7 @@ function bundleCopiesCheck(ctx: EvidenceContext): Check {
     // A copy that passed through a protobuf Struct/Value may have its integers widened (1 → 1.0):
     // that is transport, not disagreement, so such copies are compared by numeric value.
     if (isStructured(primary) || isStructured(other)) {
-      if (jsonEquals(narrowIntegralNumbers(primary.bundle).value, narrowIntegralNumbers(other.bundle).value)) {
+      if (equalAsCarried(primary.bundle, other.bundle)) {
         byValue = true;
         continue;
       }

@@ -268,7 +268,7 @@ describe("contentBinding through structured carriers (number widening, contract 
     expectDecided(input, "contentBinding", {
       state: "INCONCLUSIVE",
       check: "coreManifestDigest.recompute",
-      detail: /matches only after writing 3 widened number\(s\) back as integers: the data carrier/,
+      detail: /matches only with 3 widened number\(s\) narrowed back to integers: the data carrier/,
     });
     expect(checkOf(input, "contentBinding", "evidenceId.recompute").state).toBe("PASS");
     // The narrowed digest is reported beside the one over the presented bytes.
@@ -287,7 +287,7 @@ describe("contentBinding through structured carriers (number widening, contract 
   // SUSPECTED VERIFIER BUG: agentInputDigest compares with the digest of the widened payload and FAILs where evidenceId.recompute is INCONCLUSIVE (contract §9.1).
   it("widened numbers in the payload: evidenceId INCONCLUSIVE, and the capsule link is not a FAIL either", () => {
     const input = check(capture(DATA, { bundle: widenedAt(...PAYLOADS) }));
-    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /matches only after writing 2 widened number\(s\)/ });
+    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /matches only with 2 widened number\(s\) narrowed back to integers/ });
     expect(checkOf(input, "contentBinding", "capsule.agentInputDigest").state).toBe("INCONCLUSIVE");
     expect(statesOf(input)).toEqual(baseline({ contentBinding: "INCONCLUSIVE", referenceConsistency: "INCONCLUSIVE" }));
   });
@@ -324,11 +324,33 @@ describe("contentBinding through structured carriers (number widening, contract 
     for (const path of PAYLOADS) at(b, ...path).count = new JsonNumber(ROUNDED);
   };
 
-  // SUSPECTED VERIFIER BUG: as above, capsule.agentInputDigest FAILs where rounding through doubles explains the mismatch.
-  it("integers beyond 2^53 rounded by a data carrier: INCONCLUSIVE, with that reason", () => {
+  it("integers beyond 2^53 rounded by a data carrier: INCONCLUSIVE, found by re-deriving with the integers that round to the double", () => {
     const input = check(capture(DATA, { payload: bigPayload, bundle: rounded }));
-    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /may have rounded integers beyond 2\^53/ });
+    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /matches only with 1 widened number\(s\) narrowed back to integers: the data carrier/ });
     expect(checkOf(input, "contentBinding", "capsule.agentInputDigest").state).toBe("INCONCLUSIVE");
+  });
+
+  it("a real change beside an integer beyond 2^53 still FAILs: widening excuses only what narrowing explains (§9.17)", () => {
+    const input = check(
+      capture(DATA, {
+        payload: bigPayload,
+        bundle: (b) => {
+          rounded(b);
+          at(b, "taskEvidencePayload").tenantId = "tenant-b";
+          at(b, "manifest", "taskEvidencePayload").tenantId = "tenant-b";
+        },
+      }),
+    );
+    expectDecided(input, "contentBinding", { state: "FAIL", check: "evidenceId.recompute", detail: /and under every narrowing of widened numbers/ });
+    expect(checkOf(input, "contentBinding", "capsule.agentInputDigest").state).toBe("FAIL");
+  });
+
+  it("a number so large that hundreds of integers round to it: INCONCLUSIVE, too many widened candidates", () => {
+    const huge: Tamper["bundle"] = (b) => {
+      for (const path of PAYLOADS) at(b, ...path).count = new JsonNumber("100000000000000000000");
+    };
+    const input = check(capture(DATA, { payload: (p) => void (p.count = new JsonNumber("100000000000000000001")), bundle: huge }));
+    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /too many widened candidates/ });
   });
 
   it("integers beyond 2^53 rounded in the manifest only: coreManifestDigest INCONCLUSIVE, the payload still binds", () => {
@@ -338,7 +360,7 @@ describe("contentBinding through structured carriers (number widening, contract 
         bundle: (b) => void (at(b, "manifest").count = new JsonNumber(ROUNDED)),
       }),
     );
-    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "coreManifestDigest.recompute", detail: /may have rounded integers beyond 2\^53 through doubles/ });
+    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "coreManifestDigest.recompute", detail: /matches only with 1 widened number\(s\) narrowed back to integers/ });
     expect(checkStates(input, "contentBinding")).toEqual([
       "evidenceId.recompute PASS",
       "payload.copiesAgree PASS",

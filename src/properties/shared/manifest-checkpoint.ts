@@ -1,5 +1,6 @@
 /** The manifest's checkpoint, parsed once and shared by the log properties. */
-import { memberAt, jsonEquals, type JsonValue } from "../../json/value.js";
+import { memberAt, type JsonValue } from "../../json/value.js";
+import { findNarrowing } from "./widening.js";
 import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
 import type { Result } from "../../result.js";
 import type { EvidenceContext } from "./context.js";
@@ -29,11 +30,21 @@ export function manifestCheckpoint(ctx: EvidenceContext): ManifestCheckpoint | u
     const result = parseCheckpoint(presented, CHECKPOINT_PATH);
     if (ctx.structuredCarrier && (!result.ok || !verifyCheckpointSignature(result.value).ok)) {
       // The presented checkpoint does not parse or verify; if the carrier widened its integers,
-      // the reconstruction with them narrowed is what the signature is judged on (and only
-      // ever INCONCLUSIVE when it verifies).
-      const narrowed = checkpointIn(ctx.structural);
-      if (narrowed !== undefined && !jsonEquals(presented, narrowed)) {
-        const again = parseCheckpoint(narrowed, CHECKPOINT_PATH);
+      // a narrowing under which the signature verifies is what it is judged on (and only ever
+      // INCONCLUSIVE then). One that verifies under no narrowing is judged as presented (§9.17).
+      const n = findNarrowing(presented, (candidate) => {
+        const again = parseCheckpoint(candidate, CHECKPOINT_PATH);
+        return again.ok && verifyCheckpointSignature(again.value).ok;
+      });
+      if (n.kind === "match") {
+        const again = parseCheckpoint(n.value, CHECKPOINT_PATH);
+        if (again.ok) return { result: again, narrowed: true };
+      }
+      // Parsing needs integer lexemes: a widened checkpoint whose signature fails anyway is
+      // still read with its integers narrowed, so the signature, not the parse, is what FAILs.
+      if (!result.ok) {
+        const structural = checkpointIn(ctx.structural);
+        const again = structural === undefined ? result : parseCheckpoint(structural, CHECKPOINT_PATH);
         if (again.ok) return { result: again, narrowed: true };
       }
     }
