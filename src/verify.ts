@@ -9,7 +9,7 @@
  */
 import { parseStrictJson, DEFAULT_JSON_LIMITS } from "./json/strict-json.js";
 import type { JsonValue } from "./json/value.js";
-import { ok, type Result } from "./result.js";
+import { fail, ok, type Failure, type Result } from "./result.js";
 import { loadCallerObservation, loadEvidence, type Evidence, type Observation } from "./input/load.js";
 import { loadTrustConfig, type TrustConfig } from "./trust/config.js";
 import { runProperties } from "./properties/index.js";
@@ -91,6 +91,28 @@ function carrierNotes(evidence: Evidence): string[] {
   return [];
 }
 
+/** What an unexpected exception becomes: a typed error, never a throw (contract §9.21). */
+function internalError(e: unknown): Failure {
+  return fail("VERIFY_INTERNAL_ERROR", `the verifier failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+function guarded<T>(f: () => Result<T>): Result<T> {
+  try {
+    return f();
+  } catch (e) {
+    return internalError(e);
+  }
+}
+
+/** One input's report, whatever happens: one bad input never hides the others' reports. */
+function contained(source: string, f: () => InputReport): InputReport {
+  try {
+    return f();
+  } catch (e) {
+    return failedInput(source, internalError(e));
+  }
+}
+
 /**
  * The library entry point: the same report the CLI prints. Never throws on bad input: an
  * unusable trust file or observed Task yields a report whose policy exit code is 2 and whose
@@ -98,9 +120,9 @@ function carrierNotes(evidence: Evidence): string[] {
  */
 export function verify(request: VerifyRequest): Report {
   const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? null };
-  const trust = resolveTrust(request.trust);
+  const trust = guarded(() => resolveTrust(request.trust));
   if (!trust.ok) return errorReport(policy, failedInput("", trust).error);
-  const caller = resolveObservation(request);
+  const caller = guarded(() => resolveObservation(request));
   if (!caller.ok) return errorReport(policy, failedInput("", caller).error);
   const options = {
     require: policy.require,
@@ -110,11 +132,14 @@ export function verify(request: VerifyRequest): Report {
   };
   const inputs = request.inputs.map((i): InputReport => {
     if (i.data === undefined) return failedInput(i.source, { code: "INPUT_UNREADABLE", detail: i.readError ?? "no input data" });
-    const value = toValue(i.data);
-    if (!value.ok) return failedInput(i.source, value);
-    const evidence = loadEvidence(value.value, caller.value);
-    if (!evidence.ok) return failedInput(i.source, evidence);
-    return verifyEvidence(i.source, evidence.value, trust.value, options);
+    const data = i.data;
+    return contained(i.source, () => {
+      const value = toValue(data);
+      if (!value.ok) return failedInput(i.source, value);
+      const evidence = loadEvidence(value.value, caller.value);
+      if (!evidence.ok) return failedInput(i.source, evidence);
+      return verifyEvidence(i.source, evidence.value, trust.value, options);
+    });
   });
   return { reportVersion: 1, tool: TOOL, inputs, policy: { ...policy, exitCode: combinedExitCode(inputs.map((i) => i.exitCode)) } };
 }

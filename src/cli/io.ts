@@ -6,12 +6,38 @@ export interface CliIo {
   readonly stdoutIsTTY: boolean;
 }
 
+/** Set once standard output has failed: nothing more is written to it. */
+let stdoutFault: "EPIPE" | "OTHER" | undefined;
+
 export const processIo: CliIo = {
-  stdout: (t) => process.stdout.write(t),
+  stdout: (t) => {
+    if (stdoutFault === undefined) process.stdout.write(t);
+  },
   stderr: (t) => process.stderr.write(t),
   env: process.env,
   stdoutIsTTY: Boolean(process.stdout.isTTY),
 };
+
+/**
+ * The CLI never dies of its own output (contract §9.21). A reader that stopped (`| head`, EPIPE)
+ * ends the run quietly with the exit code already decided; any other write error (ENOSPC, EIO) is
+ * one line on stderr and exit 2. Write errors arrive after the write, so the exit code is set
+ * here as well as returned by `outputExitCode`.
+ */
+export function guardStdout(): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (stdoutFault !== undefined) return;
+    stdoutFault = e.code === "EPIPE" ? "EPIPE" : "OTHER";
+    if (stdoutFault === "EPIPE") return;
+    process.stderr.write(`a2a-evidence: cannot write the report to standard output: ${e.code ?? e.message}\n`);
+    process.exitCode = 2;
+  });
+}
+
+/** The exit code once output is accounted for: 2 after a write error other than EPIPE. */
+export function outputExitCode(code: number): number {
+  return stdoutFault === "OTHER" ? 2 : code;
+}
 
 /** A usage error: reported on one line, exit 2 (commander's default of 1 would read as FAIL). */
 export class UsageError extends Error {}

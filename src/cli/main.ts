@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { TOOL_VERSION } from "../version.js";
-import { processIo, UsageError, type CliIo, type CommandContext } from "./io.js";
+import { guardStdout, outputExitCode, processIo, UsageError, type CliIo, type CommandContext } from "./io.js";
 import { registerVerifyCommand } from "./verify.js";
 
 export type { CliIo } from "./io.js";
@@ -27,6 +27,14 @@ function buildProgram(ctx: CommandContext): Command {
 
 /** Runs the CLI with the given arguments (without the node and script paths); returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  if (io === processIo) {
+    guardStdout();
+    return outputExitCode(await run(argv, io));
+  }
+  return run(argv, io);
+}
+
+async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
   const program = buildProgram({
     io,

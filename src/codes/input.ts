@@ -28,5 +28,7 @@ export const INPUT_CODES = [
   "INPUT_NOT_A_TASK",
   /** The input and --task both supply the observed Task. */
   "INPUT_CONFLICTING_TASK",
+  /** Verifying the input raised an unexpected error: reported as this input's error, never thrown. */
+  "VERIFY_INTERNAL_ERROR",
 ] as const;
 export type InputCode = (typeof INPUT_CODES)[number];

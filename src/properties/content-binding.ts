@@ -52,7 +52,7 @@ function digestCheck(
   const values = { claimed, recomputed: r.value.hex };
   const flagged = flagsNote(r.value);
   if (r.value.hex === claimed) return check(id, "PASS", `recomputed ${what} matches: ${claimed}${flagged}`, { values });
-  const widened = wideningExplains(ctx, value, claimed);
+  const widened = wideningExplains(ctx, what, value, claimed);
   if (widened) {
     return check(id, "INCONCLUSIVE", `recomputed ${what} ${widened.reason}`, {
       values: widened.narrowedHex ? { ...values, recomputedNarrowed: widened.narrowedHex } : values,
@@ -68,8 +68,13 @@ function digestCheck(
  * try. undefined for exact carriers, and when the mismatch persists under every narrowing — then
  * it is a FAIL like any other.
  */
-function wideningExplains(ctx: EvidenceContext, value: JsonValue, target: string): { reason: string; narrowedHex?: string } | undefined {
+function wideningExplains(ctx: EvidenceContext, what: string, value: JsonValue, target: string): { reason: string; narrowedHex?: string } | undefined {
   if (!ctx.structuredCarrier) return undefined;
+  // The payload is searched for two targets that are usually one (evidenceId, agent_input_digest).
+  return ctx.once(`widening ${what} ${target}`, () => searchNarrowing(ctx, value, target));
+}
+
+function searchNarrowing(ctx: EvidenceContext, value: JsonValue, target: string): { reason: string; narrowedHex?: string } | undefined {
   const carrier = ctx.located.carrier;
   const n = findNarrowing(value, (candidate) => {
     const d = ctx.pyjsonDigest(candidate);
@@ -142,7 +147,7 @@ function agentInputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   if (input === recomputed.value.hex) {
     return check(id, "PASS", `capsule agent_input_digest equals the recomputed evidenceId ${recomputed.value.hex}`, { values });
   }
-  const widened = typeof input === "string" ? wideningExplains(ctx, member(ctx.bundle, "taskEvidencePayload") as JsonValue, input) : undefined;
+  const widened = typeof input === "string" ? wideningExplains(ctx, "evidenceId", member(ctx.bundle, "taskEvidencePayload") as JsonValue, input) : undefined;
   if (widened) return check(id, "INCONCLUSIVE", `the payload digest ${widened.reason}; the capsule's agent_input_digest is ${input}`, { values });
   return check(id, "FAIL", `capsule agent_input_digest ${showValue(input)} != recomputed evidenceId ${recomputed.value.hex}: the signed record commits to a different payload`, { values });
 }

@@ -6,5 +6,10 @@ import type { Report } from "./model.js";
 import type { RenderOptions } from "./options.js";
 
 export function renderJson(report: Report, _options?: RenderOptions): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${JSON.stringify(report, renderable, 2)}\n`;
+}
+
+/** A value JSON cannot carry is rendered as a string (contract §9.21): a bigint never throws here. */
+function renderable(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
 }

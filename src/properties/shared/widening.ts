@@ -21,6 +21,12 @@ import { JsonNumber, isJsonObject, newJsonObject, type JsonValue } from "../../j
 /** The most combinations of candidate integers tried before giving up. */
 export const MAX_NARROWINGS = 256;
 
+/**
+ * The most JSON nodes re-derived across all combinations: 256 narrowings of a 4 MiB payload would
+ * otherwise hash a gigabyte. Past it the search stops, INCONCLUSIVE, as with too many combinations.
+ */
+export const MAX_NARROWING_WORK = 4_000_000;
+
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 const TWO_53 = 2 ** 53;
 
@@ -97,7 +103,9 @@ export function findNarrowing(value: JsonValue, matches: (candidate: JsonValue) 
   const copy = clone(value);
   const slots: Slot[] = [];
   let combinations = 1;
+  let nodes = 0;
   const walk = (x: JsonValue, holder: Slot["holder"] | undefined, key: string | number): string | undefined => {
+    nodes++;
     if (x instanceof JsonNumber) {
       const n = x.toNumber();
       if (!Number.isFinite(n) || !Number.isInteger(n) || holder === undefined) return undefined;
@@ -127,6 +135,9 @@ export function findNarrowing(value: JsonValue, matches: (candidate: JsonValue) 
   const tooMany = walk(copy, undefined, "");
   if (tooMany) return { kind: "tooMany", reason: `too many widened candidates (${tooMany})` };
   if (slots.length === 0) return { kind: "none", tried: 0 };
+  if (nodes * combinations > MAX_NARROWING_WORK) {
+    return { kind: "tooMany", reason: `too many widened candidates (${combinations} combination(s) of a ${nodes}-node value)` };
+  }
   const set = (slot: Slot, lexeme: string) => {
     (slot.holder as Record<string | number, JsonValue>)[slot.key] = new JsonNumber(lexeme);
   };
