@@ -7,20 +7,16 @@
  * `verify`; a library caller gets exactly the same report object. Never throws on bad input: an
  * unusable input, trust file or observed Task is reported, with exit code 2.
  */
-import { parseStrictJson, DEFAULT_JSON_LIMITS } from "./json/strict-json.js";
-import type { JsonValue } from "./json/value.js";
-import { fail, ok, type Failure, type Result } from "./result.js";
-import { loadCallerObservation, loadEvidence, type Evidence, type Observation } from "./input/load.js";
-import { loadTrustConfig, type TrustConfig } from "./trust/config.js";
+import { fail, type Failure, type Result } from "./result.js";
+import { toJsonValue, type InputData } from "./input/data.js";
+import { loadCallerObservation, loadEvidence, type Evidence } from "./input/load.js";
+import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import { runProperties } from "./properties/index.js";
 import { levelReport } from "./properties/level.js";
 import { EvidenceContext, type VerifyOptions } from "./properties/shared/context.js";
 import { memberAt } from "./json/value.js";
 import { combinedExitCode, decidePolicy, type Policy } from "./policy.js";
 import { TOOL, errorReport, failedInput, type InputReport, type Report, type VerifiedInput } from "./report/model.js";
-
-/** Anything the verifier accepts as one input: raw bytes, text, or an already parsed value. */
-export type InputData = Uint8Array | string | JsonValue;
 
 export interface VerifyRequest extends VerifyOptions, Policy {
   /** The inputs; one the caller could not read is passed with `readError` and reported as exit 2. */
@@ -33,30 +29,7 @@ export interface VerifyRequest extends VerifyOptions, Policy {
   readonly firstTask?: InputData;
 }
 
-function toValue(data: InputData): Result<JsonValue> {
-  return typeof data === "string" || data instanceof Uint8Array ? parseStrictJson(data, DEFAULT_JSON_LIMITS) : ok(data);
-}
-
-function isTrustConfig(t: unknown): t is TrustConfig {
-  return typeof t === "object" && t !== null && (t as TrustConfig).producers instanceof Map;
-}
-
-/** Loads the trust configuration given in a request: already loaded, or bytes / a parsed value. */
-export function resolveTrust(trust: VerifyRequest["trust"]): Result<TrustConfig | undefined> {
-  if (trust === undefined) return ok(undefined);
-  if (isTrustConfig(trust)) return ok(trust);
-  const v = toValue(trust);
-  if (!v.ok) return { ok: false, code: "TRUST_NOT_JSON", detail: `${v.detail} (${v.code})`, ...(v.path ? { path: v.path } : {}) };
-  return loadTrustConfig(v.value);
-}
-
-function resolveObservation(req: VerifyRequest): Result<Observation> {
-  const task = req.task === undefined ? undefined : toValue(req.task);
-  if (task && !task.ok) return task;
-  const first = req.firstTask === undefined ? undefined : toValue(req.firstTask);
-  if (first && !first.ok) return first;
-  return loadCallerObservation(task?.value, first?.value);
-}
+export type { InputData } from "./input/data.js";
 
 /** Runs the properties, the level and the policy over one input's evidence. */
 export function verifyEvidence(source: string, evidence: Evidence, trust: TrustConfig | undefined, options: VerifyOptions & Policy): VerifiedInput {
@@ -122,7 +95,7 @@ export function verify(request: VerifyRequest): Report {
   const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? null };
   const trust = guarded(() => resolveTrust(request.trust));
   if (!trust.ok) return errorReport(policy, failedInput("", trust).error);
-  const caller = guarded(() => resolveObservation(request));
+  const caller = guarded(() => loadCallerObservation(request.task, request.firstTask));
   if (!caller.ok) return errorReport(policy, failedInput("", caller).error);
   const options = {
     require: policy.require,
@@ -134,7 +107,7 @@ export function verify(request: VerifyRequest): Report {
     if (i.data === undefined) return failedInput(i.source, { code: "INPUT_UNREADABLE", detail: i.readError ?? "no input data" });
     const data = i.data;
     return contained(i.source, () => {
-      const value = toValue(data);
+      const value = toJsonValue(data);
       if (!value.ok) return failedInput(i.source, value);
       const evidence = loadEvidence(value.value, caller.value);
       if (!evidence.ok) return failedInput(i.source, evidence);

@@ -16,6 +16,7 @@ import { extensionMetadata, type A2AArtifact, type A2AMessage, type A2ATask } fr
 import { classify, firstResponse, type InputShape } from "./classify.js";
 import { CARRIER_PRIORITY, DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Message, readV1Task } from "./read.js";
+import { toJsonValue, type InputData } from "./data.js";
 
 /** Where an observed object came from: the input itself, or a file the caller passed beside it. */
 export type Origin = "input" | "--task" | "--first-task";
@@ -156,10 +157,14 @@ export function loadTaskInput(value: JsonValue, role: "task" | "first-task", lim
 }
 
 /** --task, then --first-task; a --first-task beside a --task capture that has its own first response is refused. */
-export function loadCallerObservation(task: JsonValue | undefined, firstTask: JsonValue | undefined): Result<Observation> {
+export function loadCallerObservation(taskData: InputData | undefined, firstTaskData: InputData | undefined): Result<Observation> {
+  const task = taskData === undefined ? undefined : toJsonValue(taskData);
+  if (task && !task.ok) return task;
+  const firstTask = firstTaskData === undefined ? undefined : toJsonValue(firstTaskData);
+  if (firstTask && !firstTask.ok) return firstTask;
   let observation: Observation = {};
   if (task !== undefined) {
-    const r = loadTaskInput(task, "task");
+    const r = loadTaskInput(task.value, "task");
     if (!r.ok) return r;
     observation = r.value;
   }
@@ -167,7 +172,7 @@ export function loadCallerObservation(task: JsonValue | undefined, firstTask: Js
     if (observation.firstTask || observation.firstMessage) {
       return fail("INPUT_CONFLICTING_TASK", "the --task capture already carries the first response; --first-task would replace what it observed");
     }
-    const r = loadTaskInput(firstTask, "first-task");
+    const r = loadTaskInput(firstTask.value, "first-task");
     if (!r.ok) return r;
     observation = { ...observation, ...r.value };
   }

@@ -12,6 +12,7 @@ import { joinPath } from "../json/path.js";
 import { fail, ok, type Result } from "../result.js";
 import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } from "../cose/keys.js";
 import { TRUST_CONFIG_SCHEMA } from "./schema.js";
+import { toJsonValue, type InputData } from "../input/data.js";
 
 export type Operator = "independent" | "producer" | "unspecified";
 
@@ -177,4 +178,17 @@ function loadReference(v: JsonObject): Result<TrustConfig> {
     }
   }
   return ok({ shape: "reference", producers, transparencyServices: services, witnesses: new Map() });
+}
+
+function isTrustConfig(t: unknown): t is TrustConfig {
+  return typeof t === "object" && t !== null && (t as TrustConfig).producers instanceof Map;
+}
+
+/** The trust configuration a caller gives: already loaded, or a trust file's bytes / parsed value. */
+export function resolveTrust(trust: TrustConfig | InputData | undefined): Result<TrustConfig | undefined> {
+  if (trust === undefined) return ok(undefined);
+  if (isTrustConfig(trust)) return ok(trust);
+  const v = toJsonValue(trust);
+  if (!v.ok) return fail("TRUST_NOT_JSON", `${v.detail} (${v.code})`, v.path);
+  return loadTrustConfig(v.value);
 }
