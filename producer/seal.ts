@@ -223,3 +223,12 @@ export function sealTimesAt(at: Date): Pick<ExchangeOptions, "sealTime" | "capsu
   return { sealTime: `${micros}+00:00`, capsuleTimestamp: `${micros}Z`, checkpointTimestamp: `${micros}Z` };
 }
 
+
+/**
+ * The trust file for a live producer: its keys depend only on the key labels and witnesses in the
+ * options, never on the Task, so sealing a placeholder Task yields the file every Task needs.
+ */
+export function producerTrust(options: Omit<TaskSealOptions, "terminalState"> = {}): JsonObject {
+  const placeholder = { messageId: "trust-placeholder", role: "ROLE_USER", parts: [{ text: "" }] };
+  return sealTaskEvidence({ id: "trust-placeholder", contextId: "trust-placeholder", history: [placeholder], artifacts: [] }, { ...options, terminalState: "TASK_STATE_COMPLETED" }).trust;
+}

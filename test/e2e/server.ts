@@ -4,6 +4,7 @@
  * DefaultRequestHandler with the SDK's in-memory Task store. What the agent does is a Task kind
  * (./kinds.ts), chosen per request by the request-level metadata member `e2e-kind` — request
  * metadata is not part of the Task, so the choice never shows in what the evidence commits to.
+ * A request that names no kind (a plain client, such as `fetch --send`) gets the one-shot kind.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +16,7 @@ import { EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
 import { TASK_KINDS, runKind } from "./kinds.js";
 
 export const KIND_METADATA_KEY = "e2e-kind";
+const DEFAULT_KIND = "one-shot";
 
 export interface LiveServer {
   readonly baseUrl: string;
@@ -58,7 +60,7 @@ export function agentCardJson(baseUrl: string, options: { streaming: boolean }):
 
 const executor: AgentExecutor = {
   async execute(requestContext, eventBus) {
-    const requested = requestContext.request.metadata?.[KIND_METADATA_KEY];
+    const requested = requestContext.request.metadata?.[KIND_METADATA_KEY] ?? DEFAULT_KIND;
     const kind = typeof requested === "string" ? TASK_KINDS[requested] : undefined;
     if (!kind) throw new Error(`unknown e2e kind ${String(requested)} (known: ${Object.keys(TASK_KINDS).join(", ")})`);
     await runKind(kind, requestContext, eventBus);
