@@ -104,6 +104,19 @@ for (const [kind, expected] of Object.entries(KIND_EXPECTATIONS)) {
         expect(bundles[1]).toBe(bundles[0]);
       });
 
+      it("the SDK's bytes with one observed word changed fail taskBinding, and only it", () => {
+        const body = text(run.getTask["HTTP+JSON"]);
+        const changed = kind === "failed" ? body.replace("upstream ledger refused", "upstream ledger accepted") : body.replace("SEAL THIS EXCHANGE", "SEAL THAT EXCHANGE");
+        expect(changed).not.toBe(body);
+        const report = verify({ inputs: [{ source: "tampered", data: changed }], firstTask: run.sendResponse, trust: TRUST, minEvidence: MIN });
+        const input = verified(report);
+        const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
+        expect(failing).toEqual(["taskBinding"]);
+        const check = input.properties.taskBinding.checks.find((c) => c.state === "FAIL");
+        expect(check?.id).toBe(kind === "failed" ? "transcript.message" : "artifact.binding");
+        expect(report.policy.exitCode).toBe(1);
+      });
+
       it("without the first Task the acceptance is unobserved: negotiation INCONCLUSIVE", () => {
         const report = verify({ inputs: [{ source: sendBinding, data: run.getTask[sendBinding] }], trust: TRUST, minEvidence: MIN });
         expect(verified(report).properties.negotiation.state).toBe("INCONCLUSIVE");
