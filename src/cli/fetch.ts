@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { parseStrictJson } from "../json/strict-json.js";
 import { isJsonObject, member, type JsonObject } from "../json/value.js";
 import { EVIDENCE_LEVELS, EXTENSION_URI, RECORD_PROFILE_V1, REQUIREMENTS } from "../profile.js";
@@ -22,7 +22,7 @@ import { fail, ok, type Result } from "../result.js";
 import { DEFAULT_HTTP_LIMITS, type HttpDeps, type HttpLimits } from "../net/http.js";
 import { getTask, isTerminalState, sendMessage, taskState, type Binding, type CallContext, type CallResult, type Endpoint, type ExchangeRecord } from "../net/a2a.js";
 import { TOOL_VERSION } from "../version.js";
-import type { CliIo } from "./main.js";
+import type { CliIo, CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
 export interface FetchFlags {
@@ -256,8 +256,8 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-/** Adds `fetch` to the program; `setExit` receives its exit code (0 saved, 2 could not fetch). */
-export function registerFetchCommand(program: Command, io: CliIo, setExit: (code: number) => void, deps: FetchDeps = {}): Command {
+/** Adds `fetch` to the program; its exit code goes to `ctx.setExit` (0 saved, 2 could not fetch). */
+export function registerFetchCommand(program: Command, ctx: CommandContext, deps: FetchDeps = {}): Command {
   return program
     .command("fetch")
     .description("the only networked command: GetTask (or SendMessage, then GetTask polled to a terminal state) from a live A2A server, saving the exact response bytes for verify")
@@ -284,7 +284,7 @@ export function registerFetchCommand(program: Command, io: CliIo, setExit: (code
       "\nSends A2A-Version: 1.0 and A2A-Extensions: <evidence extension>. Body cap 16 MiB. Exit codes: 0 saved · 2 could not fetch (refused, DNS, timeout, redirect, non-2xx, JSON-RPC error, oversize or non-JSON body, no terminal state).",
     )
     .action(async (flags: FetchFlags) => {
-      setExit(await runFetch(flags, io, deps));
+      ctx.setExit(await runFetch(flags, ctx.io, deps));
     });
 }
 

@@ -7,12 +7,12 @@
  * params are inconsistent); 2 could not run; 3 nothing fails but no pinned key verified.
  */
 import { writeFileSync } from "node:fs";
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { resolveTrust } from "../verify.js";
 import { CANONICALIZATIONS, type Canonicalization } from "../card/canonicalize.js";
 import { verifyCard, type CardReport, type SignatureResult } from "../card/verify.js";
 import { TOOL_VERSION } from "../version.js";
-import type { CliIo } from "./main.js";
+import type { CliIo, CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
 interface VerifyCardFlags {
@@ -105,8 +105,8 @@ async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): P
   return code;
 }
 
-/** Adds `verify-card` to the program; `setExit` receives its exit code. */
-export function registerVerifyCardCommand(program: Command, io: CliIo, setExit: (code: number) => void): Command {
+/** Adds `verify-card` to the program; its exit code goes to `ctx.setExit`. */
+export function registerVerifyCardCommand(program: Command, ctx: CommandContext): Command {
   return program
     .command("verify-card")
     .description("verify an Agent Card's signatures against the keys the trust file pins for it (offline; names the canonicalization that matched)")
@@ -123,6 +123,6 @@ export function registerVerifyCardCommand(program: Command, io: CliIo, setExit: 
       "\nExit codes: 0 a pinned key verified a signature, none fails · 1 a signature fails · 2 could not run (unreadable or malformed card, invalid trust file) · 3 nothing fails but no pinned key verified (unsigned card, unknown key)",
     )
     .action(async (card: string, flags: VerifyCardFlags) => {
-      setExit(await runVerifyCard(card, flags, io));
+      ctx.setExit(await runVerifyCard(card, flags, ctx.io));
     });
 }

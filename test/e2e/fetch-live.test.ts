@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 const out = () => join(mkdtempSync(join(tmpdir(), "a2a-evidence-live-")), "saved.json");
-const fetchCli = (args: string[]) => runCommand((p, io, set) => registerFetchCommand(p, io, set), ["fetch", ...args]);
+const fetchCli = (args: string[]) => runCommand((p, ctx) => registerFetchCommand(p, ctx), ["fetch", ...args]);
 
 function states(report: Report): Record<string, string> {
   const input = report.inputs[0];

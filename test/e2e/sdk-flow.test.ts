@@ -113,7 +113,8 @@ for (const [kind, expected] of Object.entries(KIND_EXPECTATIONS)) {
         const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
         expect(failing).toEqual(["taskBinding"]);
         const check = input.properties.taskBinding.checks.find((c) => c.state === "FAIL");
-        expect(check?.id).toBe(kind === "failed" ? "transcript.message" : "artifact.binding");
+        // The failure reason appears first as status.message (the history copy is left as it was).
+        expect(check?.id).toBe(kind === "failed" ? "transcript.statusMessage" : "artifact.binding");
         expect(report.policy.exitCode).toBe(1);
       });
 

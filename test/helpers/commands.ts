@@ -3,10 +3,10 @@
  * captured streams — the way main() runs the built-in ones (usage errors exit 2).
  */
 import { Command, CommanderError } from "commander";
-import type { CliIo } from "../../src/cli/main.js";
+import type { CliIo, CommandContext } from "../../src/cli/io.js";
 import type { CliRun } from "./cli.js";
 
-export type Register = (program: Command, io: CliIo, setExit: (code: number) => void) => unknown;
+export type Register = (program: Command, ctx: CommandContext) => unknown;
 
 export async function runCommand(register: Register, args: string[]): Promise<CliRun> {
   let stdout = "";
@@ -14,8 +14,11 @@ export async function runCommand(register: Register, args: string[]): Promise<Cl
   const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: {}, stdoutIsTTY: false };
   let code = 0;
   const program = new Command().name("a2a-evidence").exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  register(program, io, (c) => {
-    code = c;
+  register(program, {
+    io,
+    setExit: (c) => {
+      code = c;
+    },
   });
   try {
     await program.parseAsync(args, { from: "user" });

@@ -56,8 +56,8 @@ function outFile(): string {
   return join(mkdtempSync(join(tmpdir(), "a2a-evidence-fetch-")), "out.json");
 }
 
-const register = (deps: FetchDeps = {}) => (p: Parameters<typeof registerFetchCommand>[0], io: Parameters<typeof registerFetchCommand>[1], set: (c: number) => void) =>
-  registerFetchCommand(p, io, set, { sleep: async () => undefined, ...deps });
+const register = (deps: FetchDeps = {}) => (p: Parameters<typeof registerFetchCommand>[0], ctx: Parameters<typeof registerFetchCommand>[1]) =>
+  registerFetchCommand(p, ctx, { sleep: async () => undefined, ...deps });
 
 async function fetchCli(args: string[], deps: FetchDeps = {}) {
   const out = outFile();
