@@ -162,7 +162,9 @@ export class EvidenceGate implements CallInterceptor {
     }
     metadata[EXTENSION_URI] = { ...this.requirement };
     message.metadata = metadata;
-    if (!message.extensions.includes(EXTENSION_URI)) message.extensions = [...message.extensions, EXTENSION_URI];
+    // Plain-JS callers may leave out what the SDK's types require.
+    const extensions: string[] = message.extensions ?? [];
+    if (!extensions.includes(EXTENSION_URI)) message.extensions = [...extensions, EXTENSION_URI];
     const options = (args.options ??= {});
     const params = { ...(options.serviceParameters ?? {}) };
     const key = Object.keys(params).find((k) => k.toLowerCase() === "a2a-extensions") ?? "A2A-Extensions";

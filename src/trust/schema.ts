@@ -196,12 +196,7 @@ export const TRUST_CONFIG_SCHEMA = {
       "description": "A key for Agent Card JWS signatures: any trust-file key form, or an RSA public key (PEM SubjectPublicKeyInfo or JWK, at least 2048 bits). A JWK's kid selects it for signatures with that kid.",
       "oneOf": [
         {
-          "type": "string",
-          "pattern": "^[0-9a-f]{64}$"
-        },
-        {
-          "type": "string",
-          "pattern": "^-----BEGIN PUBLIC KEY-----"
+          "$ref": "#/$defs/key"
         },
         {
           "type": "object",
@@ -210,11 +205,7 @@ export const TRUST_CONFIG_SCHEMA = {
           ],
           "properties": {
             "kty": {
-              "enum": [
-                "OKP",
-                "EC",
-                "RSA"
-              ]
+              "const": "RSA"
             },
             "d": false,
             "p": false

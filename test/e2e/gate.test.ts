@@ -64,14 +64,7 @@ for (const binding of BINDINGS) {
         const body = JSON.parse(sent.requestBody ?? "{}");
         const message = body.params?.message ?? body.message;
         expect(message.extensions).toEqual([EXTENSION_URI]);
-        expect(message.metadata[EXTENSION_URI]).toEqual({
-          requirement: "REQUIRED",
-          recordProfile: "https://agentactioncapsule.org/profiles/a2a-task-evidence/aac-cll-scitt/v1",
-          minimumEvidence: "EXTERNALLY_REGISTERED",
-          deliveryModes: ["EVIDENCE_ARTIFACT"],
-          maximumRegistrationDelaySeconds: 60,
-          requireTask: true,
-        });
+        expect(message.metadata[EXTENSION_URI]).toEqual({ ...REFERENCE_REQUIREMENT });
         const final = await pollToTerminal(c, first.id);
         expect(final.status).toMatchObject({ state: kind === "failed" ? "TASK_STATE_FAILED" : "TASK_STATE_COMPLETED" });
         expect(accepted).toHaveLength(1);
