@@ -160,7 +160,9 @@ function jsonRpcResult(value: JsonValue, body: Uint8Array, url: URL): Result<{ v
   }
   const result = member(value, "result");
   if (result === undefined) return fail("NET_JSONRPC_MISMATCH", `the JSON-RPC response from ${url.href} has neither result nor error`);
-  return ok({ value: result, bytes: valueBytesAt(body, ["result"]) as Uint8Array, path: ["result"] });
+  const bytes = valueBytesAt(body, ["result"]);
+  if (!bytes) return fail("NET_UNEXPECTED_RESPONSE", `the exact bytes of the JSON-RPC result from ${url.href} cannot be located`);
+  return ok({ value: result, bytes, path: ["result"] });
 }
 
 function isTaskObject(v: JsonValue | undefined): v is JsonObject {
@@ -225,7 +227,9 @@ export async function sendMessage(ep: Endpoint, message: JsonObject, ctx: CallCo
   if (!kind || !isJsonObject(inner) || (kind === "task" && !isTaskObject(inner))) {
     return fail("NET_UNEXPECTED_RESPONSE", `the SendMessage response from ${url.href} is not {"task": …} or {"message": …}`);
   }
-  return ok({ body: res.body, record, payload: { kind, bytes: valueBytesAt(res.body, [...response.path, kind]) as Uint8Array, value: inner } });
+  const bytes = valueBytesAt(res.body, [...response.path, kind]);
+  if (!bytes) return fail("NET_UNEXPECTED_RESPONSE", `the exact bytes of the SendMessage ${kind} from ${url.href} cannot be located`);
+  return ok({ body: res.body, record, payload: { kind, bytes, value: inner } });
 }
 
 export function taskState(task: JsonObject): string | undefined {

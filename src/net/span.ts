@@ -70,7 +70,9 @@ function memberSpan(b: Uint8Array, start: number, name: string): { start: number
 
 /** The exact bytes at a path of member names (`["result", "task"]`), or undefined. */
 export function valueBytesAt(doc: Uint8Array, path: readonly string[]): Uint8Array | undefined {
-  let span = { start: 0, end: doc.length };
+  // The strict parser accepts a leading UTF-8 byte order mark; so does this.
+  const bom = doc[0] === 0xef && doc[1] === 0xbb && doc[2] === 0xbf ? 3 : 0;
+  let span = { start: bom, end: doc.length };
   for (const name of path) {
     const next = memberSpan(doc, span.start, name);
     if (!next) return undefined;

@@ -18,6 +18,10 @@ describe("valueBytesAt: the exact bytes of a member's value", () => {
     expect(valueBytesAt(bytes('{"a":{"b":2}}'), ["b"])).toBeUndefined();
   });
 
+  it("a leading byte order mark is skipped, as the strict parser skips it", () => {
+    expect(text(valueBytesAt(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('{"result":{"id":"t"}}')]), ["result"]))).toBe('{"id":"t"}');
+  });
+
   it("numbers and literals end at the delimiter", () => {
     expect(text(valueBytesAt(bytes('{"a":-1.5e+3,"b":true}'), ["a"]))).toBe("-1.5e+3");
     expect(text(valueBytesAt(bytes('{"a":-1.5e+3 ,"b":true}'), ["b"]))).toBe("true");
