@@ -6,6 +6,10 @@ import type { PropertyName, State } from "../../src/report/model.js";
 
 export interface KindExpectation {
   readonly taskState: string;
+  /** The minimumEvidence the first Task's acceptance states (the caller asks EXTERNALLY_REGISTERED). */
+  readonly acceptedMinimum: string;
+  /** The negotiation checks that FAIL, when negotiation does. */
+  readonly negotiationFails?: readonly string[];
   readonly properties: Readonly<Record<PropertyName, State>>;
   readonly exitCode: 0 | 1 | 2 | 3;
   readonly achieved: string;
@@ -30,6 +34,7 @@ const SEALED_AND_REGISTERED: Readonly<Record<PropertyName, State>> = {
 export const KIND_EXPECTATIONS: Readonly<Record<string, KindExpectation>> = {
   "one-shot": {
     taskState: "TASK_STATE_COMPLETED",
+    acceptedMinimum: "EXTERNALLY_REGISTERED",
     properties: SEALED_AND_REGISTERED,
     exitCode: 0,
     achieved: "EXTERNALLY_REGISTERED",
@@ -37,9 +42,30 @@ export const KIND_EXPECTATIONS: Readonly<Record<string, KindExpectation>> = {
   },
   failed: {
     taskState: "TASK_STATE_FAILED",
+    acceptedMinimum: "EXTERNALLY_REGISTERED",
     properties: SEALED_AND_REGISTERED,
     exitCode: 0,
     achieved: "EXTERNALLY_REGISTERED",
     claimed: "EXTERNALLY_REGISTERED",
+  },
+  // Accepted the caller's minimum, delivered a signed record only, and said nothing: a silent downgrade.
+  "silent-downgrade": {
+    taskState: "TASK_STATE_COMPLETED",
+    acceptedMinimum: "EXTERNALLY_REGISTERED",
+    negotiationFails: ["status.meetsMinimum"],
+    properties: { ...SEALED_AND_REGISTERED, externalRegistration: "NOT_PRESENT", negotiation: "FAIL" },
+    exitCode: 1,
+    achieved: "SIGNED_RECORD",
+    claimed: "SIGNED_RECORD",
+  },
+  // Accepted, but with a lower minimum than asked, and delivered that.
+  "lower-acceptance": {
+    taskState: "TASK_STATE_COMPLETED",
+    acceptedMinimum: "SIGNED_RECORD",
+    negotiationFails: ["acceptance.terms", "status.meetsMinimum"],
+    properties: { ...SEALED_AND_REGISTERED, externalRegistration: "NOT_PRESENT", negotiation: "FAIL" },
+    exitCode: 1,
+    achieved: "SIGNED_RECORD",
+    claimed: "SIGNED_RECORD",
   },
 };

@@ -102,6 +102,12 @@ for (const binding of BINDINGS) {
       expect(e.task?.status).toMatchObject({ state: "TASK_STATE_SUBMITTED" });
     });
 
+    it("refuses an acceptance on other terms, on the first Task (ACCEPTANCE_TERMS)", async () => {
+      const e = await refusal((await gated(binding).client).sendMessage(send("lower-acceptance")));
+      expect(e.reason).toBe("ACCEPTANCE_TERMS");
+      expect(e.message).toMatch(/accepts minimumEvidence "SIGNED_RECORD", not the requested "EXTERNALLY_REGISTERED"/);
+    });
+
     it("refuses a direct Message reply (DIRECT_MESSAGE)", async () => {
       const e = await refusal((await gated(binding).client).sendMessage(send("message-reply")));
       expect(e.reason).toBe("DIRECT_MESSAGE");

@@ -30,20 +30,20 @@ export type TaskKind = (k: KindContext) => Promise<void>;
 
 const now = (): string => new Date().toISOString();
 
-function acceptanceOf(requirement: Json): Json {
+function acceptanceOf(requirement: Json, minimumEvidence?: string): Json {
   return {
     evidenceAcceptance: {
       state: "ACCEPTED",
       recordProfile: RECORD_PROFILE,
-      minimumEvidence: requirement.minimumEvidence ?? "SIGNED_RECORD",
+      minimumEvidence: minimumEvidence ?? requirement.minimumEvidence ?? "SIGNED_RECORD",
       maximumRegistrationDelaySeconds: requirement.maximumRegistrationDelaySeconds ?? 60,
     },
     evidenceStatus: "EVIDENCE_STATUS_PENDING",
   };
 }
 
-function publishFirstTask(k: KindContext, options: { accept: boolean }): void {
-  const metadata = options.accept && k.requirement ? { [EXTENSION_URI]: acceptanceOf(k.requirement) } : undefined;
+function publishFirstTask(k: KindContext, options: { accept: boolean; minimumEvidence?: string }): void {
+  const metadata = options.accept && k.requirement ? { [EXTENSION_URI]: acceptanceOf(k.requirement, options.minimumEvidence) } : undefined;
   k.bus.publish(
     AgentEvent.task(
       Task.fromJSON({
@@ -140,6 +140,14 @@ const silentDowngrade: TaskKind = async (k) => {
   sealAndFinish(k, { history: [k.userMessage], artifacts: [response] }, "TASK_STATE_COMPLETED", { witnesses: [] });
 };
 
+/** Accepts, but on its own terms: a lower minimum than the caller asked for. */
+const lowerAcceptance: TaskKind = async (k) => {
+  publishFirstTask(k, { accept: true, minimumEvidence: "SIGNED_RECORD" });
+  const response = responseArtifact(k);
+  publishArtifact(k, response);
+  sealAndFinish(k, { history: [k.userMessage], artifacts: [response] }, "TASK_STATE_COMPLETED", { witnesses: [] });
+};
+
 /** Ignores the extension: a Task without acceptance, completed without evidence. */
 const neverAccepts: TaskKind = async (k) => {
   publishFirstTask(k, { accept: false });
@@ -156,6 +164,7 @@ export const TASK_KINDS: Readonly<Record<string, TaskKind>> = {
   "one-shot": oneShot,
   failed,
   "silent-downgrade": silentDowngrade,
+  "lower-acceptance": lowerAcceptance,
   "never-accepts": neverAccepts,
   "message-reply": messageReply,
 };
