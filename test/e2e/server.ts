@@ -9,7 +9,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { AGENT_CARD_PATH, AgentCard } from "@a2a-js/sdk";
+import { AGENT_CARD_PATH, AgentCard, type AgentCardSignatureGenerator } from "@a2a-js/sdk";
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
@@ -70,8 +70,8 @@ const executor: AgentExecutor = {
   },
 };
 
-/** Starts the server; `close()` stops it and every connection it holds. */
-export async function startLiveServer(options: { streaming?: boolean } = {}): Promise<LiveServer> {
+/** Starts the server (its card signed by `cardSigner`, when given); `close()` stops it and every connection it holds. */
+export async function startLiveServer(options: { streaming?: boolean; cardSigner?: AgentCardSignatureGenerator } = {}): Promise<LiveServer> {
   const app = express();
   const server: Server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -81,7 +81,7 @@ export async function startLiveServer(options: { streaming?: boolean } = {}): Pr
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const card = agentCardJson(baseUrl, { streaming: options.streaming ?? true });
-  const handler = new DefaultRequestHandler(AgentCard.fromJSON(card), new InMemoryTaskStore(), executor);
+  const handler = new DefaultRequestHandler(AgentCard.fromJSON(card), new InMemoryTaskStore(), executor, undefined, undefined, undefined, undefined, options.cardSigner);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
   app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   app.use("/a2a/rest", restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
