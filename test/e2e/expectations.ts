@@ -2,7 +2,7 @@
  * What the verifier must report for each Task kind the e2e agent runs, under the producer's trust
  * file and the requirement's minimum. One row per kind; a new kind adds its row here.
  */
-import type { PropertyName, State } from "../../src/report/model.js";
+import type { PropertyName, State } from "../../src/index.js";
 
 export interface KindExpectation {
   readonly taskState: string;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evidenceGate, EvidencePolicyError, SDK_OBJECT_NOTE, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
-import { isFailedInput, type Report } from "../../src/report/model.js";
+import { isFailedInput, type Report } from "../../src/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { producerTrust } from "../../producer/seal.js";
 import { BINDINGS, isSend, REFERENCE_REQUIREMENT, sdkClient, sendRequest, Tap, type Binding } from "./client.js";

@@ -8,8 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verify } from "../../src/verify.js";
-import { isFailedInput, PROPERTY_NAMES, type Report, type VerifiedInput } from "../../src/report/model.js";
+import { verify, isFailedInput, PROPERTY_NAMES, type Report, type VerifiedInput } from "../../src/index.js";
 import { base64ToBytesStrict } from "../../src/util/bytes.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { jsonText } from "../../producer/json-text.js";
