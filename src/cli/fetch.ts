@@ -165,11 +165,10 @@ function captureBytes(first: CallResult, final: CallResult | undefined): Uint8Ar
   return new Uint8Array(Buffer.concat(parts));
 }
 
-async function sendAndPoll(ep: Endpoint, flags: FetchFlags, ctx: CallContext, deps: FetchDeps): Promise<Result<Saved>> {
+async function sendAndPoll(ep: Endpoint, flags: FetchFlags, ctx: CallContext, deps: FetchDeps, historyLength: number | undefined): Promise<Result<Saved>> {
   const message = requirementMessage(flags, (deps.messageId ?? randomUUID)());
   const polls = integer(flags.polls, "--polls", 1, MAX_POLLS);
   const interval = integer(flags.pollInterval, "--poll-interval", 0, 60_000);
-  const historyLength = flags.historyLength !== undefined ? integer(flags.historyLength, "--history-length", 0, 1_000_000) : undefined;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const first = await sendMessage(ep, message, ctx);
   if (!first.ok) return first;
@@ -232,7 +231,7 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
     };
     const ctx: CallContext = { limits, deps, headers: parseHeaders(flags.header) };
     const historyLength = flags.historyLength !== undefined ? integer(flags.historyLength, "--history-length", 0, 1_000_000) : undefined;
-    saved = flags.send === true ? await sendAndPoll(ep, flags, ctx, deps) : await fetchOnce(ep, flags.taskId as string, ctx, historyLength);
+    saved = flags.send === true ? await sendAndPoll(ep, flags, ctx, deps, historyLength) : await fetchOnce(ep, flags.taskId as string, ctx, historyLength);
   } catch (e) {
     if (!(e instanceof FetchUsage)) throw e;
     io.stderr(`a2a-evidence: fetch: ${e.message}\n`);
