@@ -13,9 +13,10 @@
  *       the requested profile and minimum → NOT_ACCEPTED / ACCEPTANCE_TERMS; it is kept as the
  *       exchange's first Task.
  *   after getTask (and any terminal Task it sees)
- *     - runs verify() over {firstTask, finalTask} with the caller's trust and policy (default: the
- *       requested minimum, and `negotiation` PASS under REQUIRED); a report whose exit code is not
- *       0 is thrown as EVIDENCE_FAILED (1), POLICY_NOT_MET (3) or UNVERIFIABLE (2).
+ *     - runs verify() over {firstTask, finalTask} with the caller's trust and policy (default under
+ *       REQUIRED: the requested minimum and `negotiation` PASS; under PREFERRED: no minimum, and a
+ *       Task without evidence passes); a report whose exit code is not 0 is thrown as
+ *       EVIDENCE_FAILED (1), POLICY_NOT_MET (3) or UNVERIFIABLE (2).
  *
  * Limits, stated in every report it produces: the interceptor sees SDK-decoded objects, not the
  * wire. It rebuilds wire JSON with the SDK's own `Task.toJSON`: raw evidence bytes are exact, so
@@ -49,7 +50,7 @@ export interface EvidenceGateOptions {
   readonly requirement: EvidenceRequirement;
   /** The caller's trust file (bytes, text, parsed value) or an already loaded TrustConfig. */
   readonly trust: TrustConfig | InputData;
-  /** Default: `minEvidence` = the requested minimum; `require` = ["negotiation"] under REQUIRED. */
+  /** Default under REQUIRED: `minEvidence` = the requested minimum, `require` = ["negotiation"]; under PREFERRED: `minEvidence` NONE. */
   readonly policy?: { readonly require?: readonly PropertyName[]; readonly minEvidence?: EvidenceLevelOrNone };
   readonly authority?: string;
   readonly tenant?: string;
@@ -144,9 +145,11 @@ export class EvidenceGate implements CallInterceptor {
     // A gate without a usable trust file would refuse everything for the wrong reason: fail at construction.
     if (!trust.ok) throw new TypeError(`evidence gate: the trust configuration is invalid: ${trust.code}: ${trust.detail}${trust.path ? ` (at ${trust.path})` : ""}`);
     this.trust = trust.value;
+    // PREFERRED asks without insisting: by default only a FAIL refuses (an accepted requirement
+    // still binds: negotiation FAILs on a silent downgrade), and a Task without evidence passes.
     this.policy = {
       require: [...(options.policy?.require ?? (this.required ? ["negotiation"] : []))],
-      minEvidence: options.policy?.minEvidence ?? options.requirement.minimumEvidence,
+      minEvidence: options.policy?.minEvidence ?? (this.required ? options.requirement.minimumEvidence : "NONE"),
     };
   }
 
@@ -248,11 +251,12 @@ export class EvidenceGate implements CallInterceptor {
     });
     const report: Report = { ...raw, inputs: raw.inputs.map((i) => ("notes" in i ? { ...i, notes: [...i.notes, SDK_OBJECT_NOTE] } : i)) };
     const code = report.policy.exitCode;
-    if (code === 0) {
+    const input = report.inputs[0];
+    const noEvidence = input !== undefined && "error" in input && input.error.code === "INPUT_NO_EVIDENCE";
+    if (code === 0 || (noEvidence && !this.required)) {
       this.options.onAccepted?.(report, task);
       return;
     }
-    const input = report.inputs[0];
     const why =
       input && "error" in input
         ? `${input.error.code}: ${input.error.message}`

@@ -147,6 +147,19 @@ for (const binding of BINDINGS) {
 }
 
 describe("the gate's policy is the caller's", () => {
+  it("PREFERRED: an agent that never accepts passes; one that accepted and downgraded is still refused", async () => {
+    const { client, accepted } = gated("HTTP+JSON", { requirement: { requirement: "PREFERRED", minimumEvidence: "EXTERNALLY_REGISTERED", maximumRegistrationDelaySeconds: 60 } });
+    const c = await client;
+    const ignored = await c.sendMessage(send("never-accepts"));
+    if ("messageId" in ignored) throw new Error("expected a Task");
+    await pollToTerminal(c, ignored.id);
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]?.inputs[0]).toMatchObject({ error: { code: "INPUT_NO_EVIDENCE" } });
+    const downgraded = await c.sendMessage(send("silent-downgrade"));
+    if ("messageId" in downgraded) throw new Error("expected a Task");
+    expect((await refusal(pollToTerminal(c, downgraded.id))).reason).toBe("EVIDENCE_FAILED");
+  });
+
   it("a getTask of a Task this gate never saw sent: acceptance unobserved, POLICY_NOT_MET under REQUIRED", async () => {
     const plain = await sdkClient(server.baseUrl, "JSONRPC", { tap: new Tap() });
     const first = await plain.sendMessage(sendRequest("one-shot", "sent without the gate"), { serviceParameters: { "A2A-Extensions": EXTENSION_URI } });
