@@ -61,7 +61,7 @@ describe("fetch against an @a2a-js/sdk server", () => {
     it(`--send over ${flag} (from the Agent Card) captures first and final Task, and the capture verifies`, async () => {
       const card = tempFile("card.json", JSON.stringify(server.card));
       const file = out();
-      const r = await fetchCli(["--card", card, "--binding", flag, "--send", "--text", "seal this capture", "--min-evidence", "EXTERNALLY_REGISTERED", "--poll-interval", "10", "-o", file]);
+      const r = await fetchCli(["--card", card, "--binding", flag, "--send", "--text", "seal this capture", "--min-evidence", "EXTERNALLY_REGISTERED", "--poll-interval", "10", "--polls", "1000", "-o", file]);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/reached TASK_STATE_COMPLETED/);

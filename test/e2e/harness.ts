@@ -11,7 +11,7 @@ import type { LiveServer } from "./server.js";
 
 /** Terminal states (a2a-wire.md §1.3): polling stops there. */
 const TERMINAL = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"]);
-const MAX_POLLS = 200;
+const MAX_POLLS = 1000;
 
 export interface LiveRun {
   readonly taskId: string;
