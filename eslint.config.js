@@ -9,24 +9,24 @@ const ROOT_FILES = ["policy", "verify"];
 const seg = (names) =>
   `(^|/)(${names.filter((n) => !ROOT_FILES.includes(n)).join("|")})/|(^|/)(${names.filter((n) => ROOT_FILES.includes(n)).join("|") || "(?!)"})\\.js$`;
 const HIGHER = {
-  base: ["canon", "crypto", "cose", "aac", "log", "input", "trust", "properties", "policy", "verify", "report", "cli"],
-  primitives: ["input", "trust", "properties", "policy", "verify", "report", "cli"],
-  inputs: ["properties", "policy", "verify", "report", "cli"],
-  properties: ["policy", "verify", "report", "cli"],
-  policy: ["verify", "report", "cli"],
-  verify: ["cli"],
-  report: ["verify", "cli"],
+  base: ["canon", "crypto", "cose", "aac", "log", "input", "trust", "properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
+  primitives: ["input", "trust", "properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
+  inputs: ["properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
+  properties: ["policy", "verify", "report", "cli", "net", "card", "a2a-js"],
+  policy: ["verify", "report", "cli", "net", "card", "a2a-js"],
+  verify: ["cli", "net", "card", "a2a-js"],
+  report: ["verify", "cli", "net", "card", "a2a-js"],
 };
 const IMPURE = ["node:fs", "node:fs/promises", "node:path", "node:os", "node:http", "node:https", "node:net", "node:child_process", "node:worker_threads", "node:process"];
 
-function layer(files, higher, extra = []) {
+function layer(files, higher, extra = [], impure = IMPURE) {
   return {
     files,
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          paths: IMPURE.map((name) => ({ name, message: "only src/cli/ touches files, the network and the process" })),
+          paths: impure.map((name) => ({ name, message: "only src/cli/ touches files and the process, only src/net/ the network" })),
           patterns: [
             { regex: seg(higher), message: "a lower layer never imports a higher one (docs/architecture.md)" },
             { regex: "(^|/)(producer|test)/", message: "src/ never imports the producer or the tests" },
@@ -71,6 +71,11 @@ export default tseslint.config(
     { regex: "(^|/)report/(?!model\\.js$)", message: "the verify stage uses the report's data shape, never a renderer" },
   ]),
   layer(["src/report/**"], HIGHER.report),
+  // Agent Card verification is pure, beside the inputs it reads; the network client is the one
+  // module that may open a connection; the SDK gate sits on top of verify().
+  layer(["src/card/**"], [...HIGHER.inputs, "net", "a2a-js"]),
+  layer(["src/net/**"], [...HIGHER.inputs, "card", "a2a-js"], [], IMPURE.filter((m) => !["node:http", "node:https", "node:net"].includes(m))),
+  layer(["src/a2a-js/**"], ["cli", "net"]),
   {
     files: ["producer/**/*.ts"],
     rules: {

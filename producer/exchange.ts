@@ -9,23 +9,13 @@
  * entry per Message of the history, in order.
  */
 import type { JsonObject } from "../src/json/value.js";
-import { bytesToBase64 } from "../src/util/bytes.js";
-import { artifactJson, messageJson, textCommitment } from "./a2a.js";
-import { producerEnvelopeOf, sealCapsule } from "./capsule.js";
-import {
-  COVERAGE_SCOPE,
-  EVIDENCE_ARTIFACT_ID,
-  EVIDENCE_FILENAME,
-  EVIDENCE_MEDIA_TYPE,
-  EXTENSION_URI,
-  EXTENSION_VERSION,
-  RECORD_PROFILE,
-} from "./constants.js";
-import { ed25519FromSeed, seedFromLabel } from "./ed25519.js";
+import { artifactJson, messageJson } from "./a2a.js";
+import { EXTENSION_URI, RECORD_PROFILE } from "./constants.js";
 import { getTaskResponse, wrapInput } from "./envelope.js";
-import { copyObject, int, jsonObject, pyjsonBytes, pyjsonDigestHex, pythonFloat } from "./json-text.js";
-import { buildLog, type TransparencyServiceKey } from "./log.js";
+import { copyObject, jsonObject, pythonFloat } from "./json-text.js";
+import type { TransparencyServiceKey } from "./log.js";
 import { resolveOptions, type ExchangeOptions, type ResolvedOptions } from "./options.js";
+import { evidenceArtifact, sealPayload, taskEvidencePayload } from "./seal.js";
 import { trustFile } from "./trust.js";
 
 const TERMINAL_STATE = "TASK_STATE_COMPLETED";
@@ -46,25 +36,6 @@ export interface Exchange {
     readonly producer: { readonly publicKeyHex: string; readonly publicKeyPem: string };
     readonly transparencyServices: readonly TransparencyServiceKey[];
   };
-}
-
-function taskEvidencePayload(o: ResolvedOptions): JsonObject {
-  return jsonObject({
-    authority: o.authority,
-    capturePolicyId: o.capturePolicyId,
-    contextId: o.contextId,
-    nonEvidenceArtifacts: o.artifacts.map((a) => ({ artifactId: a.artifactId, contentCommitment: textCommitment(a.parts), name: a.name })),
-    sealTime: o.sealTime,
-    taskId: o.taskId,
-    tenantId: o.tenantId,
-    terminalState: TERMINAL_STATE,
-    transcript: o.transcript.map((m, sequence) => ({
-      messageId: m.messageId,
-      partCommitment: textCommitment(m.parts),
-      role: m.role,
-      sequence: int(sequence),
-    })),
-  });
 }
 
 /** The request Message's `metadata[EXT]`, as it comes back from a Python server (`60.0`). */
@@ -90,71 +61,17 @@ function history(o: ResolvedOptions): JsonObject[] {
   );
 }
 
-function evidenceArtifact(o: ResolvedOptions, bundle: JsonObject, bundleBytes: Uint8Array, reference: JsonObject): JsonObject {
-  const part =
-    o.carrier === "data"
-      ? { data: copyObject(bundle), mediaType: EVIDENCE_MEDIA_TYPE }
-      : { filename: EVIDENCE_FILENAME, mediaType: EVIDENCE_MEDIA_TYPE, raw: bytesToBase64(bundleBytes) };
-  return jsonObject({
-    artifactId: EVIDENCE_ARTIFACT_ID,
-    extensions: [EXTENSION_URI],
-    metadata: { [EXTENSION_URI]: copyObject(reference) },
-    name: EVIDENCE_ARTIFACT_ID,
-    parts: [part],
-  });
-}
-
 export function buildExchange(options: ExchangeOptions = {}): Exchange {
   const o = resolveOptions(options);
-  const signer = ed25519FromSeed(seedFromLabel(o.producerKeyLabel));
   const messages = history(o);
 
-  const payload = taskEvidencePayload(o);
+  const payload = taskEvidencePayload(o, TERMINAL_STATE);
   o.tamper.payload?.(payload);
-  const evidenceId = pyjsonDigestHex(payload);
-  const capsule = sealCapsule(
-    { evidenceId, terminalState: TERMINAL_STATE, actionId: o.actionId, timestamp: o.capsuleTimestamp, operator: o.operator, developer: o.developer },
-    signer,
-  );
-  const log = buildLog(o, capsule.capsule_id as string, signer);
-
-  const manifest = jsonObject({
-    capturePolicyId: o.capturePolicyId,
-    cllCheckpoint: log.cllCheckpoint,
-    consistencyProof: log.consistencyProof,
-    localInclusionProof: log.localInclusionProof,
-    priorCheckpoint: log.priorCheckpoint,
-    producerEnvelope: producerEnvelopeOf(capsule),
-    taskEvidencePayload: copyObject(payload),
-  });
-  o.tamper.manifest?.(manifest);
-  const coreManifestDigest = pyjsonDigestHex(manifest);
-
-  const reference = jsonObject({
-    coreManifestDigest,
-    coverageScope: COVERAGE_SCOPE,
-    deliveryMode: o.carrier === "inline" ? "INLINE_METADATA" : "EVIDENCE_ARTIFACT",
-    evidenceId,
-    evidenceStatus: o.evidenceStatus,
-    extensionVersion: EXTENSION_VERSION,
-    recordProfile: RECORD_PROFILE,
-    terminalState: TERMINAL_STATE,
-  });
-  const bundle = jsonObject({
-    capsule,
-    coreManifestDigest,
-    evidenceId,
-    extensionVersion: EXTENSION_VERSION,
-    manifest,
-    recordProfile: RECORD_PROFILE,
-    taskEvidencePayload: payload,
-    taskEvidenceReference: copyObject(reference),
-  });
-  o.tamper.bundle?.(bundle);
-  const bundleBytes = pyjsonBytes(bundle);
+  const sealed = sealPayload(payload, TERMINAL_STATE, o);
+  const { bundle, bundleBytes, reference } = sealed;
 
   const artifacts = o.artifacts.map(artifactJson);
-  if (o.carrier !== "inline") artifacts.push(evidenceArtifact(o, bundle, bundleBytes, reference));
+  if (o.carrier !== "inline") artifacts.push(evidenceArtifact(o, sealed));
   const finalTask = jsonObject({
     artifacts,
     contextId: o.contextId,
@@ -186,7 +103,7 @@ export function buildExchange(options: ExchangeOptions = {}): Exchange {
   });
   o.tamper.firstTask?.(firstTask);
 
-  const trust = trustFile(o.authority, signer.publicKeyHex, log.transparencyServices);
+  const trust = trustFile(o.authority, sealed.producer.publicKeyHex, sealed.transparencyServices);
   o.tamper.trust?.(trust);
 
   return {
@@ -198,8 +115,8 @@ export function buildExchange(options: ExchangeOptions = {}): Exchange {
     bundleBytes,
     trust,
     keys: {
-      producer: { publicKeyHex: signer.publicKeyHex, publicKeyPem: signer.publicKeyPem },
-      transparencyServices: log.transparencyServices,
+      producer: sealed.producer,
+      transparencyServices: sealed.transparencyServices,
     },
   };
 }

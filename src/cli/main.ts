@@ -7,16 +7,18 @@ import { Command, CommanderError } from "commander";
 import { TOOL_VERSION } from "../version.js";
 import { guardStdout, outputExitCode, processIo, UsageError, type CliIo, type CommandContext } from "./io.js";
 import { registerVerifyCommand } from "./verify.js";
+import { registerFetchCommand } from "./fetch.js";
+import { registerVerifyCardCommand } from "./verify-card.js";
 
 export type { CliIo } from "./io.js";
 
-const COMMANDS: readonly ((program: Command, ctx: CommandContext) => void)[] = [registerVerifyCommand];
+const COMMANDS: readonly ((program: Command, ctx: CommandContext) => void)[] = [registerVerifyCommand, registerFetchCommand, registerVerifyCardCommand];
 
 function buildProgram(ctx: CommandContext): Command {
   const program = new Command();
   program
     .name("a2a-evidence")
-    .description("Offline verifier for A2A Task Evidence bundles. Reports every property separately; never an aggregate verdict; never touches the network.")
+    .description("Offline verifier for A2A Task Evidence bundles. Reports every property separately; never an aggregate verdict; never touches the network (except the fetch command).")
     .version(TOOL_VERSION, "-V, --version")
     .exitOverride()
     .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })

@@ -10,7 +10,9 @@ import { LOG_CODES } from "./log.js";
 import { AAC_CODES } from "./aac.js";
 import { INPUT_CODES } from "./input.js";
 import { TRUST_CODES } from "./trust.js";
+import { NET_CODES } from "./net.js";
+import { CARD_CODES } from "./card.js";
 
-export const FAILURE_CODES = [...JSON_CODES, ...CANON_CODES, ...COSE_CODES, ...LOG_CODES, ...AAC_CODES, ...INPUT_CODES, ...TRUST_CODES] as const;
+export const FAILURE_CODES = [...JSON_CODES, ...CANON_CODES, ...COSE_CODES, ...LOG_CODES, ...AAC_CODES, ...INPUT_CODES, ...TRUST_CODES, ...NET_CODES, ...CARD_CODES] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

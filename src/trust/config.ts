@@ -13,6 +13,7 @@ import { fail, ok, type Result } from "../result.js";
 import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } from "../cose/keys.js";
 import { TRUST_CONFIG_SCHEMA } from "./schema.js";
 import { toJsonValue, type InputData } from "../input/data.js";
+import { loadAgents, type TrustedAgent } from "./agents.js";
 
 export type Operator = "independent" | "producer" | "unspecified";
 
@@ -40,6 +41,8 @@ export interface TrustConfig {
   readonly producers: ReadonlyMap<string, readonly TrustedKey[]>;
   readonly transparencyServices: ReadonlyMap<string, TrustedService>;
   readonly witnesses: ReadonlyMap<string, TrustedWitness>;
+  /** Agent Card signing keys, by card URL or agent name (verify-card). */
+  readonly agents: ReadonlyMap<string, TrustedAgent>;
 }
 
 let validators: { native: ValidateFunction; reference: ValidateFunction } | undefined;
@@ -153,7 +156,9 @@ function loadNative(v: JsonObject): Result<TrustConfig> {
     operator: operatorOf(member(e, "operator")),
   }));
   if (!witnesses.ok) return witnesses;
-  return ok({ shape: "native", producers: producers.value, transparencyServices: services.value, witnesses: witnesses.value });
+  const agents = loadAgents(v);
+  if (!agents.ok) return agents;
+  return ok({ shape: "native", producers: producers.value, transparencyServices: services.value, witnesses: witnesses.value, agents: agents.value });
 }
 
 /** The reference implementation's `{authorizedSigners: {authority: [keyIdHex]}, tsPubkeysB64: {url: base64(PEM)}}`. */
@@ -177,7 +182,7 @@ function loadReference(v: JsonObject): Result<TrustConfig> {
       services.set(url, { url, keys: [{ key: r.value, path: at }], operator: "unspecified" });
     }
   }
-  return ok({ shape: "reference", producers, transparencyServices: services, witnesses: new Map() });
+  return ok({ shape: "reference", producers, transparencyServices: services, witnesses: new Map(), agents: new Map() });
 }
 
 function isTrustConfig(t: unknown): t is TrustConfig {

@@ -96,6 +96,27 @@ export const TRUST_CONFIG_SCHEMA = {
               }
             }
           }
+        },
+        "agents": {
+          "description": "Agent Card signing keys (verify-card): for each agent, named by its card URL or its name, the keys that may sign its card.",
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "card",
+              "keys"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "card": {
+                "type": "string",
+                "minLength": 1
+              },
+              "keys": {
+                "$ref": "#/$defs/agentKeys"
+              }
+            }
+          }
         }
       }
     },
@@ -162,6 +183,34 @@ export const TRUST_CONFIG_SCHEMA = {
       "enum": [
         "independent",
         "producer"
+      ]
+    },
+    "agentKeys": {
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "$ref": "#/$defs/agentKey"
+      }
+    },
+    "agentKey": {
+      "description": "A key for Agent Card JWS signatures: any trust-file key form, or an RSA public key (PEM SubjectPublicKeyInfo or JWK, at least 2048 bits). A JWK's kid selects it for signatures with that kid.",
+      "oneOf": [
+        {
+          "$ref": "#/$defs/key"
+        },
+        {
+          "type": "object",
+          "required": [
+            "kty"
+          ],
+          "properties": {
+            "kty": {
+              "const": "RSA"
+            },
+            "d": false,
+            "p": false
+          }
+        }
       ]
     }
   }

@@ -1,0 +1,279 @@
+/**
+ * A relying-party gate inside an `@a2a-js/sdk` client: a CallInterceptor (a2a-js-sdk.md §3.4,
+ * §6.3) that makes the client *require* evidence instead of hoping for it.
+ *
+ *   before sendMessage / sendMessageStream
+ *     - puts the requirement in `message.metadata[<EXT>]`, the URI in `message.extensions`, and
+ *       the URI in the `A2A-Extensions` header (the SDK adds the header only, never the Message);
+ *     - refuses a blocking sendMessage under REQUIRED: in blocking mode the acceptance is replaced
+ *       before the client sees the Task, so it could never be checked (a2a-js-sdk.md §0.3).
+ *   after sendMessage / each stream event
+ *     - a direct Message under `requireTask` → DIRECT_MESSAGE;
+ *     - the first Task of a REQUIRED requirement must show `evidenceAcceptance.state` ACCEPTED with
+ *       the requested profile and minimum → NOT_ACCEPTED / ACCEPTANCE_TERMS; it is kept as the
+ *       exchange's first Task.
+ *   after getTask (and any terminal Task it sees)
+ *     - runs verify() over {firstTask, finalTask} with the caller's trust and policy (default under
+ *       REQUIRED: the requested minimum and `negotiation` PASS; under PREFERRED: no minimum, and a
+ *       Task without evidence passes); a report whose exit code is not 0 is thrown as
+ *       EVIDENCE_FAILED (1), POLICY_NOT_MET (3) or UNVERIFIABLE (2).
+ *
+ * Limits, stated in every report it produces: the interceptor sees SDK-decoded objects, not the
+ * wire. It rebuilds wire JSON with the SDK's own `Task.toJSON`: raw evidence bytes are exact, so
+ * every digest over the bundle is sound, but number lexemes in metadata, non-canonical base64,
+ * unknown fields, empty fields and a second oneof member have been normalised away by the SDK's
+ * parser — the gate cannot see those attacks; `verify` on a byte-exact capture (`fetch`, or a
+ * tapping `fetchImpl`) can. A stream's terminal event is a status update, not a Task: the
+ * verdict comes from a gated `getTask` of that Task.
+ */
+import type { AfterArgs, BeforeArgs, CallInterceptor } from "@a2a-js/sdk/client";
+import { Task as TaskCodec, type Task as SdkTask } from "@a2a-js/sdk";
+import { EXTENSION_URI, RECORD_PROFILE_V1, TERMINAL_TASK_STATES, ACCEPTED, type EvidenceLevel, type EvidenceLevelOrNone } from "../profile.js";
+import { verify, type InputData } from "../verify.js";
+import { resolveTrust } from "../trust/config.js";
+import type { TrustConfig } from "../trust/config.js";
+import type { PropertyName, Report } from "../report/model.js";
+
+export interface EvidenceRequirement {
+  /** Default REQUIRED. */
+  readonly requirement?: "REQUIRED" | "PREFERRED";
+  readonly minimumEvidence: EvidenceLevel;
+  /** Default the aac-cll-scitt/v1 profile. */
+  readonly recordProfile?: string;
+  /** Default ["EVIDENCE_ARTIFACT"]. */
+  readonly deliveryModes?: readonly ("EVIDENCE_ARTIFACT" | "INLINE_METADATA")[];
+  readonly maximumRegistrationDelaySeconds?: number;
+  /** Default true: a direct Message is never success. */
+  readonly requireTask?: boolean;
+}
+
+export interface EvidenceGateOptions {
+  readonly requirement: EvidenceRequirement;
+  /** The caller's trust file (bytes, text, parsed value) or an already loaded TrustConfig. */
+  readonly trust: TrustConfig | InputData;
+  /** Default under REQUIRED: `minEvidence` = the requested minimum, `require` = ["negotiation"]; under PREFERRED: `minEvidence` NONE. */
+  readonly policy?: { readonly require?: readonly PropertyName[]; readonly minEvidence?: EvidenceLevelOrNone };
+  readonly authority?: string;
+  readonly tenant?: string;
+  /** Called with the report of every terminal Task the gate let through. */
+  readonly onAccepted?: (report: Report, task: Record<string, unknown>) => void;
+  /** First Tasks kept while their Task runs (oldest dropped first); default 1000. */
+  readonly maxTrackedTasks?: number;
+}
+
+export type EvidencePolicyReason =
+  /** A REQUIRED sendMessage in blocking mode: the acceptance could never be observed. */
+  | "BLOCKING_MODE"
+  /** The server answered with a Message where a Task was required. */
+  | "DIRECT_MESSAGE"
+  /** The first Task does not show the requirement ACCEPTED. */
+  | "NOT_ACCEPTED"
+  /** Accepted, but with another profile or a lower minimum than requested. */
+  | "ACCEPTANCE_TERMS"
+  /** verify(): some property FAILs. */
+  | "EVIDENCE_FAILED"
+  /** verify(): nothing FAILs, but the level or a required property falls short. */
+  | "POLICY_NOT_MET"
+  /** verify() could not run on the Task (no evidence found, unsupported input). */
+  | "UNVERIFIABLE";
+
+export class EvidencePolicyError extends Error {
+  override readonly name = "EvidencePolicyError";
+  readonly reason: EvidencePolicyReason;
+  /** The verification report, for reasons decided by verify(). */
+  readonly report: Report | undefined;
+  /** The Task (or Message) refused, as wire JSON rebuilt from the SDK object. */
+  readonly task: Record<string, unknown> | undefined;
+  constructor(reason: EvidencePolicyReason, message: string, extra: { report?: Report; task?: Record<string, unknown> } = {}) {
+    super(`${reason}: ${message}`);
+    this.reason = reason;
+    this.report = extra.report;
+    this.task = extra.task;
+  }
+}
+
+export const SDK_OBJECT_NOTE =
+  "reconstructed from SDK objects (Task.toJSON), not the wire: the raw evidence bytes are exact, but metadata number lexemes, non-canonical base64, unknown and empty fields were normalised by the SDK's parser";
+
+type Json = Record<string, unknown>;
+
+function requirementJson(r: EvidenceRequirement): Json {
+  return {
+    requirement: r.requirement ?? "REQUIRED",
+    recordProfile: r.recordProfile ?? RECORD_PROFILE_V1,
+    minimumEvidence: r.minimumEvidence,
+    deliveryModes: [...(r.deliveryModes ?? ["EVIDENCE_ARTIFACT"])],
+    ...(r.maximumRegistrationDelaySeconds !== undefined ? { maximumRegistrationDelaySeconds: r.maximumRegistrationDelaySeconds } : {}),
+    requireTask: r.requireTask ?? true,
+  };
+}
+
+function stateOf(task: Json): string | undefined {
+  const status = task.status as { state?: unknown } | undefined;
+  return typeof status?.state === "string" ? status.state : undefined;
+}
+
+const isTerminal = (task: Json) => (TERMINAL_TASK_STATES as readonly (string | undefined)[]).includes(stateOf(task));
+
+function withHeader(current: string | undefined): string {
+  const uris = (current ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return [...new Set([...uris, EXTENSION_URI])].join(", ");
+}
+
+/** Structural equality of plain JSON values, member order ignored. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Json)[k], (b as Json)[k]));
+  }
+  return a === b;
+}
+
+export class EvidenceGate implements CallInterceptor {
+  private readonly requirement: Json;
+  private readonly required: boolean;
+  private readonly requireTask: boolean;
+  private readonly trust: TrustConfig | undefined;
+  private readonly policy: { require: PropertyName[]; minEvidence: EvidenceLevelOrNone };
+  private readonly firstTasks = new Map<string, Json>();
+
+  constructor(private readonly options: EvidenceGateOptions) {
+    this.requirement = requirementJson(options.requirement);
+    this.required = this.requirement.requirement === "REQUIRED";
+    this.requireTask = this.requirement.requireTask === true;
+    const trust = resolveTrust(options.trust);
+    // A gate without a usable trust file would refuse everything for the wrong reason: fail at construction.
+    if (!trust.ok) throw new TypeError(`evidence gate: the trust configuration is invalid: ${trust.code}: ${trust.detail}${trust.path ? ` (at ${trust.path})` : ""}`);
+    this.trust = trust.value;
+    // PREFERRED asks without insisting: by default only a FAIL refuses (an accepted requirement
+    // still binds: negotiation FAILs on a silent downgrade), and a Task without evidence passes.
+    this.policy = {
+      require: [...(options.policy?.require ?? (this.required ? ["negotiation"] : []))],
+      minEvidence: options.policy?.minEvidence ?? (this.required ? options.requirement.minimumEvidence : "NONE"),
+    };
+  }
+
+  async before(args: BeforeArgs): Promise<void> {
+    // The SDK's mapped input type admits undefined (its optional `config` member).
+    const input = args.input;
+    if (input?.method !== "sendMessage" && input?.method !== "sendMessageStream") return;
+    const message = input.value.message;
+    if (!message) return;
+    const metadata = { ...(message.metadata ?? {}) };
+    if (metadata[EXTENSION_URI] !== undefined && !sameJson(metadata[EXTENSION_URI], this.requirement)) {
+      throw new TypeError("evidence gate: the message already carries a different evidence requirement");
+    }
+    metadata[EXTENSION_URI] = { ...this.requirement };
+    message.metadata = metadata;
+    // Plain-JS callers may leave out what the SDK's types require.
+    const extensions: string[] = message.extensions ?? [];
+    if (!extensions.includes(EXTENSION_URI)) message.extensions = [...extensions, EXTENSION_URI];
+    const options = (args.options ??= {});
+    const params = { ...(options.serviceParameters ?? {}) };
+    const key = Object.keys(params).find((k) => k.toLowerCase() === "a2a-extensions") ?? "A2A-Extensions";
+    params[key] = withHeader(params[key]);
+    options.serviceParameters = params;
+    if (input.method === "sendMessage" && this.required && input.value.configuration?.returnImmediately !== true) {
+      throw new EvidencePolicyError(
+        "BLOCKING_MODE",
+        "a REQUIRED evidence requirement needs a non-blocking sendMessage (ClientConfig.polling: true, or configuration.returnImmediately: true): in blocking mode the acceptance is gone before the client sees the Task",
+      );
+    }
+  }
+
+  async after(args: AfterArgs): Promise<void> {
+    const result = args.result;
+    if (result?.method === "sendMessage") {
+      const value = result.value;
+      if ("messageId" in value) this.onMessage(value as unknown as Json);
+      else this.onTask(value, true);
+    } else if (result?.method === "sendMessageStream" || result?.method === "resubscribeTask") {
+      const payload = result.value.payload;
+      if (payload?.$case === "message") this.onMessage(payload.value as unknown as Json);
+      else if (payload?.$case === "task") this.onTask(payload.value, result.method === "sendMessageStream");
+    } else if (result?.method === "getTask") {
+      this.onTask(result.value, false);
+    }
+  }
+
+  private onMessage(message: Json): void {
+    if (this.requireTask) {
+      throw new EvidencePolicyError("DIRECT_MESSAGE", "the server answered with a direct Message, and the requirement says requireTask: a Message is not success", { task: message });
+    }
+    if (this.required) throw new EvidencePolicyError("NOT_ACCEPTED", "the server answered with a direct Message: the REQUIRED evidence requirement was never accepted", { task: message });
+  }
+
+  private onTask(task: SdkTask, mayBeFirst: boolean): void {
+    const json = TaskCodec.toJSON(task) as Json;
+    const id = String(json.id);
+    if (mayBeFirst && !this.firstTasks.has(id)) {
+      this.checkAcceptance(json);
+      this.track(id, json);
+    }
+    if (isTerminal(json)) this.verifyTerminal(id, json);
+  }
+
+  private checkAcceptance(task: Json): void {
+    if (!this.required) return;
+    const ext = (task.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined;
+    const acceptance = ext?.evidenceAcceptance as Json | undefined;
+    if (acceptance?.state !== ACCEPTED) {
+      const said = acceptance ? `state ${JSON.stringify(acceptance.state)}` : "no evidenceAcceptance";
+      throw new EvidencePolicyError("NOT_ACCEPTED", `the first Task shows ${said}: the REQUIRED evidence requirement was not accepted`, { task });
+    }
+    for (const term of ["recordProfile", "minimumEvidence"] as const) {
+      if (acceptance[term] !== this.requirement[term]) {
+        throw new EvidencePolicyError(
+          "ACCEPTANCE_TERMS",
+          `the first Task accepts ${term} ${JSON.stringify(acceptance[term])}, not the requested ${JSON.stringify(this.requirement[term])}`,
+          { task },
+        );
+      }
+    }
+  }
+
+  private track(id: string, task: Json): void {
+    const max = this.options.maxTrackedTasks ?? 1000;
+    while (this.firstTasks.size >= max) this.firstTasks.delete(this.firstTasks.keys().next().value as string);
+    this.firstTasks.set(id, task);
+  }
+
+  private verifyTerminal(id: string, task: Json): void {
+    const first = this.firstTasks.get(id);
+    this.firstTasks.delete(id);
+    const raw = verify({
+      inputs: [{ source: `task ${id} (SDK object)`, data: JSON.stringify(task) }],
+      ...(first ? { firstTask: JSON.stringify(first) } : {}),
+      ...(this.trust ? { trust: this.trust } : {}),
+      ...this.policy,
+      ...(this.options.authority !== undefined ? { authority: this.options.authority } : {}),
+      ...(this.options.tenant !== undefined ? { tenant: this.options.tenant } : {}),
+    });
+    const report: Report = { ...raw, inputs: raw.inputs.map((i) => ("notes" in i ? { ...i, notes: [...i.notes, SDK_OBJECT_NOTE] } : i)) };
+    const code = report.policy.exitCode;
+    const input = report.inputs[0];
+    const noEvidence = input !== undefined && "error" in input && input.error.code === "INPUT_NO_EVIDENCE";
+    if (code === 0 || (noEvidence && !this.required)) {
+      this.options.onAccepted?.(report, task);
+      return;
+    }
+    const why =
+      input && "error" in input
+        ? `${input.error.code}: ${input.error.message}`
+        : input && "properties" in input
+          ? Object.entries(input.properties)
+              .filter(([p, r]) => r.state === "FAIL" || (code === 3 && this.policy.require.includes(p as PropertyName) && r.state !== "PASS"))
+              .map(([p, r]) => `${p} ${r.state}: ${r.detail}`)
+              .concat(code === 3 ? [`achieved ${input.evidenceLevel.achieved}, minimum ${this.policy.minEvidence}`] : [])
+              .join("; ")
+          : (report.error?.message ?? "no report");
+    const reason: EvidencePolicyReason = code === 1 ? "EVIDENCE_FAILED" : code === 3 ? "POLICY_NOT_MET" : "UNVERIFIABLE";
+    throw new EvidencePolicyError(reason, `Task ${id} (${stateOf(task) ?? "no state"}): ${why}`, { report, task });
+  }
+}
+
+/** The gate for `ClientConfig.interceptors`. */
+export function evidenceGate(options: EvidenceGateOptions): EvidenceGate {
+  return new EvidenceGate(options);
+}

@@ -1,0 +1,289 @@
+/**
+ * `a2a-evidence fetch`: the only networked command. It saves what a live A2A server returns, as
+ * the exact bytes received, for `verify` to judge offline:
+ *
+ *   - GetTask (`--task-id`): the raw response body (a JSON-RPC envelope, or the REST Task);
+ *   - send mode (`--send --text`): SendMessage, non-blocking, with the caller's evidence
+ *     requirement; the first Task is recorded (only it shows the acceptance — GetTask never does),
+ *     GetTask is polled a bounded number of times to a terminal state, and the capture
+ *     `{"firstTask": …, "finalTask": …}` is written from the two responses' own bytes.
+ *
+ * Beside the output, `<file>.fetch.json` records each exchange: URL, binding, headers sent
+ * (credentials redacted), HTTP status, content type, the `A2A-Extensions` header received, size
+ * and SHA-256. Exactly the URL given is contacted; a redirect is an error, never followed.
+ */
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { type Command, Option } from "commander";
+import { parseStrictJson } from "../json/strict-json.js";
+import { isJsonObject, member, type JsonObject } from "../json/value.js";
+import { EVIDENCE_LEVELS, EXTENSION_URI, RECORD_PROFILE_V1, REQUIREMENTS } from "../profile.js";
+import { fail, ok, type Result } from "../result.js";
+import { DEFAULT_HTTP_LIMITS, type HttpDeps, type HttpLimits } from "../net/http.js";
+import { getTask, isTerminalState, sendMessage, taskState, type Binding, type CallContext, type CallResult, type Endpoint, type ExchangeRecord } from "../net/a2a.js";
+import { TOOL_VERSION } from "../version.js";
+import type { CliIo, CommandContext } from "./io.js";
+import { readInput } from "./read.js";
+
+export interface FetchFlags {
+  url?: string;
+  binding?: string;
+  card?: string;
+  taskId?: string;
+  send?: boolean;
+  text?: string;
+  requireEvidence: string;
+  minEvidence: string;
+  maxRegistrationDelay: string;
+  tenant?: string;
+  historyLength?: string;
+  polls: string;
+  pollInterval: string;
+  connectTimeout: string;
+  timeout: string;
+  header: string[];
+  output: string;
+  quiet?: boolean;
+}
+
+/** What a test replaces: name resolution, the wait between polls, the new Message's id. */
+export interface FetchDeps extends HttpDeps {
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly messageId?: () => string;
+}
+
+const BINDINGS: Record<string, Binding> = { jsonrpc: "jsonrpc", rest: "rest" };
+/** Agent Card protocolBinding names (a2a-wire.md §2) for the two bindings fetch speaks. */
+const CARD_BINDINGS: Record<string, Binding> = { JSONRPC: "jsonrpc", "HTTP+JSON": "rest" };
+const MAX_POLLS = 1000;
+
+class FetchUsage extends Error {}
+
+function integer(value: string, name: string, min: number, max: number): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) throw new FetchUsage(`${name}: expected an integer in ${min}..${max}, got "${value}"`);
+  return Number(value);
+}
+
+function parseUrl(text: string, where: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new FetchUsage(`${where}: "${text}" is not an absolute URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchUsage(`${where}: only http and https URLs are fetched, not ${url.protocol}`);
+  // Credentials in a URL end up in logs and in the sidecar: pass them with --header instead.
+  if (url.username !== "" || url.password !== "") throw new FetchUsage(`${where}: a URL with credentials is refused; send them with --header`);
+  return url;
+}
+
+function parseHeaders(list: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list) {
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(h);
+    if (!m) throw new FetchUsage(`--header: expected "Name: value", got "${h}"`);
+    const name = m[1] as string;
+    if (/^(a2a-version|a2a-extensions|content-type|content-length|host)$/i.test(name)) throw new FetchUsage(`--header: ${name} is set by fetch itself`);
+    out[name] = m[2] as string;
+  }
+  return out;
+}
+
+/** The interface to call, from the Agent Card: the first v1.x JSONRPC or HTTP+JSON entry (the card's order is its preference). */
+async function endpointFromCard(path: string, binding: Binding | undefined): Promise<Endpoint> {
+  const read = await readInput(path);
+  if (!read.ok) throw new FetchUsage(`--card: ${read.message}`);
+  const parsed = parseStrictJson(read.bytes);
+  if (!parsed.ok) throw new FetchUsage(`--card: ${path} is not strict JSON: ${parsed.detail}${parsed.path ? ` (at ${parsed.path})` : ""}`);
+  const interfaces = isJsonObject(parsed.value) ? member(parsed.value, "supportedInterfaces") : undefined;
+  if (!Array.isArray(interfaces)) throw new FetchUsage(`--card: ${path} has no supportedInterfaces (not an A2A v1.0 Agent Card)`);
+  for (const [i, entry] of interfaces.entries()) {
+    if (!isJsonObject(entry)) continue;
+    const kind = CARD_BINDINGS[String(member(entry, "protocolBinding"))];
+    const version = member(entry, "protocolVersion");
+    const url = member(entry, "url");
+    if (!kind || (binding && kind !== binding) || typeof version !== "string" || !/^1\.\d+$/.test(version) || typeof url !== "string") continue;
+    const tenant = member(entry, "tenant");
+    return { url: parseUrl(url, `--card supportedInterfaces[${i}].url`), binding: kind, ...(typeof tenant === "string" && tenant !== "" ? { tenant } : {}) };
+  }
+  throw new FetchUsage(`--card: ${path} lists no A2A 1.x ${binding === "rest" ? "HTTP+JSON" : binding === "jsonrpc" ? "JSONRPC" : "JSONRPC or HTTP+JSON"} interface`);
+}
+
+async function resolveEndpoint(flags: FetchFlags): Promise<Endpoint> {
+  const binding = flags.binding === undefined ? undefined : BINDINGS[flags.binding];
+  if (flags.binding !== undefined && !binding) throw new FetchUsage(`--binding: expected jsonrpc or rest, got "${flags.binding}"`);
+  if (flags.card !== undefined && flags.url !== undefined) throw new FetchUsage("give --url or --card, not both");
+  const ep = flags.card !== undefined ? await endpointFromCard(flags.card, binding) : undefined;
+  if (ep) return flags.tenant !== undefined ? { ...ep, tenant: flags.tenant } : ep;
+  if (flags.url === undefined) throw new FetchUsage("give the server: --url <interface URL> --binding jsonrpc|rest, or --card <Agent Card file>");
+  if (!binding) throw new FetchUsage("--url needs --binding jsonrpc|rest");
+  return { url: parseUrl(flags.url, "--url"), binding, ...(flags.tenant ? { tenant: flags.tenant } : {}) };
+}
+
+function requirementMessage(flags: FetchFlags, messageId: string): JsonObject {
+  if (!(REQUIREMENTS as readonly string[]).includes(flags.requireEvidence)) throw new FetchUsage(`--require-evidence: expected REQUIRED or PREFERRED, got "${flags.requireEvidence}"`);
+  if (!(EVIDENCE_LEVELS as readonly string[]).includes(flags.minEvidence)) throw new FetchUsage(`--min-evidence: expected one of ${EVIDENCE_LEVELS.join(", ")}, got "${flags.minEvidence}"`);
+  const delay = integer(flags.maxRegistrationDelay, "--max-registration-delay", 0, 86_400 * 365);
+  if (flags.text === undefined) throw new FetchUsage("--send needs the message text: --text <text>");
+  const requirement = {
+    requirement: flags.requireEvidence,
+    recordProfile: RECORD_PROFILE_V1,
+    minimumEvidence: flags.minEvidence,
+    deliveryModes: ["EVIDENCE_ARTIFACT"],
+    maximumRegistrationDelaySeconds: delay,
+    requireTask: true,
+  };
+  return {
+    messageId,
+    role: "ROLE_USER",
+    parts: [{ text: flags.text, mediaType: "text/plain" }],
+    extensions: [EXTENSION_URI],
+    metadata: { [EXTENSION_URI]: requirement },
+  } as unknown as JsonObject;
+}
+
+interface Saved {
+  readonly bytes: Uint8Array;
+  readonly exchanges: readonly ExchangeRecord[];
+  readonly summary: string;
+  readonly polls?: number;
+}
+
+async function fetchOnce(ep: Endpoint, taskId: string, ctx: CallContext, historyLength: number | undefined): Promise<Result<Saved>> {
+  const r = await getTask(ep, taskId, ctx, historyLength !== undefined ? { historyLength } : {});
+  if (!r.ok) return r;
+  return ok({ bytes: r.value.body, exchanges: [r.value.record], summary: `Task ${taskId} in ${taskState(r.value.payload.value) ?? "no state"}` });
+}
+
+const enc = new TextEncoder();
+
+/** `{"firstTask":<bytes>,"finalTask":<bytes>}` from the responses' own bytes (a Message reply stands as firstTask). */
+function captureBytes(first: CallResult, final: CallResult | undefined): Uint8Array {
+  const parts: Uint8Array[] = [enc.encode('{"firstTask":'), first.payload.bytes];
+  if (final) parts.push(enc.encode(',"finalTask":'), final.payload.bytes);
+  parts.push(enc.encode("}\n"));
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+async function sendAndPoll(ep: Endpoint, flags: FetchFlags, ctx: CallContext, deps: FetchDeps, historyLength: number | undefined): Promise<Result<Saved>> {
+  const message = requirementMessage(flags, (deps.messageId ?? randomUUID)());
+  const polls = integer(flags.polls, "--polls", 1, MAX_POLLS);
+  const interval = integer(flags.pollInterval, "--poll-interval", 0, 60_000);
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const first = await sendMessage(ep, message, ctx);
+  if (!first.ok) return first;
+  if (first.value.payload.kind === "message") {
+    return ok({
+      bytes: captureBytes(first.value, undefined),
+      exchanges: [first.value.record],
+      summary: "the server answered with a direct Message, not a Task (no evidence to poll for)",
+    });
+  }
+  const taskId = member(first.value.payload.value, "id") as string;
+  let last: CallResult | undefined;
+  for (let n = 1; n <= polls; n++) {
+    if (n > 1) await sleep(interval);
+    const r = await getTask(ep, taskId, ctx, historyLength !== undefined ? { historyLength } : {});
+    if (!r.ok) return r;
+    last = r.value;
+    const state = taskState(r.value.payload.value);
+    if (isTerminalState(state)) {
+      return ok({
+        bytes: captureBytes(first.value, r.value),
+        exchanges: [first.value.record, r.value.record],
+        summary: `Task ${taskId} reached ${state} after ${n} GetTask poll${n === 1 ? "" : "s"}`,
+        polls: n,
+      });
+    }
+    if (state === "TASK_STATE_INPUT_REQUIRED" || state === "TASK_STATE_AUTH_REQUIRED") {
+      return fail("NET_NOT_TERMINAL", `Task ${taskId} is waiting (${state}); fetch captures one-shot Tasks only`);
+    }
+  }
+  return fail("NET_NOT_TERMINAL", `Task ${taskId} is still ${last ? taskState(last.payload.value) ?? "without a state" : "unknown"} after ${polls} GetTask polls`);
+}
+
+function sidecar(ep: Endpoint, mode: "get" | "send", saved: Saved, output: string): string {
+  const doc = {
+    sidecarVersion: 1,
+    tool: { name: "a2a-evidence", version: TOOL_VERSION },
+    mode,
+    url: ep.url.href,
+    binding: ep.binding,
+    ...(ep.tenant ? { tenant: ep.tenant } : {}),
+    output,
+    ...(saved.polls !== undefined ? { polls: saved.polls } : {}),
+    exchanges: saved.exchanges,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {}): Promise<number> {
+  let ep: Endpoint;
+  let saved: Result<Saved>;
+  try {
+    if ((flags.taskId === undefined) === (flags.send !== true)) throw new FetchUsage("give exactly one of --task-id <id> (GetTask) or --send --text <text> (SendMessage, then poll)");
+    if (flags.send !== true && flags.text !== undefined) throw new FetchUsage("--text is for --send");
+    ep = await resolveEndpoint(flags);
+    const limits: HttpLimits = {
+      ...DEFAULT_HTTP_LIMITS,
+      connectTimeoutMs: integer(flags.connectTimeout, "--connect-timeout", 1, 600_000),
+      totalTimeoutMs: integer(flags.timeout, "--timeout", 1, 3_600_000),
+    };
+    const ctx: CallContext = { limits, deps, headers: parseHeaders(flags.header) };
+    const historyLength = flags.historyLength !== undefined ? integer(flags.historyLength, "--history-length", 0, 1_000_000) : undefined;
+    saved = flags.send === true ? await sendAndPoll(ep, flags, ctx, deps, historyLength) : await fetchOnce(ep, flags.taskId as string, ctx, historyLength);
+  } catch (e) {
+    if (!(e instanceof FetchUsage)) throw e;
+    io.stderr(`a2a-evidence: fetch: ${e.message}\n`);
+    return 2;
+  }
+  if (!saved.ok) {
+    io.stderr(`a2a-evidence: fetch: ${saved.code}: ${saved.detail}${saved.path ? ` (at ${saved.path})` : ""}\n`);
+    return 2;
+  }
+  const sidecarPath = `${flags.output}.fetch.json`;
+  try {
+    writeFileSync(flags.output, saved.value.bytes);
+    writeFileSync(sidecarPath, sidecar(ep, flags.send === true ? "send" : "get", saved.value, flags.output));
+  } catch (e) {
+    io.stderr(`a2a-evidence: fetch: cannot write ${flags.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+    return 2;
+  }
+  if (!flags.quiet) io.stdout(`saved ${flags.output} (${saved.value.bytes.length} bytes over ${ep.binding}): ${saved.value.summary}; sidecar ${sidecarPath}\n`);
+  return 0;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** Adds `fetch` to the program; its exit code goes to `ctx.setExit` (0 saved, 2 could not fetch). */
+export function registerFetchCommand(program: Command, ctx: CommandContext, deps: FetchDeps = {}): Command {
+  return program
+    .command("fetch")
+    .description("the only networked command: GetTask (or SendMessage, then GetTask polled to a terminal state) from a live A2A server, saving the exact response bytes for verify")
+    .option("--url <url>", "the A2A interface URL, exactly (no redirect is followed)")
+    .addOption(new Option("--binding <binding>", "the interface's protocol binding").choices(["jsonrpc", "rest"]))
+    .option("--card <file>", "take the URL and binding from this Agent Card file (first 1.x JSONRPC or HTTP+JSON interface)")
+    .option("--tenant <id>", "the tenant to address")
+    .option("--task-id <id>", "GetTask this Task")
+    .option("--send", "SendMessage (non-blocking) with the evidence requirement, then poll GetTask; saves a capture {firstTask, finalTask}")
+    .option("--text <text>", "the message text for --send")
+    .addOption(new Option("--require-evidence <requirement>", "the requirement --send states").choices(["REQUIRED", "PREFERRED"]).default("REQUIRED"))
+    .addOption(new Option("--min-evidence <level>", "the minimum evidence level --send asks for").choices([...EVIDENCE_LEVELS]).default("SIGNED_RECORD"))
+    .option("--max-registration-delay <seconds>", "maximumRegistrationDelaySeconds --send asks for", "60")
+    .option("--history-length <n>", "historyLength for GetTask")
+    .option("--polls <n>", "at most this many GetTask polls in --send mode", "60")
+    .option("--poll-interval <ms>", "milliseconds between polls", "500")
+    .option("--connect-timeout <ms>", "connect timeout per request", String(DEFAULT_HTTP_LIMITS.connectTimeoutMs))
+    .option("--timeout <ms>", "total timeout per request", String(DEFAULT_HTTP_LIMITS.totalTimeoutMs))
+    .option("--header <header>", 'an extra request header "Name: value" (repeatable; credential values are redacted in the sidecar)', collect, [])
+    .requiredOption("-o, --output <file>", "write the response bytes (or the capture) here; the sidecar goes to <file>.fetch.json")
+    .option("-q, --quiet", "no summary line")
+    .addHelpText(
+      "after",
+      "\nSends A2A-Version: 1.0 and A2A-Extensions: <evidence extension>. Body cap 16 MiB. Exit codes: 0 saved · 2 could not fetch (refused, DNS, timeout, redirect, non-2xx, JSON-RPC error, oversize or non-JSON body, no terminal state).",
+    )
+    .action(async (flags: FetchFlags) => {
+      ctx.setExit(await runFetch(flags, ctx.io, deps));
+    });
+}
+

@@ -1,0 +1,109 @@
+/**
+ * The SDK client side of the e2e test: a ClientFactory over a tapping `fetch` that keeps every
+ * exchange's request headers and exact response bytes (the SDK hands back decoded objects only;
+ * a2a-js-sdk.md §3.3), a client per binding, and the reference requirement.
+ */
+import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type CallInterceptor, type Client } from "@a2a-js/sdk/client";
+import { EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
+import { KIND_METADATA_KEY } from "./server.js";
+
+export type Binding = "JSONRPC" | "HTTP+JSON";
+export const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON"];
+
+export interface Tapped {
+  readonly url: string;
+  readonly method: string;
+  readonly requestHeaders: Record<string, string>;
+  readonly requestBody: string | undefined;
+  readonly status: number;
+  readonly responseHeaders: Record<string, string>;
+  /** Resolves once the whole body has arrived (a stream ends when the server closes it). */
+  readonly body: Promise<Uint8Array>;
+}
+
+export class Tap {
+  readonly exchanges: Tapped[] = [];
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const requestBody = init?.body === undefined || init.body === null ? undefined : String(init.body);
+    const response = await fetch(request);
+    const copy = response.clone();
+    this.exchanges.push({
+      url: request.url,
+      method: request.method,
+      requestHeaders: Object.fromEntries(request.headers.entries()),
+      requestBody,
+      status: response.status,
+      responseHeaders: Object.fromEntries(response.headers.entries()),
+      body: copy.arrayBuffer().then((b) => new Uint8Array(b)),
+    });
+    return response;
+  };
+
+  /** The last exchange whose URL or JSON-RPC method matches. */
+  last(match: (t: Tapped) => boolean): Tapped {
+    for (let i = this.exchanges.length - 1; i >= 0; i--) {
+      const t = this.exchanges[i] as Tapped;
+      if (match(t)) return t;
+    }
+    throw new Error("no tapped exchange matches");
+  }
+}
+
+export const isGetTask = (t: Tapped): boolean =>
+  (t.method === "GET" && /\/tasks\/[^/]+$/.test(new URL(t.url).pathname)) || (t.requestBody ?? "").includes('"method":"GetTask"');
+export const isSend = (t: Tapped): boolean =>
+  /\/message:(send|stream)$/.test(new URL(t.url).pathname) || /"method":"(SendMessage|SendStreamingMessage)"/.test(t.requestBody ?? "");
+
+export async function sdkClient(baseUrl: string, binding: Binding, options: { tap: Tap; interceptors?: CallInterceptor[] }): Promise<Client> {
+  const factory = new ClientFactory({
+    transports: [new JsonRpcTransportFactory({ fetchImpl: options.tap.fetch }), new RestTransportFactory({ fetchImpl: options.tap.fetch })],
+    cardResolver: undefined,
+    preferredTransports: [binding],
+    clientConfig: { polling: true, interceptors: options.interceptors ?? [] },
+  });
+  return factory.createFromUrl(baseUrl);
+}
+
+export interface RequirementJson {
+  readonly requirement: "REQUIRED" | "PREFERRED";
+  readonly recordProfile: string;
+  readonly minimumEvidence: string;
+  readonly deliveryModes: readonly string[];
+  readonly maximumRegistrationDelaySeconds: number;
+  readonly requireTask: boolean;
+}
+
+export const REFERENCE_REQUIREMENT: RequirementJson = {
+  requirement: "REQUIRED",
+  recordProfile: RECORD_PROFILE,
+  minimumEvidence: "EXTERNALLY_REGISTERED",
+  deliveryModes: ["EVIDENCE_ARTIFACT"],
+  maximumRegistrationDelaySeconds: 60,
+  requireTask: true,
+};
+
+let counter = 0;
+
+/** A SendMessageRequest (SDK form) for one kind, with the requirement in the Message unless `requirement` is null. */
+export function sendRequest(kind: string, text: string, requirement: RequirementJson | null = REFERENCE_REQUIREMENT) {
+  counter += 1;
+  return {
+    tenant: "",
+    message: {
+      messageId: `msg-e2e-${process.pid}-${counter}`,
+      contextId: "",
+      taskId: "",
+      role: 1, // ROLE_USER
+      parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "text/plain" }],
+      metadata: requirement ? { [EXTENSION_URI]: { ...requirement } } : undefined,
+      extensions: requirement ? [EXTENSION_URI] : [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: { [KIND_METADATA_KEY]: kind },
+  };
+}
+
+export const EXTENSION_HEADER = { serviceParameters: { "A2A-Extensions": EXTENSION_URI } };

@@ -1,0 +1,86 @@
+/**
+ * `fetch` against the live SDK server: GetTask saved over each binding, and send mode's capture,
+ * both verified offline with the same property states the SDK client's own capture gets.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerFetchCommand } from "../../src/cli/fetch.js";
+import { verify, isFailedInput, PROPERTY_NAMES, type Report } from "../../src/index.js";
+import { valueBytesAt } from "../../src/net/span.js";
+import { EXTENSION_URI } from "../../producer/constants.js";
+import { producerTrust } from "../../producer/seal.js";
+import { runCommand } from "../helpers/commands.js";
+import { tempFile } from "../helpers/cli.js";
+import { KIND_EXPECTATIONS } from "./expectations.js";
+import { runLiveTask } from "./harness.js";
+import { E2E_AUTHORITY } from "./kinds.js";
+import { startLiveServer, type LiveServer } from "./server.js";
+
+const TRUST = producerTrust({ authority: E2E_AUTHORITY });
+const EXPECTED = KIND_EXPECTATIONS["one-shot"];
+
+let server: LiveServer;
+beforeAll(async () => {
+  server = await startLiveServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const out = () => join(mkdtempSync(join(tmpdir(), "a2a-evidence-live-")), "saved.json");
+const fetchCli = (args: string[]) => runCommand((p, ctx) => registerFetchCommand(p, ctx), ["fetch", ...args]);
+
+function states(report: Report): Record<string, string> {
+  const input = report.inputs[0];
+  if (!input || isFailedInput(input)) throw new Error(JSON.stringify(input ?? report.error));
+  return Object.fromEntries(PROPERTY_NAMES.map((p) => [p, input.properties[p].state]));
+}
+
+describe("fetch against an @a2a-js/sdk server", () => {
+  for (const [binding, flag] of [["JSONRPC", "jsonrpc"], ["HTTP+JSON", "rest"]] as const) {
+    it(`GetTask over ${flag} saves the bytes the SDK client saw, and they verify`, async () => {
+      const run = await runLiveTask(server, "one-shot", "JSONRPC");
+      const file = out();
+      const url = binding === "JSONRPC" ? server.jsonRpcUrl : server.restUrl;
+      const r = await fetchCli(["--url", url, "--binding", flag, "--task-id", run.taskId, "-o", file]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      // The same Task bytes; over JSON-RPC only the envelope's request id differs.
+      const task = (b: Uint8Array) => (binding === "JSONRPC" ? valueBytesAt(b, ["result"]) : b);
+      expect(task(new Uint8Array(readFileSync(file)))).toEqual(task(run.getTask[binding]));
+      const side = JSON.parse(readFileSync(`${file}.fetch.json`, "utf8"));
+      // GetTask runs no executor, so the server echoes no activated extension (a2a-js-sdk.md §2.2).
+      expect(side.exchanges[0]).toMatchObject({ status: 200, a2aExtensions: null });
+      const report = verify({ inputs: [{ source: file, data: readFileSync(file) }], firstTask: run.sendResponse, trust: TRUST, minEvidence: "EXTERNALLY_REGISTERED" });
+      expect(states(report)).toEqual(EXPECTED?.properties);
+      expect(report.policy.exitCode).toBe(0);
+    });
+
+    it(`--send over ${flag} (from the Agent Card) captures first and final Task, and the capture verifies`, async () => {
+      const card = tempFile("card.json", JSON.stringify(server.card));
+      const file = out();
+      const r = await fetchCli(["--card", card, "--binding", flag, "--send", "--text", "seal this capture", "--min-evidence", "EXTERNALLY_REGISTERED", "--poll-interval", "10", "--polls", "1000", "-o", file]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/reached TASK_STATE_COMPLETED/);
+      const side = JSON.parse(readFileSync(`${file}.fetch.json`, "utf8"));
+      expect(side.exchanges[0]).toMatchObject({ call: "SendMessage", status: 200, a2aExtensions: EXTENSION_URI });
+      const report = verify({ inputs: [{ source: file, data: readFileSync(file) }], trust: TRUST });
+      expect(report.inputs[0]).toMatchObject({ shape: "capture" });
+      expect(states(report)).toEqual(EXPECTED?.properties);
+      expect(report.inputs[0]).toMatchObject({ evidenceLevel: { achieved: "EXTERNALLY_REGISTERED", negotiated: "EXTERNALLY_REGISTERED" } });
+      expect(report.policy.exitCode).toBe(0);
+    });
+  }
+
+  it("an unknown Task id is the server's error, one line, exit 2, on each binding", async () => {
+    const rpc = await fetchCli(["--url", server.jsonRpcUrl, "--binding", "jsonrpc", "--task-id", "nope", "-o", out()]);
+    expect(rpc.code).toBe(2);
+    expect(rpc.stderr).toMatch(/^a2a-evidence: fetch: NET_JSONRPC_ERROR: JSON-RPC error -32001: .*\(TASK_NOT_FOUND\)/);
+    const rest = await fetchCli(["--url", server.restUrl, "--binding", "rest", "--task-id", "nope", "-o", out()]);
+    expect(rest.code).toBe(2);
+    expect(rest.stderr).toMatch(/^a2a-evidence: fetch: NET_HTTP_STATUS: HTTP 404 NOT_FOUND: .*\(TASK_NOT_FOUND\)/);
+  });
+});

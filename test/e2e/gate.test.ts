@@ -1,0 +1,188 @@
+/**
+ * The relying-party gate (a2a-evidence/a2a-js) inside a real SDK client, against the live SDK
+ * server: the honest agent's Tasks pass; a silent downgrade, an agent that never accepts and one
+ * that answers with a Message are each refused with an EvidencePolicyError naming the reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evidenceGate, EvidencePolicyError, SDK_OBJECT_NOTE, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
+import { isFailedInput, type Report } from "../../src/index.js";
+import { EXTENSION_URI } from "../../producer/constants.js";
+import { producerTrust } from "../../producer/seal.js";
+import { BINDINGS, isSend, REFERENCE_REQUIREMENT, sdkClient, sendRequest, Tap, type Binding } from "./client.js";
+import { pollToTerminal } from "./harness.js";
+import { E2E_AUTHORITY } from "./kinds.js";
+import { startLiveServer, type LiveServer } from "./server.js";
+
+const TRUST = producerTrust({ authority: E2E_AUTHORITY });
+
+let server: LiveServer;
+beforeAll(async () => {
+  server = await startLiveServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function gated(binding: Binding, options: Partial<EvidenceGateOptions> = {}, polling = true) {
+  const accepted: Report[] = [];
+  const gate = evidenceGate({
+    requirement: { minimumEvidence: "EXTERNALLY_REGISTERED", maximumRegistrationDelaySeconds: 60 },
+    trust: TRUST,
+    onAccepted: (report) => accepted.push(report),
+    ...options,
+  });
+  const tap = new Tap();
+  const client = sdkClient(server.baseUrl, binding, { tap, interceptors: [gate] }).then((c) => {
+    if (!polling) (c.config as { polling?: boolean }).polling = false;
+    return c;
+  });
+  return { client, tap, accepted };
+}
+
+async function refusal(p: Promise<unknown>): Promise<EvidencePolicyError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(EvidencePolicyError);
+    return e as EvidencePolicyError;
+  }
+  throw new Error("the gate let it through");
+}
+
+const send = (kind: string) => sendRequest(kind, "seal this gated exchange", null);
+
+for (const binding of BINDINGS) {
+  describe(`the gate over ${binding}`, () => {
+    for (const kind of ["one-shot", "failed"]) {
+      it(`accepts the honest agent's ${kind} Task, after adding the requirement and the header itself`, async () => {
+        const { client, tap, accepted } = gated(binding);
+        const c = await client;
+        const first = await c.sendMessage(send(kind));
+        if ("messageId" in first) throw new Error("expected a Task");
+        const sent = tap.last(isSend);
+        expect(sent.requestHeaders["a2a-extensions"]).toBe(EXTENSION_URI);
+        const body = JSON.parse(sent.requestBody ?? "{}");
+        const message = body.params?.message ?? body.message;
+        expect(message.extensions).toEqual([EXTENSION_URI]);
+        expect(message.metadata[EXTENSION_URI]).toEqual({ ...REFERENCE_REQUIREMENT });
+        const final = await pollToTerminal(c, first.id);
+        expect(final.status).toMatchObject({ state: kind === "failed" ? "TASK_STATE_FAILED" : "TASK_STATE_COMPLETED" });
+        expect(accepted).toHaveLength(1);
+        const input = accepted[0]?.inputs[0];
+        if (!input || isFailedInput(input)) throw new Error("no verified input");
+        expect(input.properties.negotiation.state).toBe("PASS");
+        expect(input.evidenceLevel.achieved).toBe("EXTERNALLY_REGISTERED");
+        expect(input.notes).toContain(SDK_OBJECT_NOTE);
+        expect(accepted[0]?.policy).toEqual({ require: ["negotiation"], minEvidence: "EXTERNALLY_REGISTERED", exitCode: 0 });
+      });
+    }
+
+    it("refuses a silent downgrade at the terminal Task (EVIDENCE_FAILED: negotiation status.meetsMinimum FAIL)", async () => {
+      const { client, accepted } = gated(binding);
+      const c = await client;
+      const first = await c.sendMessage(send("silent-downgrade"));
+      if ("messageId" in first) throw new Error("expected a Task");
+      const e = await refusal(pollToTerminal(c, first.id));
+      expect(e.reason).toBe("EVIDENCE_FAILED");
+      expect(e.report?.policy.exitCode).toBe(1);
+      const input = e.report?.inputs[0];
+      if (!input || isFailedInput(input)) throw new Error("no verified input");
+      expect(input.properties.negotiation.state).toBe("FAIL");
+      expect(input.properties.negotiation.checks.find((ch) => ch.state === "FAIL")?.id).toBe("status.meetsMinimum");
+      expect(input.evidenceLevel).toEqual({ achieved: "SIGNED_RECORD", claimed: "SIGNED_RECORD", negotiated: "EXTERNALLY_REGISTERED" });
+      expect(e.task?.id).toBe(first.id);
+      expect(accepted).toHaveLength(0);
+    });
+
+    it("refuses an agent that never accepts, on the first Task (NOT_ACCEPTED)", async () => {
+      const e = await refusal((await gated(binding).client).sendMessage(send("never-accepts")));
+      expect(e.reason).toBe("NOT_ACCEPTED");
+      expect(e.message).toMatch(/no evidenceAcceptance/);
+      expect(e.report).toBeUndefined();
+      expect(e.task?.status).toMatchObject({ state: "TASK_STATE_SUBMITTED" });
+    });
+
+    it("refuses an acceptance on other terms, on the first Task (ACCEPTANCE_TERMS)", async () => {
+      const e = await refusal((await gated(binding).client).sendMessage(send("lower-acceptance")));
+      expect(e.reason).toBe("ACCEPTANCE_TERMS");
+      expect(e.message).toMatch(/accepts minimumEvidence "SIGNED_RECORD", not the requested "EXTERNALLY_REGISTERED"/);
+    });
+
+    it("refuses a direct Message reply (DIRECT_MESSAGE)", async () => {
+      const e = await refusal((await gated(binding).client).sendMessage(send("message-reply")));
+      expect(e.reason).toBe("DIRECT_MESSAGE");
+      expect(e.task?.messageId).toMatch(/^reply-/);
+    });
+
+    it("refuses a blocking sendMessage before anything is sent (BLOCKING_MODE)", async () => {
+      const { client, tap } = gated(binding, {}, false);
+      const e = await refusal((await client).sendMessage(send("one-shot")));
+      expect(e.reason).toBe("BLOCKING_MODE");
+      expect(tap.exchanges.filter(isSend)).toHaveLength(0);
+    });
+
+    it("a stream: checks acceptance on the first task event; the gated getTask gives the verdict", async () => {
+      const { client, accepted } = gated(binding);
+      const c = await client;
+      let taskId = "";
+      for await (const event of c.sendMessageStream(send("one-shot"))) {
+        if (event.payload?.$case === "task") taskId = event.payload.value.id;
+      }
+      expect(accepted).toHaveLength(0);
+      await c.getTask({ tenant: "", id: taskId });
+      expect(accepted).toHaveLength(1);
+      expect(accepted[0]?.policy.exitCode).toBe(0);
+    });
+
+    it("a stream from an agent that never accepts ends with NOT_ACCEPTED", async () => {
+      const c = await gated(binding).client;
+      const e = await refusal(
+        (async () => {
+          for await (const _ of c.sendMessageStream(send("never-accepts"))) void _;
+        })(),
+      );
+      expect(e.reason).toBe("NOT_ACCEPTED");
+    });
+  });
+}
+
+describe("the gate's policy is the caller's", () => {
+  it("PREFERRED: an agent that never accepts passes; one that accepted and downgraded is still refused", async () => {
+    const { client, accepted } = gated("HTTP+JSON", { requirement: { requirement: "PREFERRED", minimumEvidence: "EXTERNALLY_REGISTERED", maximumRegistrationDelaySeconds: 60 } });
+    const c = await client;
+    const ignored = await c.sendMessage(send("never-accepts"));
+    if ("messageId" in ignored) throw new Error("expected a Task");
+    await pollToTerminal(c, ignored.id);
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]?.inputs[0]).toMatchObject({ error: { code: "INPUT_NO_EVIDENCE" } });
+    const downgraded = await c.sendMessage(send("silent-downgrade"));
+    if ("messageId" in downgraded) throw new Error("expected a Task");
+    expect((await refusal(pollToTerminal(c, downgraded.id))).reason).toBe("EVIDENCE_FAILED");
+  });
+
+  it("a getTask of a Task this gate never saw sent: acceptance unobserved, POLICY_NOT_MET under REQUIRED", async () => {
+    const plain = await sdkClient(server.baseUrl, "JSONRPC", { tap: new Tap() });
+    const first = await plain.sendMessage(sendRequest("one-shot", "sent without the gate"), { serviceParameters: { "A2A-Extensions": EXTENSION_URI } });
+    if ("messageId" in first) throw new Error("expected a Task");
+    await pollToTerminal(plain, first.id);
+    const e = await refusal((await gated("JSONRPC").client).getTask({ tenant: "", id: first.id }));
+    expect(e.reason).toBe("POLICY_NOT_MET");
+    expect(e.message).toMatch(/negotiation INCONCLUSIVE/);
+    expect(e.report?.policy.exitCode).toBe(3);
+  });
+
+  it("an invalid trust file fails at construction, not at the first Task", () => {
+    expect(() => evidenceGate({ requirement: { minimumEvidence: "SIGNED_RECORD" }, trust: '{"version":2}' })).toThrow(/trust configuration is invalid: TRUST_SCHEMA/);
+  });
+
+  it("a message that already carries another requirement is a programming error", async () => {
+    const c = await gated("JSONRPC").client;
+    await expect(c.sendMessage(sendRequest("one-shot", "x", { ...REFERENCE_REQUIREMENT, minimumEvidence: "SIGNED_RECORD" }))).rejects.toThrow(
+      /already carries a different evidence requirement/,
+    );
+    // The same requirement, in another member order, is the gate's own: accepted.
+    const { requireTask, ...rest } = REFERENCE_REQUIREMENT;
+    const first = await c.sendMessage(sendRequest("one-shot", "x", { requireTask, ...rest }));
+    expect("id" in first).toBe(true);
+  });
+});
