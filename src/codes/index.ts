@@ -10,7 +10,8 @@ import { LOG_CODES } from "./log.js";
 import { AAC_CODES } from "./aac.js";
 import { INPUT_CODES } from "./input.js";
 import { TRUST_CODES } from "./trust.js";
+import { PEAC_CODES } from "./peac.js";
 
-export const FAILURE_CODES = [...JSON_CODES, ...CANON_CODES, ...COSE_CODES, ...LOG_CODES, ...AAC_CODES, ...INPUT_CODES, ...TRUST_CODES] as const;
+export const FAILURE_CODES = [...JSON_CODES, ...CANON_CODES, ...COSE_CODES, ...LOG_CODES, ...AAC_CODES, ...INPUT_CODES, ...TRUST_CODES, ...PEAC_CODES] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -13,6 +13,7 @@ import { fail, ok, type Result } from "../result.js";
 import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } from "../cose/keys.js";
 import { TRUST_CONFIG_SCHEMA } from "./schema.js";
 import { toJsonValue, type InputData } from "../input/data.js";
+import { loadPeacIssuers, type TrustedPeacIssuer } from "./peac-issuers.js";
 
 export type Operator = "independent" | "producer" | "unspecified";
 
@@ -40,6 +41,8 @@ export interface TrustConfig {
   readonly producers: ReadonlyMap<string, readonly TrustedKey[]>;
   readonly transparencyServices: ReadonlyMap<string, TrustedService>;
   readonly witnesses: ReadonlyMap<string, TrustedWitness>;
+  /** PEAC receipt issuers by `iss` (contract §5); absent or empty when the file pins none. */
+  readonly peacIssuers?: ReadonlyMap<string, TrustedPeacIssuer>;
 }
 
 let validators: { native: ValidateFunction; reference: ValidateFunction } | undefined;
@@ -73,7 +76,7 @@ function describeSchemaError(e: ErrorObject): string {
   if (e.keyword === "enum") return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
   if (e.keyword === "const") return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
   if (e.keyword === "oneOf" || e.keyword === "pattern" || e.keyword === "not") {
-    if (/\/keys\/\d+$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key, a PEM public key or a public JWK";
+    if (/\/keys\/\d+(\/key)?$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key, a PEM public key or a public JWK";
   }
   return e.message ?? e.keyword;
 }
@@ -153,7 +156,15 @@ function loadNative(v: JsonObject): Result<TrustConfig> {
     operator: operatorOf(member(e, "operator")),
   }));
   if (!witnesses.ok) return witnesses;
-  return ok({ shape: "native", producers: producers.value, transparencyServices: services.value, witnesses: witnesses.value });
+  const peacIssuers = loadPeacIssuers(v);
+  if (!peacIssuers.ok) return peacIssuers;
+  return ok({
+    shape: "native",
+    producers: producers.value,
+    transparencyServices: services.value,
+    witnesses: witnesses.value,
+    peacIssuers: peacIssuers.value,
+  });
 }
 
 /** The reference implementation's `{authorizedSigners: {authority: [keyIdHex]}, tsPubkeysB64: {url: base64(PEM)}}`. */
