@@ -20,6 +20,7 @@ export const PROPERTIES = [
   "outcomeCorroboration",
   "referenceConsistency",
   "negotiation",
+  "peacReceipts",
 ] as const;
 export type Property = (typeof PROPERTIES)[number];
 export type PropertyState = "PASS" | "FAIL" | "NOT_PRESENT" | "NOT_CHECKED" | "INCONCLUSIVE";
@@ -44,6 +45,7 @@ export function states(overrides: Partial<PropertyStates> = {}): PropertyStates 
   out.continuity = "NOT_PRESENT";
   out.captureCoverage = "INCONCLUSIVE";
   out.outcomeCorroboration = "NOT_PRESENT";
+  out.peacReceipts = "NOT_PRESENT";
   return { ...out, ...overrides };
 }
 

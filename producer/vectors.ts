@@ -15,6 +15,7 @@ import { ed25519FromSeed, seedFromLabel } from "./ed25519.js";
 import { expectation, type Expectation } from "./expectations.js";
 import { arrayAt, flipHexDigit, flipHexMember, flipLastBase64Byte, objectAt } from "./mutations.js";
 import type { ExchangeOptions } from "./options.js";
+import { PEAC_VECTORS } from "./vectors-peac.js";
 
 export interface VectorDefinition {
   readonly name: string;
@@ -341,4 +342,5 @@ export const VECTORS: readonly VectorDefinition[] = [
     }),
     expected: expectation({ negotiation: "FAIL" }),
   },
+  ...PEAC_VECTORS,
 ];

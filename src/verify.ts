@@ -102,6 +102,7 @@ export function verify(request: VerifyRequest): Report {
     ...(request.minEvidence !== undefined ? { minEvidence: request.minEvidence } : {}),
     ...(request.authority !== undefined ? { authority: request.authority } : {}),
     ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
+    ...(request.at !== undefined ? { at: request.at } : {}),
   };
   const inputs = request.inputs.map((i): InputReport => {
     if (i.data === undefined) return failedInput(i.source, { code: "INPUT_UNREADABLE", detail: i.readError ?? "no input data" });

@@ -12,6 +12,8 @@ import { verify, type VerifyRequest, type InputData } from "../verify.js";
 import { DEFAULT_MIN_EVIDENCE } from "../policy.js";
 import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
 import { readInput } from "./read.js";
+import { printable } from "../util/printable.js";
+import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { UsageError, type CliIo, type CommandContext } from "./io.js";
 
 interface VerifyFlags {
@@ -20,6 +22,7 @@ interface VerifyFlags {
   firstTask?: string;
   authority?: string;
   tenant?: string;
+  at?: string;
   require?: string;
   minEvidence?: string;
   format: FormatName;
@@ -49,7 +52,7 @@ async function readOrFail(path: string, what: string): Promise<Uint8Array> {
 }
 
 function errorLine(source: string | undefined, e: InputError): string {
-  return `a2a-evidence: ${source ? `${source}: ` : ""}${e.code}: ${e.message}${e.path ? ` (at ${e.path})` : ""}\n`;
+  return `a2a-evidence: ${source ? `${printable(source)}: ` : ""}${e.code}: ${printable(e.message)}${e.path ? ` (at ${printable(e.path)})` : ""}\n`;
 }
 
 async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promise<number> {
@@ -59,6 +62,9 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
   }
   const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
   if (inputs.filter((i) => i === "-").length > 1) throw new UsageError("standard input ('-') can be given only once");
+  if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
+    throw new UsageError(`--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
+  }
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
 
   let report: Report;
@@ -68,6 +74,7 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
       inputs: [],
       ...(flags.authority !== undefined ? { authority: flags.authority } : {}),
       ...(flags.tenant !== undefined ? { tenant: flags.tenant } : {}),
+      ...(flags.at !== undefined ? { at: flags.at } : {}),
       ...(trustPath !== undefined ? { trust: await readOrFail(trustPath, "trust file") } : {}),
       ...(flags.task !== undefined ? { task: await readOrFail(flags.task, "--task") } : {}),
       ...(flags.firstTask !== undefined ? { firstTask: await readOrFail(flags.firstTask, "--first-task") } : {}),
@@ -113,6 +120,7 @@ export function registerVerifyCommand(program: Command, { io, setExit }: Command
     .option("--first-task <file>", "the first Task returned by SendMessage, for the negotiation checks")
     .option("--authority <name>", "the authority the caller expects the producer to be")
     .option("--tenant <id>", "the tenant the caller addressed")
+    .option("--at <time>", "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED")
     .option("--require <properties>", "comma-separated properties that must be PASS")
     .addOption(
       new Option(

@@ -12,7 +12,19 @@ import { INPUT_CODES } from "./input.js";
 import { TRUST_CODES } from "./trust.js";
 import { NET_CODES } from "./net.js";
 import { CARD_CODES } from "./card.js";
+import { PEAC_CODES } from "./peac.js";
 
-export const FAILURE_CODES = [...JSON_CODES, ...CANON_CODES, ...COSE_CODES, ...LOG_CODES, ...AAC_CODES, ...INPUT_CODES, ...TRUST_CODES, ...NET_CODES, ...CARD_CODES] as const;
+export const FAILURE_CODES = [
+  ...JSON_CODES,
+  ...CANON_CODES,
+  ...COSE_CODES,
+  ...LOG_CODES,
+  ...AAC_CODES,
+  ...INPUT_CODES,
+  ...TRUST_CODES,
+  ...NET_CODES,
+  ...CARD_CODES,
+  ...PEAC_CODES,
+] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

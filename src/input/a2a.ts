@@ -55,6 +55,8 @@ export interface A2ATask {
   /** undefined when the Task carries no artifacts member at all. */
   readonly artifacts?: readonly A2AArtifact[];
   readonly metadata?: JsonObject;
+  /** `status.metadata`, which A2A v1.0's TaskStatus does not define but some servers send. */
+  readonly statusMetadata?: JsonValue;
   /** Observations about the wire form worth reporting (enum numbers, unknown carriers). */
   readonly notes: readonly string[];
 }
@@ -256,7 +258,8 @@ export function readTask(v: JsonValue, path: string): Result<A2ATask> {
     if (!r.ok) return r;
     statusMessage = r.value;
   }
-  if (member(status.value, "metadata") !== undefined) {
+  const statusMetadata = member(status.value, "metadata");
+  if (statusMetadata !== undefined) {
     notes.push(`${joinPath(statusPath, "metadata")}: TaskStatus has no metadata field in A2A v1.0 (non-standard placement)`);
   }
   const historyArr = arrayField(v, "history", path);
@@ -292,6 +295,7 @@ export function readTask(v: JsonValue, path: string): Result<A2ATask> {
     ...(history ? { history } : {}),
     ...(artifacts ? { artifacts } : {}),
     ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
+    ...(statusMetadata !== undefined ? { statusMetadata } : {}),
     notes,
   });
 }

@@ -25,6 +25,7 @@ import { captureCoverage, CHECKS as CAPTURE_COVERAGE } from "./capture-coverage.
 import { outcomeCorroboration, CHECKS as OUTCOME_CORROBORATION } from "./outcome-corroboration.js";
 import { referenceConsistency, CHECKS as REFERENCE_CONSISTENCY } from "./reference-consistency.js";
 import { negotiation, CHECKS as NEGOTIATION } from "./negotiation.js";
+import { peacReceipts, CHECKS as PEAC_RECEIPTS } from "./peac-receipts.js";
 
 /** The results of the properties before this one, for a property that judges claims about them. */
 export type EarlierResults = Readonly<Partial<Record<string, PropertyResult>>>;
@@ -58,6 +59,7 @@ export const PROPERTIES = [
   property("outcomeCorroboration", OUTCOME_CORROBORATION, "corroboration.present", outcomeCorroboration),
   property("referenceConsistency", REFERENCE_CONSISTENCY, false, referenceConsistency),
   property("negotiation", NEGOTIATION, false, negotiation),
+  property("peacReceipts", PEAC_RECEIPTS, false, peacReceipts),
 ] as const;
 
 export type PropertyName = (typeof PROPERTIES)[number]["name"];

@@ -1,10 +1,13 @@
 /**
  * The text report: per input, one line per property (symbol, name, state, detail), then the
  * evidence level and the exit reason; with verbose, every check with the values it compared.
+ * Every string that came from the input is made printable first (`t`): a terminal must never
+ * receive the input's control characters or bidirectional overrides.
  */
 import { PROPERTY_NAMES, isFailedInput, type Check, type InputReport, type Report, type State, type VerifiedInput } from "./model.js";
 import type { Style } from "./style.js";
 import type { RenderOptions } from "./options.js";
+import { printable as t } from "../util/printable.js";
 
 const SYMBOL: Record<State, string> = {
   PASS: "✔",
@@ -16,7 +19,7 @@ const SYMBOL: Record<State, string> = {
 
 export function renderText(report: Report, options: RenderOptions): string {
   const out: string[] = [];
-  if (report.error) out.push(`error: ${report.error.code}: ${report.error.message}${report.error.path ? ` at ${report.error.path}` : ""}`);
+  if (report.error) out.push(`error: ${report.error.code}: ${t(report.error.message)}${report.error.path ? ` at ${t(report.error.path)}` : ""}`);
   for (const input of report.inputs) out.push(...renderInput(input, options), "");
   if (report.inputs.length > 1) out.push(`exit ${report.policy.exitCode} (worst of ${report.inputs.length} inputs)`);
   while (out.length > 0 && out[out.length - 1] === "") out.pop();
@@ -26,33 +29,33 @@ export function renderText(report: Report, options: RenderOptions): string {
 function renderInput(input: InputReport, { verbose, style }: RenderOptions): string[] {
   if (isFailedInput(input)) {
     return [
-      style.bold(input.source),
-      `  ${style.state("FAIL", "error")} ${input.error.code}: ${input.error.message}${input.error.path ? ` at ${input.error.path}` : ""}`,
+      style.bold(t(input.source)),
+      `  ${style.state("FAIL", "error")} ${input.error.code}: ${t(input.error.message)}${input.error.path ? ` at ${t(input.error.path)}` : ""}`,
       `  exit 2: the input could not be verified`,
     ];
   }
-  const lines = [`${style.bold(input.source)}  ${style.dim(`(${input.shape}; bundle at ${input.locations.join(", ")})`)}`];
+  const lines = [`${style.bold(t(input.source))}  ${style.dim(`(${input.shape}; bundle at ${t(input.locations.join(", "))})`)}`];
   const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
   for (const name of PROPERTY_NAMES) {
     const p = input.properties[name];
-    lines.push(`  ${style.state(p.state, SYMBOL[p.state])} ${name.padEnd(width)}  ${style.state(p.state, p.state.padEnd(12))}  ${p.detail}`);
+    lines.push(`  ${style.state(p.state, SYMBOL[p.state])} ${name.padEnd(width)}  ${style.state(p.state, p.state.padEnd(12))}  ${t(p.detail)}`);
     if (verbose) for (const c of p.checks) lines.push(...renderCheck(c, style));
   }
   const lvl = input.evidenceLevel;
-  lines.push(`  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${lvl.claimed ?? "none"} · negotiated ${lvl.negotiated ?? "none"}`);
-  if (verbose) for (const n of input.notes) lines.push(`  ${style.dim(`note: ${n}`)}`);
+  lines.push(`  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${t(lvl.claimed ?? "none")} · negotiated ${t(lvl.negotiated ?? "none")}`);
+  if (verbose) for (const n of input.notes) lines.push(`  ${style.dim(`note: ${t(n)}`)}`);
   lines.push(...exitReason(input).map((l) => `  ${l}`));
   return lines;
 }
 
 function renderCheck(c: Check, style: Style): string[] {
-  const head = `      ${style.state(c.state, SYMBOL[c.state])} ${c.id}${c.subject ? ` [${c.subject}]` : ""}: ${c.detail}${c.code ? style.dim(` (${c.code})`) : ""}`;
-  const values = Object.entries(c.values ?? {}).map(([k, v]) => `          ${style.dim(`${k}: ${v}`)}`);
+  const head = `      ${style.state(c.state, SYMBOL[c.state])} ${c.id}${c.subject ? ` [${t(c.subject)}]` : ""}: ${t(c.detail)}${c.code ? style.dim(` (${c.code})`) : ""}`;
+  const values = Object.entries(c.values ?? {}).map(([k, v]) => `          ${style.dim(`${t(k)}: ${t(v)}`)}`);
   return [head, ...values];
 }
 
 function exitReason(input: VerifiedInput): string[] {
   if (input.exitCode === 0) return ["exit 0: policy holds"];
   const meaning = input.exitCode === 1 ? "some property FAILs" : "nothing FAILs, but the policy does not hold";
-  return [`exit ${input.exitCode}: ${meaning}:`, ...input.reasons.map((r) => `  - ${r}`)];
+  return [`exit ${input.exitCode}: ${meaning}:`, ...input.reasons.map((r) => `  - ${t(r)}`)];
 }

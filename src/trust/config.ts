@@ -14,6 +14,7 @@ import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } fro
 import { TRUST_CONFIG_SCHEMA } from "./schema.js";
 import { toJsonValue, type InputData } from "../input/data.js";
 import { loadAgents, type TrustedAgent } from "./agents.js";
+import { loadPeacIssuers, type TrustedPeacIssuer } from "./peac-issuers.js";
 
 export type Operator = "independent" | "producer" | "unspecified";
 
@@ -43,6 +44,8 @@ export interface TrustConfig {
   readonly witnesses: ReadonlyMap<string, TrustedWitness>;
   /** Agent Card signing keys, by card URL or agent name (verify-card). */
   readonly agents: ReadonlyMap<string, TrustedAgent>;
+  /** PEAC receipt issuers by `iss` (contract §5); absent or empty when the file pins none. */
+  readonly peacIssuers?: ReadonlyMap<string, TrustedPeacIssuer>;
 }
 
 let validators: { native: ValidateFunction; reference: ValidateFunction } | undefined;
@@ -76,7 +79,7 @@ function describeSchemaError(e: ErrorObject): string {
   if (e.keyword === "enum") return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
   if (e.keyword === "const") return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
   if (e.keyword === "oneOf" || e.keyword === "pattern" || e.keyword === "not") {
-    if (/\/keys\/\d+$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key, a PEM public key or a public JWK";
+    if (/\/keys\/\d+(\/key)?$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key, a PEM public key or a public JWK";
   }
   return e.message ?? e.keyword;
 }
@@ -158,7 +161,16 @@ function loadNative(v: JsonObject): Result<TrustConfig> {
   if (!witnesses.ok) return witnesses;
   const agents = loadAgents(v);
   if (!agents.ok) return agents;
-  return ok({ shape: "native", producers: producers.value, transparencyServices: services.value, witnesses: witnesses.value, agents: agents.value });
+  const peacIssuers = loadPeacIssuers(v);
+  if (!peacIssuers.ok) return peacIssuers;
+  return ok({
+    shape: "native",
+    producers: producers.value,
+    transparencyServices: services.value,
+    witnesses: witnesses.value,
+    agents: agents.value,
+    peacIssuers: peacIssuers.value,
+  });
 }
 
 /** The reference implementation's `{authorizedSigners: {authority: [keyIdHex]}, tsPubkeysB64: {url: base64(PEM)}}`. */

@@ -117,6 +117,52 @@ export const TRUST_CONFIG_SCHEMA = {
               }
             }
           }
+        },
+        "peacIssuers": {
+          "type": "array",
+          "description": "PEAC receipt issuers (Wire 0.2 interaction records): the Ed25519 keys each issuer signs with, by kid, and the kids it has revoked.",
+          "items": {
+            "type": "object",
+            "required": [
+              "iss",
+              "keys"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "iss": {
+                "type": "string",
+                "minLength": 1,
+                "description": "The issuer exactly as receipts carry it: a canonical https origin or a did: identifier."
+              },
+              "keys": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "kid",
+                    "key"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "kid": {
+                      "type": "string",
+                      "minLength": 1
+                    },
+                    "key": {
+                      "$ref": "#/$defs/key"
+                    }
+                  }
+                }
+              },
+              "revokedKids": {
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            }
+          }
         }
       }
     },

@@ -111,3 +111,26 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
     }
   });
 });
+
+describe("--at", () => {
+  it("a malformed time is a usage error (exit 2, one line)", async () => {
+    const r = await runCli(["verify", "--at", "yesterday", "x.json"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('a2a-evidence: --at: "yesterday" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)\n');
+  });
+});
+
+describe("--at reaches the time rules", () => {
+  const dir = join(REPO_ROOT, "vectors", "valid-peac-receipts");
+  const args = ["verify", "--format", "json", "--trust", join(dir, "trust.json"), join(dir, "input.json")];
+  const checks = (stdout: string) =>
+    (JSON.parse(stdout).inputs[0].properties.peacReceipts.checks as { id: string; state: string }[]).map((c) => `${c.id} ${c.state}`);
+
+  it("without --at the time rules are NOT_CHECKED; with a time after issue they pass; before issue they FAIL", async () => {
+    expect(checks((await runCli(args)).stdout)).toContain("peac.time NOT_CHECKED");
+    expect(checks((await runCli([...args, "--at", "2026-10-01T09:31:00Z"])).stdout)).not.toContain("peac.time NOT_CHECKED");
+    const early = await runCli([...args, "--at", "2020-01-01T00:00:00Z"]);
+    expect(JSON.parse(early.stdout).inputs[0].properties.peacReceipts.state).toBe("FAIL");
+    expect(early.code).toBe(1);
+  });
+});

@@ -29,6 +29,7 @@ const SEALED_AND_REGISTERED: Readonly<Record<PropertyName, State>> = {
   outcomeCorroboration: "NOT_PRESENT",
   referenceConsistency: "PASS",
   negotiation: "PASS",
+  peacReceipts: "NOT_PRESENT",
 };
 
 export const KIND_EXPECTATIONS: Readonly<Record<string, KindExpectation>> = {

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { PROPERTY_NAMES, type PropertyName } from "../../src/report/model.js";
 import { OTHER_PROFILE, statesOf, tampered, underProfile } from "./harness.js";
 
-/** Extension-level properties: they do not apply the record profile's rules. */
-const EXTENSION_LEVEL: readonly PropertyName[] = ["referenceConsistency", "negotiation"];
+/** Extension-level properties, and PEAC receipts (not part of the profile): they do not apply the record profile's rules. */
+const EXTENSION_LEVEL: readonly PropertyName[] = ["referenceConsistency", "negotiation", "peacReceipts"];
 /** The properties whose checks are the record profile's rules. */
 const PROFILE_RULES = PROPERTY_NAMES.filter((p) => !EXTENSION_LEVEL.includes(p));
 

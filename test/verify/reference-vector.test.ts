@@ -42,6 +42,7 @@ describeExternal("a2a-reference", "reference A2A vectors", () => {
     outcomeCorroboration: "NOT_PRESENT",
     referenceConsistency: "PASS",
     negotiation: "PASS",
+    peacReceipts: "NOT_PRESENT",
   };
 
   it("positive vector with its trustConfig: the contract's states, level EXTERNALLY_REGISTERED, exit 1", () => {

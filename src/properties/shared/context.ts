@@ -20,6 +20,8 @@ export interface VerifyOptions {
   readonly authority?: string;
   /** The tenant the caller addressed (`--tenant`); A2A Tasks do not carry it. */
   readonly tenant?: string;
+  /** The time to judge time rules against (`--at`, RFC 3339); without it they are not checked. */
+  readonly at?: string;
 }
 
 export interface Digest {

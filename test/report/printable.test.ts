@@ -1,0 +1,40 @@
+/**
+ * The output channel is hostile too: text from the input (artifact names, details, error messages,
+ * file names) must never reach a terminal as control characters or bidirectional overrides.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { verify } from "../../src/verify.js";
+import { renderJson } from "../../src/report/json.js";
+import { renderText } from "../../src/report/text.js";
+import { makeStyle } from "../../src/report/style.js";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const HOSTILE = "\u001b[2J\u001b[32m✔ all PASS\u001b[0m\u202eevil\u2028\u0085";
+const MINIMAL = JSON.parse(readFileSync(join(REPO_ROOT, "vectors", "valid-minimal", "input.json"), "utf8"));
+
+function hostileReport() {
+  const input = structuredClone(MINIMAL);
+  input.result.artifacts[0].name = HOSTILE;
+  input.result.id = HOSTILE;
+  return verify({
+    inputs: [{ source: `file${HOSTILE}.json`, data: JSON.stringify(input) }],
+    trust: readFileSync(join(REPO_ROOT, "vectors", "valid-minimal", "trust.json")),
+  });
+}
+
+describe("the report never carries the input's control characters", () => {
+  it("text: escapes, bidi overrides and separators are written as \\uXXXX", () => {
+    const text = renderText(hostileReport(), { verbose: true, style: makeStyle(false) });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain("\\u001b[2J");
+    expect(text).toContain("\\u202eevil");
+  });
+
+  it("json: the same characters escaped, and the document parses to the same strings", () => {
+    const json = renderJson(hostileReport());
+    expect(json).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(json).inputs[0].source).toBe(`file${HOSTILE}.json`);
+  });
+});
