@@ -9,7 +9,7 @@
  */
 import { fail, type Failure, type Result } from "./result.js";
 import { toJsonValue, type InputData } from "./input/data.js";
-import { loadCallerObservation, loadEvidence, type Evidence } from "./input/load.js";
+import { loadCallerObservation, loadEvidence, type Evidence, type ObservationSource } from "./input/load.js";
 import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import { runProperties } from "./properties/index.js";
 import { levelReport } from "./properties/level.js";
@@ -94,9 +94,12 @@ function contained(source: string, f: () => InputReport): InputReport {
 export function verify(request: VerifyRequest): Report {
   const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? null };
   const trust = guarded(() => resolveTrust(request.trust));
-  if (!trust.ok) return errorReport(policy, failedInput("", trust).error);
+  if (!trust.ok) return errorReport(policy, { ...failedInput("", trust).error, source: "trust" });
   const caller = guarded(() => loadCallerObservation(request.task, request.firstTask));
-  if (!caller.ok) return errorReport(policy, failedInput("", caller).error);
+  if (!caller.ok) {
+    const source = (caller as { readonly source?: ObservationSource }).source;
+    return errorReport(policy, { ...failedInput("", caller).error, ...(source ? { source } : {}) });
+  }
   const options = {
     require: policy.require,
     ...(request.minEvidence !== undefined ? { minEvidence: request.minEvidence } : {}),

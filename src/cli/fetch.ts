@@ -22,7 +22,7 @@ import { fail, ok, type Result } from "../result.js";
 import { DEFAULT_HTTP_LIMITS, type HttpDeps, type HttpLimits } from "../net/http.js";
 import { getTask, isTerminalState, sendMessage, taskState, type Binding, type CallContext, type CallResult, type Endpoint, type ExchangeRecord } from "../net/a2a.js";
 import { TOOL_VERSION } from "../version.js";
-import type { CliIo, CommandContext } from "./io.js";
+import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
 export interface FetchFlags {
@@ -259,6 +259,7 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export function registerFetchCommand(program: Command, ctx: CommandContext, deps: FetchDeps = {}): Command {
   return program
     .command("fetch")
+    .summary("capture a Task from a live server (networked)")
     .description("the only networked command: GetTask (or SendMessage, then GetTask polled to a terminal state) from a live A2A server, saving the exact response bytes for verify")
     .option("--url <url>", "the A2A interface URL, exactly (no redirect is followed)")
     .addOption(new Option("--binding <binding>", "the interface's protocol binding").choices(["jsonrpc", "rest"]))
@@ -280,7 +281,9 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
     .option("-q, --quiet", "no summary line")
     .addHelpText(
       "after",
-      "\nSends A2A-Version: 1.0 and A2A-Extensions: <evidence extension>. Body cap 16 MiB. Exit codes: 0 saved · 2 could not fetch (refused, DNS, timeout, redirect, non-2xx, JSON-RPC error, oversize or non-JSON body, no terminal state).",
+      wrapHelp(
+        "\nSends A2A-Version: 1.0 and A2A-Extensions: <evidence extension>. Body cap 16 MiB. Exit codes: 0 saved · 2 could not fetch (refused, DNS, timeout, redirect, non-2xx, JSON-RPC error, oversize or non-JSON body, no terminal state).",
+      ),
     )
     .action(async (flags: FetchFlags) => {
       ctx.setExit(await runFetch(flags, ctx.io, deps));

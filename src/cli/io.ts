@@ -4,6 +4,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdoutIsTTY: boolean;
+  /** Standard input is a terminal: reading '-' then waits for the user to type. */
+  readonly stdinIsTTY?: boolean;
 }
 
 /** Set once standard output has failed: nothing more is written to it. */
@@ -16,6 +18,7 @@ export const processIo: CliIo = {
   stderr: (t) => process.stderr.write(t),
   env: process.env,
   stdoutIsTTY: Boolean(process.stdout.isTTY),
+  stdinIsTTY: Boolean(process.stdin.isTTY),
 };
 
 /**
@@ -46,4 +49,24 @@ export class UsageError extends Error {}
 export interface CommandContext {
   readonly io: CliIo;
   readonly setExit: (code: number) => void;
+}
+
+/** Help text wrapped at 80 columns, paragraphs kept; lines that start with spaces (examples) are left as they are. */
+export function wrapHelp(text: string, width = 80): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.length <= width || /^\s/.test(line)) return line;
+      const out: string[] = [];
+      let current = "";
+      for (const word of line.split(" ")) {
+        if (current !== "" && current.length + 1 + word.length > width) {
+          out.push(current);
+          current = word;
+        } else current = current === "" ? word : `${current} ${word}`;
+      }
+      if (current !== "") out.push(current);
+      return out.join("\n");
+    })
+    .join("\n");
 }

@@ -21,6 +21,7 @@ function buildProgram(ctx: CommandContext): Command {
     .description("Offline verifier for A2A Task Evidence bundles. Reports every property separately; never an aggregate verdict; never touches the network (except the fetch command).")
     .version(TOOL_VERSION, "-V, --version")
     .exitOverride()
+    .configureHelp({ helpWidth: 80 })
     .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
     .showHelpAfterError("(run a2a-evidence verify --help for usage)");
   for (const register of COMMANDS) register(program, ctx);

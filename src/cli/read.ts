@@ -31,11 +31,11 @@ async function readStdin(limit: number): Promise<ReadResult> {
     for await (const chunk of process.stdin) {
       const b = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
       total += b.length;
-      if (total > limit) return { ok: false, message: `standard input exceeds the ${limit}-byte input limit` };
+      if (total > limit) return { ok: false, message: `stdin exceeds the ${limit}-byte input limit` };
       chunks.push(b);
     }
   } catch (e) {
-    return { ok: false, message: describeError(e, "standard input") };
+    return { ok: false, message: describeError(e, "stdin") };
   }
   return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks)) };
 }

@@ -12,7 +12,7 @@ import { resolveTrust } from "../trust/config.js";
 import { CANONICALIZATIONS, type Canonicalization } from "../card/canonicalize.js";
 import { verifyCard, type CardReport, type SignatureResult } from "../card/verify.js";
 import { TOOL_VERSION } from "../version.js";
-import type { CliIo, CommandContext } from "./io.js";
+import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
 interface VerifyCardFlags {
@@ -109,6 +109,7 @@ async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): P
 export function registerVerifyCardCommand(program: Command, ctx: CommandContext): Command {
   return program
     .command("verify-card")
+    .summary("verify a signed Agent Card against pinned keys")
     .description("verify an Agent Card's signatures against the keys the trust file pins for it (offline; names the canonicalization that matched)")
     .argument("<card>", "the Agent Card JSON file ('-' for standard input)")
     .option("--trust <file>", "trust configuration with an agents section (env A2A_EVIDENCE_TRUST)")
@@ -120,7 +121,9 @@ export function registerVerifyCardCommand(program: Command, ctx: CommandContext)
     .option("--strict", "inconsistent evidence-extension params exit 1")
     .addHelpText(
       "after",
-      "\nExit codes: 0 a pinned key verified a signature, none fails · 1 a signature fails · 2 could not run (unreadable or malformed card, invalid trust file) · 3 nothing fails but no pinned key verified (unsigned card, unknown key)",
+      wrapHelp(
+        "\nExit codes: 0 a pinned key verified a signature, none fails · 1 a signature fails · 2 could not run (unreadable or malformed card, invalid trust file) · 3 nothing fails but no pinned key verified (unsigned card, unknown key)",
+      ),
     )
     .action(async (card: string, flags: VerifyCardFlags) => {
       ctx.setExit(await runVerifyCard(card, flags, ctx.io));

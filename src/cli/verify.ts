@@ -14,7 +14,7 @@ import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
 import { readInput } from "./read.js";
 import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
-import { UsageError, type CliIo, type CommandContext } from "./io.js";
+import { UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
 interface VerifyFlags {
   trust?: string;
@@ -51,6 +51,18 @@ async function readOrFail(path: string, what: string): Promise<Uint8Array> {
   return r.bytes;
 }
 
+/** How a path is named in reports and messages: standard input is `stdin` everywhere. */
+function nameOf(path: string): string {
+  return path === "-" ? "stdin" : path;
+}
+
+/** The caller's file a report-level error is about, named as the user gave it. */
+function errorSource(error: InputError, trustPath: string | undefined, flags: VerifyFlags): string | undefined {
+  const file = error.source === "trust" ? trustPath : error.source === "--task" ? flags.task : error.source === "--first-task" ? flags.firstTask : undefined;
+  if (file === undefined) return undefined;
+  return `${error.source === "trust" ? "trust file" : error.source} ${nameOf(file)}`;
+}
+
 function errorLine(source: string | undefined, e: InputError): string {
   return `a2a-evidence: ${source ? `${printable(source)}: ` : ""}${e.code}: ${printable(e.message)}${e.path ? ` (at ${printable(e.path)})` : ""}\n`;
 }
@@ -61,11 +73,13 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
     throw new UsageError(`--min-evidence: unknown level "${flags.minEvidence}" (known: ${MIN_LEVELS.join(", ")})`);
   }
   const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
-  if (inputs.filter((i) => i === "-").length > 1) throw new UsageError("standard input ('-') can be given only once");
+  const fromStdin = [...inputs, flags.trust, flags.task, flags.firstTask].filter((i) => i === "-").length;
+  if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
     throw new UsageError(`--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
   }
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
+  if (fromStdin > 0 && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
 
   let report: Report;
   try {
@@ -82,7 +96,8 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
     const entries: { source: string; data?: InputData; readError?: string }[] = [];
     for (const path of inputs) {
       const r = await readInput(path);
-      entries.push(r.ok ? { source: path === "-" ? "stdin" : path, data: r.bytes } : { source: path, readError: r.message });
+      const source = nameOf(path);
+      entries.push(r.ok ? { source, data: r.bytes } : { source, readError: r.message });
     }
     report = verify({ ...request, inputs: entries });
   } catch (e) {
@@ -90,8 +105,12 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
     report = errorReport({ require: policy.require, minEvidence: minEvidence ?? null }, { code: "INPUT_UNREADABLE", message: e.message });
   }
 
-  if (report.error) io.stderr(errorLine(trustPath !== undefined && report.error.code.startsWith("TRUST_") ? trustPath : undefined, report.error));
-  for (const input of report.inputs) if ("error" in input) io.stderr(errorLine(input.source, input.error));
+  // Said once: the report carries every error; a one-line summary goes to stderr only when the
+  // report is not on the terminal in front of the user (piped, -o, -q).
+  if (!io.stdoutIsTTY || flags.quiet || flags.output !== undefined) {
+    if (report.error) io.stderr(errorLine(errorSource(report.error, trustPath, flags), report.error));
+    for (const input of report.inputs) if ("error" in input) io.stderr(errorLine(input.source, input.error));
+  }
 
   if (!flags.quiet) {
     const color = isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
@@ -113,6 +132,7 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
 export function registerVerifyCommand(program: Command, { io, setExit }: CommandContext): void {
   program
     .command("verify")
+    .summary("verify evidence offline, property by property")
     .description("verify one or more inputs: a JSON-RPC GetTask response, an A2A Task, a capture, or a bare bundle ('-' = stdin)")
     .argument("<input...>", "input files ('-' for standard input)")
     .option("--trust <file>", "trust configuration (env A2A_EVIDENCE_TRUST)")
@@ -135,7 +155,16 @@ export function registerVerifyCommand(program: Command, { io, setExit }: Command
     .option("--no-color", "no colour (also: NO_COLOR, non-TTY stdout, --format json)")
     .addHelpText(
       "after",
-      "\nExit codes: 0 policy holds · 1 some property FAILs · 2 could not run (usage, unreadable input, no evidence, invalid trust file) · 3 nothing FAILs but a required property is not PASS or the level is below --min-evidence",
+      wrapHelp(
+        [
+          "",
+          "Exit codes: 0 the policy holds · 1 some property FAILs · 2 could not run (usage, unreadable input, no evidence, invalid trust file) · 3 nothing FAILs, but the policy does not hold (the level is too low, or identityAuthorityBinding, taskBinding or a --require'd property is not PASS).",
+          "",
+          "Examples:",
+          "  a2a-evidence verify --trust trust.json task.json",
+          "  a2a-evidence verify --trust trust.json --task observed-task.json bundle.json",
+        ].join("\n"),
+      ),
     )
     .action(async (inputs: string[], flags: VerifyFlags) => {
       setExit(await runVerify(inputs, flags, io));

@@ -8,5 +8,7 @@ export const TRUST_CODES = [
   "TRUST_KEY_INVALID",
   /** The same authority, service URL or witness id is listed twice. */
   "TRUST_DUPLICATE_ENTRY",
+  /** The trust file holds private key material (a PEM private key, a JWK with "d"): refused, named by path. */
+  "TRUST_PRIVATE_KEY",
 ] as const;
 export type TrustCode = (typeof TRUST_CODES)[number];

@@ -156,24 +156,34 @@ export function loadTaskInput(value: JsonValue, role: "task" | "first-task", lim
   });
 }
 
-/** --task, then --first-task; a --first-task beside a --task capture that has its own first response is refused. */
-export function loadCallerObservation(taskData: InputData | undefined, firstTaskData: InputData | undefined): Result<Observation> {
-  const task = taskData === undefined ? undefined : toJsonValue(taskData);
-  if (task && !task.ok) return task;
-  const firstTask = firstTaskData === undefined ? undefined : toJsonValue(firstTaskData);
-  if (firstTask && !firstTask.ok) return firstTask;
+/** Which file the caller passed beside the inputs an observation error is about. */
+export type ObservationSource = "--task" | "--first-task";
+
+/**
+ * --task, then --first-task; a --first-task beside a --task capture that has its own first response
+ * is refused. A failure names the flag it is about.
+ */
+export function loadCallerObservation(
+  taskData: InputData | undefined,
+  firstTaskData: InputData | undefined,
+): Result<Observation> | (Failure & { readonly source: ObservationSource }) {
+  const about = (source: ObservationSource, f: Failure) => ({ ...f, source });
   let observation: Observation = {};
-  if (task !== undefined) {
+  if (taskData !== undefined) {
+    const task = toJsonValue(taskData);
+    if (!task.ok) return about("--task", task);
     const r = loadTaskInput(task.value, "task");
-    if (!r.ok) return r;
+    if (!r.ok) return about("--task", r);
     observation = r.value;
   }
-  if (firstTask !== undefined) {
+  if (firstTaskData !== undefined) {
     if (observation.firstTask || observation.firstMessage) {
-      return fail("INPUT_CONFLICTING_TASK", "the --task capture already carries the first response; --first-task would replace what it observed");
+      return about("--first-task", fail("INPUT_CONFLICTING_TASK", "the --task capture already carries the first response; --first-task would replace what it observed"));
     }
+    const firstTask = toJsonValue(firstTaskData);
+    if (!firstTask.ok) return about("--first-task", firstTask);
     const r = loadTaskInput(firstTask.value, "first-task");
-    if (!r.ok) return r;
+    if (!r.ok) return about("--first-task", r);
     observation = { ...observation, ...r.value };
   }
   return ok(observation);

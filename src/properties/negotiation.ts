@@ -16,7 +16,8 @@
  *                             reason (a server may fail; it may not silently downgrade)
  *   requirement.unchanged     no later Message in the history changed the requirement
  * With the requirement visible but no first Task in the input, negotiation is INCONCLUSIVE
- * ("acceptance not observed"); with no requirement anywhere, NOT_PRESENT.
+ * ("acceptance not observed"); with no requirement anywhere, NOT_PRESENT; with no Task at all (a
+ * bare bundle), NOT_CHECKED.
  */
 import { memberAt, isJsonObject, member, jsonEquals, isJsonNumber, type JsonObject, type JsonValue } from "../json/value.js";
 import { firstDifference, listCapped, showValue, type Difference } from "../json/diff.js";
@@ -33,6 +34,10 @@ export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFor
 const { check, only } = CHECKS;
 
 export function negotiation(ctx: EvidenceContext): PropertyResult {
+  if (!ctx.observedTask && !ctx.firstTask && !ctx.firstMessage) {
+    // A bare bundle: there is no Task whose first Message could carry the requirement.
+    return only("requirement.wellFormed", "NOT_CHECKED", "no observed Task: the requirement is in the Task's first Message (pass --task, or --first-task)");
+  }
   const first = findFirstMessage(ctx);
   const requirement = requirementOf(first?.message);
   if (!first || requirement === undefined || requirement === null) {

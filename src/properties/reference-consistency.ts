@@ -80,11 +80,11 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
   checks.push(deliveryCheck(ctx, copies));
   const claim = claimedLevelCheck(bundleRef ?? referenceIn(ctx.taskReference), properties);
   checks.push(claim);
-  return decide(checks, () =>
-    claim.state === "PASS"
-      ? "every reference copy agrees with the bundle and the claimed level is supported"
-      : `every reference copy agrees with the bundle; ${claim.detail}`,
-  );
+  // A bare bundle has only its own copy: say so rather than "every copy".
+  const copiesSaid = ctx.observedTask
+    ? "every reference copy agrees with the bundle"
+    : "the bundle's own reference agrees with it (no observed Task, so the Task's copies were not compared: pass --task)";
+  return decide(checks, () => (claim.state === "PASS" ? `${copiesSaid} and the claimed level is supported` : `${copiesSaid}; ${claim.detail}`));
 }
 
 function bundleCopiesCheck(ctx: EvidenceContext): Check {

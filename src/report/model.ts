@@ -21,6 +21,8 @@ export interface InputError {
   readonly code: FailureCode | "USAGE";
   readonly message: string;
   readonly path?: string;
+  /** For a report-level error: which of the caller's files it is about. */
+  readonly source?: "trust" | "--task" | "--first-task";
 }
 
 export interface VerifiedInput {

@@ -8,6 +8,7 @@ import { PROPERTY_NAMES, isFailedInput, type Check, type InputReport, type Repor
 import type { Style } from "./style.js";
 import type { RenderOptions } from "./options.js";
 import { printable as t } from "../util/printable.js";
+import { listCapped } from "../json/diff.js";
 
 const SYMBOL: Record<State, string> = {
   PASS: "✔",
@@ -21,7 +22,7 @@ export function renderText(report: Report, options: RenderOptions): string {
   const out: string[] = [];
   if (report.error) out.push(`error: ${report.error.code}: ${t(report.error.message)}${report.error.path ? ` at ${t(report.error.path)}` : ""}`);
   for (const input of report.inputs) out.push(...renderInput(input, options), "");
-  if (report.inputs.length > 1) out.push(`exit ${report.policy.exitCode} (worst of ${report.inputs.length} inputs)`);
+  if (report.inputs.length > 1) out.push(worstLine(report));
   while (out.length > 0 && out[out.length - 1] === "") out.pop();
   return `${out.join("\n")}\n`;
 }
@@ -31,7 +32,7 @@ function renderInput(input: InputReport, { verbose, style }: RenderOptions): str
     return [
       style.bold(t(input.source)),
       `  ${style.state("FAIL", "error")} ${input.error.code}: ${t(input.error.message)}${input.error.path ? ` at ${t(input.error.path)}` : ""}`,
-      `  exit 2: the input could not be verified`,
+      `  exit 2: the input could not be verified: ${input.error.code}`,
     ];
   }
   const lines = [`${style.bold(t(input.source))}  ${style.dim(`(${input.shape}; bundle at ${t(input.locations.join(", "))})`)}`];
@@ -54,8 +55,27 @@ function renderCheck(c: Check, style: Style): string[] {
   return [head, ...values];
 }
 
+/**
+ * The closing lines of an input: every reason the policy does not hold, then one line a CI log
+ * reader understands on its own — what the exit code means and what decided it.
+ */
 function exitReason(input: VerifiedInput): string[] {
-  if (input.exitCode === 0) return ["exit 0: policy holds"];
-  const meaning = input.exitCode === 1 ? "some property FAILs" : "nothing FAILs, but the policy does not hold";
-  return [`exit ${input.exitCode}: ${meaning}:`, ...input.reasons.map((r) => `  - ${t(r)}`)];
+  const { exitCode, reasons } = input;
+  if (exitCode === 0) return [`exit 0: the policy holds (evidence level ${input.evidenceLevel.achieved})`];
+  const list = [exitCode === 1 ? "FAIL:" : "policy not met:", ...reasons.map((r) => `  - ${t(r)}`)];
+  const more = reasons.length > 1 ? `; and ${reasons.length - 1} more reason(s) above` : "";
+  if (exitCode === 1) {
+    const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
+    return [...list, `exit 1: the evidence FAILs (tamper, mismatch or forgery): ${failing.join(", ")}`];
+  }
+  return [...list, `exit 3: nothing FAILs, but the policy is not met: ${t(reasons[0] ?? "")}${more}`];
+}
+
+/** The run's last line when there are several inputs: the worst exit code and where it comes from. */
+function worstLine(report: Report): string {
+  const code = report.policy.exitCode;
+  const from = report.inputs.filter((i) => i.exitCode === code).map((i) => t(i.source));
+  const meaning =
+    code === 0 ? "the policy holds for every input" : code === 1 ? "some property FAILs in" : code === 2 ? "could not verify" : "the policy is not met for";
+  return `exit ${code} (the worst of ${report.inputs.length} inputs): ${meaning}${code === 0 ? "" : ` ${listCapped(from)}`}`;
 }

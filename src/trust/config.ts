@@ -105,9 +105,41 @@ function operatorOf(v: JsonValue | undefined): Operator {
   return v === "independent" || v === "producer" ? v : "unspecified";
 }
 
+const PEM_PRIVATE = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
+/**
+ * The path of the first private key anywhere in the file: a PEM private key (also base64-wrapped,
+ * as the reference shape wraps its PEMs), or a JWK with a private member. Found before the schema
+ * speaks, so the operator hears that a secret leaked, not that a key "has the wrong shape".
+ */
+function privateKeyMaterial(v: JsonValue, path: string): string | undefined {
+  if (typeof v === "string") {
+    if (PEM_PRIVATE.test(v)) return path;
+    if (/^[A-Za-z0-9+/=\s]{40,}$/.test(v) && PEM_PRIVATE.test(Buffer.from(v, "base64").toString("latin1"))) return path;
+    return undefined;
+  }
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const found = privateKeyMaterial(x, joinPath(path, i));
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (isJsonObject(v)) {
+    if (typeof member(v, "kty") === "string" && ["d", "p", "q", "dp", "dq", "qi", "k"].some((m) => member(v, m) !== undefined)) return path;
+    for (const k of Object.keys(v)) {
+      const found = privateKeyMaterial(v[k] as JsonValue, joinPath(path, k));
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** Validates and imports a parsed trust file. Never throws. */
 export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
   if (!isJsonObject(value)) return fail("TRUST_SCHEMA", "the trust file must be a JSON object", "$");
+  const leaked = privateKeyMaterial(value, "$");
+  if (leaked) return fail("TRUST_PRIVATE_KEY", "private key material refused: a trust file holds public keys only", leaked);
   const plain = toPlain(value);
   const { native, reference } = getValidators();
   if (member(value, "version") !== undefined) {

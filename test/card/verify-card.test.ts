@@ -329,7 +329,7 @@ describe("verify-card: cards that cannot be verified (exit 2)", () => {
     const trust = tempFile("trust.json", JSON.stringify({ version: 1, agents: [{ card: "x", keys: [{ ...es256.publicJwk, d: "AAAA" }] }] }));
     const r = await cli(["--trust", trust, tempFile("card.json", JSON.stringify(baseCard()))]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/TRUST_SCHEMA/);
+    expect(r.stderr).toMatch(/TRUST_PRIVATE_KEY: private key material refused: a trust file holds public keys only \(at agents\[0\]\.keys\[0\]\)/);
     const dup = tempFile("trust.json", JSON.stringify({ version: 1, agents: [{ card: "x", keys: [es256.publicJwk] }, { card: "x", keys: [es256.publicJwk] }] }));
     expect((await cli(["--trust", dup, tempFile("card.json", JSON.stringify(baseCard()))])).stderr).toMatch(/TRUST_DUPLICATE_ENTRY/);
   });

@@ -71,10 +71,10 @@ describe("trust file", () => {
   it("refuses private keys", () => {
     const jwk = ed.privateKey.export({ format: "jwk" });
     const r = failure({ version: 1, producers: [{ authority: "a", keys: [jwk] }] });
-    expect(r.path).toBe("producers[0].keys[0]");
+    expect(r).toMatchObject({ code: "TRUST_PRIVATE_KEY", path: "producers[0].keys[0]" });
     const pem = ed.privateKey.export({ format: "pem", type: "pkcs8" }).toString();
     const p = failure({ version: 1, producers: [{ authority: "a", keys: [pem] }] });
-    expect(p.code).toBe("TRUST_SCHEMA");
+    expect(p.code).toBe("TRUST_PRIVATE_KEY");
   });
 
   it("reports a key that matches the schema but cannot be imported", () => {
@@ -94,5 +94,20 @@ describe("trust file", () => {
     expect(s.path).toBe("transparencyServices[1].url");
     const w = failure({ version: 1, witnesses: [1, 2].map(() => ({ id: "w", keys: [edRaw], operator: "independent" })) });
     expect(w.path).toBe("witnesses[1].id");
+  });
+});
+
+describe("private key material in a trust file", () => {
+  const message = "private key material refused: a trust file holds public keys only";
+  const edPrivatePem = ed.privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+  const p256PrivateJwk = p256.privateKey.export({ format: "jwk" });
+
+  it.each([
+    ["a PEM private key among a producer's keys", { version: 1, producers: [{ authority: "a", keys: [edRaw, edPrivatePem] }] }, "producers[0].keys[1]"],
+    ["a private JWK (with d) for a Transparency Service", { version: 1, transparencyServices: [{ url: "https://ts.example", keys: [p256PrivateJwk] }] }, "transparencyServices[0].keys[0]"],
+    ["a base64-wrapped PEM private key in the reference shape", { tsPubkeysB64: { "https://ts.example": Buffer.from(edPrivatePem).toString("base64") } }, 'tsPubkeysB64["https://ts.example"]'],
+  ])("%s is refused, named by its path", (_, file, path) => {
+    const r = failure(file);
+    expect(r).toMatchObject({ code: "TRUST_PRIVATE_KEY", detail: message, path });
   });
 });

@@ -70,7 +70,7 @@ describe("peacIssuers", () => {
 
   it("refuses private key material and unknown members", () => {
     const priv = ed.privateKey.export({ format: "jwk" });
-    expect(failure([{ iss: "https://a.example", keys: [{ kid: "k1", key: priv }] }]).code).toBe("TRUST_SCHEMA");
+    expect(failure([{ iss: "https://a.example", keys: [{ kid: "k1", key: priv }] }])).toMatchObject({ code: "TRUST_PRIVATE_KEY", path: "peacIssuers[0].keys[0].key" });
     expect(failure([{ iss: "https://a.example", keys: [{ kid: "k1", key: edRaw, use: "sig" }] }])).toMatchObject({ code: "TRUST_SCHEMA", path: "peacIssuers[0].keys[0]" });
     expect(failure([{ iss: "https://a.example", keys: [], pins: [] }])).toMatchObject({ code: "TRUST_SCHEMA", path: "peacIssuers[0]" });
   });
