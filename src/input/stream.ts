@@ -118,9 +118,9 @@ function sseLineAt(b: Uint8Array, at: number): boolean {
 /**
  * The framing of a stream input, from its first bytes; undefined for anything else. Cheap: it
  * reads at most the first two lines. No JSON document starts with an SSE field or comment, and
- * none has a first line that is a whole object followed by a line that starts another (after a
- * `}` token only `,` `}` `]` or the end may follow, and strings cannot span lines), so a JSON
- * document is never taken for NDJSON.
+ * none has a first line that is a whole object followed by a line that starts another value (after
+ * a `}` token only `,` `}` `]` or the end may follow, and strings cannot span lines), so a JSON
+ * document is never taken for NDJSON. A one-line NDJSON stream is a JSON document: `{"task": …}`.
  */
 export function streamFraming(input: Uint8Array | string): StreamFraming | undefined {
   const b = bytesOf(input);
@@ -140,7 +140,7 @@ export function streamFraming(input: Uint8Array | string): StreamFraming | undef
   if (b[last] !== 0x7d /* } */) return undefined;
   let next = eol + 1;
   while (isJsonSpace(b[next])) next++;
-  return b[next] === 0x7b ? "ndjson" : undefined;
+  return b[next] === 0x7b || b[next] === 0x5b ? "ndjson" : undefined;
 }
 
 /** An SSE body or NDJSON: the inputs to fold before any JSON parse (a JSON array parses as JSON first). */
@@ -703,13 +703,14 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
   const dispatch = (): Failure | undefined => {
     const chunks = pieces;
     const eventType = type;
+    const w = { n: n + 1, line: eventLine };
     pieces = [];
     type = "";
     size = 0;
+    eventLine = 0;
     // An event with no data line is not dispatched (the event-stream rules).
     if (chunks.length === 0) return undefined;
     n++;
-    const w = { n, line: eventLine };
     if (n > limits.maxEvents) return fail("INPUT_STREAM_TOO_LARGE", `the stream has more than ${limits.maxEvents} events`, eventPath(w));
     const data = chunks.length === 1 ? (chunks[0] as Uint8Array) : joinLines(chunks);
     return sink(data, w, eventType === "" ? "message" : eventType);
@@ -741,8 +742,8 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
       const name = Buffer.from(colon === -1 ? text : text.subarray(0, colon)).toString("latin1");
       let value = colon === -1 ? new Uint8Array(0) : text.subarray(colon + 1);
       if (value[0] === SP) value = value.subarray(1);
+      if (eventLine === 0) eventLine = line;
       if (name === "data") {
-        if (pieces.length === 0) eventLine = line;
         size += value.length + (pieces.length > 0 ? 1 : 0);
         if (size > limits.maxEventBytes) {
           return fail("INPUT_STREAM_TOO_LARGE", `event ${n + 1} (line ${eventLine}) exceeds ${limits.maxEventBytes} bytes; one event is at most that`, `event[${n + 1}]`);
@@ -847,8 +848,8 @@ export function foldStream(input: Uint8Array | string, limits: StreamLimits = DE
       const w = { n: Number(m[1]) + 1 };
       return fail(parsed.code, `${label(w)}: ${parsed.detail}`, underEvent(w, parsed.path.slice(m[0].length).replace(/^\./, "")));
     }
-    if (!Array.isArray(parsed.value)) return fail("INPUT_STREAM_MALFORMED", "the input is not a JSON array of stream events", "$");
-    return foldStreamArray(parsed.value, limits);
+    // The framing saw '[' first, so what parsed is an array.
+    return foldStreamArray(parsed.value as JsonValue[], limits);
   }
   const fold = new StreamFold();
   const notes: string[] = [];
