@@ -872,6 +872,18 @@ export function streamTask(folded: FoldedStream): Result<JsonObject> {
   );
 }
 
+/**
+ * What a folded Task stream observed, as a capture: the first Task (SendMessage's first response,
+ * with the acceptance) and the final Task. Verified as a capture, the stream's negotiation is
+ * judged exactly as a recorded exchange's is.
+ */
+export function streamCapture(folded: FoldedTaskStream): JsonObject {
+  const capture = newJsonObject();
+  capture.firstTask = folded.firstTask;
+  capture.finalTask = folded.task;
+  return capture;
+}
+
 /** One line for the report: what was folded. */
 export function streamNote(folded: FoldedStream): string {
   const framing = folded.framing === "sse" ? "an SSE stream" : folded.framing === "ndjson" ? "an NDJSON stream" : "a JSON array of stream events";
