@@ -18,11 +18,13 @@
  *     merged by `artifactId`, metadata merged.
  *
  * Stricter than the SDKs wherever they guess: an append to an artifact never sent, an append after
- * its last chunk, an event for another task or context, any event after a terminal state, and a
- * stream that ends before a terminal or interrupted state are input errors, each naming the event
- * (numbered from 1) and the JSON path inside it. A status message that reuses a history messageId
- * with other content is kept beside it instead of dropped, so the ambiguity reaches taskBinding
- * (contract §9.13) rather than the fold silently choosing one.
+ * its last chunk, an event for another task or context, any event after a terminal state, a later
+ * Task that takes back history already shown, and a stream that ends before a terminal or
+ * interrupted state are input errors, each naming the event (numbered from 1) and the JSON path
+ * inside it. Nothing the client was shown is dropped (contract §9.13, §9.14): a status message
+ * that reuses a history messageId with other content is kept beside it, so the ambiguity reaches
+ * taskBinding rather than the fold silently choosing one, and the first Task's status message
+ * joins the history when its status is replaced.
  *
  * Every event is parsed with the strict parser (duplicate members, lossy numbers, depth); the
  * input, each event and the number of events are capped. Cost is linear in the input: appends push
@@ -211,6 +213,11 @@ function capped(items: readonly string[]): string[] {
 type Kind = "task" | "message" | "statusUpdate" | "artifactUpdate";
 const KINDS: readonly Kind[] = ["task", "message", "statusUpdate", "artifactUpdate"];
 
+interface ShownMessage {
+  readonly message: JsonObject;
+  readonly id: string;
+}
+
 interface ChunkState {
   /** An append or `lastChunk: false` left the artifact waiting for more. */
   open: boolean;
@@ -237,7 +244,12 @@ class StreamFold {
   private chunks = new Map<string, ChunkState>();
   private history: JsonObject[] = [];
   private historyById = new Map<string, JsonObject>();
+  /** Message objects the folded history holds, so one shown twice through two paths is added once. */
+  private inHistory = new Set<JsonObject>();
+  /** The message the current status shows, with its messageId. */
+  private statusShows: ShownMessage | undefined;
   private readonly notes: string[] = [];
+  private notesLeftOut = 0;
 
   apply(value: JsonValue, w: Where): Failure | undefined {
     this.events = w.n;
@@ -361,6 +373,8 @@ class StreamFold {
     this.contextId = context.value;
     const state = this.readState(member(own, "status"), joinPath(path, "status"), w);
     if (!state.ok) return state;
+    const shown = this.statusMessageOf(member(own, "status"), joinPath(path, "status"), w);
+    if (!shown.ok) return shown;
     const metadata = this.objectMember(own, "metadata", path, w);
     if (!metadata.ok) return metadata;
     const artifacts = this.arrayMember(own, "artifacts", path, w);
@@ -374,6 +388,7 @@ class StreamFold {
     }
     const h = this.resetHistory(history.value, joinPath(path, "history"), w);
     if (h) return h;
+    this.statusShows = shown.value;
     this.setState(state.value, w);
     return undefined;
   }
@@ -389,12 +404,23 @@ class StreamFold {
     if (context.value !== this.contextId) return this.foreignContext(context.value, joinPath(path, "contextId"), w);
     const state = this.readState(member(task, "status"), joinPath(path, "status"), w);
     if (!state.ok) return state;
+    const shown = this.statusMessageOf(member(task, "status"), joinPath(path, "status"), w);
+    if (!shown.ok) return shown;
     const metadata = this.objectMember(task, "metadata", path, w);
     if (!metadata.ok) return metadata;
     const artifacts = this.arrayMember(task, "artifacts", path, w);
     if (!artifacts.ok) return artifacts;
     const history = this.arrayMember(task, "history", path, w);
     if (!history.ok) return history;
+    this.keepStatusMessage(w);
+    // a2a-js lets a later Task's history replace the stored one; here it may only extend it: a
+    // snapshot must not take back messages the stream already showed.
+    if (history.value.length > 0) {
+      const at = this.history.findIndex((m, i) => !jsonEquals(m, history.value[i]));
+      if (at !== -1) {
+        return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the later Task's history drops or changes history[${at}] the stream already showed`, joinPath(path, "history", at));
+      }
+    }
     const storedMetadata = member(this.task, "metadata");
     this.task = task;
     if (isJsonObject(storedMetadata)) {
@@ -410,7 +436,8 @@ class StreamFold {
       const h = this.resetHistory(history.value, joinPath(path, "history"), w);
       if (h) return h;
     }
-    this.notes.push(`${label(w)}: a second Task was merged into the folded Task (history kept when its own is empty, artifacts merged by artifactId, metadata merged)`);
+    this.statusShows = shown.value;
+    this.note(`${label(w)}: a later Task was merged into the folded Task (history kept when its own is empty, artifacts merged by artifactId, metadata merged)`);
     this.setState(state.value, w);
     return undefined;
   }
@@ -425,11 +452,11 @@ class StreamFold {
     const metadata = this.objectMember(update, "metadata", path, w);
     if (!metadata.ok) return metadata;
     const statusObject = status as JsonObject;
-    const message = member(statusObject, "message");
-    if (message !== undefined && message !== null) {
-      const r = this.appendStatusMessage(message, joinPath(statusPath, "message"), w);
-      if (r) return r;
-    }
+    const shown = this.statusMessageOf(statusObject, statusPath, w);
+    if (!shown.ok) return shown;
+    this.keepStatusMessage(w);
+    if (shown.value) this.addToHistory(shown.value, w);
+    this.statusShows = shown.value;
     this.task.status = statusObject;
     if (metadata.value) this.mergeMetadata(metadata.value);
     this.setState(state.value, w);
@@ -542,11 +569,14 @@ class StreamFold {
   private resetHistory(messages: readonly JsonValue[], path: string, w: Where): Failure | undefined {
     this.history = [];
     this.historyById = new Map();
+    this.inHistory = new Set();
     for (const [i, m] of messages.entries()) {
       const id = this.messageIdOf(m, joinPath(path, i), w);
       if (!id.ok) return id;
-      this.history.push(m as JsonObject);
-      if (!this.historyById.has(id.value)) this.historyById.set(id.value, m as JsonObject);
+      const message = m as JsonObject;
+      this.history.push(message);
+      this.inHistory.add(message);
+      if (!this.historyById.has(id.value)) this.historyById.set(id.value, message);
     }
     return undefined;
   }
@@ -556,18 +586,26 @@ class StreamFold {
    * message sent again is one observation. The same messageId with other content is kept as a
    * second entry: dropping it would hide from taskBinding what the client was shown.
    */
-  private appendStatusMessage(message: JsonValue, path: string, w: Where): Failure | undefined {
-    const id = this.messageIdOf(message, path, w);
-    if (!id.ok) return id;
-    const seen = this.historyById.get(id.value);
-    if (seen !== undefined && jsonEquals(seen, message)) return undefined;
+  private addToHistory(shown: ShownMessage, w: Where): void {
+    const { message, id } = shown;
+    if (this.inHistory.has(message)) return;
+    const seen = this.historyById.get(id);
+    if (seen !== undefined && jsonEquals(seen, message)) return;
     if (seen !== undefined) {
-      this.notes.push(`${label(w)}: status message ${JSON.stringify(id.value)} differs from the history entry with that messageId; both are kept`);
+      this.note(`${label(w)}: status message ${JSON.stringify(id)} differs from the history entry with that messageId; both are kept`);
     } else {
-      this.historyById.set(id.value, message as JsonObject);
+      this.historyById.set(id, message);
     }
-    this.history.push(message as JsonObject);
-    return undefined;
+    this.history.push(message);
+    this.inHistory.add(message);
+  }
+
+  /** A status's message, when it has one: a Message with a messageId. */
+  private statusMessageOf(status: JsonValue | undefined, path: string, w: Where): Result<ShownMessage | undefined> {
+    const message = isJsonObject(status) ? member(status, "message") : undefined;
+    if (message === undefined || message === null) return ok(undefined);
+    const id = this.messageIdOf(message, joinPath(path, "message"), w);
+    return id.ok ? ok({ message: message as JsonObject, id: id.value }) : id;
   }
 
   private messageIdOf(m: JsonValue, path: string, w: Where): Result<string> {
@@ -576,6 +614,24 @@ class StreamFold {
     if (!id.ok) return inEvent(w, id);
     if (typeof id.value !== "string") return fail("INPUT_STREAM_MALFORMED", `${label(w)}: a Message needs a string "messageId"`, joinPath(path, "messageId"));
     return ok(id.value);
+  }
+
+  /** Notes on single events are capped: a stream of many events must not make a report of many lines. */
+  private note(text: string): void {
+    if (this.notes.length < NOTE_CAP) this.notes.push(text);
+    else this.notesLeftOut++;
+  }
+
+  /**
+   * A status is being replaced. A message it showed that the history does not hold yet (the first
+   * Task's, or a later Task's, status message; an update's joined the history on arrival) joins
+   * it now, so nothing the client was shown vanishes from the folded Task.
+   */
+  private keepStatusMessage(w: Where): void {
+    const shown = this.statusShows;
+    if (shown === undefined || this.inHistory.has(shown.message)) return;
+    if (!this.historyById.has(shown.id)) this.note(`${label(w)}: the message ${JSON.stringify(shown.id)} of the status it replaces joins the history`);
+    this.addToHistory(shown, w);
   }
 
   /** Shallow, top-level keys, the newer value wins: `{...stored, ...event}` (a2a-js 1.3.0, Python a2a-sdk). */
@@ -667,6 +723,7 @@ class StreamFold {
         eventPath(last),
       );
     }
+    if (this.notesLeftOut > 0) this.notes.push(`and ${this.notesLeftOut} more notes on events`);
     if (this.terminalAt === undefined) this.notes.push(`the stream ends in the interrupted state ${this.state}: the Task is not terminal`);
     if (this.artifacts.length > 0 || hasMember(this.task, "artifacts")) this.task.artifacts = this.artifacts;
     if (this.history.length > 0 || hasMember(this.task, "history")) this.task.history = this.history;

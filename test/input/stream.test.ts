@@ -192,6 +192,43 @@ describe("folding a stream into the Task", () => {
     expect(f.notes).toEqual(['event 2 (line 3): status message "m0" differs from the history entry with that messageId; both are kept']);
   });
 
+  it("keeps the first Task's status message when its status is replaced: nothing shown vanishes", () => {
+    const f = folded(sse(task({ history: [message("m0", "hi", "ROLE_USER")], status: { state: "TASK_STATE_SUBMITTED", message: message("s0", "queued") } }), done));
+    expect((plain(f.task.history as JsonValue) as { messageId: string }[]).map((x) => x.messageId)).toEqual(["m0", "s0"]);
+    expect(f.notes).toEqual(['event 2 (line 3): the message "s0" of the status it replaces joins the history']);
+    const terminalFirst = folded(sse(task({ status: { state: "TASK_STATE_COMPLETED", message: message("s0", "done") } })));
+    expect(terminalFirst.task.history).toBeUndefined();
+  });
+
+  it("adds a differing status message once, however many statuses show it", () => {
+    const other = message("m0", "not what the user said");
+    const f = folded(sse(task({ history: [message("m0", "hi", "ROLE_USER")] }), status("TASK_STATE_WORKING", {}, { message: other }), status("TASK_STATE_WORKING"), done));
+    expect((plain(f.task.history as JsonValue) as { parts: { text: string }[] }[]).map((x) => x.parts[0]!.text)).toEqual(["hi", "not what the user said"]);
+    expect(f.notes).toHaveLength(1);
+  });
+
+  it("caps notes on single events at 20", () => {
+    const forged = Array.from({ length: 25 }, (_, i) => status("TASK_STATE_WORKING", {}, { message: message("m0", `forged ${i}`) }));
+    const f = folded(sse(task({ history: [message("m0", "hi", "ROLE_USER")] }), ...forged, done));
+    expect(f.notes).toHaveLength(21);
+    expect(f.notes[20]).toBe("and 5 more notes on events");
+    expect((f.task.history as JsonValue[]).length).toBe(26);
+  });
+
+  it("lets a later Task extend the history the stream showed, never take it back", () => {
+    const shown = [message("m0", "hi", "ROLE_USER"), message("m1", "hello")];
+    const later = (history: unknown[]) => ({ task: { id: T, contextId: C, status: { state: "TASK_STATE_COMPLETED" }, history } });
+    const f = folded(sse(task({ history: [shown[0]] }), status("TASK_STATE_WORKING", {}, { message: shown[1] }), later([...shown, message("m2", "bye")])));
+    expect((plain(f.task.history as JsonValue) as { messageId: string }[]).map((x) => x.messageId)).toEqual(["m0", "m1", "m2"]);
+    const dropped = failure(sse(task({ history: [shown[0]] }), status("TASK_STATE_WORKING", {}, { message: shown[1] }), later([shown[0]])));
+    expect([dropped.code, dropped.path, dropped.detail]).toEqual([
+      "INPUT_STREAM_MALFORMED",
+      "event[3].task.history[1]",
+      "event 3 (line 5): the later Task's history drops or changes history[1] the stream already showed",
+    ]);
+    expect(refusal(sse(task({ history: [shown[0]] }), later([message("m0", "changed", "ROLE_USER")])))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[2].task.history[0]", event: "event 2" });
+  });
+
   it("adds artifacts, replaces one by artifactId, and appends chunks in order with their metadata merged", () => {
     const f = folded(
       sse(
@@ -244,7 +281,7 @@ describe("folding a stream into the Task", () => {
       history: [message("m0", "hi", "ROLE_USER")],
     });
     expect(f.notes).toEqual([
-      "event 3 (line 5): a second Task was merged into the folded Task (history kept when its own is empty, artifacts merged by artifactId, metadata merged)",
+      "event 3 (line 5): a later Task was merged into the folded Task (history kept when its own is empty, artifacts merged by artifactId, metadata merged)",
     ]);
   });
 
@@ -421,6 +458,16 @@ describe("streams the verifier refuses (exit 2), naming the event and the path i
     expect(refusal(sse(task({ artifacts: [{ artifactId: "a" }] })))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[1].task.artifacts[0].parts", event: "event 1" });
     expect(refusal(sse(task({ history: [{ role: "ROLE_USER", parts: [] }] })))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[1].task.history[0].messageId", event: "event 1" });
     expect(refusal(sse(task({ history: ["hi"] })))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[1].task.history[0]", event: "event 1" });
+    expect(refusal(sse(task({ status: { state: "TASK_STATE_SUBMITTED", message: { parts: [] } } })))).toEqual({
+      code: "INPUT_STREAM_MALFORMED",
+      path: "event[1].task.status.message.messageId",
+      event: "event 1",
+    });
+    expect(refusal(sse(task(), { task: { id: T, contextId: C, status: { state: "TASK_STATE_COMPLETED", message: 1 } } }))).toEqual({
+      code: "INPUT_STREAM_MALFORMED",
+      path: "event[2].task.status.message",
+      event: "event 2",
+    });
     expect(refusal(sse(task({ metadata: [] })))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[1].task.metadata", event: "event 1" });
     expect(refusal(sse(task({ history: {} })))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[1].task.history", event: "event 1" });
     expect(refusal(sse(task({ history: [{ messageId: "m", message_id: "m" }] })))).toEqual({ code: "INPUT_A2A_MALFORMED", path: "event[1].task.history[0].messageId", event: "event 1" });
