@@ -37,6 +37,7 @@ import { asSafeInteger, fromPlain, hasMember, isJsonObject, jsonEquals, member, 
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { TASK_STATES, TERMINAL_TASK_STATES } from "../profile.js";
 import { field, looksLikeTask } from "./a2a.js";
+import { detectV03 } from "./v03.js";
 
 export type StreamFraming = "sse" | "ndjson" | "json-array";
 export type StreamBinding = "jsonrpc" | "rest";
@@ -323,8 +324,9 @@ class StreamFold {
       base = eventPath(w, "result");
     } else {
       binding = "rest";
-      const keys = Object.keys(value);
-      if (keys.length === 1 && keys[0] === "error") {
+      // No StreamResponse has an `error` member: an event carrying one is the server's error,
+      // whatever else it holds.
+      if (member(value, "error") !== undefined) {
         return fail("INPUT_STREAM_ERROR", `${label(w)} is an error${describeError(value)}; the stream ends without a Task`, eventPath(w, "error"));
       }
       response = value;
@@ -362,8 +364,18 @@ class StreamFold {
     return ok({ kind: only.kind, payload: only.value, path });
   }
 
+  /** The Task of a `task` event: v1.0-shaped, with a string id and an object status. */
+  private taskShape(task: JsonObject, path: string, w: Where): Failure | undefined {
+    const signals = detectV03(task, path);
+    if (signals.length > 0) {
+      return fail("INPUT_A2A_V03", `${label(w)} is an A2A v0.3 Task (evidence: ${signals.slice(0, 3).join("; ")}); this verifier folds A2A v1.0 streams`, path);
+    }
+    return looksLikeTask(task) ? undefined : fail("INPUT_STREAM_MALFORMED", `${label(w)}: the Task needs a string "id" and an object "status"`, path);
+  }
+
   private begin(task: JsonObject, path: string, w: Where): Failure | undefined {
-    if (!looksLikeTask(task)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the Task needs a string "id" and an object "status"`, path);
+    const shape = this.taskShape(task, path, w);
+    if (shape) return shape;
     // The fold works on its own copy: the first Task is also reported as it was sent.
     const own = fromPlain(task) as JsonObject;
     this.first = { kind: "task", task };
@@ -395,7 +407,8 @@ class StreamFold {
 
   /** A later `task` event, as the a2a-js ResultManager applies one to the stored Task. */
   private snapshot(task: JsonObject, path: string, w: Where): Failure | undefined {
-    if (!looksLikeTask(task)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the Task needs a string "id" and an object "status"`, path);
+    const shape = this.taskShape(task, path, w);
+    if (shape) return shape;
     if (member(task, "id") !== this.taskId) {
       return fail("INPUT_STREAM_FOREIGN_EVENT", `${label(w)} is Task ${showValue(member(task, "id"))}; the stream's Task is ${JSON.stringify(this.taskId)}`, joinPath(path, "id"));
     }
@@ -412,7 +425,6 @@ class StreamFold {
     if (!artifacts.ok) return artifacts;
     const history = this.arrayMember(task, "history", path, w);
     if (!history.ok) return history;
-    this.keepStatusMessage(w);
     // a2a-js lets a later Task's history replace the stored one; here it may only extend it: a
     // snapshot must not take back messages the stream already showed.
     if (history.value.length > 0) {
@@ -436,6 +448,7 @@ class StreamFold {
       const h = this.resetHistory(history.value, joinPath(path, "history"), w);
       if (h) return h;
     }
+    this.keepStatusMessage(w);
     this.statusShows = shown.value;
     this.note(`${label(w)}: a later Task was merged into the folded Task (history kept when its own is empty, artifacts merged by artifactId, metadata merged)`);
     this.setState(state.value, w);
@@ -536,11 +549,15 @@ class StreamFold {
     if (chunk.closedAt !== undefined) {
       return fail("INPUT_STREAM_ORDER", `${label(w)} appends to artifact ${JSON.stringify(id)} after its last chunk (event ${chunk.closedAt})`, joinPath(path, "artifactId"));
     }
-    // A chunk may repeat what the artifact is called; it may not rename it halfway.
+    // A chunk may repeat what the artifact is called, or say it first; it may not rename it halfway.
+    const isEmpty = (v: JsonValue | undefined) => v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+    const adopted: [string, JsonValue][] = [];
     for (const name of ["name", "description", "extensions"]) {
       const given = member(artifact, name);
-      const isEmpty = given === undefined || given === null || given === "" || (Array.isArray(given) && given.length === 0);
-      if (!isEmpty && !jsonEquals(given, member(existing, name))) {
+      if (isEmpty(given)) continue;
+      const had = member(existing, name);
+      if (isEmpty(had)) adopted.push([name, given as JsonValue]);
+      else if (!jsonEquals(given, had)) {
         return fail("INPUT_STREAM_MALFORMED", `${label(w)}: an append to artifact ${JSON.stringify(id)} changes its "${name}"`, joinPath(path, name));
       }
     }
@@ -548,6 +565,7 @@ class StreamFold {
     if (metadata !== undefined && metadata !== null && !isJsonObject(metadata)) {
       return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "metadata" must be an object`, joinPath(path, "metadata"));
     }
+    for (const [name, value] of adopted) existing[name] = value;
     const target = member(existing, "parts") as JsonValue[];
     // In place, one part at a time: no copy of the list per chunk, no spread of a huge argument list.
     for (const part of parts) target.push(part);

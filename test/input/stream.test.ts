@@ -226,6 +226,8 @@ describe("folding a stream into the Task", () => {
       "event[3].task.history[1]",
       "event 3 (line 5): the later Task's history drops or changes history[1] the stream already showed",
     ]);
+    const queued = folded(sse(task({ history: [shown[0]], status: { state: "TASK_STATE_SUBMITTED", message: message("s0", "queued") } }), later([shown[0]])));
+    expect((plain(queued.task.history as JsonValue) as { messageId: string }[]).map((x) => x.messageId)).toEqual(["m0", "s0"]);
     expect(refusal(sse(task({ history: [shown[0]] }), later([message("m0", "changed", "ROLE_USER")])))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[2].task.history[0]", event: "event 2" });
   });
 
@@ -420,6 +422,7 @@ describe("streams the verifier refuses (exit 2), naming the event and the path i
     const f = failure(sse(rpc(task()), rpcError));
     expect([f.code, f.path]).toEqual(["INPUT_STREAM_ERROR", "event[2].error"]);
     expect(f.detail).toBe('event 2 (line 3) is a JSON-RPC error: -32001 "Task not found" (TASK_NOT_FOUND); the stream ends without a Task');
+    expect(refusal(sse(task(), { ...done, error: { code: 13 } }))).toEqual({ code: "INPUT_STREAM_ERROR", path: "event[2].error", event: "event 2" });
     expect(refusal(sse(task(), { error: { code: 500, status: "INTERNAL", message: "boom" } }))).toEqual({ code: "INPUT_STREAM_ERROR", path: "event[2].error", event: "event 2" });
     const frame = failure(`${sse(task())}event: error\ndata: ${json(rpcError)}\n\n`);
     expect([frame.code, frame.path]).toEqual(["INPUT_STREAM_ERROR", "event[2]"]);
@@ -447,6 +450,10 @@ describe("streams the verifier refuses (exit 2), naming the event and the path i
   });
 
   it("refuses a first Task the fold cannot read", () => {
+    const v03 = failure(sse({ task: { kind: "task", id: T, contextId: C, status: { state: "submitted" } } }));
+    expect([v03.code, v03.path]).toEqual(["INPUT_A2A_V03", "event[1].task"]);
+    expect(v03.detail).toMatch(/^event 1 \(line 1\) is an A2A v0\.3 Task \(evidence: /);
+    expect(refusal(sse(task(), { task: { id: T, contextId: C, status: { state: "completed" } } }))).toEqual({ code: "INPUT_A2A_V03", path: "event[2].task", event: "event 2" });
     expect(refusal(sse({ task: { id: T } }))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[1].task", event: "event 1" });
     expect(refusal(sse(task({ status: { state: "TASK_STATE_DONE" } })))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[1].task.status.state", event: "event 1" });
     expect(refusal(sse(task({ status: {} })))).toEqual({ code: "INPUT_STREAM_MALFORMED", path: "event[1].task.status.state", event: "event 1" });
@@ -573,11 +580,19 @@ describe("streams the verifier refuses (exit 2), naming the event and the path i
       path: "event[3].artifactUpdate.artifact.name",
       event: "event 3",
     });
-    expect(refusal(sse(task(), start, a({ append: true }, { artifactId: "a", extensions: ["urn:x"], parts: [] }), done))).toEqual({
+    const named = folded(sse(task(), artifact({ artifactId: "a", parts: [text("0")] }), a({ append: true }, { artifactId: "a", name: "late name", parts: [text("1")] }), done));
+    expect(plain(named.task.artifacts as JsonValue)).toEqual([{ artifactId: "a", name: "late name", parts: [text("0"), text("1")] }]);
+    expect(refusal(sse(task(), start, a({ append: true }, { artifactId: "a", description: "d", parts: [] }), a({ append: true }, { artifactId: "a", description: "e", parts: [] }), done))).toEqual({
       code: "INPUT_STREAM_MALFORMED",
-      path: "event[3].artifactUpdate.artifact.extensions",
-      event: "event 3",
+      path: "event[4].artifactUpdate.artifact.description",
+      event: "event 4",
     });
+    expect(refusal(sse(task(), start, a({ append: true }, { artifactId: "a", name: "report", extensions: ["urn:x"], parts: [] }), a({ append: true }, { artifactId: "a", extensions: ["urn:y"], parts: [] }), done))).toEqual({
+      code: "INPUT_STREAM_MALFORMED",
+      path: "event[4].artifactUpdate.artifact.extensions",
+      event: "event 4",
+    });
+    expect(folded(sse(task(), start, a({ append: true }, { artifactId: "a", extensions: ["urn:x"], parts: [] }), done)).events).toBe(4);
     expect(refusal(sse(task(), start, a({ append: true }, { artifactId: "a", parts: [], metadata: "m" }), done))).toEqual({
       code: "INPUT_STREAM_MALFORMED",
       path: "event[3].artifactUpdate.artifact.metadata",
