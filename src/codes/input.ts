@@ -40,7 +40,7 @@ export const INPUT_CODES = [
   "INPUT_STREAM_ERROR",
   /** A stream ends before a terminal or interrupted state, or mid-event. */
   "INPUT_STREAM_TRUNCATED",
-  /** A stream exceeds the event count or one event's size limit. */
+  /** A stream exceeds the input size, the event count or one event's size limit. */
   "INPUT_STREAM_TOO_LARGE",
   /** The stream is a direct Message reply: there is no Task to verify. */
   "INPUT_STREAM_MESSAGE",

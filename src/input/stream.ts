@@ -214,6 +214,16 @@ function capped(items: readonly string[]): string[] {
 type Kind = "task" | "message" | "statusUpdate" | "artifactUpdate";
 const KINDS: readonly Kind[] = ["task", "message", "statusUpdate", "artifactUpdate"];
 
+interface TaskEvent {
+  readonly id: string;
+  readonly contextId: string;
+  readonly state: string;
+  readonly shown: ShownMessage | undefined;
+  readonly metadata: JsonObject | undefined;
+  readonly artifacts: readonly JsonValue[];
+  readonly history: readonly JsonValue[];
+}
+
 interface ShownMessage {
   readonly message: JsonObject;
   readonly id: string;
@@ -364,57 +374,15 @@ class StreamFold {
     return ok({ kind: only.kind, payload: only.value, path });
   }
 
-  /** The Task of a `task` event: v1.0-shaped, with a string id and an object status. */
-  private taskShape(task: JsonObject, path: string, w: Where): Failure | undefined {
+  /** What the fold reads of the Task of a `task` event: v1.0-shaped, with a string id and an object status. */
+  private readTaskEvent(task: JsonObject, path: string, w: Where): Result<TaskEvent> {
     const signals = detectV03(task, path);
     if (signals.length > 0) {
       return fail("INPUT_A2A_V03", `${label(w)} is an A2A v0.3 Task (evidence: ${signals.slice(0, 3).join("; ")}); this verifier folds A2A v1.0 streams`, path);
     }
-    return looksLikeTask(task) ? undefined : fail("INPUT_STREAM_MALFORMED", `${label(w)}: the Task needs a string "id" and an object "status"`, path);
-  }
-
-  private begin(task: JsonObject, path: string, w: Where): Failure | undefined {
-    const shape = this.taskShape(task, path, w);
-    if (shape) return shape;
-    // The fold works on its own copy: the first Task is also reported as it was sent.
-    const own = fromPlain(task) as JsonObject;
-    this.first = { kind: "task", task };
-    this.taskId = member(own, "id") as string;
-    const context = this.stringMember(own, "contextId", path, w);
-    if (!context.ok) return context;
-    this.contextId = context.value;
-    const state = this.readState(member(own, "status"), joinPath(path, "status"), w);
-    if (!state.ok) return state;
-    const shown = this.statusMessageOf(member(own, "status"), joinPath(path, "status"), w);
-    if (!shown.ok) return shown;
-    const metadata = this.objectMember(own, "metadata", path, w);
-    if (!metadata.ok) return metadata;
-    const artifacts = this.arrayMember(own, "artifacts", path, w);
-    if (!artifacts.ok) return artifacts;
-    const history = this.arrayMember(own, "history", path, w);
-    if (!history.ok) return history;
-    this.task = own;
-    for (const [i, a] of artifacts.value.entries()) {
-      const r = this.addArtifact(a, joinPath(path, "artifacts", i), w);
-      if (r) return r;
-    }
-    const h = this.resetHistory(history.value, joinPath(path, "history"), w);
-    if (h) return h;
-    this.statusShows = shown.value;
-    this.setState(state.value, w);
-    return undefined;
-  }
-
-  /** A later `task` event, as the a2a-js ResultManager applies one to the stored Task. */
-  private snapshot(task: JsonObject, path: string, w: Where): Failure | undefined {
-    const shape = this.taskShape(task, path, w);
-    if (shape) return shape;
-    if (member(task, "id") !== this.taskId) {
-      return fail("INPUT_STREAM_FOREIGN_EVENT", `${label(w)} is Task ${showValue(member(task, "id"))}; the stream's Task is ${JSON.stringify(this.taskId)}`, joinPath(path, "id"));
-    }
-    const context = this.stringMember(task, "contextId", path, w);
-    if (!context.ok) return context;
-    if (context.value !== this.contextId) return this.foreignContext(context.value, joinPath(path, "contextId"), w);
+    if (!looksLikeTask(task)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the Task needs a string "id" and an object "status"`, path);
+    const contextId = this.stringMember(task, "contextId", path, w);
+    if (!contextId.ok) return contextId;
     const state = this.readState(member(task, "status"), joinPath(path, "status"), w);
     if (!state.ok) return state;
     const shown = this.statusMessageOf(member(task, "status"), joinPath(path, "status"), w);
@@ -425,10 +393,51 @@ class StreamFold {
     if (!artifacts.ok) return artifacts;
     const history = this.arrayMember(task, "history", path, w);
     if (!history.ok) return history;
+    return ok({
+      id: member(task, "id") as string,
+      contextId: contextId.value,
+      state: state.value,
+      shown: shown.value,
+      metadata: metadata.value,
+      artifacts: artifacts.value,
+      history: history.value,
+    });
+  }
+
+  private begin(task: JsonObject, path: string, w: Where): Failure | undefined {
+    // The fold works on its own copy: the first Task is also reported as it was sent.
+    const own = fromPlain(task) as JsonObject;
+    const read = this.readTaskEvent(own, path, w);
+    if (!read.ok) return read;
+    const t = read.value;
+    this.first = { kind: "task", task };
+    this.taskId = t.id;
+    this.contextId = t.contextId;
+    this.task = own;
+    for (const [i, a] of t.artifacts.entries()) {
+      const r = this.addArtifact(a, joinPath(path, "artifacts", i), w);
+      if (r) return r;
+    }
+    const h = this.resetHistory(t.history, joinPath(path, "history"), w);
+    if (h) return h;
+    this.statusShows = t.shown;
+    this.setState(t.state, w);
+    return undefined;
+  }
+
+  /** A later `task` event, as the a2a-js ResultManager applies one to the stored Task. */
+  private snapshot(task: JsonObject, path: string, w: Where): Failure | undefined {
+    const read = this.readTaskEvent(task, path, w);
+    if (!read.ok) return read;
+    const t = read.value;
+    if (t.id !== this.taskId) {
+      return fail("INPUT_STREAM_FOREIGN_EVENT", `${label(w)} is Task ${JSON.stringify(t.id)}; the stream's Task is ${JSON.stringify(this.taskId)}`, joinPath(path, "id"));
+    }
+    if (t.contextId !== this.contextId) return this.foreignContext(t.contextId, joinPath(path, "contextId"), w);
     // a2a-js lets a later Task's history replace the stored one; here it may only extend it: a
     // snapshot must not take back messages the stream already showed.
-    if (history.value.length > 0) {
-      const at = this.history.findIndex((m, i) => !jsonEquals(m, history.value[i]));
+    if (t.history.length > 0) {
+      const at = this.history.findIndex((m, i) => !jsonEquals(m, t.history[i]));
       if (at !== -1) {
         return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the later Task's history drops or changes history[${at}] the stream already showed`, joinPath(path, "history", at));
       }
@@ -439,19 +448,19 @@ class StreamFold {
       delete task.metadata;
       this.mergeMetadata(storedMetadata);
     }
-    if (metadata.value) this.mergeMetadata(metadata.value);
-    for (const [i, a] of artifacts.value.entries()) {
+    if (t.metadata) this.mergeMetadata(t.metadata);
+    for (const [i, a] of t.artifacts.entries()) {
       const r = this.putArtifact(a, joinPath(path, "artifacts", i), w, false, undefined);
       if (r) return r;
     }
-    if (history.value.length > 0) {
-      const h = this.resetHistory(history.value, joinPath(path, "history"), w);
+    if (t.history.length > 0) {
+      const h = this.resetHistory(t.history, joinPath(path, "history"), w);
       if (h) return h;
     }
     this.keepStatusMessage(w);
-    this.statusShows = shown.value;
+    this.statusShows = t.shown;
     this.note(`${label(w)}: a later Task was merged into the folded Task (history kept when its own is empty, artifacts merged by artifactId, metadata merged)`);
-    this.setState(state.value, w);
+    this.setState(t.state, w);
     return undefined;
   }
 
