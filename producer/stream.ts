@@ -41,24 +41,43 @@ export function streamEvents(exchange: Exchange): JsonObject[] {
   const ids = { taskId, contextId };
   const history = arrayMember(finalTask, "history");
   if (arrayMember(firstTask, "history").length !== 1 || arrayMember(firstTask, "artifacts").length !== 0) {
-    throw new ProducerError("PRODUCER_INVALID_OPTION", "a streamed first Task carries the request message and no artifact");
+    throw new ProducerError(
+      "PRODUCER_INVALID_OPTION",
+      "a streamed first Task carries the request message and no artifact",
+    );
   }
   const firstMetadata = objectMember(firstTask, "metadata") ?? {};
   const finalMetadata = objectMember(finalTask, "metadata") ?? {};
   // Metadata merges key by key: a key only the first Task has would survive into the folded Task.
   const stale = Object.keys(firstMetadata).filter((k) => !(k in finalMetadata));
-  if (stale.length > 0) throw new ProducerError("PRODUCER_INVALID_OPTION", `the final Task drops metadata key ${stale[0]}, which no status update can remove`);
+  if (stale.length > 0)
+    throw new ProducerError(
+      "PRODUCER_INVALID_OPTION",
+      `the final Task drops metadata key ${stale[0]}, which no status update can remove`,
+    );
 
   const events: JsonObject[] = [jsonObject({ task: copyObject(firstTask) })];
   const agentMessages = history.slice(1);
   for (const message of agentMessages) {
     if (!isJsonObject(message) || message.role !== "ROLE_AGENT") {
-      throw new ProducerError("PRODUCER_INVALID_OPTION", "one stream answers one request: history after the first message must be agent messages");
+      throw new ProducerError(
+        "PRODUCER_INVALID_OPTION",
+        "one stream answers one request: history after the first message must be agent messages",
+      );
     }
-    events.push(jsonObject({ statusUpdate: { ...ids, status: { message: copyObject(message), state: "TASK_STATE_WORKING", timestamp: WORKING_TIMESTAMP } } }));
+    events.push(
+      jsonObject({
+        statusUpdate: {
+          ...ids,
+          status: { message: copyObject(message), state: "TASK_STATE_WORKING", timestamp: WORKING_TIMESTAMP },
+        },
+      }),
+    );
   }
   if (agentMessages.length === 0) {
-    events.push(jsonObject({ statusUpdate: { ...ids, status: { state: "TASK_STATE_WORKING", timestamp: WORKING_TIMESTAMP } } }));
+    events.push(
+      jsonObject({ statusUpdate: { ...ids, status: { state: "TASK_STATE_WORKING", timestamp: WORKING_TIMESTAMP } } }),
+    );
   }
   for (const artifact of arrayMember(finalTask, "artifacts")) {
     if (!isJsonObject(artifact)) throw new ProducerError("PRODUCER_INVALID_OPTION", "an artifact is not an object");
@@ -70,11 +89,24 @@ export function streamEvents(exchange: Exchange): JsonObject[] {
     parts.forEach((part, i) => {
       const last = i === parts.length - 1;
       // The first chunk carries the artifact's name; the others only its id and the next part.
-      const chunk = i === 0 ? { ...copyObject(artifact), parts: [part] } : { artifactId: artifact.artifactId, parts: [part] };
-      events.push(jsonObject({ artifactUpdate: { ...ids, artifact: chunk, ...(i > 0 ? { append: true } : {}), lastChunk: last } }));
+      const chunk =
+        i === 0 ? { ...copyObject(artifact), parts: [part] } : { artifactId: artifact.artifactId, parts: [part] };
+      events.push(
+        jsonObject({
+          artifactUpdate: { ...ids, artifact: chunk, ...(i > 0 ? { append: true } : {}), lastChunk: last },
+        }),
+      );
     });
   }
-  events.push(jsonObject({ statusUpdate: { ...ids, metadata: copyObject(finalMetadata), status: copyObject(objectMember(finalTask, "status") ?? {}) } }));
+  events.push(
+    jsonObject({
+      statusUpdate: {
+        ...ids,
+        metadata: copyObject(finalMetadata),
+        status: copyObject(objectMember(finalTask, "status") ?? {}),
+      },
+    }),
+  );
   return events;
 }
 
@@ -105,7 +137,9 @@ export function renderSse(events: readonly JsonObject[], options: SseOptions): s
     if (options.comments) out.push(`: keep-alive${eol}`);
     if (options.eventIds) out.push(`id: ${i + 1}${eol}`);
     const value = framed(event, options.binding, options.jsonRpcId ?? 1);
-    const lines = options.multilineData ? jsonText(value, { sortKeys: false }).trimEnd().split("\n") : [jsonText(value, { sortKeys: false, compact: true })];
+    const lines = options.multilineData
+      ? jsonText(value, { sortKeys: false }).trimEnd().split("\n")
+      : [jsonText(value, { sortKeys: false, compact: true })];
     for (const line of lines) out.push(`data: ${line}${eol}`);
     out.push(eol);
   });
@@ -113,11 +147,22 @@ export function renderSse(events: readonly JsonObject[], options: SseOptions): s
 }
 
 /** One event per line. */
-export function renderNdjson(events: readonly JsonObject[], binding: StreamBinding, jsonRpcId: number | string = 1): string {
+export function renderNdjson(
+  events: readonly JsonObject[],
+  binding: StreamBinding,
+  jsonRpcId: number | string = 1,
+): string {
   return events.map((e) => `${jsonText(framed(e, binding, jsonRpcId), { sortKeys: false, compact: true })}\n`).join("");
 }
 
 /** A JSON array of events, indented like the other vector files. */
-export function renderJsonArray(events: readonly JsonObject[], binding: StreamBinding, jsonRpcId: number | string = 1): string {
-  return jsonText(events.map((e) => framed(e, binding, jsonRpcId)), { sortKeys: false });
+export function renderJsonArray(
+  events: readonly JsonObject[],
+  binding: StreamBinding,
+  jsonRpcId: number | string = 1,
+): string {
+  return jsonText(
+    events.map((e) => framed(e, binding, jsonRpcId)),
+    { sortKeys: false },
+  );
 }

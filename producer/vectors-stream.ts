@@ -33,7 +33,11 @@ export function isStreamVector(def: VectorDefinition): def is StreamVectorDefini
 }
 
 /** The input file of a stream vector: its name in the folder and its text. */
-export function renderStreamInput(def: StreamVectorDefinition, exchange: Exchange, jsonRpcId: number | string): readonly [string, string] {
+export function renderStreamInput(
+  def: StreamVectorDefinition,
+  exchange: Exchange,
+  jsonRpcId: number | string,
+): readonly [string, string] {
   const events = streamEvents(exchange);
   def.stream.tamper?.(events);
   const { framing, binding } = def.stream;
@@ -47,14 +51,26 @@ const STREAM_BASE: ExchangeOptions = {
   taskId: uuidFromLabel("stream task"),
   contextId: uuidFromLabel("stream context"),
   transcript: [
-    { messageId: uuidFromLabel("stream message 0"), role: "ROLE_USER", parts: ["Summarise the incident report in three lines."] },
-    { messageId: uuidFromLabel("stream message 1"), role: "ROLE_AGENT", parts: ["Reading the report — summary follows as an artifact."] },
+    {
+      messageId: uuidFromLabel("stream message 0"),
+      role: "ROLE_USER",
+      parts: ["Summarise the incident report in three lines."],
+    },
+    {
+      messageId: uuidFromLabel("stream message 1"),
+      role: "ROLE_AGENT",
+      parts: ["Reading the report — summary follows as an artifact."],
+    },
   ],
   artifacts: [
     {
       artifactId: uuidFromLabel("stream artifact 0"),
       name: "summary",
-      parts: ["1. The 02:10 deploy exhausted the pool.", "2. Rollback at 02:25 restored service.", "3. Pool limits now alert at 80 %."],
+      parts: [
+        "1. The 02:10 deploy exhausted the pool.",
+        "2. Rollback at 02:25 restored service.",
+        "3. Pool limits now alert at 80 %.",
+      ],
     },
     { artifactId: uuidFromLabel("stream artifact 1"), name: "severity", parts: ["SEV-2"] },
   ],
@@ -85,12 +101,17 @@ export const STREAM_VECTORS: readonly StreamVectorDefinition[] = [
       "The same stream over the REST binding (bare StreamResponses), written with CRLF line ends, a keep-alive comment and an id line before each event, and each event's JSON indented over several data lines.",
     mutation: null,
     options: STREAM_BASE,
-    stream: { framing: "sse", binding: "rest", sse: { lineEnd: "\r\n", comments: true, eventIds: true, multilineData: true } },
+    stream: {
+      framing: "sse",
+      binding: "rest",
+      sse: { lineEnd: "\r\n", comments: true, eventIds: true, multilineData: true },
+    },
     expected: HONEST_STREAM,
   },
   {
     name: "valid-stream-ndjson",
-    description: "The same stream as NDJSON, one JSON-RPC response per line, as a client that logs each event writes it.",
+    description:
+      "The same stream as NDJSON, one JSON-RPC response per line, as a client that logs each event writes it.",
     mutation: null,
     options: STREAM_BASE,
     stream: { framing: "ndjson", binding: "jsonrpc" },
@@ -98,7 +119,8 @@ export const STREAM_VECTORS: readonly StreamVectorDefinition[] = [
   },
   {
     name: "neg-taskBinding-stream-dropped-chunk",
-    description: "The stream of valid-stream-sse-jsonrpc without the second chunk of the summary artifact: the folded artifact lacks the text the payload commits to.",
+    description:
+      "The stream of valid-stream-sse-jsonrpc without the second chunk of the summary artifact: the folded artifact lacks the text the payload commits to.",
     mutation: "the artifactUpdate event with the summary's second part (append: true) removed",
     options: STREAM_BASE,
     stream: {
@@ -106,7 +128,10 @@ export const STREAM_VECTORS: readonly StreamVectorDefinition[] = [
       binding: "jsonrpc",
       tamper: (events) => {
         const second = artifactUpdates(events).find((u) => u.append === true);
-        events.splice(events.findIndex((e) => e.artifactUpdate === second), 1);
+        events.splice(
+          events.findIndex((e) => e.artifactUpdate === second),
+          1,
+        );
       },
     },
     expected: expectation({ taskBinding: "FAIL" }),
@@ -126,7 +151,6 @@ export const STREAM_VECTORS: readonly StreamVectorDefinition[] = [
       },
     },
     expected: expectation({ referenceConsistency: "FAIL", negotiation: "FAIL" }),
-    note:
-      "The server never stated its result on the Task: Task.metadata[EXT] keeps the acceptance object, so the terminal Task carries no reference copy and says PENDING (referenceConsistency), and its terminal status PENDING neither meets the accepted minimum nor is a typed failure (negotiation). This is also what a fold that ignores status-update metadata (a2a-js before 1.3.0) makes of an honest stream.",
+    note: "The server never stated its result on the Task: Task.metadata[EXT] keeps the acceptance object, so the terminal Task carries no reference copy and says PENDING (referenceConsistency), and its terminal status PENDING neither meets the accepted minimum nor is a typed failure (negotiation). This is also what a fold that ignores status-update metadata (a2a-js before 1.3.0) makes of an honest stream.",
   },
 ];

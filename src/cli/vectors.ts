@@ -19,13 +19,13 @@ import { Option, type Command } from "commander";
 import { parseStrictJson } from "../json/strict-json.js";
 import { isJsonObject, asSafeInteger, type JsonValue } from "../json/value.js";
 import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
-import { PROPERTY_NAMES, STATES, isFailedInput, type PropertyName, type Report, type State } from "../report/model.js";
+import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
+import { STATES, isFailedInput, TOOL, type Report, type State } from "../report/model.js";
 import { makeStyle } from "../report/style.js";
 import { foldStream, streamCapture, streamFraming, streamTask } from "../input/stream.js";
 import { verify, type InputData, type VerifyRequest } from "../verify.js";
-import { TOOL_VERSION } from "../version.js";
 import { readInput } from "./read.js";
-import type { CliIo } from "./main.js";
+import type { CliIo, CommandContext } from "./io.js";
 
 export interface VectorDifference {
   /** `exitCode`, `evidenceLevel`, or a property name. */
@@ -47,7 +47,12 @@ export interface VectorsReport {
   readonly vectorsReportVersion: 1;
   readonly tool: { readonly name: "a2a-evidence"; readonly version: string };
   readonly vectors: readonly VectorResult[];
-  readonly summary: { readonly total: number; readonly match: number; readonly mismatch: number; readonly error: number };
+  readonly summary: {
+    readonly total: number;
+    readonly match: number;
+    readonly mismatch: number;
+    readonly error: number;
+  };
   readonly exitCode: 0 | 1 | 2;
 }
 
@@ -77,28 +82,32 @@ interface Got {
 
 async function readFile(folder: string, name: string): Promise<Uint8Array> {
   const r = await readInput(join(folder, name));
-  if (!r.ok) throw new FolderError(r.message.startsWith(folder) ? `${name}: ${r.message.slice(folder.length + 1)}` : r.message);
+  if (!r.ok)
+    throw new FolderError(r.message.startsWith(folder) ? `${name}: ${r.message.slice(folder.length + 1)}` : r.message);
   return r.bytes;
 }
 
 async function readJson(folder: string, name: string): Promise<JsonValue> {
   const parsed = parseStrictJson(await readFile(folder, name));
-  if (!parsed.ok) throw new FolderError(`${name}: not strict JSON: ${parsed.detail} at ${parsed.path} (${parsed.code})`);
+  if (!parsed.ok)
+    throw new FolderError(`${name}: not strict JSON: ${parsed.detail} at ${parsed.path} (${parsed.code})`);
   return parsed.value;
 }
 
 function readExpected(v: JsonValue): Expected {
   if (!isJsonObject(v)) throw new FolderError("expected.json: not a JSON object");
   const exitCode = asSafeInteger(v.exitCode);
-  if (exitCode === undefined || exitCode < 0 || exitCode > 3) throw new FolderError("expected.json: exitCode must be 0, 1, 2 or 3");
+  if (exitCode === undefined || exitCode < 0 || exitCode > 3)
+    throw new FolderError("expected.json: exitCode must be 0, 1, 2 or 3");
   const properties = new Map<PropertyName, State>();
   const listed = v.properties;
   if (listed !== undefined && listed !== null) {
     if (!isJsonObject(listed)) throw new FolderError("expected.json: properties must be an object");
     for (const name of Object.keys(listed)) {
       const state = listed[name];
-      if (!(PROPERTY_NAMES as readonly string[]).includes(name)) throw new FolderError(`expected.json: unknown property "${name}"`);
-      if (!(STATES as readonly unknown[]).includes(state)) throw new FolderError(`expected.json: properties.${name} is not one of ${STATES.join(", ")}`);
+      if (!isPropertyName(name)) throw new FolderError(`expected.json: unknown property "${name}"`);
+      if (!(STATES as readonly unknown[]).includes(state))
+        throw new FolderError(`expected.json: properties.${name} is not one of ${STATES.join(", ")}`);
       properties.set(name as PropertyName, state as State);
     }
   }
@@ -106,11 +115,20 @@ function readExpected(v: JsonValue): Expected {
   if (level !== undefined && level !== null && !(LEVELS as readonly unknown[]).includes(level)) {
     throw new FolderError(`expected.json: evidenceLevel must be one of ${LEVELS.join(", ")}`);
   }
-  return { exitCode, properties, ...(typeof level === "string" ? { evidenceLevel: level as EvidenceLevelOrNone } : {}) };
+  return {
+    exitCode,
+    properties,
+    ...(typeof level === "string" ? { evidenceLevel: level as EvidenceLevelOrNone } : {}),
+  };
 }
 
 type ArgKind = "file" | "text" | "properties" | "level";
-const ARGS: Readonly<Record<string, { readonly key: "task" | "firstTask" | "authority" | "tenant" | "require" | "minEvidence"; readonly kind: ArgKind }>> = {
+const ARGS: Readonly<
+  Record<
+    string,
+    { readonly key: "task" | "firstTask" | "authority" | "tenant" | "require" | "minEvidence"; readonly kind: ArgKind }
+  >
+> = {
   "--task": { key: "task", kind: "file" },
   "--first-task": { key: "firstTask", kind: "file" },
   "--authority": { key: "authority", kind: "text" },
@@ -122,7 +140,8 @@ const ARGS: Readonly<Record<string, { readonly key: "task" | "firstTask" | "auth
 /** A path named in args.json, inside the folder: a vector from elsewhere must not read the rest of the disk. */
 function fileInFolder(folder: string, path: string): string {
   const rel = normalize(path);
-  if (isAbsolute(path) || rel === ".." || rel.startsWith(`..${sep}`)) throw new FolderError(`args.json: ${path} is not a path inside the vector folder`);
+  if (isAbsolute(path) || rel === ".." || rel.startsWith(`..${sep}`))
+    throw new FolderError(`args.json: ${path} is not a path inside the vector folder`);
   return relative(folder, resolve(folder, rel));
 }
 
@@ -137,7 +156,9 @@ async function readArgs(folder: string, v: JsonValue): Promise<Partial<VerifyReq
     const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     const spec = ARGS[name];
     if (spec === undefined) {
-      throw new FolderError(`args.json: unsupported argument ${JSON.stringify(arg)} (allowed: ${Object.keys(ARGS).join(", ")}; the trust file is trust.json)`);
+      throw new FolderError(
+        `args.json: unsupported argument ${JSON.stringify(arg)} (allowed: ${Object.keys(ARGS).join(", ")}; the trust file is trust.json)`,
+      );
     }
     let value: string;
     if (name !== arg) value = arg.slice(eq + 1);
@@ -155,14 +176,18 @@ async function readArgs(folder: string, v: JsonValue): Promise<Partial<VerifyReq
         out[spec.key] = value;
         break;
       case "properties": {
-        const names = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
-        const unknown = names.find((n) => !(PROPERTY_NAMES as readonly string[]).includes(n));
+        const names = value
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== "");
+        const unknown = names.find((n) => !isPropertyName(n));
         if (unknown !== undefined) throw new FolderError(`args.json: --require: unknown property "${unknown}"`);
         out[spec.key] = names;
         break;
       }
       case "level":
-        if (!(LEVELS as readonly string[]).includes(value)) throw new FolderError(`args.json: --min-evidence: unknown level "${value}" (known: ${LEVELS.join(", ")})`);
+        if (!(LEVELS as readonly string[]).includes(value))
+          throw new FolderError(`args.json: --min-evidence: unknown level "${value}" (known: ${LEVELS.join(", ")})`);
         out[spec.key] = value;
         break;
     }
@@ -177,7 +202,8 @@ async function readArgs(folder: string, v: JsonValue): Promise<Partial<VerifyReq
 function inputData(file: string, bytes: Uint8Array): { ok: true; data: InputData } | { ok: false; error: string } {
   if (file === "input.json" && streamFraming(bytes) !== "json-array") return { ok: true, data: bytes };
   const folded = foldStream(bytes);
-  if (!folded.ok) return { ok: false, error: `${folded.code}: ${folded.detail}${folded.path ? ` (at ${folded.path})` : ""}` };
+  if (!folded.ok)
+    return { ok: false, error: `${folded.code}: ${folded.detail}${folded.path ? ` (at ${folded.path})` : ""}` };
   if (folded.value.kind === "task") return { ok: true, data: streamCapture(folded.value) };
   const refused = streamTask(folded.value) as { code: string; detail: string };
   return { ok: false, error: `${refused.code}: ${refused.detail}` };
@@ -186,10 +212,16 @@ function inputData(file: string, bytes: Uint8Array): { ok: true; data: InputData
 function gotOf(report: Report): Got {
   const input = report.inputs[0];
   if (report.error || input === undefined) {
-    return { exitCode: report.policy.exitCode, error: report.error ? `${report.error.code}: ${report.error.message}` : "no input was verified" };
+    return {
+      exitCode: report.policy.exitCode,
+      error: report.error ? `${report.error.code}: ${report.error.message}` : "no input was verified",
+    };
   }
   if (isFailedInput(input)) return { exitCode: input.exitCode, error: `${input.error.code}: ${input.error.message}` };
-  const properties = Object.fromEntries(PROPERTY_NAMES.map((p) => [p, input.properties[p].state])) as Record<PropertyName, State>;
+  const properties = Object.fromEntries(PROPERTY_NAMES.map((p) => [p, input.properties[p].state])) as Record<
+    PropertyName,
+    State
+  >;
   return { exitCode: report.policy.exitCode, properties, evidenceLevel: input.evidenceLevel.achieved };
 }
 
@@ -198,7 +230,11 @@ function compare(expected: Expected, got: Got): VectorDifference[] {
   const out: VectorDifference[] = [];
   if (got.properties === undefined) {
     if (expected.properties.size > 0 || expected.evidenceLevel !== undefined) {
-      out.push({ what: "properties", expected: `${expected.properties.size} listed`, got: `none: the input was not verified${got.error && expected.exitCode === got.exitCode ? ` (${got.error})` : ""}` });
+      out.push({
+        what: "properties",
+        expected: `${expected.properties.size} listed`,
+        got: `none: the input was not verified${got.error && expected.exitCode === got.exitCode ? ` (${got.error})` : ""}`,
+      });
     }
   } else {
     for (const [name, state] of expected.properties) {
@@ -209,7 +245,11 @@ function compare(expected: Expected, got: Got): VectorDifference[] {
     }
   }
   if (expected.exitCode !== got.exitCode) {
-    out.push({ what: "exitCode", expected: String(expected.exitCode), got: got.error ? `${got.exitCode} (${got.error})` : String(got.exitCode) });
+    out.push({
+      what: "exitCode",
+      expected: String(expected.exitCode),
+      got: got.error ? `${got.exitCode} (${got.error})` : String(got.exitCode),
+    });
   }
   return out;
 }
@@ -219,14 +259,20 @@ export async function runVectorFolder(path: string, name = basename(path)): Prom
   try {
     const inputs = INPUT_FILES.filter((f) => existsSync(join(path, f)));
     if (inputs.length !== 1) {
-      throw new FolderError(inputs.length === 0 ? `no input file (${INPUT_FILES.join(", ")})` : `more than one input file (${inputs.join(", ")})`);
+      throw new FolderError(
+        inputs.length === 0
+          ? `no input file (${INPUT_FILES.join(", ")})`
+          : `more than one input file (${inputs.join(", ")})`,
+      );
     }
     const inputFile = inputs[0] as string;
     const expected = readExpected(await readJson(path, "expected.json"));
     const args = existsSync(join(path, "args.json")) ? await readArgs(path, await readJson(path, "args.json")) : {};
     const trust = existsSync(join(path, "trust.json")) ? { trust: await readFile(path, "trust.json") } : {};
     const input = inputData(inputFile, await readFile(path, inputFile));
-    const got = input.ok ? gotOf(verify({ ...args, ...trust, inputs: [{ source: `${name}/${inputFile}`, data: input.data }] })) : { exitCode: 2, error: input.error };
+    const got = input.ok
+      ? gotOf(verify({ ...args, ...trust, inputs: [{ source: `${name}/${inputFile}`, data: input.data }] }))
+      : { exitCode: 2, error: input.error };
     const differences = compare(expected, got);
     return { name, path, result: differences.length === 0 ? "match" : "mismatch", differences };
   } catch (e) {
@@ -249,9 +295,14 @@ function foldersOf(dir: string): { name: string; path: string; error?: string }[
   try {
     names = readdirSync(dir).filter((n) => !n.startsWith(".") && statSync(join(dir, n)).isDirectory());
   } catch (e) {
-    return [{ name: basename(dir), path: dir, error: `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` }];
+    return [
+      { name: basename(dir), path: dir, error: `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` },
+    ];
   }
-  if (names.length === 0) return [{ name: basename(resolve(dir)), path: dir, error: "holds no vector folder (no expected.json, no subfolder)" }];
+  if (names.length === 0)
+    return [
+      { name: basename(resolve(dir)), path: dir, error: "holds no vector folder (no expected.json, no subfolder)" },
+    ];
   // Every subfolder of a folder of vectors is a vector: one without expected.json is reported, not skipped.
   return names.sort().map((n) => ({ name: n, path: join(dir, n) }));
 }
@@ -261,17 +312,23 @@ export async function runVectors(dirs: readonly string[]): Promise<VectorsReport
   const vectors: VectorResult[] = [];
   for (const dir of dirs.length > 0 ? dirs : [shippedVectorsDir()]) {
     for (const f of foldersOf(dir)) {
-      vectors.push(f.error !== undefined ? { name: f.name, path: f.path, result: "error", differences: [], error: f.error } : await runVectorFolder(f.path, f.name));
+      vectors.push(
+        f.error !== undefined
+          ? { name: f.name, path: f.path, result: "error", differences: [], error: f.error }
+          : await runVectorFolder(f.path, f.name),
+      );
     }
   }
   const count = (r: VectorResult["result"]) => vectors.filter((v) => v.result === r).length;
   const summary = { total: vectors.length, match: count("match"), mismatch: count("mismatch"), error: count("error") };
   const exitCode = summary.error > 0 ? 2 : summary.mismatch > 0 ? 1 : 0;
-  return { vectorsReportVersion: 1, tool: { name: "a2a-evidence", version: TOOL_VERSION }, vectors, summary, exitCode };
+  return { vectorsReportVersion: 1, tool: TOOL, vectors, summary, exitCode };
 }
 
 function describeDifference(d: VectorDifference): string {
-  return d.what === "exitCode" ? `exit code: expected ${d.expected}, got ${d.got}` : `${d.what}: expected ${d.expected}, got ${d.got}`;
+  return d.what === "exitCode"
+    ? `exit code: expected ${d.expected}, got ${d.got}`
+    : `${d.what}: expected ${d.expected}, got ${d.got}`;
 }
 
 /** One row per vector, then the counts. */
@@ -308,15 +365,19 @@ export async function runVectorsCommand(dirs: readonly string[], flags: VectorsF
   return report.exitCode;
 }
 
-/** Adds `vectors` to the program; `setExit` receives the command's exit code. */
-export function registerVectorsCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
+export function registerVectorsCommand(program: Command, { io, setExit }: CommandContext): void {
   program
     .command("vectors")
-    .description("run conformance vector folders (input, trust, optional args, expected states and exit code) and print which match")
+    .description(
+      "run conformance vector folders (input, trust, optional args, expected states and exit code) and print which match",
+    )
     .argument("[dir...]", "a vector folder or a folder of them (default: the vectors shipped with this package)")
     .addOption(new Option("--format <format>", "report format").choices(["text", "json"]).default("text"))
     .option("--no-color", "no colour (also: NO_COLOR, non-TTY stdout, --format json)")
-    .addHelpText("after", "\nExit codes: 0 every vector matches · 1 some vector does not match · 2 a vector folder is unreadable or malformed")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 every vector matches · 1 some vector does not match · 2 a vector folder is unreadable or malformed",
+    )
     .action(async (dirs: string[], flags: VectorsFlags) => {
       setExit(await runVectorsCommand(dirs, flags, io));
     });

@@ -33,7 +33,17 @@
 import { showValue } from "../json/diff.js";
 import { joinPath } from "../json/path.js";
 import { parseStrictJson, type JsonParseResult } from "../json/strict-json.js";
-import { asSafeInteger, fromPlain, hasMember, isJsonObject, jsonEquals, member, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
+import {
+  asSafeInteger,
+  fromPlain,
+  hasMember,
+  isJsonObject,
+  jsonEquals,
+  member,
+  newJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../json/value.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { TASK_STATES, TERMINAL_TASK_STATES } from "../profile.js";
 import { field, looksLikeTask } from "./a2a.js";
@@ -179,7 +189,11 @@ function inEvent(w: Where, f: Failure): Failure {
 
 function parseEvent(data: Uint8Array, w: Where, limits: StreamLimits): Result<JsonValue> {
   if (data.length > limits.maxEventBytes) {
-    return fail("INPUT_STREAM_TOO_LARGE", `${label(w)} is ${data.length} bytes; one event is at most ${limits.maxEventBytes}`, eventPath(w));
+    return fail(
+      "INPUT_STREAM_TOO_LARGE",
+      `${label(w)} is ${data.length} bytes; one event is at most ${limits.maxEventBytes}`,
+      eventPath(w),
+    );
   }
   const r: JsonParseResult = parseStrictJson(data, { maxBytes: limits.maxEventBytes, maxDepth: limits.maxDepth });
   return r.ok ? ok(r.value) : fail(r.code, `${label(w)}: ${r.detail}`, underEvent(w, r.path));
@@ -241,7 +255,10 @@ class StreamFold {
   events = 0;
   binding: StreamBinding | undefined;
   private rpcId: JsonValue | undefined;
-  private first: { readonly kind: "message"; readonly message: JsonObject } | { readonly kind: "task"; readonly task: JsonObject } | undefined;
+  private first:
+    | { readonly kind: "message"; readonly message: JsonObject }
+    | { readonly kind: "task"; readonly task: JsonObject }
+    | undefined;
   private task: JsonObject = newJsonObject();
   private taskId = "";
   private contextId = "";
@@ -265,7 +282,11 @@ class StreamFold {
   apply(value: JsonValue, w: Where): Failure | undefined {
     this.events = w.n;
     if (this.first?.kind === "message") {
-      return fail("INPUT_STREAM_ORDER", `${label(w)} follows a direct Message reply (event 1), which ends the stream`, eventPath(w));
+      return fail(
+        "INPUT_STREAM_ORDER",
+        `${label(w)} follows a direct Message reply (event 1), which ends the stream`,
+        eventPath(w),
+      );
     }
     if (this.terminalAt) {
       return fail(
@@ -286,13 +307,21 @@ class StreamFold {
         return undefined;
       }
       if (kind !== "task") {
-        return fail("INPUT_STREAM_ORDER", `${label(w)} is a ${kind}; a stream begins with the Task (or a direct Message reply)`, path);
+        return fail(
+          "INPUT_STREAM_ORDER",
+          `${label(w)} is a ${kind}; a stream begins with the Task (or a direct Message reply)`,
+          path,
+        );
       }
       return this.begin(payload, path, w);
     }
     switch (kind) {
       case "message":
-        return fail("INPUT_STREAM_ORDER", `${label(w)} is a Message; after the Task a stream carries only statusUpdate and artifactUpdate events`, path);
+        return fail(
+          "INPUT_STREAM_ORDER",
+          `${label(w)} is a Message; after the Task a stream carries only statusUpdate and artifactUpdate events`,
+          path,
+        );
       case "task":
         return this.snapshot(payload, path, w);
       case "statusUpdate":
@@ -310,15 +339,25 @@ class StreamFold {
     let base: string;
     if (hasMember(value, "jsonrpc")) {
       binding = "jsonrpc";
-      if (member(value, "jsonrpc") !== "2.0") return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "jsonrpc" must be "2.0"`, eventPath(w, "jsonrpc"));
+      if (member(value, "jsonrpc") !== "2.0")
+        return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "jsonrpc" must be "2.0"`, eventPath(w, "jsonrpc"));
       if (member(value, "error") !== undefined) {
-        return fail("INPUT_STREAM_ERROR", `${label(w)} is a JSON-RPC error${describeError(value)}; the stream ends without a Task`, eventPath(w, "error"));
+        return fail(
+          "INPUT_STREAM_ERROR",
+          `${label(w)} is a JSON-RPC error${describeError(value)}; the stream ends without a Task`,
+          eventPath(w, "error"),
+        );
       }
       if (member(value, "method") !== undefined) {
-        return fail("INPUT_STREAM_MALFORMED", `${label(w)} is a JSON-RPC request, not a response`, eventPath(w, "method"));
+        return fail(
+          "INPUT_STREAM_MALFORMED",
+          `${label(w)} is a JSON-RPC request, not a response`,
+          eventPath(w, "method"),
+        );
       }
       const id = member(value, "id");
-      if (id === undefined) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: a JSON-RPC response needs "id"`, eventPath(w, "id"));
+      if (id === undefined)
+        return fail("INPUT_STREAM_MALFORMED", `${label(w)}: a JSON-RPC response needs "id"`, eventPath(w, "id"));
       // Every event of one stream answers the one request that opened it.
       if (this.rpcId === undefined) this.rpcId = id;
       else if (!jsonEquals(id, this.rpcId)) {
@@ -329,7 +368,12 @@ class StreamFold {
         );
       }
       const result = member(value, "result");
-      if (!isJsonObject(result)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "result" must be a StreamResponse object`, eventPath(w, "result"));
+      if (!isJsonObject(result))
+        return fail(
+          "INPUT_STREAM_MALFORMED",
+          `${label(w)}: "result" must be a StreamResponse object`,
+          eventPath(w, "result"),
+        );
       response = result;
       base = eventPath(w, "result");
     } else {
@@ -337,14 +381,22 @@ class StreamFold {
       // No StreamResponse has an `error` member: an event carrying one is the server's error,
       // whatever else it holds.
       if (member(value, "error") !== undefined) {
-        return fail("INPUT_STREAM_ERROR", `${label(w)} is an error${describeError(value)}; the stream ends without a Task`, eventPath(w, "error"));
+        return fail(
+          "INPUT_STREAM_ERROR",
+          `${label(w)} is an error${describeError(value)}; the stream ends without a Task`,
+          eventPath(w, "error"),
+        );
       }
       response = value;
       base = eventPath(w);
     }
     if (this.binding === undefined) this.binding = binding;
     else if (binding !== this.binding) {
-      return fail("INPUT_STREAM_MALFORMED", `${label(w)} uses the ${bindingName(binding)} framing; the stream began with the ${bindingName(this.binding)} framing`, eventPath(w));
+      return fail(
+        "INPUT_STREAM_MALFORMED",
+        `${label(w)} uses the ${bindingName(binding)} framing; the stream began with the ${bindingName(this.binding)} framing`,
+        eventPath(w),
+      );
     }
     const kindMember = member(response, "kind");
     if (typeof kindMember === "string") {
@@ -370,7 +422,8 @@ class StreamFold {
       );
     }
     const path = joinPath(base, only.kind);
-    if (!isJsonObject(only.value)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${only.kind}" must be an object`, path);
+    if (!isJsonObject(only.value))
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${only.kind}" must be an object`, path);
     return ok({ kind: only.kind, payload: only.value, path });
   }
 
@@ -378,9 +431,14 @@ class StreamFold {
   private readTaskEvent(task: JsonObject, path: string, w: Where): Result<TaskEvent> {
     const signals = detectV03(task, path);
     if (signals.length > 0) {
-      return fail("INPUT_A2A_V03", `${label(w)} is an A2A v0.3 Task (evidence: ${signals.slice(0, 3).join("; ")}); this verifier folds A2A v1.0 streams`, path);
+      return fail(
+        "INPUT_A2A_V03",
+        `${label(w)} is an A2A v0.3 Task (evidence: ${signals.slice(0, 3).join("; ")}); this verifier folds A2A v1.0 streams`,
+        path,
+      );
     }
-    if (!looksLikeTask(task)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the Task needs a string "id" and an object "status"`, path);
+    if (!looksLikeTask(task))
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the Task needs a string "id" and an object "status"`, path);
     const contextId = this.stringMember(task, "contextId", path, w);
     if (!contextId.ok) return contextId;
     const state = this.readState(member(task, "status"), joinPath(path, "status"), w);
@@ -431,7 +489,11 @@ class StreamFold {
     if (!read.ok) return read;
     const t = read.value;
     if (t.id !== this.taskId) {
-      return fail("INPUT_STREAM_FOREIGN_EVENT", `${label(w)} is Task ${JSON.stringify(t.id)}; the stream's Task is ${JSON.stringify(this.taskId)}`, joinPath(path, "id"));
+      return fail(
+        "INPUT_STREAM_FOREIGN_EVENT",
+        `${label(w)} is Task ${JSON.stringify(t.id)}; the stream's Task is ${JSON.stringify(this.taskId)}`,
+        joinPath(path, "id"),
+      );
     }
     if (t.contextId !== this.contextId) return this.foreignContext(t.contextId, joinPath(path, "contextId"), w);
     // a2a-js lets a later Task's history replace the stored one; here it may only extend it: a
@@ -439,7 +501,11 @@ class StreamFold {
     if (t.history.length > 0) {
       const at = this.history.findIndex((m, i) => !jsonEquals(m, t.history[i]));
       if (at !== -1) {
-        return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the later Task's history drops or changes history[${at}] the stream already showed`, joinPath(path, "history", at));
+        return fail(
+          "INPUT_STREAM_MALFORMED",
+          `${label(w)}: the later Task's history drops or changes history[${at}] the stream already showed`,
+          joinPath(path, "history", at),
+        );
       }
     }
     const storedMetadata = member(this.task, "metadata");
@@ -459,7 +525,9 @@ class StreamFold {
     }
     this.keepStatusMessage(w);
     this.statusShows = t.shown;
-    this.note(`${label(w)}: a later Task was merged into the folded Task (history kept when its own is empty, artifacts merged by artifactId, metadata merged)`);
+    this.note(
+      `${label(w)}: a later Task was merged into the folded Task (history kept when its own is empty, artifacts merged by artifactId, metadata merged)`,
+    );
     this.setState(t.state, w);
     return undefined;
   }
@@ -496,7 +564,9 @@ class StreamFold {
     if (!metadata.ok) return metadata;
     const artifact = member(update, "artifact");
     const artifactPath = joinPath(path, "artifact");
-    const r = append.value ? this.appendArtifact(artifact, artifactPath, w, lastChunk.value) : this.putArtifact(artifact, artifactPath, w, true, lastChunk.value);
+    const r = append.value
+      ? this.appendArtifact(artifact, artifactPath, w, lastChunk.value)
+      : this.putArtifact(artifact, artifactPath, w, true, lastChunk.value);
     if (r) return r;
     // @a2a-js/sdk 1.3.0 merges the artifact-update event's own metadata into Task.metadata too.
     if (metadata.value) this.mergeMetadata(metadata.value);
@@ -504,13 +574,27 @@ class StreamFold {
   }
 
   /** Reads an artifact's id and checks its parts list, which appends extend in place. */
-  private artifactOf(v: JsonValue | undefined, path: string, w: Where): Result<{ artifact: JsonObject; id: string; parts: JsonValue[] }> {
+  private artifactOf(
+    v: JsonValue | undefined,
+    path: string,
+    w: Where,
+  ): Result<{ artifact: JsonObject; id: string; parts: JsonValue[] }> {
     if (!isJsonObject(v)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: an artifact must be an object`, path);
     const id = field(v, "artifactId", path);
     if (!id.ok) return inEvent(w, id);
-    if (typeof id.value !== "string") return fail("INPUT_STREAM_MALFORMED", `${label(w)}: an artifact needs a string "artifactId"`, joinPath(path, "artifactId"));
+    if (typeof id.value !== "string")
+      return fail(
+        "INPUT_STREAM_MALFORMED",
+        `${label(w)}: an artifact needs a string "artifactId"`,
+        joinPath(path, "artifactId"),
+      );
     const parts = member(v, "parts");
-    if (!Array.isArray(parts)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: artifact ${JSON.stringify(id.value)} needs a "parts" array`, joinPath(path, "parts"));
+    if (!Array.isArray(parts))
+      return fail(
+        "INPUT_STREAM_MALFORMED",
+        `${label(w)}: artifact ${JSON.stringify(id.value)} needs a "parts" array`,
+        joinPath(path, "parts"),
+      );
     return ok({ artifact: v, id: id.value, parts });
   }
 
@@ -525,7 +609,13 @@ class StreamFold {
   }
 
   /** Adds an artifact, or replaces the one with its id (`append` false or absent, or a later Task). */
-  private putArtifact(v: JsonValue | undefined, path: string, w: Where, fromUpdate: boolean, lastChunk: boolean | undefined): Failure | undefined {
+  private putArtifact(
+    v: JsonValue | undefined,
+    path: string,
+    w: Where,
+    fromUpdate: boolean,
+    lastChunk: boolean | undefined,
+  ): Failure | undefined {
     const a = this.artifactOf(v, path, w);
     if (!a.ok) return a;
     const { id, artifact } = a.value;
@@ -544,7 +634,12 @@ class StreamFold {
   }
 
   /** `append: true`: the chunk's parts go onto the artifact already sent, in order. */
-  private appendArtifact(v: JsonValue | undefined, path: string, w: Where, lastChunk: boolean | undefined): Failure | undefined {
+  private appendArtifact(
+    v: JsonValue | undefined,
+    path: string,
+    w: Where,
+    lastChunk: boolean | undefined,
+  ): Failure | undefined {
     const a = this.artifactOf(v, path, w);
     if (!a.ok) return a;
     const { id, artifact, parts } = a.value;
@@ -552,14 +647,23 @@ class StreamFold {
     const at = this.artifactIndex.get(id);
     const existing = at === undefined ? undefined : this.artifacts[at];
     if (existing === undefined) {
-      return fail("INPUT_STREAM_ORDER", `${label(w)} appends to artifact ${JSON.stringify(id)}, which the stream has not sent`, joinPath(path, "artifactId"));
+      return fail(
+        "INPUT_STREAM_ORDER",
+        `${label(w)} appends to artifact ${JSON.stringify(id)}, which the stream has not sent`,
+        joinPath(path, "artifactId"),
+      );
     }
     const chunk = this.chunks.get(id) ?? { open: false };
     if (chunk.closedAt !== undefined) {
-      return fail("INPUT_STREAM_ORDER", `${label(w)} appends to artifact ${JSON.stringify(id)} after its last chunk (event ${chunk.closedAt})`, joinPath(path, "artifactId"));
+      return fail(
+        "INPUT_STREAM_ORDER",
+        `${label(w)} appends to artifact ${JSON.stringify(id)} after its last chunk (event ${chunk.closedAt})`,
+        joinPath(path, "artifactId"),
+      );
     }
     // A chunk may repeat what the artifact is called, or say it first; it may not rename it halfway.
-    const isEmpty = (v: JsonValue | undefined) => v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+    const isEmpty = (v: JsonValue | undefined) =>
+      v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
     const adopted: [string, JsonValue][] = [];
     for (const name of ["name", "description", "extensions"]) {
       const given = member(artifact, name);
@@ -567,7 +671,11 @@ class StreamFold {
       const had = member(existing, name);
       if (isEmpty(had)) adopted.push([name, given as JsonValue]);
       else if (!jsonEquals(given, had)) {
-        return fail("INPUT_STREAM_MALFORMED", `${label(w)}: an append to artifact ${JSON.stringify(id)} changes its "${name}"`, joinPath(path, name));
+        return fail(
+          "INPUT_STREAM_MALFORMED",
+          `${label(w)}: an append to artifact ${JSON.stringify(id)} changes its "${name}"`,
+          joinPath(path, name),
+        );
       }
     }
     const metadata = member(artifact, "metadata");
@@ -590,7 +698,11 @@ class StreamFold {
   }
 
   private ambiguousArtifact(id: string, path: string, w: Where): Failure {
-    return fail("INPUT_STREAM_MALFORMED", `${label(w)} updates artifact ${JSON.stringify(id)}, which the Task carries twice: which one it updates is ambiguous`, joinPath(path, "artifactId"));
+    return fail(
+      "INPUT_STREAM_MALFORMED",
+      `${label(w)} updates artifact ${JSON.stringify(id)}, which the Task carries twice: which one it updates is ambiguous`,
+      joinPath(path, "artifactId"),
+    );
   }
 
   private resetHistory(messages: readonly JsonValue[], path: string, w: Where): Failure | undefined {
@@ -619,7 +731,9 @@ class StreamFold {
     const seen = this.historyById.get(id);
     if (seen !== undefined && jsonEquals(seen, message)) return;
     if (seen !== undefined) {
-      this.note(`${label(w)}: status message ${JSON.stringify(id)} differs from the history entry with that messageId; both are kept`);
+      this.note(
+        `${label(w)}: status message ${JSON.stringify(id)} differs from the history entry with that messageId; both are kept`,
+      );
     } else {
       this.historyById.set(id, message);
     }
@@ -639,7 +753,12 @@ class StreamFold {
     if (!isJsonObject(m)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: a Message must be an object`, path);
     const id = field(m, "messageId", path);
     if (!id.ok) return inEvent(w, id);
-    if (typeof id.value !== "string") return fail("INPUT_STREAM_MALFORMED", `${label(w)}: a Message needs a string "messageId"`, joinPath(path, "messageId"));
+    if (typeof id.value !== "string")
+      return fail(
+        "INPUT_STREAM_MALFORMED",
+        `${label(w)}: a Message needs a string "messageId"`,
+        joinPath(path, "messageId"),
+      );
     return ok(id.value);
   }
 
@@ -657,7 +776,8 @@ class StreamFold {
   private keepStatusMessage(w: Where): void {
     const shown = this.statusShows;
     if (shown === undefined || this.inHistory.has(shown.message)) return;
-    if (!this.historyById.has(shown.id)) this.note(`${label(w)}: the message ${JSON.stringify(shown.id)} of the status it replaces joins the history`);
+    if (!this.historyById.has(shown.id))
+      this.note(`${label(w)}: the message ${JSON.stringify(shown.id)} of the status it replaces joins the history`);
     this.addToHistory(shown, w);
   }
 
@@ -672,18 +792,29 @@ class StreamFold {
   private sameTask(update: JsonObject, path: string, w: Where): Failure | undefined {
     const taskId = field(update, "taskId", path);
     if (!taskId.ok) return inEvent(w, taskId);
-    if (taskId.value === undefined || taskId.value === null) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "taskId" is required`, joinPath(path, "taskId"));
+    if (taskId.value === undefined || taskId.value === null)
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "taskId" is required`, joinPath(path, "taskId"));
     if (taskId.value !== this.taskId) {
-      return fail("INPUT_STREAM_FOREIGN_EVENT", `${label(w)} is for task ${showValue(taskId.value)}; the stream's Task is ${JSON.stringify(this.taskId)}`, joinPath(path, "taskId"));
+      return fail(
+        "INPUT_STREAM_FOREIGN_EVENT",
+        `${label(w)} is for task ${showValue(taskId.value)}; the stream's Task is ${JSON.stringify(this.taskId)}`,
+        joinPath(path, "taskId"),
+      );
     }
     const context = this.stringMember(update, "contextId", path, w);
     if (!context.ok) return context;
-    return context.value === this.contextId ? undefined : this.foreignContext(context.value, joinPath(path, "contextId"), w);
+    return context.value === this.contextId
+      ? undefined
+      : this.foreignContext(context.value, joinPath(path, "contextId"), w);
   }
 
   private foreignContext(got: string, path: string, w: Where): Failure {
     const show = (s: string) => (s === "" ? "no context" : `context ${JSON.stringify(s)}`);
-    return fail("INPUT_STREAM_FOREIGN_EVENT", `${label(w)} is for ${show(got)}; the stream's Task has ${show(this.contextId)}`, path);
+    return fail(
+      "INPUT_STREAM_FOREIGN_EVENT",
+      `${label(w)} is for ${show(got)}; the stream's Task has ${show(this.contextId)}`,
+      path,
+    );
   }
 
   /** TaskStatus.state by name, or by enum number as ProtoJSON allows; required and known. */
@@ -694,9 +825,14 @@ class StreamFold {
     const n = asSafeInteger(state.value);
     const name = typeof state.value === "string" ? state.value : n !== undefined ? TASK_STATES[n] : undefined;
     if (name === undefined || !(TASK_STATES as readonly string[]).includes(name)) {
-      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: unknown task state ${showValue(state.value)}`, joinPath(path, "state"));
+      return fail(
+        "INPUT_STREAM_MALFORMED",
+        `${label(w)}: unknown task state ${showValue(state.value)}`,
+        joinPath(path, "state"),
+      );
     }
-    if (name === "TASK_STATE_UNSPECIFIED") return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the status has no state`, joinPath(path, "state"));
+    if (name === "TASK_STATE_UNSPECIFIED")
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: the status has no state`, joinPath(path, "state"));
     return ok(name);
   }
 
@@ -709,7 +845,8 @@ class StreamFold {
     const r = field(obj, name, path);
     if (!r.ok) return inEvent(w, r);
     if (r.value === undefined || r.value === null) return ok("");
-    if (typeof r.value !== "string") return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${name}" must be a string`, joinPath(path, name));
+    if (typeof r.value !== "string")
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${name}" must be a string`, joinPath(path, name));
     return ok(r.value);
   }
 
@@ -717,21 +854,24 @@ class StreamFold {
     const r = field(obj, name, path);
     if (!r.ok) return inEvent(w, r);
     if (r.value === undefined || r.value === null) return ok(undefined);
-    if (typeof r.value !== "boolean") return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${name}" must be true or false`, joinPath(path, name));
+    if (typeof r.value !== "boolean")
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${name}" must be true or false`, joinPath(path, name));
     return ok(r.value);
   }
 
   private objectMember(obj: JsonObject, name: string, path: string, w: Where): Result<JsonObject | undefined> {
     const v = member(obj, name);
     if (v === undefined || v === null) return ok(undefined);
-    if (!isJsonObject(v)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${name}" must be an object`, joinPath(path, name));
+    if (!isJsonObject(v))
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${name}" must be an object`, joinPath(path, name));
     return ok(v);
   }
 
   private arrayMember(obj: JsonObject, name: string, path: string, w: Where): Result<JsonValue[]> {
     const v = member(obj, name);
     if (v === undefined || v === null) return ok([]);
-    if (!Array.isArray(v)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${name}" must be an array`, joinPath(path, name));
+    if (!Array.isArray(v))
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: "${name}" must be an array`, joinPath(path, name));
     return ok(v);
   }
 
@@ -751,11 +891,13 @@ class StreamFold {
       );
     }
     if (this.notesLeftOut > 0) this.notes.push(`and ${this.notesLeftOut} more notes on events`);
-    if (this.terminalAt === undefined) this.notes.push(`the stream ends in the interrupted state ${this.state}: the Task is not terminal`);
+    if (this.terminalAt === undefined)
+      this.notes.push(`the stream ends in the interrupted state ${this.state}: the Task is not terminal`);
     if (this.artifacts.length > 0 || hasMember(this.task, "artifacts")) this.task.artifacts = this.artifacts;
     if (this.history.length > 0 || hasMember(this.task, "history")) this.task.history = this.history;
     const open = [...this.chunks].filter(([, c]) => c.open).map(([id]) => JSON.stringify(id));
-    if (open.length > 0) this.notes.push(`the stream ended before the last chunk (lastChunk) of artifact ${capped(open).join(", ")}`);
+    if (open.length > 0)
+      this.notes.push(`the stream ended before the last chunk (lastChunk) of artifact ${capped(open).join(", ")}`);
     return ok({ kind: "task", task: this.task, firstTask: first.task, ...facts, notes: this.notes });
   }
 }
@@ -795,7 +937,8 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
     // An event with no data line is not dispatched (the event-stream rules).
     if (chunks.length === 0) return undefined;
     n++;
-    if (n > limits.maxEvents) return fail("INPUT_STREAM_TOO_LARGE", `the stream has more than ${limits.maxEvents} events`, eventPath(w));
+    if (n > limits.maxEvents)
+      return fail("INPUT_STREAM_TOO_LARGE", `the stream has more than ${limits.maxEvents} events`, eventPath(w));
     const data = chunks.length === 1 ? (chunks[0] as Uint8Array) : joinLines(chunks);
     return sink(data, w, eventType === "" ? "message" : eventType);
   };
@@ -808,7 +951,11 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
       // A last line without a line break is not processed (the event-stream rules); unless it is a
       // comment, the body stopped inside an event.
       if (b[pos] === COLON && pieces.length === 0) break;
-      return fail("INPUT_STREAM_TRUNCATED", `the SSE body ends inside line ${line + 1}, which has no line break: the stream was cut off inside event ${n + 1}`, `event[${n + 1}]`);
+      return fail(
+        "INPUT_STREAM_TRUNCATED",
+        `the SSE body ends inside line ${line + 1}, which has no line break: the stream was cut off inside event ${n + 1}`,
+        `event[${n + 1}]`,
+      );
     } else if (nextCr === -1 || (nextLf !== -1 && nextLf < nextCr)) {
       end = nextLf;
       after = nextLf + 1;
@@ -830,7 +977,11 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
       if (name === "data") {
         size += value.length + (pieces.length > 0 ? 1 : 0);
         if (size > limits.maxEventBytes) {
-          return fail("INPUT_STREAM_TOO_LARGE", `event ${n + 1} (line ${eventLine}) exceeds ${limits.maxEventBytes} bytes; one event is at most that`, `event[${n + 1}]`);
+          return fail(
+            "INPUT_STREAM_TOO_LARGE",
+            `event ${n + 1} (line ${eventLine}) exceeds ${limits.maxEventBytes} bytes; one event is at most that`,
+            `event[${n + 1}]`,
+          );
         }
         pieces.push(value);
       } else if (name === "event") {
@@ -843,9 +994,14 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
   }
   if (pieces.length > 0) {
     // The event-stream rules discard an event the body ends inside: a client never saw it.
-    return fail("INPUT_STREAM_TRUNCATED", `event ${n + 1} (line ${eventLine}) is not ended by a blank line: the stream was cut off inside it`, `event[${n + 1}]`);
+    return fail(
+      "INPUT_STREAM_TRUNCATED",
+      `event ${n + 1} (line ${eventLine}) is not ended by a blank line: the stream was cut off inside it`,
+      `event[${n + 1}]`,
+    );
   }
-  if (unknownFields > 0) notes.push(`${unknownFields} SSE line(s) with a field other than data, event, id or retry were ignored`);
+  if (unknownFields > 0)
+    notes.push(`${unknownFields} SSE line(s) with a field other than data, event, id or retry were ignored`);
   return undefined;
 }
 
@@ -876,7 +1032,8 @@ function readNdjson(b: Uint8Array, limits: StreamLimits, sink: EventSink): Failu
     if (first < end) {
       n++;
       const w = { n, line };
-      if (n > limits.maxEvents) return fail("INPUT_STREAM_TOO_LARGE", `the stream has more than ${limits.maxEvents} events`, eventPath(w));
+      if (n > limits.maxEvents)
+        return fail("INPUT_STREAM_TOO_LARGE", `the stream has more than ${limits.maxEvents} events`, eventPath(w));
       const r = sink(b.subarray(pos, end), w, "message");
       if (r) return r;
     }
@@ -891,10 +1048,18 @@ function sinkInto(fold: StreamFold, limits: StreamLimits): EventSink {
     if (type === "error") {
       const parsed = parseStrictJson(data, { maxBytes: limits.maxEventBytes, maxDepth: limits.maxDepth });
       const said = parsed.ok ? describeError(parsed.value) : " (not JSON)";
-      return fail("INPUT_STREAM_ERROR", `${label(w)} is an error event${said}; the stream ends without a Task`, eventPath(w));
+      return fail(
+        "INPUT_STREAM_ERROR",
+        `${label(w)} is an error event${said}; the stream ends without a Task`,
+        eventPath(w),
+      );
     }
     if (type !== "message") {
-      return fail("INPUT_STREAM_MALFORMED", `${label(w)} has event type ${JSON.stringify(type)}; an A2A stream carries data events and "error" events only`, eventPath(w));
+      return fail(
+        "INPUT_STREAM_MALFORMED",
+        `${label(w)} has event type ${JSON.stringify(type)}; an A2A stream carries data events and "error" events only`,
+        eventPath(w),
+      );
     }
     const v = parseEvent(data, w, limits);
     return v.ok ? fold.apply(v.value, w) : v;
@@ -902,9 +1067,16 @@ function sinkInto(fold: StreamFold, limits: StreamLimits): EventSink {
 }
 
 /** Folds an already parsed JSON array of events (the JSON-array framing, found at classification). */
-export function foldStreamArray(events: readonly JsonValue[], limits: StreamLimits = DEFAULT_STREAM_LIMITS): Result<FoldedStream> {
+export function foldStreamArray(
+  events: readonly JsonValue[],
+  limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+): Result<FoldedStream> {
   if (events.length > limits.maxEvents) {
-    return fail("INPUT_STREAM_TOO_LARGE", `the stream has ${events.length} events; the limit is ${limits.maxEvents}`, "$");
+    return fail(
+      "INPUT_STREAM_TOO_LARGE",
+      `the stream has ${events.length} events; the limit is ${limits.maxEvents}`,
+      "$",
+    );
   }
   const fold = new StreamFold();
   for (const [i, v] of events.entries()) {
@@ -915,10 +1087,14 @@ export function foldStreamArray(events: readonly JsonValue[], limits: StreamLimi
 }
 
 /** Folds a stream input (SSE, NDJSON or a JSON array of events) into the Task it describes. */
-export function foldStream(input: Uint8Array | string, limits: StreamLimits = DEFAULT_STREAM_LIMITS): Result<FoldedStream> {
+export function foldStream(
+  input: Uint8Array | string,
+  limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+): Result<FoldedStream> {
   const b = bytesOf(input);
   if (!(b instanceof Uint8Array)) return b;
-  if (b.length > limits.maxBytes) return fail("INPUT_STREAM_TOO_LARGE", `the input is ${b.length} bytes; the limit is ${limits.maxBytes}`, "$");
+  if (b.length > limits.maxBytes)
+    return fail("INPUT_STREAM_TOO_LARGE", `the input is ${b.length} bytes; the limit is ${limits.maxBytes}`, "$");
   const framing = streamFraming(b);
   if (framing === undefined) {
     return fail("INPUT_STREAM_MALFORMED", "the input is not an SSE body, NDJSON or a JSON array of stream events", "$");
@@ -930,7 +1106,11 @@ export function foldStream(input: Uint8Array | string, limits: StreamLimits = DE
       const m = /^\[(\d+)\]/.exec(parsed.path);
       if (!m) return fail(parsed.code, parsed.detail, parsed.path);
       const w = { n: Number(m[1]) + 1 };
-      return fail(parsed.code, `${label(w)}: ${parsed.detail}`, underEvent(w, parsed.path.slice(m[0].length).replace(/^\./, "")));
+      return fail(
+        parsed.code,
+        `${label(w)}: ${parsed.detail}`,
+        underEvent(w, parsed.path.slice(m[0].length).replace(/^\./, "")),
+      );
     }
     // The framing saw '[' first, so what parsed is an array.
     return foldStreamArray(parsed.value as JsonValue[], limits);
@@ -970,7 +1150,12 @@ export function streamCapture(folded: FoldedTaskStream): JsonObject {
 
 /** One line for the report: what was folded. */
 export function streamNote(folded: FoldedStream): string {
-  const framing = folded.framing === "sse" ? "an SSE stream" : folded.framing === "ndjson" ? "an NDJSON stream" : "a JSON array of stream events";
+  const framing =
+    folded.framing === "sse"
+      ? "an SSE stream"
+      : folded.framing === "ndjson"
+        ? "an NDJSON stream"
+        : "a JSON array of stream events";
   const binding = folded.binding === "jsonrpc" ? "JSON-RPC" : "REST";
   const what = folded.kind === "task" ? "folded into the Task" : "a direct Message reply";
   return `input is ${framing} (${binding} framing): ${folded.events} event${folded.events === 1 ? "" : "s"}, ${what}`;

@@ -28,15 +28,24 @@ const EXCHANGES: ReadonlyArray<readonly [string, ExchangeOptions]> = [
   ["agent replies and chunked artifacts", WITH_AGENT_REPLY],
   ["a data part", { ...WITH_AGENT_REPLY, carrier: "data" }],
   ["the bundle inline in metadata", { ...WITH_AGENT_REPLY, carrier: "inline" }],
-  ["a signed record only", { witnesses: [], requirement: { requirement: "PREFERRED", minimumEvidence: "SIGNED_RECORD" } }],
+  [
+    "a signed record only",
+    { witnesses: [], requirement: { requirement: "PREFERRED", minimumEvidence: "SIGNED_RECORD" } },
+  ],
   ["a payload naming another task", { tamper: { payload: (p) => void (p.taskId = "another-task") } }],
-  ["a tampered bundle", { ...WITH_AGENT_REPLY, tamper: { bundle: (b) => void (obj(b, "taskEvidencePayload").tenantId = "x") } }],
+  [
+    "a tampered bundle",
+    { ...WITH_AGENT_REPLY, tamper: { bundle: (b) => void (obj(b, "taskEvidencePayload").tenantId = "x") } },
+  ],
 ];
 
 function renderings(events: JsonObject[]): ReadonlyArray<readonly [string, string]> {
   return [
     ["SSE, JSON-RPC", renderSse(events, { binding: "jsonrpc", jsonRpcId: "req-42" })],
-    ["SSE, REST, CRLF, comments, ids, multi-line data", renderSse(events, { binding: "rest", lineEnd: "\r\n", comments: true, eventIds: true, multilineData: true })],
+    [
+      "SSE, REST, CRLF, comments, ids, multi-line data",
+      renderSse(events, { binding: "rest", lineEnd: "\r\n", comments: true, eventIds: true, multilineData: true }),
+    ],
     ["NDJSON, JSON-RPC", renderNdjson(events, "jsonrpc")],
     ["NDJSON, REST", renderNdjson(events, "rest")],
     ["JSON array, JSON-RPC", renderJsonArray(events, "jsonrpc", 3)],
@@ -55,7 +64,8 @@ function outcome(report: Report) {
   };
 }
 
-const verified = (data: InputData, trust: JsonObject) => outcome(verify({ inputs: [{ source: "input", data }], trust }));
+const verified = (data: InputData, trust: JsonObject) =>
+  outcome(verify({ inputs: [{ source: "input", data }], trust }));
 
 describe("a streamed exchange and its non-streamed twin", () => {
   for (const [what, options] of EXCHANGES) {
@@ -98,7 +108,17 @@ describe("streamEvents", () => {
   const kinds = events.map((e) => Object.keys(e)[0]);
 
   it("sends the first Task, one WORKING update per agent message, the chunks, the evidence and the terminal update, in that order", () => {
-    expect(kinds).toEqual(["task", "statusUpdate", "statusUpdate", "artifactUpdate", "artifactUpdate", "artifactUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]);
+    expect(kinds).toEqual([
+      "task",
+      "statusUpdate",
+      "statusUpdate",
+      "artifactUpdate",
+      "artifactUpdate",
+      "artifactUpdate",
+      "artifactUpdate",
+      "artifactUpdate",
+      "statusUpdate",
+    ]);
     expect(at(events[0], "task", "status", "state")).toBe("TASK_STATE_SUBMITTED");
     expect(at(events[0], "task", "metadata", EXT, "evidenceAcceptance", "state")).toBe("ACCEPTED");
     expect(at(events[1], "statusUpdate", "status", "state")).toBe("TASK_STATE_WORKING");
@@ -128,8 +148,17 @@ describe("streamEvents", () => {
 
   it("sends one WORKING update without a message when the history has no agent message", () => {
     const plainEvents = streamEvents(buildExchange());
-    expect(plainEvents.map((e) => Object.keys(e)[0])).toEqual(["task", "statusUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]);
-    expect(toPlain(obj(plainEvents[1], "statusUpdate", "status") as JsonValue)).toEqual({ state: "TASK_STATE_WORKING", timestamp: "2026-10-01T09:30:00.120000Z" });
+    expect(plainEvents.map((e) => Object.keys(e)[0])).toEqual([
+      "task",
+      "statusUpdate",
+      "artifactUpdate",
+      "artifactUpdate",
+      "statusUpdate",
+    ]);
+    expect(toPlain(obj(plainEvents[1], "statusUpdate", "status") as JsonValue)).toEqual({
+      state: "TASK_STATE_WORKING",
+      timestamp: "2026-10-01T09:30:00.120000Z",
+    });
   });
 
   it("refuses an exchange one stream cannot carry", () => {
@@ -144,7 +173,9 @@ describe("streamEvents", () => {
     expect(codeOf(() => streamEvents(dropsKey))).toBe("PRODUCER_INVALID_OPTION");
     const withArtifact = buildExchange({ tamper: { firstTask: (t) => void (t.artifacts = []) } });
     expect(() => streamEvents(withArtifact)).not.toThrow();
-    const firstWithArtifact = buildExchange({ tamper: { firstTask: (t) => void (t.artifacts = [{ artifactId: "x", parts: [] }] as never) } });
+    const firstWithArtifact = buildExchange({
+      tamper: { firstTask: (t) => void (t.artifacts = [{ artifactId: "x", parts: [] }] as never) },
+    });
     expect(codeOf(() => streamEvents(firstWithArtifact))).toBe("PRODUCER_INVALID_OPTION");
   });
 });
@@ -162,7 +193,13 @@ describe("stream renderings", () => {
   });
 
   it("SSE with CRLF, a keep-alive comment, an id line and indented data", () => {
-    const text = renderSse(events, { binding: "rest", lineEnd: "\r\n", comments: true, eventIds: true, multilineData: true });
+    const text = renderSse(events, {
+      binding: "rest",
+      lineEnd: "\r\n",
+      comments: true,
+      eventIds: true,
+      multilineData: true,
+    });
     expect(text.startsWith(': keep-alive\r\nid: 1\r\ndata: {\r\ndata:   "task": {\r\n')).toBe(true);
     expect(text.includes("\n") && !/[^\r]\n/.test(text)).toBe(true);
     expect(text.endsWith("data: }\r\n\r\n")).toBe(true);
