@@ -47,6 +47,7 @@ import {
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { TASK_STATES, TERMINAL_TASK_STATES } from "../profile.js";
 import { field, looksLikeTask } from "./a2a.js";
+import type { Found } from "./classify.js";
 import { detectV03 } from "./v03.js";
 
 export type StreamFraming = "sse" | "ndjson" | "json-array";
@@ -69,7 +70,14 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxDepth: 64,
 };
 
+/**
+ * Marks what the fold made, so the input stage can tell a folded stream from a parsed JSON value:
+ * a symbol key cannot come out of a JSON parse.
+ */
+const FOLDED: unique symbol = Symbol("a2a-evidence folded stream");
+
 interface StreamFacts {
+  readonly [FOLDED]: true;
   readonly framing: StreamFraming;
   readonly binding: StreamBinding;
   /** Events folded (data events; comments and keep-alives are not events). */
@@ -881,7 +889,7 @@ class StreamFold {
     if (first === undefined || last === undefined || this.binding === undefined) {
       return fail("INPUT_STREAM_TRUNCATED", "the stream carries no events", "$");
     }
-    const facts = { framing, binding: this.binding, events: this.events };
+    const facts = { [FOLDED]: true as const, framing, binding: this.binding, events: this.events };
     if (first.kind === "message") return ok({ kind: "message", message: first.message, ...facts, notes: [] });
     if (this.terminalAt === undefined && !INTERRUPTED_STATES.includes(this.state)) {
       return fail(
@@ -1146,6 +1154,33 @@ export function streamCapture(folded: FoldedTaskStream): JsonObject {
   capture.firstTask = folded.firstTask;
   capture.finalTask = folded.task;
   return capture;
+}
+
+/** True for what `foldStream` and `foldStreamArray` return, never for a parsed JSON value. */
+export function isFoldedStream(v: unknown): v is FoldedStream {
+  return typeof v === "object" && v !== null && (v as { [FOLDED]?: unknown })[FOLDED] === true;
+}
+
+/** Where the first event's Task sits in the stream. */
+function firstTaskPath(folded: FoldedStream): string {
+  return folded.binding === "jsonrpc" ? "event[1].result.task" : "event[1].task";
+}
+
+/**
+ * A folded stream as the input stage classifies an input: the folded Task is the observed Task
+ * (its paths are the folded Task's own), the first event's Task is the first response, and the
+ * notes say what was folded. A direct Message reply is refused: it carries no Task evidence.
+ */
+export function streamClassified(
+  folded: FoldedStream,
+): Result<{ shape: "stream"; finalTask: Found; firstTask: Found; notes: string[] }> {
+  if (folded.kind === "message") return streamTask(folded) as Failure;
+  return ok({
+    shape: "stream",
+    finalTask: { value: folded.task, path: "$" },
+    firstTask: { value: folded.firstTask, path: firstTaskPath(folded) },
+    notes: [streamNote(folded), ...folded.notes],
+  });
 }
 
 /** One line for the report: what was folded. */

@@ -5,7 +5,9 @@ import {
   DEFAULT_STREAM_LIMITS,
   foldStream,
   foldStreamArray,
+  isFoldedStream,
   looksLikeStream,
+  streamClassified,
   streamFraming,
   streamNote,
   streamTask,
@@ -486,6 +488,34 @@ describe("folding a stream into the Task", () => {
     expect(t).toMatchObject({ code: "INPUT_STREAM_MESSAGE", path: "event[1].result.message" });
     expect((t as Failure).detail).toContain('direct Message reply (messageId "reply-1")');
     expect(streamTask(folded(sse(task(), done)))).toMatchObject({ ok: true });
+  });
+
+  it("classifies a folded stream for the input stage: the folded Task observed, the first event's Task the first response", () => {
+    const f = foldStream(sse(rpc(task()), rpc(done)));
+    if (!f.ok) throw new Error("fold");
+    expect(isFoldedStream(f.value)).toBe(true);
+    const parsed = parseStrictJson(JSON.stringify({ kind: "task", framing: "sse", task: {}, firstTask: {} }));
+    expect(parsed.ok && isFoldedStream(parsed.value)).toBe(false);
+    expect(isFoldedStream(null)).toBe(false);
+    const c = streamClassified(f.value);
+    if (!c.ok) throw new Error("classify");
+    expect(c.value.shape).toBe("stream");
+    expect([c.value.finalTask.path, c.value.firstTask.path]).toEqual(["$", "event[1].result.task"]);
+    expect(plain(c.value.finalTask.value)).toEqual({ id: T, contextId: C, status: { state: "TASK_STATE_COMPLETED" } });
+    expect(plain(c.value.firstTask.value)).toEqual(task().task);
+    expect(c.value.notes).toEqual(["input is an SSE stream (JSON-RPC framing): 2 events, folded into the Task"]);
+    const rest = foldStream(ndjson(task(), done));
+    if (!rest.ok) throw new Error("fold");
+    expect((streamClassified(rest.value) as { value: { firstTask: { path: string } } }).value.firstTask.path).toBe(
+      "event[1].task",
+    );
+    const reply = foldStream(sse({ message: message("r", "hi") }));
+    if (!reply.ok) throw new Error("fold");
+    expect(streamClassified(reply.value)).toMatchObject({
+      ok: false,
+      code: "INPUT_STREAM_MESSAGE",
+      path: "event[1].message",
+    });
   });
 
   it("appends 20 000 chunks to one artifact in place", () => {
