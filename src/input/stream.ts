@@ -1183,6 +1183,12 @@ export function streamClassified(
   });
 }
 
+/** A JSON array of events (found at classification), folded and classified; its fault otherwise. */
+export function classifyStreamArray(events: readonly JsonValue[]): ReturnType<typeof streamClassified> {
+  const folded = foldStreamArray(events);
+  return folded.ok ? streamClassified(folded.value) : folded;
+}
+
 /** One line for the report: what was folded. */
 export function streamNote(folded: FoldedStream): string {
   const framing =

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_STREAM_LIMITS,
+  classifyStreamArray,
   foldStream,
   foldStreamArray,
   isFoldedStream,
@@ -509,6 +510,14 @@ describe("folding a stream into the Task", () => {
     expect((streamClassified(rest.value) as { value: { firstTask: { path: string } } }).value.firstTask.path).toBe(
       "event[1].task",
     );
+    const events = parseStrictJson(JSON.stringify([task(), done]));
+    if (!events.ok || !Array.isArray(events.value)) throw new Error("parse");
+    const array = classifyStreamArray(events.value);
+    expect(array.ok && [array.value.firstTask.path, array.value.notes[0]]).toEqual([
+      "event[1].task",
+      "input is a JSON array of stream events (REST framing): 2 events, folded into the Task",
+    ]);
+    expect(classifyStreamArray([null])).toMatchObject({ ok: false, code: "INPUT_STREAM_MALFORMED", path: "event[1]" });
     const reply = foldStream(sse({ message: message("r", "hi") }));
     if (!reply.ok) throw new Error("fold");
     expect(streamClassified(reply.value)).toMatchObject({
