@@ -633,6 +633,9 @@ class StreamFold {
       this.artifactIndex.set(id, this.artifacts.length);
       this.artifacts.push(artifact);
     } else {
+      // A2A lets an update replace an artifact; what the client saw before is said, not kept.
+      if (!jsonEquals(this.artifacts[at], artifact))
+        this.note(`${label(w)}: artifact ${JSON.stringify(id)} replaces the one an earlier event sent`);
       this.artifacts[at] = artifact;
     }
     const chunk: ChunkState = { open: fromUpdate && lastChunk === false };

@@ -387,7 +387,9 @@ describe("folding a stream into the Task", () => {
       { artifactId: "a", name: "first", parts: [text("new")] },
       { artifactId: "b", parts: [text("b0"), text("b1"), text("b2"), text("b3")], metadata: { k: 1, j: 2 } },
     ]);
-    expect(f.notes).toEqual([]);
+    expect(f.notes).toEqual(['event 4 (line 7): artifact "a" replaces the one an earlier event sent']);
+    const same = artifact({ artifactId: "a", parts: [text("x")] });
+    expect(folded(sse(task(), same, same, done)).notes).toEqual([]);
   });
 
   it("records an artifact whose last chunk never came", () => {
