@@ -108,7 +108,8 @@ const SP = 0x20;
 const TAB = 0x09;
 const COLON = 0x3a;
 const INTERRUPTED_STATES: readonly string[] = ["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"];
-const SSE_FIELDS = ["data", "event", "id", "retry"].map((f) => Buffer.from(f, "latin1"));
+const SSE_FIELD_NAMES = ["data", "event", "id", "retry"] as const;
+const SSE_FIELDS = SSE_FIELD_NAMES.map((f) => Buffer.from(f, "latin1"));
 const NOTE_CAP = 20;
 
 function bytesOf(input: Uint8Array | string): Uint8Array | Failure {
@@ -981,7 +982,7 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
     } else if (b[pos] !== COLON) {
       const text = b.subarray(pos, end);
       const colon = text.indexOf(COLON);
-      const name = Buffer.from(colon === -1 ? text : text.subarray(0, colon)).toString("latin1");
+      const name = fieldName(colon === -1 ? text : text.subarray(0, colon));
       let value = colon === -1 ? new Uint8Array(0) : text.subarray(colon + 1);
       if (value[0] === SP) value = value.subarray(1);
       if (eventLine === 0) eventLine = line;
@@ -997,7 +998,7 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
         pieces.push(value);
       } else if (name === "event") {
         type = Buffer.from(value).toString("utf8");
-      } else if (name !== "id" && name !== "retry") {
+      } else if (name === "") {
         unknownFields++;
       }
     }
@@ -1014,6 +1015,14 @@ function readSse(b: Uint8Array, limits: StreamLimits, sink: EventSink, notes: st
   if (unknownFields > 0)
     notes.push(`${unknownFields} SSE line(s) with a field other than data, event, id or retry were ignored`);
   return undefined;
+}
+
+/** An SSE field name: one of the four the event-stream rules define, or "" for any other. */
+function fieldName(name: Uint8Array): string {
+  for (const [i, known] of SSE_FIELDS.entries()) {
+    if (known.length === name.length && known.every((c, k) => name[k] === c)) return SSE_FIELD_NAMES[i] as string;
+  }
+  return "";
 }
 
 function joinLines(chunks: readonly Uint8Array[]): Uint8Array {
