@@ -582,29 +582,39 @@ class StreamFold {
     return undefined;
   }
 
+  /** An object with a string id member (`artifactId`, `messageId`), under either ProtoJSON spelling. */
+  private withId(
+    v: JsonValue | undefined,
+    name: "artifactId" | "messageId",
+    what: string,
+    path: string,
+    w: Where,
+  ): Result<{ object: JsonObject; id: string }> {
+    if (!isJsonObject(v)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: ${what} must be an object`, path);
+    const id = field(v, name, path);
+    if (!id.ok) return inEvent(w, id);
+    if (typeof id.value !== "string")
+      return fail("INPUT_STREAM_MALFORMED", `${label(w)}: ${what} needs a string "${name}"`, joinPath(path, name));
+    return ok({ object: v, id: id.value });
+  }
+
   /** Reads an artifact's id and checks its parts list, which appends extend in place. */
   private artifactOf(
     v: JsonValue | undefined,
     path: string,
     w: Where,
   ): Result<{ artifact: JsonObject; id: string; parts: JsonValue[] }> {
-    if (!isJsonObject(v)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: an artifact must be an object`, path);
-    const id = field(v, "artifactId", path);
-    if (!id.ok) return inEvent(w, id);
-    if (typeof id.value !== "string")
-      return fail(
-        "INPUT_STREAM_MALFORMED",
-        `${label(w)}: an artifact needs a string "artifactId"`,
-        joinPath(path, "artifactId"),
-      );
-    const parts = member(v, "parts");
+    const a = this.withId(v, "artifactId", "an artifact", path, w);
+    if (!a.ok) return a;
+    const { object: artifact, id } = a.value;
+    const parts = member(artifact, "parts");
     if (!Array.isArray(parts))
       return fail(
         "INPUT_STREAM_MALFORMED",
-        `${label(w)}: artifact ${JSON.stringify(id.value)} needs a "parts" array`,
+        `${label(w)}: artifact ${JSON.stringify(id)} needs a "parts" array`,
         joinPath(path, "parts"),
       );
-    return ok({ artifact: v, id: id.value, parts });
+    return ok({ artifact, id, parts });
   }
 
   /** An artifact carried by the first Task: indexed by id, ids the Task repeats marked ambiguous. */
@@ -762,16 +772,8 @@ class StreamFold {
   }
 
   private messageIdOf(m: JsonValue, path: string, w: Where): Result<string> {
-    if (!isJsonObject(m)) return fail("INPUT_STREAM_MALFORMED", `${label(w)}: a Message must be an object`, path);
-    const id = field(m, "messageId", path);
-    if (!id.ok) return inEvent(w, id);
-    if (typeof id.value !== "string")
-      return fail(
-        "INPUT_STREAM_MALFORMED",
-        `${label(w)}: a Message needs a string "messageId"`,
-        joinPath(path, "messageId"),
-      );
-    return ok(id.value);
+    const message = this.withId(m, "messageId", "a Message", path, w);
+    return message.ok ? ok(message.value.id) : message;
   }
 
   /** Notes on single events are capped: a stream of many events must not make a report of many lines. */
