@@ -48,6 +48,7 @@ import { fail, ok, type Failure, type Result } from "../result.js";
 import { TASK_STATES, TERMINAL_TASK_STATES } from "../profile.js";
 import { field, looksLikeTask } from "./a2a.js";
 import type { Found } from "./classify.js";
+import { toJsonValue, type InputData } from "./data.js";
 import { detectV03 } from "./v03.js";
 
 export type StreamFraming = "sse" | "ndjson" | "json-array";
@@ -1168,6 +1169,17 @@ export function streamCapture(folded: FoldedTaskStream): JsonObject {
   capture.firstTask = folded.firstTask;
   capture.finalTask = folded.task;
   return capture;
+}
+
+/**
+ * One input's value for the input stage: an SSE body or NDJSON (bytes or text) is folded, since it
+ * is no JSON document; anything else is parsed strictly (a JSON array of events is folded later,
+ * at classification).
+ */
+export function toInputValue(data: InputData): Result<JsonValue | FoldedStream> {
+  return (typeof data === "string" || data instanceof Uint8Array) && looksLikeStream(data)
+    ? foldStream(data)
+    : toJsonValue(data);
 }
 
 /** True for what `foldStream` and `foldStreamArray` return, never for a parsed JSON value. */

@@ -12,6 +12,7 @@ import {
   streamFraming,
   streamNote,
   streamTask,
+  toInputValue,
   type FoldedTaskStream,
   type StreamLimits,
 } from "../../src/input/stream.js";
@@ -527,6 +528,20 @@ describe("folding a stream into the Task", () => {
       code: "INPUT_STREAM_MESSAGE",
       path: "event[1].message",
     });
+  });
+
+  it("gives the input stage a folded stream for SSE and NDJSON, a parsed value for anything else", () => {
+    const body = sse(task(), done);
+    for (const data of [body, new Uint8Array(Buffer.from(body)), ndjson(task(), done)]) {
+      const v = toInputValue(data);
+      expect(v.ok && isFoldedStream(v.value)).toBe(true);
+    }
+    const array = toInputValue(JSON.stringify([task(), done]));
+    expect(array.ok && Array.isArray(array.value)).toBe(true);
+    const value = parseStrictJson('{"a":1}');
+    expect(toInputValue(value.ok ? value.value : null)).toEqual(value);
+    expect(toInputValue('{"a":1,"a":2}')).toMatchObject({ ok: false, code: "JSON_DUPLICATE_MEMBER" });
+    expect(toInputValue(sse(task()))).toMatchObject({ ok: false, code: "INPUT_STREAM_TRUNCATED", path: "event[1]" });
   });
 
   it("appends 20 000 chunks to one artifact in place", () => {
