@@ -48,20 +48,25 @@ export function jcsBytes(value: JsonValue): Uint8Array {
 export interface JsonTextOptions {
   /** Sort members by code point, as Python's `sort_keys=True` does (default true). */
   readonly sortKeys?: boolean;
+  /** One line, no spaces and no trailing newline, as a server writes a stream event (default false). */
+  readonly compact?: boolean;
 }
 
 /**
- * Indented JSON text with a trailing newline. Strings carry non-ASCII as raw UTF-8 (U+2028
- * included, which JSON allows), so a verifier's parser meets real UTF-8, not escapes.
+ * Indented JSON text with a trailing newline (or, `compact`, one line without it). Strings carry
+ * non-ASCII as raw UTF-8 (U+2028 included, which JSON allows), so a verifier's parser meets real
+ * UTF-8, not escapes.
  */
 export function jsonText(value: JsonValue, options: JsonTextOptions = {}): string {
   const out: string[] = [];
-  writeValue(value, out, "", options.sortKeys ?? true);
-  out.push("\n");
+  const compact = options.compact ?? false;
+  writeValue(value, out, compact ? null : "", options.sortKeys ?? true);
+  if (!compact) out.push("\n");
   return out.join("");
 }
 
-function writeValue(v: JsonValue, out: string[], indent: string, sortKeys: boolean): void {
+/** `indent` null writes compact text. */
+function writeValue(v: JsonValue, out: string[], indent: string | null, sortKeys: boolean): void {
   if (v === null) out.push("null");
   else if (v === true) out.push("true");
   else if (v === false) out.push("false");
@@ -69,24 +74,26 @@ function writeValue(v: JsonValue, out: string[], indent: string, sortKeys: boole
   else if (v instanceof JsonNumber) out.push(v.lexeme);
   else if (Array.isArray(v)) {
     if (v.length === 0) return void out.push("[]");
-    const inner = indent + "  ";
+    const inner = indent === null ? null : indent + "  ";
     out.push("[");
     v.forEach((item, i) => {
-      out.push(i === 0 ? "\n" : ",\n", inner);
+      if (inner === null) out.push(i === 0 ? "" : ",");
+      else out.push(i === 0 ? "\n" : ",\n", inner);
       writeValue(item, out, inner, sortKeys);
     });
-    out.push("\n", indent, "]");
+    out.push(indent === null ? "]" : `\n${indent}]`);
   } else if (isJsonObject(v)) {
     const keys = Object.keys(v);
     if (keys.length === 0) return void out.push("{}");
     if (sortKeys) keys.sort(compareCodePoints);
-    const inner = indent + "  ";
+    const inner = indent === null ? null : indent + "  ";
     out.push("{");
     keys.forEach((k, i) => {
-      out.push(i === 0 ? "\n" : ",\n", inner, quote(k), ": ");
+      if (inner === null) out.push(i === 0 ? "" : ",", quote(k), ":");
+      else out.push(i === 0 ? "\n" : ",\n", inner, quote(k), ": ");
       writeValue(v[k] as JsonValue, out, inner, sortKeys);
     });
-    out.push("\n", indent, "}");
+    out.push(indent === null ? "}" : `\n${indent}}`);
   }
 }
 

@@ -7,6 +7,7 @@ import { buildExchange } from "./exchange.js";
 import { PROPERTIES, states, type Expectation } from "./expectations.js";
 import { jsonObject, jsonText } from "./json-text.js";
 import type { VectorDefinition } from "./vectors.js";
+import { isStreamVector, renderStreamInput } from "./vectors-stream.js";
 
 export type VectorFiles = ReadonlyMap<string, string>;
 
@@ -26,9 +27,12 @@ function expectedJson(def: VectorDefinition): string {
 /** The three files of one vector, keyed by their path relative to the vectors directory. */
 export function renderVector(def: VectorDefinition): VectorFiles {
   const exchange = buildExchange(def.options);
+  const [inputName, inputText] = isStreamVector(def)
+    ? renderStreamInput(def, exchange, def.options.jsonRpcId ?? 1)
+    : // The Task JSON is written the way the reference's Python emitter wrote its vector files.
+      ["input.json", jsonText(exchange.input)];
   return new Map([
-    // The Task JSON is written the way the reference's Python emitter wrote its vector files.
-    [`${def.name}/input.json`, jsonText(exchange.input)],
+    [`${def.name}/${inputName}`, inputText],
     [`${def.name}/trust.json`, jsonText(exchange.trust, { sortKeys: false })],
     [`${def.name}/expected.json`, expectedJson(def)],
   ]);
@@ -53,15 +57,33 @@ export function renderReadme(defs: readonly VectorDefinition[], generalNotes: Re
     "The producer that builds them (`producer/`) shares no code with the verifier beyond the canonicalizers and",
     "byte helpers, so a proof or signature bug in the verifier cannot be hidden by the vectors.",
     "",
-    "Each folder holds `input.json` (the verifier input), `trust.json` (the caller's trust file, contract §5) and",
-    "`expected.json`: `description`, `mutation` (the single change from the vector it derives from, or null),",
-    "`exitCode`, the state of each of the twelve `properties` (contract §4), and the achieved `evidenceLevel`.",
+    "## Folder format",
     "",
-    "`exitCode` is for the default policy: `a2a-evidence verify --trust trust.json input.json` (that is,",
-    "`--min-evidence SIGNED_RECORD`, nothing `--require`d). No vector passes `--authority`, a tenant, or a separate",
-    "`--task`/`--first-task`: everything observed is in `input.json`.",
+    "Each folder holds:",
     "",
-    "Every `neg-*` and `inconclusive-*` vector is one change to `valid-capture`. In `mutation`, `bundle` is the",
+    "- the verifier input, exactly one of `input.json` (one JSON document, or a JSON array of stream events),",
+    "  `input.sse` (a `text/event-stream` body) or `input.ndjson` (one stream event per line); a stream is folded",
+    "  into the Task it describes (see docs/inputs.md, \"Streams\");",
+    "- `trust.json`: the caller's trust file (contract §5); without it the vector runs with no trust file;",
+    "- `expected.json`: `description`, `mutation` (the single change from the vector it derives from, or null),",
+    "  `exitCode`, the state of each of the twelve `properties` (contract §4), and the achieved `evidenceLevel`;",
+    "- optionally `args.json`: a JSON array of further `verify` arguments, such as `[\"--min-evidence\", \"NONE\"]` or",
+    "  `[\"--task\", \"task.json\"]`, file paths relative to the folder. The options it may hold are `--task`,",
+    "  `--first-task`, `--authority`, `--tenant`, `--require` and `--min-evidence`; the trust file is `trust.json`.",
+    "",
+    "`a2a-evidence vectors [DIR...]` runs folders of this format (a DIR is one vector folder or a folder of them;",
+    "without one, the vectors shipped with the package) and prints which match.",
+    "",
+    "`exitCode` is for `a2a-evidence verify --trust trust.json [args…] input.*`; without `args.json` that is the",
+    "default policy (docs/exit-codes.md: the level reaches the negotiated minimum, else SIGNED_RECORD, and",
+    "identityAuthorityBinding and taskBinding PASS). None of the vectors below has an `args.json`: everything",
+    "observed is in the input.",
+    "",
+    "## The vectors",
+    "",
+    "Every `neg-*` and `inconclusive-*` vector is one change to `valid-capture`, except the `*-stream-*` ones, each",
+    "one change to the events of `valid-stream-sse-jsonrpc` after sealing. A stream's first event is the first",
+    "Task, so the stream vectors observe the negotiation as a capture does. In `mutation`, `bundle` is the",
     "evidence bundle (re-encoded with pyjson into the artifact's `raw` part after the change), `payload` is the",
     "Task Evidence payload before sealing (everything downstream re-derived and re-signed), `manifest` is the",
     "manifest before coreManifestDigest is computed (the digest and every reference copy re-derived; no signature",

@@ -16,6 +16,7 @@ import { expectation, type Expectation } from "./expectations.js";
 import { arrayAt, flipHexDigit, flipHexMember, flipLastBase64Byte, objectAt } from "./mutations.js";
 import type { ExchangeOptions } from "./options.js";
 import { PEAC_VECTORS } from "./vectors-peac.js";
+import { STREAM_VECTORS } from "./vectors-stream.js";
 
 export interface VectorDefinition {
   readonly name: string;
@@ -343,4 +344,5 @@ export const VECTORS: readonly VectorDefinition[] = [
     expected: expectation({ negotiation: "FAIL" }),
   },
   ...PEAC_VECTORS,
+  ...STREAM_VECTORS,
 ];

@@ -30,5 +30,19 @@ export const INPUT_CODES = [
   "INPUT_CONFLICTING_TASK",
   /** Verifying the input raised an unexpected error: reported as this input's error, never thrown. */
   "VERIFY_INTERNAL_ERROR",
+  /** A stream (SSE, NDJSON, JSON array of events) whose framing or events break the A2A stream rules. */
+  "INPUT_STREAM_MALFORMED",
+  /** A stream event is out of order: not a Task or Message first, after a terminal state or a Message, an append to an artifact not sent or already closed. */
+  "INPUT_STREAM_ORDER",
+  /** A stream event names another Task, context or JSON-RPC request than the stream's. */
+  "INPUT_STREAM_FOREIGN_EVENT",
+  /** A stream carries an error event (JSON-RPC error, `event: error`, google.rpc.Status). */
+  "INPUT_STREAM_ERROR",
+  /** A stream ends before a terminal or interrupted state, or mid-event. */
+  "INPUT_STREAM_TRUNCATED",
+  /** A stream exceeds the input size, the event count or one event's size limit. */
+  "INPUT_STREAM_TOO_LARGE",
+  /** The stream is a direct Message reply: there is no Task to verify. */
+  "INPUT_STREAM_MESSAGE",
 ] as const;
 export type InputCode = (typeof INPUT_CODES)[number];

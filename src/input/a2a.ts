@@ -68,7 +68,7 @@ function snakeCase(camel: string): string {
 }
 
 /** Reads a field under its JSON name or its proto name; both present is malformed. */
-function field(obj: JsonObject, name: string, path: string): Result<JsonValue | undefined> {
+export function field(obj: JsonObject, name: string, path: string): Result<JsonValue | undefined> {
   const snake = snakeCase(name);
   const camelValue = member(obj, name);
   if (snake === name) return ok(camelValue);

@@ -105,9 +105,66 @@ function locate(input: JsonValue): Located {
   return { finalTask, firstTask, bundle, evidenceArtifact };
 }
 
+/** The data of each event of an SSE body: `data` lines joined with LF, dispatched at a blank line. */
+function sseEvents(text: string): string[] {
+  const events: string[] = [];
+  let data: string[] = [];
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line === "") {
+      if (data.length > 0) events.push(data.join("\n"));
+      data = [];
+    } else if (line.startsWith("data:")) {
+      data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+    }
+  }
+  return events;
+}
+
+/**
+ * What a stream vector observed, as a capture `{firstTask, finalTask}`: its events folded by the
+ * rules of a2a-wire.md §2.5 (status replaced, a new status message appended to history, update
+ * metadata merged into Task.metadata; artifacts added, replaced or, with `append`, extended). Written
+ * apart from the verifier's fold, and trusting the producer's stream to be well formed.
+ */
+export function streamCapture(fileName: string, text: string): JsonObject {
+  const texts = fileName.endsWith(".ndjson") ? text.split("\n").filter((l) => l.trim() !== "") : sseEvents(text);
+  const unwrap = (t: string): JsonObject => {
+    const e = obj(parse(t));
+    return isJsonObject(e.result) ? e.result : e;
+  };
+  const events = texts.map(unwrap);
+  const firstTask = obj(events[0], "task");
+  // The first event parsed again: the fold changes its own copy, never the first Task.
+  const finalTask = obj(unwrap(texts[0] ?? ""), "task");
+  const history = arr(finalTask.history) as JsonObject[];
+  const artifacts = arr(finalTask.artifacts) as JsonObject[];
+  const metadata = isJsonObject(finalTask.metadata) ? finalTask.metadata : (finalTask.metadata = Object.create(null) as JsonObject);
+  for (const e of events.slice(1)) {
+    const update = isJsonObject(e.statusUpdate) ? e.statusUpdate : obj(e, "artifactUpdate");
+    if (isJsonObject(e.statusUpdate)) {
+      finalTask.status = update.status as JsonValue;
+      const message = at(update, "status", "message");
+      if (isJsonObject(message) && !history.some((m) => m.messageId === message.messageId)) history.push(message);
+    } else {
+      const artifact = obj(update, "artifact");
+      const i = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
+      if (update.append === true) (artifacts[i]?.parts as JsonValue[]).push(...arr(artifact.parts));
+      else if (i === -1) artifacts.push(artifact);
+      else artifacts[i] = artifact;
+    }
+    if (isJsonObject(update.metadata)) Object.assign(metadata, update.metadata);
+  }
+  finalTask.history = history;
+  finalTask.artifacts = artifacts;
+  const capture: JsonObject = Object.create(null);
+  capture.firstTask = firstTask;
+  capture.finalTask = finalTask;
+  return capture;
+}
+
 /** Every elementary fact of one vector, true when it holds. */
-export function facts(inputText: string, trustText: string): Record<string, boolean> {
-  const { finalTask, firstTask, bundle, evidenceArtifact } = locate(parse(inputText));
+export function facts(input: string | JsonValue, trustText: string): Record<string, boolean> {
+  const { finalTask, firstTask, bundle, evidenceArtifact } = locate(typeof input === "string" ? parse(input) : input);
   const trust = obj(parse(trustText));
   const payload = obj(bundle, "taskEvidencePayload");
   const manifest = obj(bundle, "manifest");
@@ -242,8 +299,8 @@ export function facts(inputText: string, trustText: string): Record<string, bool
 }
 
 /** The names of the facts that do not hold, sorted. */
-export function brokenFacts(inputText: string, trustText: string): string[] {
-  return Object.entries(facts(inputText, trustText))
+export function brokenFacts(input: string | JsonValue, trustText: string): string[] {
+  return Object.entries(facts(input, trustText))
     .filter(([, holds]) => !holds)
     .map(([name]) => name)
     .sort();

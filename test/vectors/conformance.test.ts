@@ -2,6 +2,8 @@
  * The project's own conformance vectors (vectors/<name>/{input,trust,expected}.json), produced by
  * the independent producer in producer/. Each must get exactly the expected state for all twelve
  * properties, the expected achieved level and the expected exit code under the default policy.
+ * A stream vector (input.sse, input.ndjson) is folded first and verified as the capture it
+ * observed: its first Task and its final Task.
  */
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -9,13 +11,25 @@ import { describe, expect, it } from "vitest";
 import { verify } from "../../src/verify.js";
 import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
 import { REPO_ROOT } from "../helpers/external.js";
+import { foldStream, streamCapture } from "../../src/input/stream.js";
+import type { InputData } from "../../src/verify.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
 
+function vectorInput(dir: string): InputData {
+  const stream = ["input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f)));
+  if (stream === undefined) return readFileSync(join(dir, "input.json"));
+  const folded = foldStream(readFileSync(join(dir, stream)));
+  if (!folded.ok || folded.value.kind !== "task") throw new Error(`${dir}/${stream}: ${JSON.stringify(folded)}`);
+  return streamCapture(folded.value);
+}
+
 describe("project conformance vectors", () => {
   it("ships a valid vector, and a negative for every property that can FAIL", () => {
     expect(names).toContain("valid-minimal");
+    expect(names.filter((n) => existsSync(join(VECTORS, n, "input.sse"))).length).toBeGreaterThan(1);
+    expect(names.some((n) => existsSync(join(VECTORS, n, "input.ndjson")))).toBe(true);
     for (const p of PROPERTY_NAMES) {
       if (p === "captureCoverage" || p === "outcomeCorroboration") continue;
       expect(names.some((n) => n.startsWith(`neg-${p}-`)), `a neg-${p}-* vector`).toBe(true);
@@ -27,7 +41,7 @@ describe("project conformance vectors", () => {
       const dir = join(VECTORS, name);
       const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8"));
       const report = verify({
-        inputs: [{ source: name, data: readFileSync(join(dir, "input.json")) }],
+        inputs: [{ source: name, data: vectorInput(dir) }],
         trust: readFileSync(join(dir, "trust.json")),
       });
       const input = report.inputs[0];
