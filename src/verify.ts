@@ -8,7 +8,8 @@
  * unusable input, trust file or observed Task is reported, with exit code 2.
  */
 import { fail, type Failure, type Result } from "./result.js";
-import { toJsonValue, type InputData } from "./input/data.js";
+import type { InputData } from "./input/data.js";
+import { toInputValue } from "./input/stream.js";
 import { loadCallerObservation, loadEvidence, type Evidence, type ObservationSource } from "./input/load.js";
 import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import { runProperties } from "./properties/index.js";
@@ -111,7 +112,7 @@ export function verify(request: VerifyRequest): Report {
     if (i.data === undefined) return failedInput(i.source, { code: "INPUT_UNREADABLE", detail: i.readError ?? "no input data" });
     const data = i.data;
     return contained(i.source, () => {
-      const value = toJsonValue(data);
+      const value = toInputValue(data);
       if (!value.ok) return failedInput(i.source, value);
       const evidence = loadEvidence(value.value, caller.value);
       if (!evidence.ok) return failedInput(i.source, evidence);

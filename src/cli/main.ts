@@ -9,10 +9,11 @@ import { guardStdout, outputExitCode, processIo, UsageError, type CliIo, type Co
 import { registerVerifyCommand } from "./verify.js";
 import { registerFetchCommand } from "./fetch.js";
 import { registerVerifyCardCommand } from "./verify-card.js";
+import { registerVectorsCommand } from "./vectors.js";
 
 export type { CliIo } from "./io.js";
 
-const COMMANDS: readonly ((program: Command, ctx: CommandContext) => void)[] = [registerVerifyCommand, registerFetchCommand, registerVerifyCardCommand];
+const COMMANDS: readonly ((program: Command, ctx: CommandContext) => void)[] = [registerVerifyCommand, registerFetchCommand, registerVerifyCardCommand, registerVectorsCommand];
 
 function buildProgram(ctx: CommandContext): Command {
   const program = new Command();

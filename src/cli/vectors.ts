@@ -22,8 +22,7 @@ import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
 import { STATES, isFailedInput, TOOL, type Report, type State } from "../report/model.js";
 import { makeStyle } from "../report/style.js";
-import { foldStream, streamCapture, streamFraming, streamTask } from "../input/stream.js";
-import { verify, type InputData, type VerifyRequest } from "../verify.js";
+import { verify, type VerifyRequest } from "../verify.js";
 import { readInput } from "./read.js";
 import type { CliIo, CommandContext } from "./io.js";
 
@@ -195,20 +194,6 @@ async function readArgs(folder: string, v: JsonValue): Promise<Partial<VerifyReq
   return out as Partial<VerifyRequest>;
 }
 
-/**
- * The input as verify() takes it. A stream is folded here, and verified as the capture it
- * observed (its first Task and its final Task), until verify() folds streams itself.
- */
-function inputData(file: string, bytes: Uint8Array): { ok: true; data: InputData } | { ok: false; error: string } {
-  if (file === "input.json" && streamFraming(bytes) !== "json-array") return { ok: true, data: bytes };
-  const folded = foldStream(bytes);
-  if (!folded.ok)
-    return { ok: false, error: `${folded.code}: ${folded.detail}${folded.path ? ` (at ${folded.path})` : ""}` };
-  if (folded.value.kind === "task") return { ok: true, data: streamCapture(folded.value) };
-  const refused = streamTask(folded.value) as { code: string; detail: string };
-  return { ok: false, error: `${refused.code}: ${refused.detail}` };
-}
-
 function gotOf(report: Report): Got {
   const input = report.inputs[0];
   if (report.error || input === undefined) {
@@ -217,7 +202,10 @@ function gotOf(report: Report): Got {
       error: report.error ? `${report.error.code}: ${report.error.message}` : "no input was verified",
     };
   }
-  if (isFailedInput(input)) return { exitCode: input.exitCode, error: `${input.error.code}: ${input.error.message}` };
+  if (isFailedInput(input)) {
+    const at = input.error.path ? ` (at ${input.error.path})` : "";
+    return { exitCode: input.exitCode, error: `${input.error.code}: ${input.error.message}${at}` };
+  }
   const properties = Object.fromEntries(PROPERTY_NAMES.map((p) => [p, input.properties[p].state])) as Record<
     PropertyName,
     State
@@ -269,10 +257,8 @@ export async function runVectorFolder(path: string, name = basename(path)): Prom
     const expected = readExpected(await readJson(path, "expected.json"));
     const args = existsSync(join(path, "args.json")) ? await readArgs(path, await readJson(path, "args.json")) : {};
     const trust = existsSync(join(path, "trust.json")) ? { trust: await readFile(path, "trust.json") } : {};
-    const input = inputData(inputFile, await readFile(path, inputFile));
-    const got = input.ok
-      ? gotOf(verify({ ...args, ...trust, inputs: [{ source: `${name}/${inputFile}`, data: input.data }] }))
-      : { exitCode: 2, error: input.error };
+    // verify() reads every input framing itself: JSON, SSE, NDJSON.
+    const got = gotOf(verify({ ...args, ...trust, inputs: [{ source: `${name}/${inputFile}`, data: await readFile(path, inputFile) }] }));
     const differences = compare(expected, got);
     return { name, path, result: differences.length === 0 ? "match" : "mismatch", differences };
   } catch (e) {
@@ -368,6 +354,7 @@ export async function runVectorsCommand(dirs: readonly string[], flags: VectorsF
 export function registerVectorsCommand(program: Command, { io, setExit }: CommandContext): void {
   program
     .command("vectors")
+    .summary("run conformance vectors and print which match")
     .description(
       "run conformance vector folders (input, trust, optional args, expected states and exit code) and print which match",
     )

@@ -12,8 +12,9 @@ import { memberAt, isJsonObject, member, hasMember, type JsonObject, type JsonVa
 import { joinPath } from "../json/path.js";
 import { fail, ok, type Result } from "../result.js";
 import { looksLikeMessage, looksLikeTask } from "./a2a.js";
+import { classifyStreamArray } from "./stream.js";
 
-export type InputShape = "jsonrpc-response" | "task" | "capture" | "bundle";
+export type InputShape = "jsonrpc-response" | "task" | "capture" | "bundle" | "stream";
 
 /** A value found in the input, with its JSON path. */
 export interface Found {
@@ -38,6 +39,7 @@ export function isBundleShaped(v: JsonValue | undefined): v is JsonObject {
 }
 
 export function classify(v: JsonValue): Result<Classified> {
+  if (Array.isArray(v)) return classifyStreamArray(v);
   if (!isJsonObject(v)) return fail("INPUT_UNKNOWN_SHAPE", "input is not a JSON object", "$");
   if (member(v, "jsonrpc") !== undefined) return classifyJsonRpc(v);
   const keys = Object.keys(v);

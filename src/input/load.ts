@@ -13,10 +13,11 @@ import { memberAt, type JsonObject, type JsonValue } from "../json/value.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { EXTENSION_URI } from "../profile.js";
 import { extensionMetadata, type A2AArtifact, type A2AMessage, type A2ATask } from "./a2a.js";
-import { classify, firstResponse, type InputShape } from "./classify.js";
+import { classify, firstResponse, type Classified, type InputShape } from "./classify.js";
+import { isFoldedStream, streamClassified, toInputValue, type FoldedStream } from "./stream.js";
 import { CARRIER_PRIORITY, DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Message, readV1Task } from "./read.js";
-import { toJsonValue, type InputData } from "./data.js";
+import type { InputData } from "./data.js";
 
 /** Where an observed object came from: the input itself, or a file the caller passed beside it. */
 export type Origin = "input" | "--task" | "--first-task";
@@ -48,8 +49,8 @@ interface Held {
   readonly rejected: readonly Failure[];
 }
 
-function read(value: JsonValue, limits: LoadLimits): Result<Held> {
-  const c = classify(value);
+function read(value: JsonValue | FoldedStream, limits: LoadLimits): Result<Held> {
+  const c: Result<Classified> = isFoldedStream(value) ? streamClassified(value) : classify(value);
   if (!c.ok) return c;
   const notes = [...c.value.notes];
   let observedTask: A2ATask | undefined;
@@ -123,8 +124,19 @@ export interface Observation {
  * SendMessage's first response — a Task, or a direct Message (bare, wrapped as `{message}`, or as a
  * JSON-RPC result).
  */
-export function loadTaskInput(value: JsonValue, role: "task" | "first-task", limits: LoadLimits = DEFAULT_LOAD_LIMITS): Result<Observation> {
-  if (role === "first-task") {
+export function loadTaskInput(value: JsonValue | FoldedStream, role: "task" | "first-task", limits: LoadLimits = DEFAULT_LOAD_LIMITS): Result<Observation> {
+  if (role === "first-task" && isFoldedStream(value)) {
+    // A stream's first event is SendMessage's first response: a Task, or a direct Message.
+    if (value.kind === "message") {
+      const m = readV1Message(value.message, "$");
+      return m.ok ? ok({ firstMessage: m.value, firstFrom: "--first-task" }) : m;
+    }
+    const c = streamClassified(value);
+    if (!c.ok) return c;
+    const t = readV1Task(c.value.firstTask.value, c.value.firstTask.path);
+    return t.ok ? ok({ firstTask: t.value, firstFrom: "--first-task" }) : t;
+  }
+  if (role === "first-task" && !isFoldedStream(value)) {
     const rpcResult = memberAt(value, "jsonrpc") === "2.0" ? memberAt(value, "result") : undefined;
     const direct = firstResponse(rpcResult ?? value, rpcResult !== undefined ? "result" : "$");
     if (direct?.kind === "message") {
@@ -170,7 +182,7 @@ export function loadCallerObservation(
   const about = (source: ObservationSource, f: Failure) => ({ ...f, source });
   let observation: Observation = {};
   if (taskData !== undefined) {
-    const task = toJsonValue(taskData);
+    const task = toInputValue(taskData);
     if (!task.ok) return about("--task", task);
     const r = loadTaskInput(task.value, "task");
     if (!r.ok) return about("--task", r);
@@ -180,7 +192,7 @@ export function loadCallerObservation(
     if (observation.firstTask || observation.firstMessage) {
       return about("--first-task", fail("INPUT_CONFLICTING_TASK", "the --task capture already carries the first response; --first-task would replace what it observed"));
     }
-    const firstTask = toJsonValue(firstTaskData);
+    const firstTask = toInputValue(firstTaskData);
     if (!firstTask.ok) return about("--first-task", firstTask);
     const r = loadTaskInput(firstTask.value, "first-task");
     if (!r.ok) return about("--first-task", r);
@@ -199,7 +211,7 @@ function fromTaskFile(b: LocatedBundle): LocatedBundle {
 }
 
 /** Loads one input and merges the caller's observation: the input stage, start to end. */
-export function loadEvidence(value: JsonValue, observation: Observation = {}, limits: LoadLimits = DEFAULT_LOAD_LIMITS): Result<Evidence> {
+export function loadEvidence(value: JsonValue | FoldedStream, observation: Observation = {}, limits: LoadLimits = DEFAULT_LOAD_LIMITS): Result<Evidence> {
   const held = read(value, limits);
   if (!held.ok) return held;
   const input = held.value;

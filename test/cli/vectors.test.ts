@@ -412,7 +412,7 @@ describe("a2a-evidence vectors", () => {
       {
         what: "properties",
         expected: "1 listed",
-        got: "none: the input was not verified (JSON_SYNTAX: unexpected 'n': expected a JSON value)",
+        got: "none: the input was not verified (JSON_SYNTAX: unexpected 'n': expected a JSON value (at $))",
       },
     ]);
     copyVector("valid-minimal", root, { "trust.json": "{" }, "bad-trust");

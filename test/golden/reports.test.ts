@@ -17,13 +17,13 @@ import { REPO_ROOT } from "../helpers/external.js";
 const VECTORS = join(REPO_ROOT, "vectors");
 const GOLDEN = join(REPO_ROOT, "test", "golden", "reports");
 const update = process.env.UPDATE_GOLDEN === "1";
-// Stream vectors (input.sse, input.ndjson) are pinned once verify() reads streams itself.
-const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json")) && existsSync(join(VECTORS, n, "input.json"))).sort();
+const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
+const inputFile = (dir: string) => ["input.json", "input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f))) as string;
 
 function rendered(name: string, withTrust: boolean): string {
   const dir = join(VECTORS, name);
   const report = verify({
-    inputs: [{ source: `${name}/input.json`, data: readFileSync(join(dir, "input.json")) }],
+    inputs: [{ source: `${name}/${inputFile(dir)}`, data: readFileSync(join(dir, inputFile(dir))) }],
     ...(withTrust ? { trust: readFileSync(join(dir, "trust.json")) } : {}),
   });
   return `${renderJson(report)}\n${renderText(report, { verbose: true, style: makeStyle(false) })}`;

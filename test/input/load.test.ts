@@ -120,7 +120,7 @@ describe("inputs that cannot be verified", () => {
     expect(failure({ error: { code: 404, status: "NOT_FOUND", message: "no task" } }).code).toBe("INPUT_REST_ERROR");
     expect(failure({ tasks: [], nextPageToken: "" }).code).toBe("INPUT_UNKNOWN_SHAPE");
     expect(failure({ hello: "world" }).code).toBe("INPUT_UNKNOWN_SHAPE");
-    expect(failure([1, 2]).code).toBe("INPUT_UNKNOWN_SHAPE");
+    expect(failure([1, 2]).code).toBe("INPUT_STREAM_MALFORMED");
     expect(failure({ jsonrpc: "2.0", id: 1, result: { nope: true } }).code).toBe("INPUT_UNKNOWN_SHAPE");
   });
 

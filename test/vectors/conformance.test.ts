@@ -1,9 +1,8 @@
 /**
  * The project's own conformance vectors (vectors/<name>/{input,trust,expected}.json), produced by
- * the independent producer in producer/. Each must get exactly the expected state for all twelve
- * properties, the expected achieved level and the expected exit code under the default policy.
- * A stream vector (input.sse, input.ndjson) is folded first and verified as the capture it
- * observed: its first Task and its final Task.
+ * the independent producer in producer/. Each must get exactly the expected state for every
+ * property, the expected achieved level and the expected exit code under the default policy. A
+ * stream vector (input.sse, input.ndjson) is given to verify() as its bytes, which it folds.
  */
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -11,18 +10,14 @@ import { describe, expect, it } from "vitest";
 import { verify } from "../../src/verify.js";
 import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
 import { REPO_ROOT } from "../helpers/external.js";
-import { foldStream, streamCapture } from "../../src/input/stream.js";
 import type { InputData } from "../../src/verify.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
 
 function vectorInput(dir: string): InputData {
-  const stream = ["input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f)));
-  if (stream === undefined) return readFileSync(join(dir, "input.json"));
-  const folded = foldStream(readFileSync(join(dir, stream)));
-  if (!folded.ok || folded.value.kind !== "task") throw new Error(`${dir}/${stream}: ${JSON.stringify(folded)}`);
-  return streamCapture(folded.value);
+  const file = ["input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f))) ?? "input.json";
+  return readFileSync(join(dir, file));
 }
 
 describe("project conformance vectors", () => {
