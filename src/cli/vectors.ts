@@ -24,7 +24,7 @@ import { STATES, isFailedInput, TOOL, type Report, type State } from "../report/
 import { makeStyle } from "../report/style.js";
 import { verify, type VerifyRequest } from "../verify.js";
 import { readInput } from "./read.js";
-import type { CliIo, CommandContext } from "./io.js";
+import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
 export interface VectorDifference {
   /** `exitCode`, `evidenceLevel`, or a property name. */
@@ -363,7 +363,7 @@ export function registerVectorsCommand(program: Command, { io, setExit }: Comman
     .option("--no-color", "no colour (also: NO_COLOR, non-TTY stdout, --format json)")
     .addHelpText(
       "after",
-      "\nExit codes: 0 every vector matches · 1 some vector does not match · 2 a vector folder is unreadable or malformed",
+      wrapHelp("\nExit codes: 0 every vector matches · 1 some vector does not match · 2 a vector folder is unreadable or malformed"),
     )
     .action(async (dirs: string[], flags: VectorsFlags) => {
       setExit(await runVectorsCommand(dirs, flags, io));
