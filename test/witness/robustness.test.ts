@@ -10,11 +10,12 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { pyjson } from "../../src/canon/pyjson.js";
 import { parseStrictJson } from "../../src/json/strict-json.js";
-import { JsonNumber, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { JsonNumber, newJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { renderJson } from "../../src/report/json.js";
 import { isFailedInput } from "../../src/report/model.js";
 import { verify } from "../../src/verify.js";
 import { REPO_ROOT } from "../helpers/external.js";
+import { positions } from "../helpers/json-positions.js";
 
 const VECTOR = join(REPO_ROOT, "vectors", "valid-continuity-2of3");
 const read = (file: string): JsonValue => {
@@ -24,17 +25,6 @@ const read = (file: string): JsonValue => {
 };
 const REPLACEMENTS: (JsonValue | undefined)[] = [undefined, null, true, "x", "— x AQIDBAU=", new JsonNumber("1"), new JsonNumber("-1.5"), [], newJsonObject()];
 const validateReport = new Ajv2020({ strict: true }).compile(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")));
-
-function positions(v: JsonValue, out: [JsonObject | JsonValue[], string | number][] = []): [JsonObject | JsonValue[], string | number][] {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), positions(x, out)));
-  else if (isJsonObject(v)) {
-    for (const k of Object.keys(v)) {
-      out.push([v, k]);
-      positions(v[k] as JsonValue, out);
-    }
-  }
-  return out;
-}
 
 function mutateEach(root: JsonValue, run: (what: string) => void): number {
   let runs = 0;
