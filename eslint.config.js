@@ -9,7 +9,7 @@ const ROOT_FILES = ["policy", "verify"];
 const seg = (names) =>
   `(^|/)(${names.filter((n) => !ROOT_FILES.includes(n)).join("|")})/|(^|/)(${names.filter((n) => ROOT_FILES.includes(n)).join("|") || "(?!)"})\\.js$`;
 const HIGHER = {
-  base: ["canon", "crypto", "cose", "aac", "log", "peac", "input", "trust", "properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
+  base: ["canon", "crypto", "cose", "aac", "log", "peac", "witness", "input", "trust", "properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
   primitives: ["input", "trust", "properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
   inputs: ["properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
   properties: ["policy", "verify", "report", "cli", "net", "card", "a2a-js"],
@@ -63,7 +63,7 @@ export default tseslint.config(
     rules: { "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }] },
   },
   layer(["src/codes/**", "src/result.ts", "src/util/**", "src/json/**", "src/version.ts", "src/profile.ts"], HIGHER.base),
-  layer(["src/canon/**", "src/crypto/**", "src/cose/**", "src/aac/**", "src/log/**", "src/peac/**"], HIGHER.primitives),
+  layer(["src/canon/**", "src/crypto/**", "src/cose/**", "src/aac/**", "src/log/**", "src/peac/**", "src/witness/**"], HIGHER.primitives),
   layer(["src/input/**", "src/trust/**"], HIGHER.inputs),
   layer(["src/properties/**"], HIGHER.properties),
   layer(["src/policy.ts"], HIGHER.policy),

@@ -14,6 +14,8 @@ export const PRODUCER_CODES = [
   "PRODUCER_CANONICALIZATION",
   /** Key material of the wrong length or outside the curve's scalar range. */
   "PRODUCER_BAD_KEY_SEED",
+  /** A witness refused to cosign (unknown log, bad signature, wrong old size, no valid proof). */
+  "PRODUCER_WITNESS_REFUSED",
 ] as const;
 export type ProducerCode = (typeof PRODUCER_CODES)[number];
 

@@ -17,6 +17,7 @@ import type { TransparencyServiceKey } from "./log.js";
 import { resolveOptions, type ExchangeOptions, type ResolvedOptions } from "./options.js";
 import { evidenceArtifact, sealPayload, taskEvidencePayload } from "./seal.js";
 import { trustFile } from "./trust.js";
+import type { WitnessedLog } from "./witness.js";
 
 const TERMINAL_STATE = "TASK_STATE_COMPLETED";
 
@@ -35,6 +36,7 @@ export interface Exchange {
   readonly keys: {
     readonly producer: { readonly publicKeyHex: string; readonly publicKeyPem: string };
     readonly transparencyServices: readonly TransparencyServiceKey[];
+    readonly witnesses: WitnessedLog["keys"];
   };
 }
 
@@ -103,7 +105,7 @@ export function buildExchange(options: ExchangeOptions = {}): Exchange {
   });
   o.tamper.firstTask?.(firstTask);
 
-  const trust = trustFile(o.authority, sealed.producer.publicKeyHex, sealed.transparencyServices);
+  const trust = trustFile(o.authority, sealed.producer.publicKeyHex, sealed.transparencyServices, sealed.witnessed ?? undefined);
   o.tamper.trust?.(trust);
 
   return {
@@ -117,6 +119,7 @@ export function buildExchange(options: ExchangeOptions = {}): Exchange {
     keys: {
       producer: sealed.producer,
       transparencyServices: sealed.transparencyServices,
+      witnesses: sealed.witnessed?.keys ?? [],
     },
   };
 }

@@ -9,6 +9,7 @@ import { sha256Hex, utf8 } from "../src/util/bytes.js";
 import { uuidFromLabel, type ArtifactSpec, type MessageSpec } from "./a2a.js";
 import type { DeliveryMode, EvidenceLevel, EvidenceStatus } from "./constants.js";
 import { ProducerError } from "./errors.js";
+import type { ContinuityOptions } from "./witness.js";
 
 export interface RequirementOptions {
   readonly requirement: "REQUIRED" | "PREFERRED";
@@ -75,6 +76,8 @@ export interface ExchangeOptions {
   readonly leavesAfter?: number;
   readonly priorCheckpoint?: PriorCheckpointOptions | null;
   readonly witnesses?: readonly WitnessOptions[];
+  /** Continuity witnesses that cosign the checkpoints (continuityEvidence) and the trust file's sections for them. */
+  readonly continuity?: ContinuityOptions | null;
   readonly carrier?: Carrier;
   readonly envelope?: Envelope;
   /** Claimed status; default EXTERNALLY_REGISTERED with a real witness, else SIGNED_RECORD. */
@@ -93,8 +96,9 @@ export interface ExchangeOptions {
   readonly tamper?: Tamper;
 }
 
-export type ResolvedOptions = Required<Omit<ExchangeOptions, "priorCheckpoint" | "requirement" | "evidenceStatus">> & {
+export type ResolvedOptions = Required<Omit<ExchangeOptions, "priorCheckpoint" | "requirement" | "evidenceStatus" | "continuity">> & {
   readonly priorCheckpoint: Required<PriorCheckpointOptions> | null;
+  readonly continuity: ContinuityOptions | null;
   readonly requirement: RequirementOptions;
   readonly evidenceStatus: EvidenceStatus;
 };
@@ -141,6 +145,7 @@ export function resolveOptions(o: ExchangeOptions): ResolvedOptions {
     leavesAfter,
     priorCheckpoint: prior === null ? null : { leafCount: prior.leafCount, timestamp: prior.timestamp ?? "2026-10-01T09:00:00.000000Z" },
     witnesses,
+    continuity: o.continuity ?? null,
     carrier,
     envelope: o.envelope ?? "jsonrpc",
     evidenceStatus: o.evidenceStatus ?? `EVIDENCE_STATUS_${level}`,

@@ -30,6 +30,7 @@ import { copyObject, int, jsonObject, pyjsonBytes, pyjsonDigestHex } from "./jso
 import { buildLog, type TransparencyServiceKey } from "./log.js";
 import { resolveOptions, type ExchangeOptions, type ResolvedOptions } from "./options.js";
 import { trustFile } from "./trust.js";
+import { witnessLog, type WitnessedLog } from "./witness.js";
 
 export const TERMINAL_STATES = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"] as const;
 export type TerminalState = (typeof TERMINAL_STATES)[number];
@@ -45,6 +46,8 @@ export interface SealedRecord {
   readonly reference: JsonObject;
   readonly producer: { readonly publicKeyHex: string; readonly publicKeyPem: string };
   readonly transparencyServices: readonly TransparencyServiceKey[];
+  /** What the continuity witnesses cosigned, and the trust file's sections for them; null without witnesses. */
+  readonly witnessed: WitnessedLog | null;
 }
 
 /** The payload's projection of the terminal Task (content-binding.md §9.4). */
@@ -79,6 +82,8 @@ export function sealPayload(payload: JsonObject, terminalState: string, o: Resol
     signer,
   );
   const log = buildLog(o, capsule.capsule_id as string, signer);
+  // Witnesses see the checkpoints as the producer signed them, before any manifest hook runs.
+  const witnessed = o.continuity === null ? null : witnessLog(o.continuity, log, o.logId, signer.publicKeyHex);
 
   const manifest = jsonObject({
     capturePolicyId: o.capturePolicyId,
@@ -111,6 +116,8 @@ export function sealPayload(payload: JsonObject, terminalState: string, o: Resol
     recordProfile: RECORD_PROFILE,
     taskEvidencePayload: payload,
     taskEvidenceReference: copyObject(reference),
+    // Outside the manifest, so not under coreManifestDigest: cosignatures are appended after sealing.
+    ...(witnessed !== null && witnessed.evidence.length > 0 ? { continuityEvidence: witnessed.evidence } : {}),
   });
   o.tamper.bundle?.(bundle);
   return {
@@ -121,6 +128,7 @@ export function sealPayload(payload: JsonObject, terminalState: string, o: Resol
     reference,
     producer: { publicKeyHex: signer.publicKeyHex, publicKeyPem: signer.publicKeyPem },
     transparencyServices: log.transparencyServices,
+    witnessed,
   };
 }
 
@@ -208,7 +216,7 @@ export function sealTaskEvidence(view: ObservedTaskView, options: TaskSealOption
   return {
     ...sealed,
     artifact: evidenceArtifact(o, sealed),
-    trust: trustFile(o.authority, sealed.producer.publicKeyHex, sealed.transparencyServices),
+    trust: trustFile(o.authority, sealed.producer.publicKeyHex, sealed.transparencyServices, sealed.witnessed ?? undefined),
   };
 }
 

@@ -17,6 +17,7 @@ import { arrayAt, flipHexDigit, flipHexMember, flipLastBase64Byte, objectAt } fr
 import type { ExchangeOptions } from "./options.js";
 import { PEAC_VECTORS } from "./vectors-peac.js";
 import { STREAM_VECTORS } from "./vectors-stream.js";
+import { CONTINUITY_VECTORS } from "./vectors-continuity.js";
 
 export interface VectorDefinition {
   readonly name: string;
@@ -345,4 +346,5 @@ export const VECTORS: readonly VectorDefinition[] = [
   },
   ...PEAC_VECTORS,
   ...STREAM_VECTORS,
+  ...CONTINUITY_VECTORS,
 ];

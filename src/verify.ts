@@ -106,6 +106,7 @@ export function verify(request: VerifyRequest): Report {
     ...(request.minEvidence !== undefined ? { minEvidence: request.minEvidence } : {}),
     ...(request.authority !== undefined ? { authority: request.authority } : {}),
     ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
+    ...(request.cosignatures !== undefined ? { cosignatures: request.cosignatures } : {}),
     ...(request.at !== undefined ? { at: request.at } : {}),
   };
   const inputs = request.inputs.map((i): InputReport => {

@@ -13,6 +13,7 @@ import { TRUST_CODES } from "./trust.js";
 import { NET_CODES } from "./net.js";
 import { CARD_CODES } from "./card.js";
 import { PEAC_CODES } from "./peac.js";
+import { WITNESS_CODES } from "./witness.js";
 
 export const FAILURE_CODES = [
   ...JSON_CODES,
@@ -25,6 +26,7 @@ export const FAILURE_CODES = [
   ...NET_CODES,
   ...CARD_CODES,
   ...PEAC_CODES,
+  ...WITNESS_CODES,
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

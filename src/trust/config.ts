@@ -1,8 +1,9 @@
 /**
  * The caller's trust configuration (contract §5): which producer keys speak for which authority,
- * which keys each Transparency Service signs receipts with, and who operates it. It is validated
- * against schemas/trust-config.schema.json and every key is imported up front, so a typo fails
- * loudly (exit 2) instead of silently turning a check into "no pinned key".
+ * which keys each Transparency Service signs receipts with, and who operates it; which continuity
+ * witnesses cosign checkpoints, under which statements, and how many must (contract §9.22). It is
+ * validated against schemas/trust-config.schema.json and every key is imported up front, so a typo
+ * fails loudly (exit 2) instead of silently turning a check into "no pinned key".
  *
  * Trust never comes from the input: keys carried in a bundle are key material, not anchors.
  */
@@ -11,6 +12,8 @@ import { isJsonObject, member, toPlain, type JsonObject, type JsonValue } from "
 import { joinPath } from "../json/path.js";
 import { fail, ok, type Result } from "../result.js";
 import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } from "../cose/keys.js";
+import { importWitnessKey, type WitnessKey } from "../witness/keys.js";
+import { isValidKeyName } from "../witness/note.js";
 import { TRUST_CONFIG_SCHEMA } from "./schema.js";
 import { toJsonValue, type InputData } from "../input/data.js";
 import { loadAgents, type TrustedAgent } from "./agents.js";
@@ -31,17 +34,50 @@ export interface TrustedService {
   readonly operator: Operator;
 }
 
-export interface TrustedWitness {
-  readonly id: string;
-  readonly keys: readonly TrustedKey[];
-  readonly operator: Operator;
+export interface TrustedWitnessKey extends WitnessKey {
+  /** Where the key is in the trust file, for reports. */
+  readonly path: string;
 }
+
+/** A continuity witness (contract §9.22): a note signer name, its cosignature keys, who runs it. */
+export interface TrustedWitness {
+  /** The note key name its cosignature lines carry. */
+  readonly name: string;
+  /** The trust file's optional label; reports use it, or the name. */
+  readonly id: string | undefined;
+  readonly keys: readonly TrustedWitnessKey[];
+  readonly operator: "independent" | "producer";
+  /** What the quorum counts: distinct operators, not keys. Defaults to the name. */
+  readonly operatorId: string;
+  /** The out-of-band statements bound to its keys (C2SP "additional statements"). */
+  readonly statements: readonly string[];
+  readonly path: string;
+}
+
+export interface ContinuityPolicy {
+  /** Distinct independent operators that must have cosigned. */
+  readonly quorum: number;
+  /** A witness counts only when it cosigned the prior checkpoint as well as the current one. */
+  readonly requirePriorCosigned: boolean;
+  /** A log's first checkpoint, witnessed, may PASS (the caller pins this log_id out of band). */
+  readonly acceptGenesis: boolean;
+  /** With --at: how far after it a cosignature timestamp may lie. */
+  readonly maxFutureSkewSeconds: number;
+}
+
+export const DEFAULT_CONTINUITY_POLICY: ContinuityPolicy = {
+  quorum: 1,
+  requirePriorCosigned: true,
+  acceptGenesis: false,
+  maxFutureSkewSeconds: 300,
+};
 
 export interface TrustConfig {
   readonly shape: "native" | "reference";
   readonly producers: ReadonlyMap<string, readonly TrustedKey[]>;
   readonly transparencyServices: ReadonlyMap<string, TrustedService>;
-  readonly witnesses: ReadonlyMap<string, TrustedWitness>;
+  readonly witnesses: readonly TrustedWitness[];
+  readonly continuityPolicy: ContinuityPolicy;
   /** Agent Card signing keys, by card URL or agent name (verify-card). */
   readonly agents: ReadonlyMap<string, TrustedAgent>;
   /** PEAC receipt issuers by `iss` (contract §5); absent or empty when the file pins none. */
@@ -79,6 +115,7 @@ function describeSchemaError(e: ErrorObject): string {
   if (e.keyword === "enum") return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
   if (e.keyword === "const") return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
   if (e.keyword === "oneOf" || e.keyword === "pattern" || e.keyword === "not") {
+    if (/^\/witnesses\/\d+\/keys\/\d+$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key or a cosignature/v1 verifier key <name>+<key ID>+<base64>";
     if (/\/keys\/\d+(\/key)?$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key, a PEM public key or a public JWK";
   }
   return e.message ?? e.keyword;
@@ -154,7 +191,7 @@ export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
 }
 
 /**
- * One section of the native shape (`producers`, `transparencyServices`, `witnesses`): entries keyed
+ * One section of the native shape (`producers`, `transparencyServices`): entries keyed
  * by a member that must be unique, each with imported keys.
  */
 function loadSection<T>(
@@ -185,11 +222,7 @@ function loadNative(v: JsonObject): Result<TrustConfig> {
     operator: operatorOf(member(e, "operator")),
   }));
   if (!services.ok) return services;
-  const witnesses = loadSection(v, "witnesses", "id", (id, keys, e): TrustedWitness => ({
-    id,
-    keys,
-    operator: operatorOf(member(e, "operator")),
-  }));
+  const witnesses = loadWitnesses(v);
   if (!witnesses.ok) return witnesses;
   const agents = loadAgents(v);
   if (!agents.ok) return agents;
@@ -200,9 +233,65 @@ function loadNative(v: JsonObject): Result<TrustConfig> {
     producers: producers.value,
     transparencyServices: services.value,
     witnesses: witnesses.value,
+    continuityPolicy: loadContinuityPolicy(v),
     agents: agents.value,
     peacIssuers: peacIssuers.value,
   });
+}
+
+/**
+ * `witnesses` (contract §9.22). Refused as ambiguous, like Go's "ambiguous key": a (name, key ID)
+ * pinned twice, an id used twice, and one raw key pinned twice — a cosignature does not commit to
+ * the cosigner's name, so one line could be relabelled to count for two witnesses.
+ */
+function loadWitnesses(v: JsonObject): Result<TrustedWitness[]> {
+  const out: TrustedWitness[] = [];
+  const ids = new Set<string>();
+  const keyOwners = new Map<string, string>();
+  const nameKeyIds = new Set<string>();
+  for (const [i, e] of ((member(v, "witnesses") as JsonValue[] | undefined) ?? []).entries()) {
+    const entry = e as JsonObject;
+    const at = joinPath("witnesses", i);
+    const name = member(entry, "name") as string;
+    if (!isValidKeyName(name)) return fail("TRUST_SCHEMA", 'a note key name has no white space, no "+" and no control character', joinPath(at, "name"));
+    const id = member(entry, "id") as string | undefined;
+    if (id !== undefined) {
+      if (ids.has(id)) return fail("TRUST_DUPLICATE_ENTRY", `witness id ${JSON.stringify(id)} is listed twice`, joinPath(at, "id"));
+      ids.add(id);
+    }
+    const keys: TrustedWitnessKey[] = [];
+    for (const [k, spec] of (member(entry, "keys") as string[]).entries()) {
+      const path = joinPath(at, "keys", k);
+      const r = importWitnessKey(spec, name);
+      if (!r.ok) return fail("TRUST_KEY_INVALID", `${r.detail} (${r.code})`, path);
+      const owner = keyOwners.get(r.value.publicKeyHex);
+      if (owner !== undefined) return fail("TRUST_DUPLICATE_ENTRY", `this key is already pinned at ${owner}: a cosignature does not name its witness, so one key serves one witness`, path);
+      keyOwners.set(r.value.publicKeyHex, path);
+      // Two keys of one name whose 4-byte IDs collide: a line could not say which one it means.
+      const nameKeyId = `${name}\n${r.value.keyIdHex}`;
+      if (nameKeyIds.has(nameKeyId)) return fail("TRUST_DUPLICATE_ENTRY", `${name}+${r.value.keyIdHex} names two keys`, path);
+      nameKeyIds.add(nameKeyId);
+      keys.push({ ...r.value, path });
+    }
+    out.push({
+      name,
+      id,
+      keys,
+      operator: member(entry, "operator") === "independent" ? "independent" : "producer",
+      operatorId: (member(entry, "operatorId") as string | undefined) ?? name,
+      statements: member(entry, "statements") as string[],
+      path: at,
+    });
+  }
+  return ok(out);
+}
+
+function loadContinuityPolicy(v: JsonObject): ContinuityPolicy {
+  const p = member(v, "continuityPolicy");
+  if (!isJsonObject(p)) return DEFAULT_CONTINUITY_POLICY;
+  // The schema has checked the types; integers are read through their plain value.
+  const plain = toPlain(p) as Partial<ContinuityPolicy>;
+  return { ...DEFAULT_CONTINUITY_POLICY, ...plain };
 }
 
 /** The reference implementation's `{authorizedSigners: {authority: [keyIdHex]}, tsPubkeysB64: {url: base64(PEM)}}`. */
@@ -226,7 +315,7 @@ function loadReference(v: JsonObject): Result<TrustConfig> {
       services.set(url, { url, keys: [{ key: r.value, path: at }], operator: "unspecified" });
     }
   }
-  return ok({ shape: "reference", producers, transparencyServices: services, witnesses: new Map(), agents: new Map() });
+  return ok({ shape: "reference", producers, transparencyServices: services, witnesses: [], continuityPolicy: DEFAULT_CONTINUITY_POLICY, agents: new Map() });
 }
 
 function isTrustConfig(t: unknown): t is TrustConfig {

@@ -6,7 +6,7 @@ export const TRUST_CONFIG_SCHEMA = {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$id": "https://a2a-evidence.dev/schemas/trust-config.schema.json",
   "title": "a2a-evidence trust configuration",
-  "description": "Who the caller trusts: producer keys per authority, Transparency Service keys per URL, witness keys. Trust never comes from the input being verified. Either the native shape (version 1) or the reference implementation's {authorizedSigners, tsPubkeysB64}.",
+  "description": "Who the caller trusts: producer keys per authority, Transparency Service keys per URL, continuity witnesses and the policy that counts them. Trust never comes from the input being verified. Either the native shape (version 1) or the reference implementation's {authorizedSigners, tsPubkeysB64}.",
   "oneOf": [
     {
       "$ref": "#/$defs/native"
@@ -74,26 +74,75 @@ export const TRUST_CONFIG_SCHEMA = {
           }
         },
         "witnesses": {
+          "description": "Continuity witnesses: C2SP cosignature/v1 signers of the CLL note (contract §9.22).",
           "type": "array",
           "items": {
             "type": "object",
             "required": [
-              "id",
+              "name",
               "keys",
-              "operator"
+              "operator",
+              "statements"
             ],
             "additionalProperties": false,
             "properties": {
               "id": {
+                "description": "A label for reports; the name is used without it.",
+                "type": "string",
+                "minLength": 1
+              },
+              "name": {
+                "description": "The note key name its cosignature lines carry: no white space, no \"+\".",
                 "type": "string",
                 "minLength": 1
               },
               "keys": {
-                "$ref": "#/$defs/keys"
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                  "$ref": "#/$defs/witnessKey"
+                }
               },
               "operator": {
                 "$ref": "#/$defs/operator"
+              },
+              "operatorId": {
+                "description": "Who runs it; the quorum counts distinct operators. Default: the name.",
+                "type": "string",
+                "minLength": 1
+              },
+              "statements": {
+                "description": "Statements bound to its keys; only cll-mmr-consistency/v1 makes it count.",
+                "type": "array",
+                "uniqueItems": true,
+                "items": {
+                  "type": "string",
+                  "minLength": 1
+                }
               }
+            }
+          }
+        },
+        "continuityPolicy": {
+          "description": "How many witnesses continuity needs. Defaults: quorum 1, requirePriorCosigned true, acceptGenesis false, maxFutureSkewSeconds 300.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "quorum": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 64
+            },
+            "requirePriorCosigned": {
+              "type": "boolean"
+            },
+            "acceptGenesis": {
+              "type": "boolean"
+            },
+            "maxFutureSkewSeconds": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 31536000
             }
           }
         },
@@ -224,6 +273,11 @@ export const TRUST_CONFIG_SCHEMA = {
           }
         }
       ]
+    },
+    "witnessKey": {
+      "description": "A 64-hex raw Ed25519 public key, or a C2SP cosignature/v1 verifier key <name>+<8 hex key ID>+<base64(0x04 ‖ key)>.",
+      "type": "string",
+      "pattern": "^(?:[0-9a-f]{64}|[^+]+\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]+={0,2})$"
     },
     "operator": {
       "enum": [

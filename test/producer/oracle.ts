@@ -245,6 +245,9 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
       });
   }
 
+  // continuity witnesses (only when cosignatures are carried), from c2sp.org/tlog-cosignature's text
+  if (Array.isArray(bundle.continuityEvidence)) Object.assign(f, cosignatureFacts(bundle, manifest, checkpoint, trust));
+
   // identityAuthorityBinding
   const authorized = arr(trust.producers).filter(isJsonObject).find((p) => p.authority === payload.authority);
   f.authorityKey = arr(authorized?.keys).includes(str(capsule.key_id));
@@ -296,6 +299,54 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     f.minimumMet = LEVELS.indexOf(claimed) >= LEVELS.indexOf(str(requirement.minimumEvidence));
   }
   return f;
+}
+
+/** The leaf count n of an MMR of `size` nodes: 2n − popcount(n) = size. */
+function leavesOf(size: number): number {
+  for (let n = 0; n <= size; n++) if (2 * n - n.toString(2).replace(/0/g, "").length === size) return n;
+  return NaN;
+}
+
+/**
+ * cosignatures: every line whose name and key ID a trust-file witness pins verifies over the note
+ * of its checkpoint; noteOrigin: the log_id can be a note origin; quorum: enough independent
+ * operators with the consistency statement cosigned every checkpoint the policy needs.
+ */
+function cosignatureFacts(bundle: JsonObject, manifest: JsonObject, checkpoint: JsonObject, trust: JsonObject): Record<string, boolean> {
+  const note = (cp: JsonObject) =>
+    `agentactioncapsule.org/cll-mmr/v1/${str(cp.log_id)}\n${leavesOf(num(cp.mmr_size))}\n${Buffer.from(hex(cp.root)).toString("base64")}\n`;
+  const prior = isJsonObject(manifest.priorCheckpoint) ? manifest.priorCheckpoint : undefined;
+  const witnesses = arr(trust.witnesses).filter(isJsonObject);
+  const pins = witnesses.flatMap((w) =>
+    arr(w.keys).map((vkey) => {
+      const [name, id, ...rest] = str(vkey).split("+");
+      return { w, name, id, key: (base64ToBytesStrict(rest.join("+")) ?? new Uint8Array(1)).subarray(1) };
+    }),
+  );
+  const good = new Map<JsonObject, Set<string>>();
+  let all = true;
+  for (const entry of arr(bundle.continuityEvidence).filter(isJsonObject)) {
+    const cp = entry.checkpoint === "prior" ? prior : checkpoint;
+    for (const line of arr(entry.lines).map(str)) {
+      const space = line.indexOf(" ", 2);
+      const blob = base64ToBytesStrict(line.slice(space + 1)) ?? new Uint8Array(0);
+      const pin = pins.find((p) => p.name === line.slice(2, space) && p.id === bytesToHex(blob.subarray(0, 4)));
+      if (pin === undefined || cp === undefined) continue;
+      const time = new DataView(blob.buffer, blob.byteOffset + 4, 8).getBigUint64(0);
+      const ok = verifyCose(-8, ed25519Key(pin.key), utf8(`cosignature/v1\ntime ${time}\n${note(cp)}`), blob.subarray(12));
+      all &&= ok;
+      if (ok) good.set(pin.w, (good.get(pin.w) ?? new Set()).add(str(entry.checkpoint)));
+    }
+  }
+  const noteOrigin = /^[A-Za-z0-9._~:/-]{1,200}$/.test(str(checkpoint.log_id));
+  const policy = isJsonObject(trust.continuityPolicy) ? trust.continuityPolicy : obj(parse("{}"));
+  const operators = new Set(
+    [...good]
+      .filter(([w, roles]) => w.operator === "independent" && arr(w.statements).includes("cll-mmr-consistency/v1") && roles.has("current") && (prior === undefined || roles.has("prior")))
+      .map(([w]) => str(w.operatorId) || str(w.name)),
+  );
+  const quorum = noteOrigin && (prior !== undefined || policy.acceptGenesis === true) && operators.size >= (num(policy.quorum) || 1);
+  return { cosignatures: all, noteOrigin, quorum };
 }
 
 /** The names of the facts that do not hold, sorted. */

@@ -102,6 +102,13 @@ const BROKEN: Record<string, string[]> = {
   "neg-peacReceipts-receipt-claims": [],
   "neg-taskBinding-stream-dropped-chunk": ["artifacts"],
   "neg-referenceConsistency-stream-final-metadata": ["referenceCopies", "statusTerminal"],
+  "inconclusive-continuity-producer-witness": ["quorum"],
+  "inconclusive-continuity-unknown-witness": ["quorum"],
+  "neg-continuity-cosignature-signature": ["cosignatures", "quorum"],
+  "neg-continuity-cosignature-other-root": ["cosignatures", "quorum"],
+  "neg-continuity-stale-prior-as-current": ["cosignatures", "quorum"],
+  "inconclusive-continuity-genesis": ["quorum"],
+  "inconclusive-continuity-log-id": ["noteOrigin", "quorum"],
 };
 
 /** The vector's input as the oracle reads it: a JSON document, or a stream folded into the capture it observed. */

@@ -1,7 +1,8 @@
 /**
- * continuity: prior.checkpoint, chain.link (every chain rule, and the first-checkpoint rules) and
- * witness.assertion, through verify(). v1 carries no witness assertion, so the property is FAIL
- * when the carried chain is broken and NOT_PRESENT otherwise, never PASS.
+ * continuity without witness cosignatures: prior.checkpoint, chain.link (every chain rule, and
+ * the first-checkpoint rules) and witness.assertion, through verify(). With nothing a witness
+ * said, the property is FAIL when the carried chain is broken and NOT_PRESENT otherwise; the
+ * cosigned cases are in continuity-witness.test.ts.
  *
  * The baseline's prior checkpoint is at 5 leaves (mmr_size 8), the current one at 9 (mmr_size 16).
  */
@@ -15,7 +16,7 @@ import {
 } from "./harness.js";
 import { resignedCheckpoint, resignedPrior } from "./resign.js";
 
-const NO_ASSERTION = "no continuity witness assertion is carried (the aac-cll-scitt/v1 base profile defines none)";
+const NO_ASSERTION = "no continuity witness cosignature is carried (no continuityEvidence, no --cosignatures lines for this checkpoint)";
 
 const priorOf = (m: JsonObject) => at(m, "priorCheckpoint");
 const proofOf = (m: JsonObject) => at(m, "consistencyProof");
@@ -116,7 +117,7 @@ describe("continuity FAIL paths", () => {
   });
 });
 
-describe("continuity NOT_PRESENT (never PASS) and NOT_CHECKED", () => {
+describe("continuity NOT_PRESENT without cosignatures, and NOT_CHECKED", () => {
   it("an intact chain: NOT_PRESENT, with the link it checked in the detail", () => {
     const input = check(capture());
     expectDecided(input, "continuity", {

@@ -42,8 +42,9 @@ export const CAPTURE: ExchangeOptions = {
 export type States = Record<PropertyName, State>;
 
 /**
- * The honest capture's states, as the producer's expectations state them: continuity,
- * captureCoverage and outcomeCorroboration never PASS from one v1 record.
+ * The honest capture's states, as the producer's expectations state them: continuity is
+ * NOT_PRESENT without witness cosignatures, captureCoverage and outcomeCorroboration never PASS
+ * from one v1 record.
  */
 export const BASELINE: States = states();
 

@@ -34,7 +34,7 @@ describe("trust file", () => {
       version: 1,
       producers: [{ authority: "payments-agent.example", keys: [edRaw] }],
       transparencyServices: [{ url: "https://ts.example", keys: [p256Pem, p384Jwk], operator: "independent" }],
-      witnesses: [{ id: "w1", keys: [edRaw], operator: "producer" }],
+      witnesses: [{ id: "w1", name: "witness.example/w1", keys: [edRaw], operator: "producer", statements: [] }],
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -42,7 +42,7 @@ describe("trust file", () => {
     const ts = r.value.transparencyServices.get("https://ts.example");
     expect(ts?.operator).toBe("independent");
     expect(ts?.keys.map((k) => k.key.algorithm)).toEqual(["P-256", "P-384"]);
-    expect(r.value.witnesses.get("w1")?.operator).toBe("producer");
+    expect(r.value.witnesses.map((w) => [w.id, w.operator, w.operatorId])).toEqual([["w1", "producer", "witness.example/w1"]]);
   });
 
   it("loads the reference implementation's shape", () => {
@@ -92,7 +92,10 @@ describe("trust file", () => {
     expect(r.path).toBe("producers[1].authority");
     const s = failure({ version: 1, transparencyServices: [1, 2].map(() => ({ url: "u", keys: [edRaw], operator: "independent" })) });
     expect(s.path).toBe("transparencyServices[1].url");
-    const w = failure({ version: 1, witnesses: [1, 2].map(() => ({ id: "w", keys: [edRaw], operator: "independent" })) });
+    const w = failure({
+      version: 1,
+      witnesses: [1, 2].map((n) => ({ id: "w", name: `witness.example/w${n}`, keys: [generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" }).subarray(12).toString("hex")], operator: "independent", statements: [] })),
+    });
     expect(w.path).toBe("witnesses[1].id");
   });
 });

@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verify } from "../../src/verify.js";
 import { parseStrictJson } from "../../src/json/strict-json.js";
-import { JsonNumber, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { JsonNumber, newJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { pyjson } from "../../src/canon/pyjson.js";
 import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
 import { REPO_ROOT } from "../helpers/external.js";
+import { positions } from "../helpers/json-positions.js";
 import { renderJson } from "../../src/report/json.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
@@ -19,18 +20,6 @@ function load(name: string, file: string): JsonValue {
   const r = parseStrictJson(readFileSync(join(REPO_ROOT, "vectors", name, file)));
   if (!r.ok) throw new Error(r.detail);
   return r.value;
-}
-
-/** Every (container, key) position in a value, depth first. */
-function positions(v: JsonValue, out: [JsonObject | JsonValue[], string | number][] = []): [JsonObject | JsonValue[], string | number][] {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), positions(x, out)));
-  else if (isJsonObject(v)) {
-    for (const k of Object.keys(v)) {
-      out.push([v, k]);
-      positions(v[k] as JsonValue, out);
-    }
-  }
-  return out;
 }
 
 const REPLACEMENTS: (JsonValue | undefined)[] = [undefined, null, true, "x", new JsonNumber("1.5"), new JsonNumber("-1"), [], newJsonObject()];

@@ -20,6 +20,8 @@ export interface VerifyOptions {
   readonly authority?: string;
   /** The tenant the caller addressed (`--tenant`); A2A Tasks do not carry it. */
   readonly tenant?: string;
+  /** A `--cosignatures` file's content (bytes, text or parsed): cosignature lines the caller brings. */
+  readonly cosignatures?: Uint8Array | string | JsonValue;
   /** The time to judge time rules against (`--at`, RFC 3339); without it they are not checked. */
   readonly at?: string;
 }

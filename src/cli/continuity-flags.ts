@@ -1,0 +1,76 @@
+/**
+ * The verify command's continuity flags: their options, and reading the files they name into
+ * what verify() takes. An unreadable or malformed file exits 2, like --trust and --task: a
+ * caller's file that cannot be used must not silently turn into "no cosignatures". (`--at`, the
+ * time cosignature timestamps are checked against, is the verify command's own flag.)
+ *
+ *   --cosignatures <file>  cosignature lines the caller brings, each entry naming its note
+ *   --checkpoints <file>   CLL checkpoints seen before, compared with the inputs' (a fork across runs)
+ */
+import { Option, type Command } from "commander";
+import { parseStrictJson } from "../json/strict-json.js";
+import type { JsonValue } from "../json/value.js";
+import type { Checkpoint } from "../log/checkpoint.js";
+import { parseSeenCheckpoints } from "../witness/equivocation.js";
+import { parseCosignatureFile } from "../witness/evidence.js";
+import type { Failure, Result } from "../result.js";
+import { readInput, type ReadResult } from "./read.js";
+
+export interface ContinuityFlags {
+  readonly cosignatures?: string;
+  readonly checkpoints?: string;
+}
+
+/** What the flags give verify(): `cosignatures` for VerifyRequest, `checkpoints` for the comparison. */
+export interface ContinuityRequest {
+  readonly cosignatures?: JsonValue;
+  readonly checkpoints?: readonly Checkpoint[];
+}
+
+/** A file that cannot be used: one message for stderr, exit 2. */
+export type ContinuityFlagsResult = { readonly ok: true; readonly value: ContinuityRequest } | { readonly ok: false; readonly message: string };
+
+export function addContinuityOptions(command: Command): Command {
+  return command
+    .addOption(new Option("--cosignatures <file>", "C2SP cosignature lines for the inputs' checkpoints (JSON: [{type, note, lines}])"))
+    .addOption(new Option("--checkpoints <file>", "CLL checkpoints seen before (JSON array), compared with the inputs' to detect a fork"));
+}
+
+/** Reads and parses the file a flag names; any failure is one message naming the flag and the path. */
+async function readFile<T>(
+  path: string,
+  flag: string,
+  parse: (v: JsonValue) => Result<T>,
+  read: (path: string) => Promise<ReadResult>,
+): Promise<{ ok: true; value: T; json: JsonValue } | { ok: false; message: string }> {
+  const r = await read(path);
+  if (!r.ok) return { ok: false, message: `${flag}: ${r.message}` };
+  const refused = (f: Failure) => ({ ok: false as const, message: `${flag}: ${path}: ${f.code}: ${f.detail}${f.path ? ` (at ${f.path})` : ""}` });
+  const json = parseStrictJson(r.bytes);
+  if (!json.ok) return refused(json);
+  const parsed = parse(json.value);
+  if (!parsed.ok) return refused(parsed);
+  return { ok: true, value: parsed.value, json: json.value };
+}
+
+export async function readContinuityFlags(flags: ContinuityFlags, read: (path: string) => Promise<ReadResult> = readInput): Promise<ContinuityFlagsResult> {
+  let cosignatures: JsonValue | undefined;
+  if (flags.cosignatures !== undefined) {
+    const file = await readFile(flags.cosignatures, "--cosignatures", (v) => parseCosignatureFile(v), read);
+    if (!file.ok) return file;
+    cosignatures = file.json;
+  }
+  let checkpoints: readonly Checkpoint[] | undefined;
+  if (flags.checkpoints !== undefined) {
+    const file = await readFile(flags.checkpoints, "--checkpoints", parseSeenCheckpoints, read);
+    if (!file.ok) return file;
+    checkpoints = file.value;
+  }
+  return {
+    ok: true,
+    value: {
+      ...(cosignatures !== undefined ? { cosignatures } : {}),
+      ...(checkpoints !== undefined ? { checkpoints } : {}),
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Equivocation across inputs (continuity-witness.md §4.5a): one bundle cannot show that a log
+ * forked, two can. Every signed checkpoint states the root of its log at its size, and its
+ * `prev_size` / `prev_root` state the root at the prior size; when two statements signed by the
+ * same producer give one log two roots at one size, the producer signed two histories that no
+ * consistency proof can join — a transferable proof of a fork. A consistency proof carried with a
+ * checkpoint fixes its prior's root, so a smaller checkpoint with another root at that size is
+ * inconsistent with the larger one: that is the same comparison, at the prior's size.
+ *
+ * What it does not do: compare sizes no statement links (a checkpoint at size a and another at
+ * b, with nothing stating the root at a in b's history, are not comparable offline), or decide
+ * which branch is the honest one. A checkpoint smaller than one seen elsewhere is reported as
+ * stale, not as a fork.
+ *
+ * The log identity is the producer and its log_id (CLL I-D: continuity is per log identity). By
+ * default the producer is the signing key, so a stranger who reuses a log_id under their own key
+ * cannot make another producer's inputs FAIL; `identityOf` can merge keys the trust file pins for
+ * one authority, so a producer cannot escape by signing each branch with another of its keys.
+ *
+ * Pure and linear: statements are grouped by (identity, log_id, size) in maps; an input states at
+ * most four roots, so each input's comparison is a few map lookups.
+ */
+import { joinPath } from "../json/path.js";
+import type { JsonValue } from "../json/value.js";
+import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../log/checkpoint.js";
+import { fail, ok, type Result } from "../result.js";
+import { bytesToHex } from "../util/bytes.js";
+
+/** The checkpoints one input carries. */
+export interface InputCheckpoints {
+  /** For reports: the input's source name. */
+  readonly source: string;
+  readonly current?: Checkpoint;
+  readonly prior?: Checkpoint;
+}
+
+export interface Fork {
+  readonly logId: string;
+  readonly mmrSize: number;
+  /** The root this input states, and by which statement. */
+  readonly root: string;
+  readonly statedBy: string;
+  /** Another root at the same size, and where it was stated. */
+  readonly otherRoot: string;
+  readonly otherStatedBy: string;
+}
+
+/** What comparing with every other input and the --checkpoints list found for one input. */
+export interface CrossInputFindings {
+  /** Statements about this input's logs from other sources that were compared with its own. */
+  readonly compared: number;
+  readonly forks: readonly Fork[];
+  /** Set when another source shows this log at a larger size than this input's checkpoint. */
+  readonly stale?: string;
+}
+
+interface Statement {
+  readonly source: number;
+  readonly root: string;
+  readonly what: string;
+}
+
+/** More entries than any caller's memory of one log plausibly holds; the cost stays linear anyway. */
+export const MAX_SEEN_CHECKPOINTS = 10_000;
+
+const keyHex = (cp: Checkpoint) => bytesToHex(cp.keyId);
+
+/**
+ * Findings per input, in the order given. `seen` is the caller's list of checkpoints seen before
+ * (a --checkpoints file); its entries take part in every comparison but get no findings of their own.
+ */
+export function findEquivocations(
+  inputs: readonly InputCheckpoints[],
+  seen: readonly Checkpoint[] = [],
+  identityOf: (keyIdHex: string) => string = (k) => k,
+): CrossInputFindings[] {
+  const sources = [...inputs.map((i) => i.source), ...seen.map((_, i) => joinPath("--checkpoints", i))];
+  /** (identity, log_id) → size → root → statements, and the log's statement count. */
+  const logs = new Map<string, { sizes: Map<number, Map<string, Statement[]>>; total: number }>();
+  /** Each input's own statements (at most four: two checkpoints, two prev_roots). */
+  const own = inputs.map(() => [] as Array<{ log: string; size: number; root: string; what: string }>);
+  const logOf = (cp: Checkpoint) => `${identityOf(keyHex(cp))}\n${cp.logId}`;
+  const state = (cp: Checkpoint, source: number, what: string) => {
+    const log = logOf(cp);
+    const entry = logs.get(log) ?? { sizes: new Map<number, Map<string, Statement[]>>(), total: 0 };
+    logs.set(log, entry);
+    const add = (size: number, root: Uint8Array, statedBy: string) => {
+      const roots = entry.sizes.get(size) ?? new Map<string, Statement[]>();
+      entry.sizes.set(size, roots);
+      const hex = bytesToHex(root);
+      const list = roots.get(hex) ?? [];
+      roots.set(hex, list);
+      list.push({ source, root: hex, what: statedBy });
+      entry.total++;
+      if (source < inputs.length) own[source]?.push({ log, size, root: hex, what: statedBy });
+    };
+    add(cp.mmrSize, cp.root, `${what} checkpoint`);
+    if (cp.prevSize > 0 && cp.prevRoot !== null) add(cp.prevSize, cp.prevRoot, `prev_root of ${what} checkpoint`);
+  };
+  // Only what the producer signed is a statement: an unsigned or forged checkpoint proves nothing
+  // about the log (and is its own input's checkpointSignature or chain FAIL).
+  const signed = (cp: Checkpoint | undefined): cp is Checkpoint => cp !== undefined && verifyCheckpointSignature(cp).ok;
+  const currentSigned = inputs.map((input, i) => {
+    const current = signed(input.current);
+    if (current) state(input.current as Checkpoint, i, "its");
+    if (signed(input.prior)) state(input.prior, i, "its prior");
+    return current;
+  });
+  seen.forEach((cp, j) => {
+    if (signed(cp)) state(cp, inputs.length + j, "a previously seen");
+  });
+  const descending = new Map<string, number[]>();
+  const sizesDown = (log: string) => {
+    let d = descending.get(log);
+    if (d === undefined) {
+      d = [...(logs.get(log)?.sizes.keys() ?? [])].sort((a, b) => b - a);
+      descending.set(log, d);
+    }
+    return d;
+  };
+  /** The first statement at this size from a source other than `i`, whose root differs from `unlike` when given. */
+  const otherAt = (log: string, size: number, i: number, unlike?: string): Statement | undefined => {
+    for (const [root, list] of logs.get(log)?.sizes.get(size) ?? []) {
+      if (root === unlike) continue;
+      const s = list.find((x) => x.source !== i);
+      if (s !== undefined) return s;
+    }
+    return undefined;
+  };
+
+  return inputs.map((input, i): CrossInputFindings => {
+    const mine = own[i] ?? [];
+    const forks: Fork[] = [];
+    let compared = 0;
+    for (const log of new Set(mine.map((m) => m.log))) compared += (logs.get(log)?.total ?? 0) - mine.filter((m) => m.log === log).length;
+    for (const m of mine) {
+      // Another root at this size, stated by another source: a disagreement inside one input is
+      // its own chain's FAIL, not a fork between inputs.
+      const conflicting = otherAt(m.log, m.size, i, m.root);
+      const logId = m.log.slice(m.log.indexOf("\n") + 1);
+      if (conflicting === undefined || forks.some((f) => f.mmrSize === m.size && f.logId === logId)) continue;
+      forks.push({
+        logId,
+        mmrSize: m.size,
+        root: m.root,
+        statedBy: m.what,
+        otherRoot: conflicting.root,
+        otherStatedBy: `${conflicting.what} in ${sources[conflicting.source]}`,
+      });
+    }
+    let stale: string | undefined;
+    const current = input.current;
+    if (current !== undefined && currentSigned[i]) {
+      const log = logOf(current);
+      // The largest size another source states; this input's own sizes (at most four) are skipped.
+      for (const size of sizesDown(log)) {
+        if (size <= current.mmrSize) break;
+        const other = otherAt(log, size, i);
+        if (other === undefined) continue;
+        stale = `a checkpoint of log ${JSON.stringify(current.logId)} at mmr_size ${size} was seen in ${sources[other.source]}, larger than this one (${current.mmrSize})`;
+        break;
+      }
+    }
+    return { compared, forks, ...(stale !== undefined ? { stale } : {}) };
+  });
+}
+
+/** A `--checkpoints` file: a JSON array of CLL checkpoints (the manifest's JSON form), each signed. */
+export function parseSeenCheckpoints(v: JsonValue): Result<Checkpoint[]> {
+  if (!Array.isArray(v)) return fail("CHECKPOINTS_FILE_MALFORMED", "a --checkpoints file is a JSON array of CLL checkpoints", "--checkpoints");
+  if (v.length > MAX_SEEN_CHECKPOINTS) return fail("CHECKPOINTS_FILE_MALFORMED", `${v.length} checkpoints; at most ${MAX_SEEN_CHECKPOINTS} are read`, "--checkpoints");
+  const out: Checkpoint[] = [];
+  for (const [i, item] of v.entries()) {
+    const path = joinPath("--checkpoints", i);
+    const cp = parseCheckpoint(item, path);
+    if (!cp.ok) return fail("CHECKPOINTS_FILE_MALFORMED", `${cp.detail} (${cp.code})`, cp.path ?? path);
+    // A remembered checkpoint is evidence against later ones only if its producer signed it.
+    if (!verifyCheckpointSignature(cp.value).ok) return fail("CHECKPOINTS_FILE_MALFORMED", "its signature does not verify under its key_id", joinPath(path, "signature"));
+    out.push(cp.value);
+  }
+  return ok(out);
+}
