@@ -78,12 +78,11 @@ const HONEST_CAPTURE = expectation();
 export const GENERAL_NOTES: ReadonlyArray<readonly [string, string]> = [
   [
     "Continuity",
-    "continuity is NOT_PRESENT in every honest vector, including valid-rich and valid-capture, which carry a prior checkpoint and a " +
-      "consistency proof that verify (a broken chain FAILs: see the neg-continuity-* vectors). aac-cll-scitt/v1 carries no " +
-      "checkpoint-aware witness assertion, and a Transparency Service receipt proves inclusion, not continuity (log-and-receipts.md " +
-      "§6.1–6.2). INCONCLUSIVE (\"checked, but the result cannot establish the property\") is also a possible reading; we chose " +
-      "NOT_PRESENT because what the property asserts is absent, the contract's INCONCLUSIVE examples are material that is present but " +
-      "untrusted, and the reference verifier reports NOT_PRESENT (\"v1 base profile carries no continuity assertion\").",
+    "continuity is NOT_PRESENT in every honest vector that carries no witness cosignature, including valid-rich and valid-capture, " +
+      "which carry a prior checkpoint and a consistency proof that verify (a broken chain FAILs: see the neg-continuity-* vectors): " +
+      "a consistency proof between two checkpoints the producer signed shows anti-rewrite, not that the log did not fork, and a " +
+      "Transparency Service receipt proves inclusion, not continuity (log-and-receipts.md §6.1–6.2). continuity PASSes only where a " +
+      "quorum of independent pinned witnesses cosigned the checkpoints (valid-continuity-*); see the continuity vectors for the rest.",
   ],
   [
     "Overclaims",

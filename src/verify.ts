@@ -8,7 +8,7 @@
  * unusable input, trust file or observed Task is reported, with exit code 2.
  */
 import { fail, type Failure, type Result } from "./result.js";
-import type { InputData } from "./input/data.js";
+import { toJsonValue, type InputData } from "./input/data.js";
 import { toInputValue } from "./input/stream.js";
 import { loadCallerObservation, loadEvidence, type Evidence, type ObservationSource } from "./input/load.js";
 import { resolveTrust, type TrustConfig } from "./trust/config.js";
@@ -16,6 +16,9 @@ import { runProperties } from "./properties/index.js";
 import { levelReport } from "./properties/level.js";
 import { EvidenceContext, type VerifyOptions } from "./properties/shared/context.js";
 import { memberAt } from "./json/value.js";
+import type { Checkpoint } from "./log/checkpoint.js";
+import { crossInputFindings } from "./properties/continuity.js";
+import { parseCosignatureFile } from "./witness/evidence.js";
 import { combinedExitCode, decidePolicy, type Policy } from "./policy.js";
 import { TOOL, errorReport, failedInput, type InputReport, type Report, type VerifiedInput } from "./report/model.js";
 
@@ -28,6 +31,8 @@ export interface VerifyRequest extends VerifyOptions, Policy {
   readonly task?: InputData;
   /** The first Task returned by SendMessage (`--first-task`). */
   readonly firstTask?: InputData;
+  /** CLL checkpoints seen before (`--checkpoints`), compared with the inputs' to find a forked log. */
+  readonly checkpoints?: readonly Checkpoint[];
 }
 
 export type { InputData } from "./input/data.js";
@@ -78,6 +83,25 @@ function guarded<T>(f: () => Result<T>): Result<T> {
   }
 }
 
+/** A --cosignatures file is read once for the run: unusable, nothing is verified (exit 2). */
+function parseCosignatures(data: InputData): Result<unknown> {
+  const v = toJsonValue(data);
+  if (!v.ok) return v;
+  return parseCosignatureFile(v.value);
+}
+
+function containedLoad(source: string, f: () => Evidence | InputReport): Evidence | InputReport {
+  try {
+    return f();
+  } catch (e) {
+    return failedInput(source, internalError(e));
+  }
+}
+
+function isEvidence(e: Evidence | InputReport): e is Evidence {
+  return "bundles" in e;
+}
+
 /** One input's report, whatever happens: one bad input never hides the others' reports. */
 function contained(source: string, f: () => InputReport): InputReport {
   try {
@@ -109,16 +133,25 @@ export function verify(request: VerifyRequest): Report {
     ...(request.cosignatures !== undefined ? { cosignatures: request.cosignatures } : {}),
     ...(request.at !== undefined ? { at: request.at } : {}),
   };
-  const inputs = request.inputs.map((i): InputReport => {
+  const cosignatures = request.cosignatures === undefined ? undefined : guarded(() => parseCosignatures(request.cosignatures as InputData));
+  if (cosignatures && !cosignatures.ok) return errorReport(policy, { ...failedInput("", cosignatures).error, source: "--cosignatures" });
+  // Load every input first: whether a log forked is a fact about all of them together.
+  const loaded = request.inputs.map((i): Evidence | InputReport => {
     if (i.data === undefined) return failedInput(i.source, { code: "INPUT_UNREADABLE", detail: i.readError ?? "no input data" });
     const data = i.data;
-    return contained(i.source, () => {
+    return containedLoad(i.source, () => {
       const value = toInputValue(data);
       if (!value.ok) return failedInput(i.source, value);
       const evidence = loadEvidence(value.value, caller.value);
-      if (!evidence.ok) return failedInput(i.source, evidence);
-      return verifyEvidence(i.source, evidence.value, trust.value, options);
+      return evidence.ok ? evidence.value : failedInput(i.source, evidence);
     });
+  });
+  const crossInput = crossInputFindings(request.inputs.map((i) => i.source), loaded, request.checkpoints ?? [], trust.value);
+  const inputs = loaded.map((e, k): InputReport => {
+    const source = request.inputs[k]?.source ?? "";
+    if (!isEvidence(e)) return e;
+    const findings = crossInput?.[k];
+    return contained(source, () => verifyEvidence(source, e, trust.value, findings ? { ...options, crossInput: findings } : options));
   });
   return { reportVersion: 1, tool: TOOL, inputs, policy: { ...policy, exitCode: combinedExitCode(inputs.map((i) => i.exitCode)) } };
 }

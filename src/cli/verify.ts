@@ -14,6 +14,7 @@ import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
 import { readInput } from "./read.js";
 import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
+import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
 import { UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
 interface VerifyFlags {
@@ -23,6 +24,8 @@ interface VerifyFlags {
   authority?: string;
   tenant?: string;
   at?: string;
+  cosignatures?: string;
+  checkpoints?: string;
   require?: string;
   minEvidence?: string;
   format: FormatName;
@@ -73,7 +76,7 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
     throw new UsageError(`--min-evidence: unknown level "${flags.minEvidence}" (known: ${MIN_LEVELS.join(", ")})`);
   }
   const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
-  const fromStdin = [...inputs, flags.trust, flags.task, flags.firstTask].filter((i) => i === "-").length;
+  const fromStdin = [...inputs, flags.trust, flags.task, flags.firstTask, flags.cosignatures, flags.checkpoints].filter((i) => i === "-").length;
   if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
     throw new UsageError(`--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
@@ -81,6 +84,11 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
   if (fromStdin > 0 && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
 
+  const continuity = await readContinuityFlags(flags);
+  if (!continuity.ok) {
+    io.stderr(`a2a-evidence: ${printable(continuity.message)}\n`);
+    return 2;
+  }
   let report: Report;
   try {
     const request: VerifyRequest = {
@@ -89,6 +97,7 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
       ...(flags.authority !== undefined ? { authority: flags.authority } : {}),
       ...(flags.tenant !== undefined ? { tenant: flags.tenant } : {}),
       ...(flags.at !== undefined ? { at: flags.at } : {}),
+      ...continuity.value,
       ...(trustPath !== undefined ? { trust: await readOrFail(trustPath, "trust file") } : {}),
       ...(flags.task !== undefined ? { task: await readOrFail(flags.task, "--task") } : {}),
       ...(flags.firstTask !== undefined ? { firstTask: await readOrFail(flags.firstTask, "--first-task") } : {}),
@@ -130,7 +139,7 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
 }
 
 export function registerVerifyCommand(program: Command, { io, setExit }: CommandContext): void {
-  program
+  const command = program
     .command("verify")
     .summary("verify evidence offline, property by property")
     .description("verify one or more inputs: a JSON-RPC GetTask response, an A2A Task, a capture, or a bare bundle ('-' = stdin)")
@@ -140,7 +149,8 @@ export function registerVerifyCommand(program: Command, { io, setExit }: Command
     .option("--first-task <file>", "the first Task returned by SendMessage, for the negotiation checks")
     .option("--authority <name>", "the authority the caller expects the producer to be")
     .option("--tenant <id>", "the tenant the caller addressed")
-    .option("--at <time>", "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED")
+    .option("--at <time>", "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED");
+  addContinuityOptions(command)
     .option("--require <properties>", "comma-separated properties that must be PASS")
     .addOption(
       new Option(

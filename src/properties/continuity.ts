@@ -34,7 +34,8 @@ import { fail, type Result } from "../result.js";
 import { DEFAULT_CONTINUITY_POLICY, type TrustConfig } from "../trust/config.js";
 import { bytesToHex, isHex64 } from "../util/bytes.js";
 import { renderCllNote } from "../witness/cll-note.js";
-import type { CrossInputFindings, InputCheckpoints } from "../witness/equivocation.js";
+import { findEquivocations, type CrossInputFindings, type InputCheckpoints } from "../witness/equivocation.js";
+import type { Evidence } from "../input/load.js";
 import {
   fileLinesFor,
   parseContinuityEvidence,
@@ -71,6 +72,38 @@ function present(v: JsonValue | undefined): v is JsonValue {
 }
 
 export function continuity(ctx: EvidenceContext): PropertyResult {
+  const own = ofThisInput(ctx);
+  return ctx.options.crossInput ? withCrossInput(own, ctx.options.crossInput) : own;
+}
+
+/**
+ * Every input's findings from comparing their checkpoints (and a --checkpoints list), in input
+ * order; undefined when a single input and no list leave nothing to compare. `loaded` holds each
+ * input's Evidence, or anything else for an input that could not be loaded.
+ */
+export function crossInputFindings(
+  sources: readonly string[],
+  loaded: readonly unknown[],
+  seen: readonly Checkpoint[],
+  trust: TrustConfig | undefined,
+): (CrossInputFindings | undefined)[] | undefined {
+  const evidences = loaded.map((e) => (typeof e === "object" && e !== null && "bundles" in e ? (e as Evidence) : undefined));
+  if (evidences.filter(Boolean).length + seen.length < 2) return undefined;
+  const indexes: number[] = [];
+  const inputs: InputCheckpoints[] = [];
+  evidences.forEach((e, k) => {
+    const primary = e?.bundles[0];
+    if (!primary) return;
+    indexes.push(k);
+    inputs.push(inputCheckpoints(sources[k] ?? "", primary.bundle, primary.carrier === "data" || primary.carrier === "inline"));
+  });
+  const findings = findEquivocations(inputs, seen, producerIdentities(trust));
+  const out: (CrossInputFindings | undefined)[] = evidences.map(() => undefined);
+  indexes.forEach((k, j) => (out[k] = findings[j]));
+  return out;
+}
+
+function ofThisInput(ctx: EvidenceContext): PropertyResult {
   const cp = manifestCheckpoint(ctx)?.result;
   // A checkpoint is only found inside a manifest, so with one the manifest is there too.
   const manifest = ctx.manifest;

@@ -22,7 +22,7 @@ export interface InputError {
   readonly message: string;
   readonly path?: string;
   /** For a report-level error: which of the caller's files it is about. */
-  readonly source?: "trust" | "--task" | "--first-task";
+  readonly source?: "trust" | "--task" | "--first-task" | "--cosignatures";
 }
 
 export interface VerifiedInput {

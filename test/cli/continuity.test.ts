@@ -13,6 +13,9 @@ import { addContinuityOptions, readContinuityFlags } from "../../src/cli/continu
 import { readInput } from "../../src/cli/read.js";
 import { verify } from "../../src/verify.js";
 import { isFailedInput } from "../../src/report/model.js";
+import { toPlain } from "../../src/json/value.js";
+import { uuidFromLabel } from "../../producer/a2a.js";
+import { at, capture } from "../properties/harness.js";
 
 const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, file);
 
@@ -98,5 +101,30 @@ describe("the continuity flags (readContinuityFlags)", () => {
   it("reads through the CLI's bounded reader by default", async () => {
     const path = tempFile("k.json", "[]");
     expect(await readContinuityFlags({ checkpoints: path }, readInput)).toEqual({ ok: true, value: { checkpoints: [] } });
+  });
+});
+
+describe("the continuity flags at the command line", () => {
+  it("--checkpoints with a checkpoint that forks from the input's: continuity FAILs, exit 1", async () => {
+    const mine = capture();
+    const theirs = capture({ taskId: uuidFromLabel("the other branch") });
+    const input = tempFile("input.json", JSON.stringify(toPlain(mine.input)));
+    const trust = tempFile("trust.json", JSON.stringify(toPlain(mine.trust)));
+    const seen = tempFile("seen.json", JSON.stringify([toPlain(at(theirs.bundle, "manifest", "cllCheckpoint"))]));
+    const alone = await runCli(["verify", "--format", "json", "--trust", trust, input]);
+    expect(JSON.parse(alone.stdout).inputs[0].properties.continuity.state).toBe("NOT_PRESENT");
+    const r = await runCli(["verify", "--format", "json", "--trust", trust, "--checkpoints", seen, input]);
+    const c = JSON.parse(r.stdout).inputs[0].properties.continuity;
+    expect([c.state, c.checks.find((x: { state: string }) => x.state === "FAIL")?.id]).toEqual(["FAIL", "equivocation.crossInput"]);
+    expect(c.detail).toMatch(/^the log forked: .*--checkpoints\[0\]/);
+    expect(r.code).toBe(1);
+  });
+
+  it("a malformed --cosignatures file: one line on stderr, exit 2", async () => {
+    const bad = tempFile("cosignatures.json", "{");
+    const r = await runCli(["verify", "--trust", vector("valid-capture", "trust.json"), "--cosignatures", bad, vector("valid-capture", "input.json")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/^a2a-evidence: --cosignatures: /);
   });
 });

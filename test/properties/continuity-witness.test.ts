@@ -13,6 +13,11 @@ import {
   TS_URL, at, baseline, capture, check, checkOf, checkStates, expectCase, expectDecided, statesOf, tampered, type Case,
 } from "./harness.js";
 import { resignedPrior, signer } from "./resign.js";
+import { verify } from "../../src/verify.js";
+import { loadEvidence } from "../../src/input/load.js";
+import { loadTrustConfig } from "../../src/trust/config.js";
+import { EvidenceContext } from "../../src/properties/shared/context.js";
+import { continuity } from "../../src/properties/continuity.js";
 
 const W1 = "witness-one.example/cll-w1";
 const W2 = "witness-two.example/cll-w1";
@@ -217,14 +222,20 @@ describe("continuity INCONCLUSIVE with witness cosignatures", () => {
       presented: { request: { at: "10 minutes ago" } },
       decided: { state: "INCONCLUSIVE", check: "cosignature.time", subject: "continuityEvidence[0].lines[0]", code: "TIME_INVALID" },
     },
-    {
-      name: "a --cosignatures value that is not the documented shape",
-      options: { continuity: one() },
-      presented: { request: { cosignatures: '{"lines": []}' } },
-      decided: { state: "INCONCLUSIVE", check: "cosignature.evidence", subject: "--cosignatures", code: "COSIGNATURE_EVIDENCE_MALFORMED" },
-    },
   ];
   it.each(cases)("$name", (c) => void expectCase("continuity", c));
+
+  it("a --cosignatures value that is not the documented shape: the run's error through verify() (exit 2); INCONCLUSIVE for a caller of the property itself", () => {
+    const e = capture({ continuity: one() });
+    const report = verify({ inputs: [{ source: "test", data: e.input }], trust: e.trust, cosignatures: '{"lines": []}' });
+    expect([report.policy.exitCode, report.error?.code, report.error?.source]).toEqual([2, "COSIGNATURE_EVIDENCE_MALFORMED", "--cosignatures"]);
+    const loaded = loadEvidence(e.input);
+    const trust = loadTrustConfig(e.trust);
+    if (!loaded.ok || !trust.ok) throw new Error("not loaded");
+    const r = continuity(new EvidenceContext(loaded.value, trust.value, { cosignatures: '{"lines": []}' }));
+    const deciding = r.checks.find((c) => c.state === "INCONCLUSIVE");
+    expect([r.state, deciding?.id, deciding?.subject, deciding?.code]).toEqual(["INCONCLUSIVE", "cosignature.evidence", "--cosignatures", "COSIGNATURE_EVIDENCE_MALFORMED"]);
+  });
 
   it("no trust file: INCONCLUSIVE", () => {
     const input = check(capture({ continuity: one() }), { trust: null });

@@ -4,7 +4,9 @@
  * reveal. verify() does not call the comparison yet; these tests stand in for that call site.
  */
 import { describe, expect, it } from "vitest";
-import { fromPlain, type JsonObject } from "../../src/json/value.js";
+import { fromPlain, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { verify } from "../../src/verify.js";
+import { isFailedInput } from "../../src/report/model.js";
 import { parseCheckpoint, type Checkpoint } from "../../src/log/checkpoint.js";
 import { loadEvidence } from "../../src/input/load.js";
 import { EvidenceContext } from "../../src/properties/shared/context.js";
@@ -15,7 +17,7 @@ import { bytesToHex, sha256, utf8 } from "../../src/util/bytes.js";
 import { signCheckpoint } from "../../producer/checkpoint.js";
 import { ed25519FromSeed, seedFromLabel } from "../../producer/ed25519.js";
 import { uuidFromLabel } from "../../producer/a2a.js";
-import { capture, check } from "../properties/harness.js";
+import { at, capture, check } from "../properties/harness.js";
 
 const producer = ed25519FromSeed(seedFromLabel("equivocation producer"));
 const root = (label: string) => bytesToHex(sha256(utf8(label)));
@@ -119,7 +121,7 @@ describe("findEquivocations", () => {
   });
 });
 
-describe("a fork shown by two inputs (the call site verify() does not have yet)", () => {
+describe("a fork shown by two inputs", () => {
   /** Two branches of one log: the same producer key, log_id and first five leaves; another record at our position. */
   const branchA = capture({ continuity: { witnesses: [{ name: "witness-one.example/cll-w1" }] } });
   const branchB = capture({ taskId: uuidFromLabel("the other branch"), continuity: { witnesses: [{ name: "witness-two.example/cll-w1" }] } });
@@ -170,5 +172,44 @@ describe("a fork shown by two inputs (the call site verify() does not have yet)"
     expect([r.state, r.checks.find((c) => c.state === "FAIL")?.id]).toEqual(["FAIL", "equivocation.crossInput"]);
     const agreeing = continuityWith(plainA, findEquivocations([inputCheckpoints("a", plainA.bundle, false), inputCheckpoints("b", plainA.bundle, false)])[0] as never, trustOf(plainA, []));
     expect(agreeing.state).toBe("NOT_PRESENT");
+  });
+
+  it("through verify(): two inputs that fork FAIL continuity, each naming the other, and exit 1", () => {
+    const plainA = capture();
+    const plainB = capture({ taskId: uuidFromLabel("the other branch") });
+    const report = verify({
+      inputs: [
+        { source: "a.json", data: plainA.input },
+        { source: "b.json", data: plainB.input },
+      ],
+      trust: plainA.trust,
+    });
+    for (const [i, input] of report.inputs.entries()) {
+      if (isFailedInput(input)) throw new Error("not verified");
+      const c = input.properties.continuity;
+      expect([c.state, c.checks.find((x) => x.state === "FAIL")?.id]).toEqual(["FAIL", "equivocation.crossInput"]);
+      expect(c.detail).toContain(`its checkpoint in ${i === 0 ? "b.json" : "a.json"}`);
+    }
+    expect(report.policy.exitCode).toBe(1);
+    // Alone, each is as honest as before.
+    const alone = verify({ inputs: [{ source: "a.json", data: plainA.input }], trust: plainA.trust }).inputs[0];
+    expect(alone && !isFailedInput(alone) && alone.properties.continuity.state).toBe("NOT_PRESENT");
+  });
+
+  it("through verify(): a checkpoint seen before (checkpoints) that forks from the input FAILs it", () => {
+    const plainA = capture();
+    const plainB = capture({ taskId: uuidFromLabel("the other branch") });
+    const seen = parseSeenCheckpoints(fromPlain([at(plainB.bundle, "manifest", "cllCheckpoint")]) as JsonValue);
+    if (!seen.ok) throw new Error(seen.detail);
+    const input = verify({ inputs: [{ source: "a.json", data: plainA.input }], trust: plainA.trust, checkpoints: seen.value }).inputs[0];
+    if (!input || isFailedInput(input)) throw new Error("not verified");
+    expect(input.properties.continuity.checks.find((c) => c.state === "FAIL")?.id).toBe("equivocation.crossInput");
+  });
+
+  it("through verify(): unusable cosignatures are the run's error (exit 2), not a per-input INCONCLUSIVE", () => {
+    const plainA = capture();
+    const report = verify({ inputs: [{ source: "a.json", data: plainA.input }], trust: plainA.trust, cosignatures: "{ not json" });
+    expect(report.policy.exitCode).toBe(2);
+    expect(report.error?.source).toBe("--cosignatures");
   });
 });

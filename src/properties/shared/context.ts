@@ -13,6 +13,7 @@ import type { A2AMessage, A2ATask } from "../../input/a2a.js";
 import type { LocatedBundle } from "../../input/locate.js";
 import type { Evidence } from "../../input/load.js";
 import type { TrustConfig } from "../../trust/config.js";
+import type { CrossInputFindings } from "../../witness/equivocation.js";
 import { narrowIntegralNumbers } from "./widening.js";
 
 export interface VerifyOptions {
@@ -22,6 +23,8 @@ export interface VerifyOptions {
   readonly tenant?: string;
   /** A `--cosignatures` file's content (bytes, text or parsed): cosignature lines the caller brings. */
   readonly cosignatures?: Uint8Array | string | JsonValue;
+  /** What comparing every input's checkpoints found for this input (a forked log), when compared. */
+  readonly crossInput?: CrossInputFindings;
   /** The time to judge time rules against (`--at`, RFC 3339); without it they are not checked. */
   readonly at?: string;
 }

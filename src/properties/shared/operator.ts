@@ -27,6 +27,8 @@ function producerKeys(ctx: EvidenceContext): { fingerprints: Set<string>; rawHex
     if (typeof capsuleKey === "string") rawHex.set(capsuleKey, "the capsule's key_id");
     const checkpointKey = memberAt(ctx.manifest, "cllCheckpoint", "key_id");
     if (typeof checkpointKey === "string" && !rawHex.has(checkpointKey)) rawHex.set(checkpointKey, "the checkpoint's key_id");
+    const priorKey = memberAt(ctx.manifest, "priorCheckpoint", "key_id");
+    if (typeof priorKey === "string" && !rawHex.has(priorKey)) rawHex.set(priorKey, "the prior checkpoint's key_id");
     return { fingerprints, rawHex };
   });
 }
