@@ -114,7 +114,7 @@ export function renderGithubSummary(report: Report): string {
     for (const name of PROPERTY_NAMES) {
       const p = input.properties[name];
       const required = isRequired(report, name) ? " (required)" : "";
-      out.push(`| ${name}${required} | ${ICON[p.state]} ${p.state} | ${md(p.detail)} |`);
+      out.push(`| ${name}${required} | ${ICON[p.state] ?? ""} ${p.state} | ${md(p.detail)} |`);
     }
     const lvl = input.evidenceLevel;
     out.push("", `Evidence level: achieved **${md(lvl.achieved)}** · claimed ${md(lvl.claimed ?? "none")} · negotiated ${md(lvl.negotiated ?? "none")}`, "");

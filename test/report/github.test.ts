@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { renderGithub, renderGithubSummary } from "../../src/report/github.js";
 import { PROPERTY_NAMES, type PropertyName, type State } from "../../src/report/model.js";
 import { visible } from "../../src/report/untrusted.js";
-import { HOSTILE, PLAIN, VECTOR_NAMES, VERBOSE, decidingId, expectedOf, hostileReport, mixedReport, onlyVerified, trustErrorReport, vectorReport } from "./reports.js";
+import { HOSTILE, PLAIN, VERBOSE, decidingId, eachVector, hostileReport, mixedReport, onlyVerified, trustErrorReport, vectorReport } from "./reports.js";
 
 interface Command {
   readonly command: string;
@@ -52,29 +52,23 @@ function commands(text: string): Command[] {
 const LEVEL: Record<Exclude<State, "PASS">, string> = { FAIL: "error", INCONCLUSIVE: "warning", NOT_PRESENT: "notice", NOT_CHECKED: "notice" };
 
 describe("github: the shipped vectors", () => {
-  for (const name of VECTOR_NAMES) {
-    it(name, () => {
-      const expected = expectedOf(name);
-      const report = vectorReport(name);
-      const input = onlyVerified(report);
-      const source = `vectors/${name}/input.json`;
-      const cmds = commands(renderGithub(report, PLAIN));
-      const nonPass = PROPERTY_NAMES.filter((p) => expected.properties[p] !== "PASS");
-      expect(cmds).toHaveLength(nonPass.length + 1);
-      nonPass.forEach((p, i) => {
-        const c = cmds[i] as Command;
-        const state = expected.properties[p] as Exclude<State, "PASS">;
-        expect(c.command, p).toBe(LEVEL[state]);
-        expect(c.properties).toEqual({ file: source, title: `a2a-evidence: ${p} ${state}` });
-        expect(c.data).toBe(`${source}: ${p} ${state}: ${input.properties[p].detail} [check ${decidingId(input, p)}]`);
-      });
-      const policy = cmds[cmds.length - 1] as Command;
-      expect(policy.command).toBe(expected.exitCode === 0 ? "notice" : "error");
-      expect(policy.properties.title).toBe(expected.exitCode === 0 ? "a2a-evidence: policy holds (exit 0)" : `a2a-evidence: policy not met (exit ${expected.exitCode})`);
-      expect(policy.data).toMatch(new RegExp(`^${escapeRe(source)}: exit ${expected.exitCode}: `));
-      expect(policy.data).toContain(`evidence level ${expected.evidenceLevel} (minimum SIGNED_RECORD)`);
+  eachVector(({ source, expected, report, input }) => {
+    const cmds = commands(renderGithub(report, PLAIN));
+    const nonPass = PROPERTY_NAMES.filter((p) => expected.properties[p] !== "PASS");
+    expect(cmds).toHaveLength(nonPass.length + 1);
+    nonPass.forEach((p, i) => {
+      const c = cmds[i] as Command;
+      const state = expected.properties[p] as Exclude<State, "PASS">;
+      expect(c.command, p).toBe(LEVEL[state]);
+      expect(c.properties).toEqual({ file: source, title: `a2a-evidence: ${p} ${state}` });
+      expect(c.data).toBe(`${source}: ${p} ${state}: ${input.properties[p].detail} [check ${decidingId(input, p)}]`);
     });
-  }
+    const policy = cmds[cmds.length - 1] as Command;
+    expect(policy.command).toBe(expected.exitCode === 0 ? "notice" : "error");
+    expect(policy.properties.title).toBe(expected.exitCode === 0 ? "a2a-evidence: policy holds (exit 0)" : `a2a-evidence: policy not met (exit ${expected.exitCode})`);
+    expect(policy.data).toMatch(new RegExp(`^${escapeRe(source)}: exit ${expected.exitCode}: `));
+    expect(policy.data).toContain(`evidence level ${expected.evidenceLevel} (minimum SIGNED_RECORD)`);
+  });
 
   it("a required property that is not PASS is an error, whatever its state", () => {
     const report = vectorReport("valid-minimal", { require: ["continuity", "negotiation"] });
@@ -153,21 +147,17 @@ describe("github: the step summary", () => {
       .map((l) => l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
   }
 
-  for (const name of VECTOR_NAMES) {
-    it(name, () => {
-      const expected = expectedOf(name);
-      const report = vectorReport(name);
-      const md = renderGithubSummary(report);
-      const table = rows(md);
-      expect(table.map((r) => r[0])).toEqual([...PROPERTY_NAMES]);
-      for (const r of table) {
-        expect(r).toHaveLength(3);
-        expect(r[1]).toMatch(new RegExp(` ${expected.properties[r[0] as PropertyName]}$`));
-      }
-      expect(md).toContain(`Evidence level: achieved **${expected.evidenceLevel.replace(/_/g, "\\_")}**`);
-      expect(md).toContain(`**Policy: exit ${expected.exitCode}**`);
-    });
-  }
+  eachVector(({ expected, report }) => {
+    const md = renderGithubSummary(report);
+    const table = rows(md);
+    expect(table.map((r) => r[0])).toEqual([...PROPERTY_NAMES]);
+    for (const r of table) {
+      expect(r).toHaveLength(3);
+      expect(r[1]).toMatch(new RegExp(` ${expected.properties[r[0] as PropertyName]}$`));
+    }
+    expect(md).toContain(`Evidence level: achieved **${expected.evidenceLevel.replace(/_/g, "\\_")}**`);
+    expect(md).toContain(`**Policy: exit ${expected.exitCode}**`);
+  });
 
   it("a FailedInput and a run error are stated", () => {
     const md = renderGithubSummary(mixedReport());

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.js";
 import { PROPERTY_NAMES } from "../../src/report/model.js";
-import { PLAIN, VECTOR_NAMES, VERBOSE, expectedOf, hostileReport, mixedReport, onlyVerified, trustErrorReport, vectorReport } from "./reports.js";
+import { PLAIN, VERBOSE, eachVector, hostileReport, mixedReport, trustErrorReport, vectorReport } from "./reports.js";
 
 /** Vector text has no disguising characters, so escaping it is only the five entities. */
 function entities(s: string): string {
@@ -43,31 +43,26 @@ function assertSelfContained(html: string): void {
 }
 
 describe("html: the shipped vectors", () => {
-  for (const name of VECTOR_NAMES) {
-    it(name, () => {
-      const expected = expectedOf(name);
-      const report = vectorReport(name);
-      const input = onlyVerified(report);
-      const html = renderHtml(report, PLAIN);
-      assertSelfContained(html);
-      for (const p of PROPERTY_NAMES) {
-        const state = expected.properties[p];
-        const row = new RegExp(`<tr class="property ${state}" data-property="${p}">(.*?)</tr>`).exec(html)?.[1];
-        expect(row, p).toBeDefined();
-        expect(row).toContain(`<span class="badge ${state}">`);
-        expect(row).toContain(`<td class="detail">${entities(input.properties[p].detail)}</td>`);
-        // Every check behind the property is listed with its values.
-        const section = new RegExp(`<section class="checks" id="input-1-${p}">([\\s\\S]*?)</section>`).exec(html)?.[1] ?? "";
-        expect(section.match(/<tr class="check /g)).toHaveLength(input.properties[p].checks.length);
-        for (const c of input.properties[p].checks) for (const v of Object.values(c.values ?? {})) expect(section).toContain(`<code>${entities(v)}</code>`);
-      }
-      expect(html).toContain(`<dt>achieved</dt><dd><strong>${expected.evidenceLevel}</strong>`);
-      expect(html).toContain(`<p><strong>Exit ${expected.exitCode}</strong>`);
-      for (const step of ["Payload", "Evidence ID", "Signed capsule", "Log leaf", "Checkpoint", "Receipts", "Continuity"]) {
-        expect(html).toContain(`<span class="step">${step}</span>`);
-      }
-    });
-  }
+  eachVector(({ expected, report, input }) => {
+    const html = renderHtml(report, PLAIN);
+    assertSelfContained(html);
+    for (const p of PROPERTY_NAMES) {
+      const state = expected.properties[p];
+      const row = new RegExp(`<tr class="property ${state}" data-property="${p}">(.*?)</tr>`).exec(html)?.[1];
+      expect(row, p).toBeDefined();
+      expect(row).toContain(`<span class="badge ${state}">`);
+      expect(row).toContain(`<td class="detail">${entities(input.properties[p].detail)}</td>`);
+      // Every check behind the property is listed with its values.
+      const section = new RegExp(`<section class="checks" id="input-1-${p}">([\\s\\S]*?)</section>`).exec(html)?.[1] ?? "";
+      expect(section.match(/<tr class="check /g)).toHaveLength(input.properties[p].checks.length);
+      for (const c of input.properties[p].checks) for (const v of Object.values(c.values ?? {})) expect(section).toContain(`<code>${entities(v)}</code>`);
+    }
+    expect(html).toContain(`<dt>achieved</dt><dd><strong>${expected.evidenceLevel}</strong>`);
+    expect(html).toContain(`<p><strong>Exit ${expected.exitCode}</strong>`);
+    for (const step of ["Payload", "Evidence ID", "Signed capsule", "Log leaf", "Checkpoint", "Receipts", "Continuity"]) {
+      expect(html).toContain(`<span class="step">${step}</span>`);
+    }
+  });
 
   it("the same input gives the same bytes", () => {
     expect(renderHtml(vectorReport("valid-rich"), PLAIN)).toBe(renderHtml(vectorReport("valid-rich"), PLAIN));

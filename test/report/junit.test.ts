@@ -2,19 +2,7 @@ import { describe, expect, it } from "vitest";
 import { renderJunit } from "../../src/report/junit.js";
 import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
 import { visible } from "../../src/report/untrusted.js";
-import {
-  HOSTILE,
-  PLAIN,
-  VECTOR_NAMES,
-  VERBOSE,
-  decidingId,
-  expectedOf,
-  hostileReport,
-  mixedReport,
-  onlyVerified,
-  trustErrorReport,
-  vectorReport,
-} from "./reports.js";
+import { HOSTILE, PLAIN, VECTOR_NAMES, VERBOSE, decidingId, eachVector, hostileReport, mixedReport, onlyVerified, trustErrorReport, vectorReport } from "./reports.js";
 import { HAS_XMLLINT, outText, parseJunit, xmllintSchema, type ParsedCase, type ParsedSuite } from "./xml.js";
 
 function cases(suite: ParsedSuite | undefined): Map<string, ParsedCase> {
@@ -25,61 +13,56 @@ function cases(suite: ParsedSuite | undefined): Map<string, ParsedCase> {
 const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 describe("junit: the shipped vectors", () => {
-  for (const name of VECTOR_NAMES) {
-    it(name, () => {
-      const expected = expectedOf(name);
-      const report = vectorReport(name);
-      const input = onlyVerified(report);
-      const xml = renderJunit(report, PLAIN);
-      const doc = parseJunit(xml);
-      const suites = doc.testsuites.testsuite ?? [];
-      expect(suites).toHaveLength(1);
-      const suite = suites[0] as ParsedSuite;
-      expect(suite["@_name"]).toBe(`vectors/${name}/input.json`);
-      expect(suite.testcase.map((c) => c["@_name"])).toEqual([...PROPERTY_NAMES, "policy"]);
-      const byName = cases(suite);
+  eachVector(({ name, expected, report, input }) => {
+    const xml = renderJunit(report, PLAIN);
+    const doc = parseJunit(xml);
+    const suites = doc.testsuites.testsuite ?? [];
+    expect(suites).toHaveLength(1);
+    const suite = suites[0] as ParsedSuite;
+    expect(suite["@_name"]).toBe(`vectors/${name}/input.json`);
+    expect(suite.testcase.map((c) => c["@_name"])).toEqual([...PROPERTY_NAMES, "policy"]);
+    const byName = cases(suite);
 
-      for (const p of PROPERTY_NAMES) {
-        const c = byName.get(p) as ParsedCase;
-        expect(c["@_classname"]).toBe(`vectors/${name}/input.json`);
-        const state = expected.properties[p];
-        if (state === "PASS") {
-          expect(c.failure ?? c.skipped ?? c.error, p).toBeUndefined();
-          expect(outText(c["system-out"]?.[0])).toBe(`PASS: ${input.properties[p].detail}`);
-        } else if (state === "FAIL") {
-          // The deciding check's id is the failure's type and leads its message.
-          const id = decidingId(input, p) as string;
-          expect(c.failure?.[0]?.["@_type"], p).toBe(id);
-          expect(c.failure?.[0]?.["@_message"]).toBe(`${id}: ${input.properties[p].detail}`);
-          expect(c.failure?.[0]?.["#text"]).toContain(`FAIL ${id}`);
-        } else {
-          expect(c.failure, `${p} is not required`).toBeUndefined();
-          expect(c.skipped?.[0]?.["@_type"], p).toBe(state);
-          expect(c.skipped?.[0]?.["@_message"]).toBe(`${state}: ${input.properties[p].detail}`);
-        }
-      }
-
-      const policy = byName.get("policy") as ParsedCase;
-      if (expected.exitCode === 0) {
-        expect(policy.failure).toBeUndefined();
-        expect(outText(policy["system-out"]?.[0])).toMatch(/^exit 0: the policy holds\n/);
+    for (const p of PROPERTY_NAMES) {
+      const c = byName.get(p) as ParsedCase;
+      expect(c["@_classname"]).toBe(`vectors/${name}/input.json`);
+      const state = expected.properties[p];
+      if (state === "PASS") {
+        expect(c.failure ?? c.skipped ?? c.error, p).toBeUndefined();
+        expect(outText(c["system-out"]?.[0])).toBe(`PASS: ${input.properties[p].detail}`);
+      } else if (state === "FAIL") {
+        // The deciding check's id is the failure's type and leads its message.
+        const id = decidingId(input, p) as string;
+        expect(c.failure?.[0]?.["@_type"], p).toBe(id);
+        expect(c.failure?.[0]?.["@_message"]).toBe(`${id}: ${input.properties[p].detail}`);
+        expect(c.failure?.[0]?.["#text"]).toContain(`FAIL ${id}`);
       } else {
-        expect(policy.failure?.[0]?.["@_type"]).toBe(`exit ${expected.exitCode}`);
-        const failed = PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL");
-        // Every reason is stated: the FAILs, and a level below the minimum when it is.
-        const below = expected.evidenceLevel === "NONE" ? "; evidence level NONE is below the minimum SIGNED_RECORD" : "";
-        expect(policy.failure?.[0]?.["@_message"]).toBe(`exit 1: some property FAILs: ${failed.join(", ")} FAIL${below}`);
+        expect(c.failure, `${p} is not required`).toBeUndefined();
+        expect(c.skipped?.[0]?.["@_type"], p).toBe(state);
+        expect(c.skipped?.[0]?.["@_message"]).toBe(`${state}: ${input.properties[p].detail}`);
       }
+    }
 
-      const failures = PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL").length + (expected.exitCode === 0 ? 0 : 1);
-      const skipped = PROPERTY_NAMES.filter((p) => !["PASS", "FAIL"].includes(expected.properties[p])).length;
-      expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual(["13", String(failures), "0", String(skipped)]);
-      expect([doc.testsuites["@_tests"], doc.testsuites["@_failures"], doc.testsuites["@_errors"]]).toEqual(["13", String(failures), "0"]);
-      const props = Object.fromEntries((suite.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
-      expect(props["evidenceLevel.achieved"]).toBe(expected.evidenceLevel);
-      expect(props.exitCode).toBe(String(expected.exitCode));
-    });
-  }
+    const policy = byName.get("policy") as ParsedCase;
+    if (expected.exitCode === 0) {
+      expect(policy.failure).toBeUndefined();
+      expect(outText(policy["system-out"]?.[0])).toMatch(/^exit 0: the policy holds\n/);
+    } else {
+      expect(policy.failure?.[0]?.["@_type"]).toBe(`exit ${expected.exitCode}`);
+      const failed = PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL");
+      // Every reason is stated: the FAILs, and a level below the minimum when it is.
+      const below = expected.evidenceLevel === "NONE" ? "; evidence level NONE is below the minimum SIGNED_RECORD" : "";
+      expect(policy.failure?.[0]?.["@_message"]).toBe(`exit 1: some property FAILs: ${failed.join(", ")} FAIL${below}`);
+    }
+
+    const failures = PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL").length + (expected.exitCode === 0 ? 0 : 1);
+    const skipped = PROPERTY_NAMES.filter((p) => !["PASS", "FAIL"].includes(expected.properties[p])).length;
+    expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual(["13", String(failures), "0", String(skipped)]);
+    expect([doc.testsuites["@_tests"], doc.testsuites["@_failures"], doc.testsuites["@_errors"]]).toEqual(["13", String(failures), "0"]);
+    const props = Object.fromEntries((suite.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
+    expect(props["evidenceLevel.achieved"]).toBe(expected.evidenceLevel);
+    expect(props.exitCode).toBe(String(expected.exitCode));
+  });
 
   it.skipIf(!HAS_XMLLINT)("every vector's report, plain and verbose, is valid against the JUnit schema (xmllint)", () => {
     const docs = VECTOR_NAMES.flatMap((n) => [renderJunit(vectorReport(n), PLAIN), renderJunit(vectorReport(n), VERBOSE)]);

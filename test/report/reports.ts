@@ -3,6 +3,7 @@
  * reports with inputs that could not be read, and a report whose every free-text field is hostile.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { it } from "vitest";
 import { join } from "node:path";
 import { verify, type VerifyRequest } from "../../src/verify.js";
 import { PROPERTY_NAMES, isFailedInput, type Check, type PropertyName, type Report, type State, type VerifiedInput } from "../../src/report/model.js";
@@ -119,4 +120,14 @@ export function hostileReport(require: PropertyName[] = []): Report {
 /** The first check that decided a property (decide(): the first one in the property's state). */
 export function decidingId(input: VerifiedInput, p: PropertyName): string | undefined {
   return input.properties[p].checks.find((c) => c.state === input.properties[p].state)?.id;
+}
+
+/** One test per shipped vector, given its expectation, its report and that report's one input. */
+export function eachVector(test: (v: { name: string; source: string; expected: Expected; report: Report; input: VerifiedInput }) => void): void {
+  for (const name of VECTOR_NAMES) {
+    it(name, () => {
+      const report = vectorReport(name);
+      test({ name, source: `vectors/${name}/input.json`, expected: expectedOf(name), report, input: onlyVerified(report) });
+    });
+  }
 }
