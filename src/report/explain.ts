@@ -1,11 +1,19 @@
 /**
  * What the junit, github and html formats say about a property or an exit code, in one place so
- * that they say the same thing. Reads the report defensively: fields the model may gain (a policy
- * `reasons` list, an `operator` on checks) are used when present and well-formed, never assumed.
+ * that they say the same thing. Optional fields (a check's `operator`, `values`) are read
+ * defensively: a report built by another version or by hand may lack them or carry odd types.
  */
-import { levelRank } from "../profile.js";
+import { DEFAULT_MIN_EVIDENCE, DEFAULT_REQUIRED } from "../policy.js";
+import { EVIDENCE_LEVELS } from "../profile.js";
 import { asText } from "./untrusted.js";
-import { PROPERTY_NAMES, type Check, type PropertyName, type PropertyResult, type Report, type VerifiedInput } from "./model.js";
+import {
+  PROPERTY_NAMES,
+  type Check,
+  type PropertyName,
+  type PropertyResult,
+  type Report,
+  type VerifiedInput,
+} from "./model.js";
 
 /** What each exit code means (docs/exit-codes.md). */
 export const EXIT_MEANING: Readonly<Record<0 | 1 | 2 | 3, string>> = {
@@ -43,52 +51,40 @@ export function checkOperator(c: Check): string | undefined {
   return typeof operator === "string" && operator !== "" ? operator : undefined;
 }
 
+/**
+ * Whether the policy requires the property to be PASS: `--require`d, or one of the two the default
+ * policy always requires unless `--min-evidence NONE` (policy.ts).
+ */
 export function isRequired(report: Report, name: PropertyName): boolean {
-  return Array.isArray(report.policy.require) && report.policy.require.includes(name);
+  if (Array.isArray(report.policy.require) && report.policy.require.includes(name)) return true;
+  return report.policy.minEvidence !== "NONE" && DEFAULT_REQUIRED.includes(name);
 }
 
-/** Properties that FAIL, in report order. */
-export function failing(input: VerifiedInput): PropertyName[] {
-  return PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
+/** The properties the policy requires to be PASS, in report order; "none" when there are none. */
+export function requiredText(report: Report): string {
+  const required = PROPERTY_NAMES.filter((p) => isRequired(report, p));
+  return required.length > 0 ? required.join(", ") : "none";
+}
+
+/** The least evidence level the policy asks for, as the report states it. */
+export function minimumText(report: Report): string {
+  return report.policy.minEvidence ?? `the negotiated minimum, else ${DEFAULT_MIN_EVIDENCE}`;
+}
+
+/** The level this input had to reach: --min-evidence, else the negotiated minimum, else the default (policy.ts). */
+export function inputMinimum(report: Report, input: VerifiedInput): string {
+  const negotiated = input.evidenceLevel.negotiated;
+  const known = negotiated !== null && (EVIDENCE_LEVELS as readonly string[]).includes(negotiated);
+  return report.policy.minEvidence ?? (known ? negotiated : DEFAULT_MIN_EVIDENCE);
 }
 
 /**
- * Every reason this input's exit code is not 0. Taken from the report when it states them (on the
- * input, or on the policy: strings, or objects with a message and optionally the input's source),
- * else derived from the properties, the required list and the evidence level.
+ * Every reason this input's exit code is not 0, as the policy stage stated them. A report from
+ * elsewhere that states none still says what its exit code means.
  */
-export function policyReasons(input: VerifiedInput, report: Report): string[] {
+export function policyReasons(input: VerifiedInput): string[] {
   if (input.exitCode === 0) return [];
-  const stated =
-    readReasons((input as { reasons?: unknown }).reasons, input.source, true) ??
-    readReasons((report.policy as { reasons?: unknown }).reasons, input.source, report.inputs.length === 1);
-  if (stated !== undefined && stated.length > 0) return stated;
-  const reasons: string[] = [];
-  const failed = failing(input);
-  if (failed.length > 0) reasons.push(`${failed.join(", ")} FAIL`);
-  const unmet = PROPERTY_NAMES.filter((p) => isRequired(report, p) && input.properties[p].state !== "PASS");
-  if (unmet.length > 0) reasons.push(`required ${unmet.map((p) => `${p} is ${input.properties[p].state}`).join(", ")}, not PASS`);
-  const { achieved } = input.evidenceLevel;
-  const minimum = report.policy.minEvidence;
-  if (levelRank(achieved) < levelRank(minimum)) reasons.push(`evidence level ${achieved} is below the minimum ${minimum}`);
-  if (reasons.length === 0) reasons.push(exitMeaning(input.exitCode));
-  return reasons;
-}
-
-function readReasons(value: unknown, source: string, unattributedAreOurs: boolean): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const out: string[] = [];
-  for (const r of value as unknown[]) {
-    if (typeof r === "string") {
-      if (unattributedAreOurs) out.push(r);
-      continue;
-    }
-    if (typeof r !== "object" || r === null) continue;
-    const o = r as Record<string, unknown>;
-    const text = [o.message, o.reason, o.text].find((t): t is string => typeof t === "string");
-    if (text === undefined) continue;
-    const owner = typeof o.source === "string" ? o.source : typeof o.input === "string" ? o.input : undefined;
-    if (owner === undefined ? unattributedAreOurs : owner === source) out.push(text);
-  }
-  return out;
+  const stated: unknown = (input as { reasons?: unknown }).reasons;
+  const reasons = Array.isArray(stated) ? stated.map((r) => asText(r)) : [];
+  return reasons.length > 0 ? reasons : [exitMeaning(input.exitCode)];
 }

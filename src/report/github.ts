@@ -10,19 +10,44 @@
  * other line-breaking or disguising characters are made visible first, so each command is exactly
  * one line and its message cannot leave it.
  */
-import { PROPERTY_NAMES, isFailedInput, type InputError, type PropertyName, type Report, type State, type VerifiedInput } from "./model.js";
+import {
+  PROPERTY_NAMES,
+  isFailedInput,
+  type InputError,
+  type PropertyName,
+  type Report,
+  type State,
+  type VerifiedInput,
+} from "./model.js";
 import type { RenderOptions } from "./options.js";
-import { checkLine, checkValues, decidingChecks, exitMeaning, isRequired, policyReasons } from "./explain.js";
+import {
+  checkLine,
+  checkValues,
+  decidingChecks,
+  exitMeaning,
+  inputMinimum,
+  isRequired,
+  minimumText,
+  policyReasons,
+  requiredText,
+} from "./explain.js";
 import { visible } from "./untrusted.js";
 
 type Level = "error" | "warning" | "notice";
 
 export function renderGithub(report: Report, options: RenderOptions): string {
   const lines: string[] = [];
-  if (report.error) lines.push(command("error", { title: "a2a-evidence: nothing verified (exit 2)" }, errorText(report.error)));
+  if (report.error)
+    lines.push(command("error", { title: "a2a-evidence: nothing verified (exit 2)" }, errorText(report.error)));
   for (const input of report.inputs) {
     if (isFailedInput(input)) {
-      lines.push(command("error", { file: input.source, title: "a2a-evidence: input not verified (exit 2)" }, `${input.source}: ${errorText(input.error)}`));
+      lines.push(
+        command(
+          "error",
+          { file: input.source, title: "a2a-evidence: input not verified (exit 2)" },
+          `${input.source}: ${errorText(input.error)}`,
+        ),
+      );
       continue;
     }
     for (const name of PROPERTY_NAMES) {
@@ -40,11 +65,19 @@ function levelFor(report: Report, name: PropertyName, state: State): Level | und
   return state === "INCONCLUSIVE" ? "warning" : "notice";
 }
 
-function propertyCommand(input: VerifiedInput, report: Report, name: PropertyName, level: Level, verbose: boolean): string {
+function propertyCommand(
+  input: VerifiedInput,
+  report: Report,
+  name: PropertyName,
+  level: Level,
+  verbose: boolean,
+): string {
   const p = input.properties[name];
   const required = isRequired(report, name) ? " (required)" : "";
   const deciding = decidingChecks(p)[0];
-  const lines = [`${input.source}: ${name} ${p.state}${required}: ${p.detail}${deciding ? ` [check ${deciding.id}]` : ""}`];
+  const lines = [
+    `${input.source}: ${name} ${p.state}${required}: ${p.detail}${deciding ? ` [check ${deciding.id}]` : ""}`,
+  ];
   if (verbose) {
     for (const c of p.checks) {
       lines.push(`${c.state} ${checkLine(c)}`);
@@ -55,11 +88,15 @@ function propertyCommand(input: VerifiedInput, report: Report, name: PropertyNam
 }
 
 function policyCommand(input: VerifiedInput, report: Report): string {
-  const level = `evidence level ${input.evidenceLevel.achieved} (minimum ${report.policy.minEvidence})`;
+  const level = `evidence level ${input.evidenceLevel.achieved} (minimum ${inputMinimum(report, input)})`;
   if (input.exitCode === 0) {
-    return command("notice", { file: input.source, title: "a2a-evidence: policy holds (exit 0)" }, `${input.source}: exit 0: ${exitMeaning(0)}; ${level}`);
+    return command(
+      "notice",
+      { file: input.source, title: "a2a-evidence: policy holds (exit 0)" },
+      `${input.source}: exit 0: ${exitMeaning(0)}; ${level}`,
+    );
   }
-  const reasons = policyReasons(input, report);
+  const reasons = policyReasons(input);
   return command(
     "error",
     { file: input.source, title: `a2a-evidence: policy not met (exit ${input.exitCode})` },
@@ -101,8 +138,10 @@ const ICON: Record<State, string> = {
  */
 export function renderGithubSummary(report: Report): string {
   const out = ["## a2a-evidence", ""];
-  const require = report.policy.require.length > 0 ? report.policy.require.join(", ") : "none";
-  out.push(`Policy: minimum evidence ${md(report.policy.minEvidence)}, required ${md(require)}. **Exit ${report.policy.exitCode}**: ${md(exitMeaning(report.policy.exitCode))}.`, "");
+  out.push(
+    `Policy: minimum evidence ${md(minimumText(report))}, required ${md(requiredText(report))}. **Exit ${report.policy.exitCode}**: ${md(exitMeaning(report.policy.exitCode))}.`,
+    "",
+  );
   if (report.error) out.push(`**Nothing verified:** ${md(errorText(report.error))}`, "");
   for (const input of report.inputs) {
     out.push(`### ${md(input.source)}`, "");
@@ -117,9 +156,16 @@ export function renderGithubSummary(report: Report): string {
       out.push(`| ${name}${required} | ${ICON[p.state] ?? ""} ${p.state} | ${md(p.detail)} |`);
     }
     const lvl = input.evidenceLevel;
-    out.push("", `Evidence level: achieved **${md(lvl.achieved)}** · claimed ${md(lvl.claimed ?? "none")} · negotiated ${md(lvl.negotiated ?? "none")}`, "");
-    const reasons = policyReasons(input, report);
-    out.push(`**Policy: exit ${input.exitCode}**: ${md(exitMeaning(input.exitCode))}${reasons.length > 0 ? `: ${md(reasons.join("; "))}` : ""}`, "");
+    out.push(
+      "",
+      `Evidence level: achieved **${md(lvl.achieved)}** · claimed ${md(lvl.claimed ?? "none")} · negotiated ${md(lvl.negotiated ?? "none")}`,
+      "",
+    );
+    const reasons = policyReasons(input);
+    out.push(
+      `**Policy: exit ${input.exitCode}**: ${md(exitMeaning(input.exitCode))}${reasons.length > 0 ? `: ${md(reasons.join("; "))}` : ""}`,
+      "",
+    );
   }
   while (out[out.length - 1] === "") out.pop();
   return `${out.join("\n")}\n`;

@@ -22,21 +22,60 @@ import {
   type VerifiedInput,
 } from "./model.js";
 import type { RenderOptions } from "./options.js";
-import { checkOperator, checkValues, exitMeaning, isRequired, policyReasons } from "./explain.js";
+import {
+  checkOperator,
+  checkValues,
+  exitMeaning,
+  inputMinimum,
+  isRequired,
+  minimumText,
+  policyReasons,
+  requiredText,
+} from "./explain.js";
 import { visible } from "./untrusted.js";
 
 /** The links of the chain, in the order each one commits to the previous (contract §4). */
-const CHAIN: readonly { readonly step: string; readonly what: string; readonly properties: readonly PropertyName[] }[] = [
-  { step: "Payload", what: "the Task Evidence payload describes the Task that was observed: ids, terminal state, artifacts, transcript", properties: ["taskBinding"] },
-  { step: "Evidence ID", what: "the evidence ID and the manifest digest are recomputed from the payload", properties: ["contentBinding"] },
-  { step: "Signed capsule", what: "the producer key signed the capsule that commits to the evidence ID, and the trust file authorises that key", properties: ["producerSignature", "identityAuthorityBinding"] },
-  { step: "Log leaf", what: "the capsule is a leaf of the producer's append-only log", properties: ["localInclusion"] },
-  { step: "Checkpoint", what: "the log's checkpoint over that leaf is signed", properties: ["checkpointSignature"] },
-  { step: "Receipts", what: "a pinned Transparency Service registered the checkpoint", properties: ["externalRegistration"] },
-  { step: "Continuity", what: "an independent witness vouched for the log's history since the prior checkpoint", properties: ["continuity"] },
-];
+const CHAIN: readonly { readonly step: string; readonly what: string; readonly properties: readonly PropertyName[] }[] =
+  [
+    {
+      step: "Payload",
+      what: "the Task Evidence payload describes the Task that was observed: ids, terminal state, artifacts, transcript",
+      properties: ["taskBinding"],
+    },
+    {
+      step: "Evidence ID",
+      what: "the evidence ID and the manifest digest are recomputed from the payload",
+      properties: ["contentBinding"],
+    },
+    {
+      step: "Signed capsule",
+      what: "the producer key signed the capsule that commits to the evidence ID, and the trust file authorises that key",
+      properties: ["producerSignature", "identityAuthorityBinding"],
+    },
+    {
+      step: "Log leaf",
+      what: "the capsule is a leaf of the producer's append-only log",
+      properties: ["localInclusion"],
+    },
+    { step: "Checkpoint", what: "the log's checkpoint over that leaf is signed", properties: ["checkpointSignature"] },
+    {
+      step: "Receipts",
+      what: "a pinned Transparency Service registered the checkpoint",
+      properties: ["externalRegistration"],
+    },
+    {
+      step: "Continuity",
+      what: "an independent witness vouched for the log's history since the prior checkpoint",
+      properties: ["continuity"],
+    },
+  ];
 
-const AROUND: readonly PropertyName[] = ["referenceConsistency", "negotiation", "captureCoverage", "outcomeCorroboration"];
+const AROUND: readonly PropertyName[] = [
+  "referenceConsistency",
+  "negotiation",
+  "captureCoverage",
+  "outcomeCorroboration",
+];
 
 const LEVEL_NEEDS = [
   ["SIGNED_RECORD", "contentBinding and producerSignature PASS"],
@@ -108,18 +147,23 @@ footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--lin
 const CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(CSS).digest("base64")}'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'`;
 
 export function renderHtml(report: Report, _options: RenderOptions): string {
-  const title = report.inputs.length === 1 && report.inputs[0] ? `a2a-evidence report: ${report.inputs[0].source}` : "a2a-evidence report";
-  const require = report.policy.require.length > 0 ? report.policy.require.join(", ") : "none";
+  const title =
+    report.inputs.length === 1 && report.inputs[0]
+      ? `a2a-evidence report: ${report.inputs[0].source}`
+      : "a2a-evidence report";
   const body: string[] = [
     `<header>`,
     `<h1>A2A Task Evidence report</h1>`,
     `<p class="lead">Every property is reported on its own; there is no overall "trusted" verdict. ${esc(report.tool.name)} ${esc(report.tool.version)}.</p>`,
-    `<div class="banner exit-${esc(String(report.policy.exitCode))}"><strong>Exit ${esc(String(report.policy.exitCode))}</strong>: ${esc(exitMeaning(report.policy.exitCode))}. Policy: minimum evidence <code>${esc(report.policy.minEvidence)}</code>; required properties: ${esc(require)}${report.inputs.length > 1 ? `; the exit code is the worst of ${report.inputs.length} inputs` : ""}.</div>`,
+    `<div class="banner exit-${esc(String(report.policy.exitCode))}"><strong>Exit ${esc(String(report.policy.exitCode))}</strong>: ${esc(exitMeaning(report.policy.exitCode))}. Policy: minimum evidence <code>${esc(minimumText(report))}</code>; required properties: ${esc(requiredText(report))}${report.inputs.length > 1 ? `; the exit code is the worst of ${report.inputs.length} inputs` : ""}.</div>`,
     `</header>`,
     `<main>`,
   ];
-  if (report.error) body.push(`<div class="banner exit-2"><strong>Nothing was verified.</strong> ${errorHtml(report.error)}</div>`);
-  report.inputs.forEach((input, i) => body.push(...(isFailedInput(input) ? failedInput(input, i) : verifiedInput(input, i, report))));
+  if (report.error)
+    body.push(`<div class="banner exit-2"><strong>Nothing was verified.</strong> ${errorHtml(report.error)}</div>`);
+  report.inputs.forEach((input, i) =>
+    body.push(...(isFailedInput(input) ? failedInput(input, i) : verifiedInput(input, i, report))),
+  );
   body.push(
     `</main>`,
     `<footer>Made offline by ${esc(report.tool.name)} ${esc(report.tool.version)}. This page contains no script and loads nothing; everything shown is in this file. Timestamps in the evidence are reported, never trusted as proof of time.</footer>`,
@@ -146,7 +190,7 @@ export function renderHtml(report: Report, _options: RenderOptions): string {
 function verifiedInput(input: VerifiedInput, index: number, report: Report): string[] {
   const id = `input-${index + 1}`;
   const lvl = input.evidenceLevel;
-  const reasons = policyReasons(input, report);
+  const reasons = policyReasons(input);
   const out = [
     `<section class="input" id="${id}">`,
     `<h2>${esc(input.source)}</h2>`,
@@ -164,17 +208,30 @@ function verifiedInput(input: VerifiedInput, index: number, report: Report): str
     const states = link.properties.map((p) => input.properties[p].state);
     out.push(
       `<li class="${esc(chainState(states))}"><span class="step">${esc(link.step)}</span> — <span class="what">${esc(link.what)}</span>`,
-      ...(link.step === "Evidence ID" && input.evidenceId !== null ? [`<div><code>${esc(input.evidenceId)}</code></div>`] : []),
+      ...(link.step === "Evidence ID" && input.evidenceId !== null
+        ? [`<div><code>${esc(input.evidenceId)}</code></div>`]
+        : []),
       `<ul class="props">`,
-      ...link.properties.map((p) => `<li>${badge(input.properties[p].state)} <a href="#${id}-${p}">${p}</a>: ${esc(input.properties[p].detail)}</li>`),
+      ...link.properties.map(
+        (p) =>
+          `<li>${badge(input.properties[p].state)} <a href="#${id}-${p}">${p}</a>: ${esc(input.properties[p].detail)}</li>`,
+      ),
       `</ul></li>`,
     );
   }
   out.push(`</ol>`, `<h4>Around the chain</h4>`, `<ul class="props">`);
-  for (const p of AROUND) out.push(`<li>${badge(input.properties[p].state)} <a href="#${id}-${p}">${p}</a>: ${esc(input.properties[p].detail)}</li>`);
+  for (const p of AROUND)
+    out.push(
+      `<li>${badge(input.properties[p].state)} <a href="#${id}-${p}">${p}</a>: ${esc(input.properties[p].detail)}</li>`,
+    );
   out.push(`</ul>`);
 
-  out.push(`<h3>Properties</h3>`, `<table class="properties fixed">`, `<thead><tr><th class="c-name">property</th><th class="c-state">state</th><th>detail</th></tr></thead>`, `<tbody>`);
+  out.push(
+    `<h3>Properties</h3>`,
+    `<table class="properties fixed">`,
+    `<thead><tr><th class="c-name">property</th><th class="c-state">state</th><th>detail</th></tr></thead>`,
+    `<tbody>`,
+  );
   for (const p of PROPERTY_NAMES) {
     const r = input.properties[p];
     out.push(
@@ -202,7 +259,7 @@ function verifiedInput(input: VerifiedInput, index: number, report: Report): str
     `<dt>achieved</dt><dd><strong>${esc(lvl.achieved)}</strong> (derived from the properties, never from the claim)</dd>`,
     `<dt>claimed by the producer</dt><dd>${esc(lvl.claimed ?? "none")}</dd>`,
     `<dt>negotiated by the caller</dt><dd>${esc(lvl.negotiated ?? "none")}</dd>`,
-    `<dt>minimum for exit 0</dt><dd>${esc(report.policy.minEvidence)}</dd>`,
+    `<dt>minimum for exit 0</dt><dd>${esc(inputMinimum(report, input))}</dd>`,
     `</dl>`,
     `<ul>`,
     ...LEVEL_NEEDS.map(([level, needs]) => `<li><code>${level}</code> needs ${needs}.</li>`),
@@ -212,7 +269,11 @@ function verifiedInput(input: VerifiedInput, index: number, report: Report): str
   );
   if (reasons.length > 0) out.push(`<ul class="reasons">`, ...reasons.map((r) => `<li>${esc(r)}</li>`), `</ul>`);
   out.push(`<h3>Notes</h3>`);
-  out.push(input.notes.length > 0 ? `<ul class="notes">${input.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : `<p>None.</p>`);
+  out.push(
+    input.notes.length > 0
+      ? `<ul class="notes">${input.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`
+      : `<p>None.</p>`,
+  );
   out.push(
     `<h3>Messages and artifacts</h3>`,
     `<p>This report does not carry the Task's messages or artifacts. Their commitments, and the values recomputed from what was observed, are in the <a href="#${id}-taskBinding">taskBinding</a> checks above.</p>`,
@@ -238,7 +299,10 @@ function checkRow(c: Check): string {
     ...(operator ? [`<div>operator <strong>${esc(operator)}</strong></div>`] : []),
   ].join("");
   const values = checkValues(c);
-  const valuesHtml = values.length > 0 ? `<dl class="values">${values.map(([k, v]) => `<dt>${esc(k)}</dt><dd><code>${esc(v)}</code></dd>`).join("")}</dl>` : "";
+  const valuesHtml =
+    values.length > 0
+      ? `<dl class="values">${values.map(([k, v]) => `<dt>${esc(k)}</dt><dd><code>${esc(v)}</code></dd>`).join("")}</dl>`
+      : "";
   return `<tr class="check ${esc(c.state)}"><td><code>${esc(c.id)}</code>${extra}</td><td class="state">${badge(c.state)}</td><td class="detail">${esc(c.detail)}</td><td>${valuesHtml}</td></tr>`;
 }
 

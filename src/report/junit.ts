@@ -6,9 +6,25 @@
  * not be read is a suite with one errored testcase, so a CI view never shows "0 tests, all green"
  * for a run that verified nothing. No timestamps or durations: the same report gives the same bytes.
  */
-import { PROPERTY_NAMES, isFailedInput, type FailedInput, type InputError, type Report, type VerifiedInput } from "./model.js";
+import {
+  PROPERTY_NAMES,
+  isFailedInput,
+  type FailedInput,
+  type InputError,
+  type Report,
+  type VerifiedInput,
+} from "./model.js";
 import type { RenderOptions } from "./options.js";
-import { checkLine, checkValues, decidingChecks, exitMeaning, isRequired, policyReasons } from "./explain.js";
+import {
+  checkLine,
+  checkValues,
+  decidingChecks,
+  exitMeaning,
+  inputMinimum,
+  isRequired,
+  policyReasons,
+  requiredText,
+} from "./explain.js";
 import { visible } from "./untrusted.js";
 
 interface Outcome {
@@ -35,7 +51,8 @@ interface Suite {
 export function renderJunit(report: Report, options: RenderOptions): string {
   const suites: Suite[] = [];
   if (report.error) suites.push(runErrorSuite(report.error, report));
-  for (const input of report.inputs) suites.push(isFailedInput(input) ? failedSuite(input) : verifiedSuite(input, report, options.verbose));
+  for (const input of report.inputs)
+    suites.push(isFailedInput(input) ? failedSuite(input) : verifiedSuite(input, report, options.verbose));
 
   const count = (s: Suite, kind: Outcome["kind"]): number => s.cases.filter((c) => c.outcome?.kind === kind).length;
   const total = (f: (s: Suite) => number): string => String(suites.reduce((n, s) => n + f(s), 0));
@@ -61,7 +78,13 @@ export function renderJunit(report: Report, options: RenderOptions): string {
     );
     if (s.properties.length > 0) {
       out.push(`    <properties>`);
-      for (const [name, value] of s.properties) out.push(`      <property${attrs([["name", name], ["value", value]])}/>`);
+      for (const [name, value] of s.properties)
+        out.push(
+          `      <property${attrs([
+            ["name", name],
+            ["value", value],
+          ])}/>`,
+        );
       out.push(`    </properties>`);
     }
     for (const c of s.cases) out.push(...renderCase(c));
@@ -73,12 +96,20 @@ export function renderJunit(report: Report, options: RenderOptions): string {
 }
 
 function renderCase(c: TestCase): string[] {
-  const open = `    <testcase${attrs([["name", c.name], ["classname", c.classname]])}`;
+  const open = `    <testcase${attrs([
+    ["name", c.name],
+    ["classname", c.classname],
+  ])}`;
   if (c.outcome === undefined && c.out === undefined) return [`${open}/>`];
   const lines = [`${open}>`];
   if (c.outcome) {
     const o = c.outcome;
-    lines.push(`      <${o.kind}${attrs([["type", o.type], ["message", o.message]])}>${text(o.body)}</${o.kind}>`);
+    lines.push(
+      `      <${o.kind}${attrs([
+        ["type", o.type],
+        ["message", o.message],
+      ])}>${text(o.body)}</${o.kind}>`,
+    );
   }
   if (c.out !== undefined) lines.push(`      <system-out>${text(c.out)}</system-out>`);
   lines.push(`    </testcase>`);
@@ -98,17 +129,25 @@ function verifiedSuite(input: VerifiedInput, report: Report, verbose: boolean): 
     if (p.state === "FAIL" || required) {
       const type = first?.id ?? p.state;
       const message = p.state === "FAIL" ? `${type}: ${p.detail}` : `required, but ${p.state}: ${p.detail}`;
-      return { ...base, outcome: { kind: "failure", type, message, body: decidingText }, ...(all !== undefined ? { out: all } : {}) };
+      return {
+        ...base,
+        outcome: { kind: "failure", type, message, body: decidingText },
+        ...(all !== undefined ? { out: all } : {}),
+      };
     }
-    return { ...base, outcome: { kind: "skipped", type: p.state, message: `${p.state}: ${p.detail}`, body: decidingText }, ...(all !== undefined ? { out: all } : {}) };
+    return {
+      ...base,
+      outcome: { kind: "skipped", type: p.state, message: `${p.state}: ${p.detail}`, body: decidingText },
+      ...(all !== undefined ? { out: all } : {}),
+    };
   });
 
   const level = input.evidenceLevel;
-  const levelLine = `evidence level: achieved ${level.achieved} (minimum ${report.policy.minEvidence}), claimed ${level.claimed ?? "none"}, negotiated ${level.negotiated ?? "none"}`;
+  const levelLine = `evidence level: achieved ${level.achieved} (minimum ${inputMinimum(report, input)}), claimed ${level.claimed ?? "none"}, negotiated ${level.negotiated ?? "none"}`;
   if (input.exitCode === 0) {
     cases.push({ name: "policy", classname: input.source, out: `exit 0: ${exitMeaning(0)}\n${levelLine}` });
   } else {
-    const reasons = policyReasons(input, report);
+    const reasons = policyReasons(input);
     cases.push({
       name: "policy",
       classname: input.source,
@@ -131,8 +170,8 @@ function verifiedSuite(input: VerifiedInput, report: Report, verbose: boolean): 
       ["evidenceLevel.achieved", level.achieved],
       ["evidenceLevel.claimed", level.claimed ?? "none"],
       ["evidenceLevel.negotiated", level.negotiated ?? "none"],
-      ["policy.require", report.policy.require.join(",")],
-      ["policy.minEvidence", report.policy.minEvidence],
+      ["policy.required", requiredText(report)],
+      ["policy.minEvidence", inputMinimum(report, input)],
       ["exitCode", String(input.exitCode)],
       ["tool", `${report.tool.name} ${report.tool.version}`],
     ],

@@ -28,7 +28,8 @@ export function visible(text: string, keep: string = ""): string {
 export function asText(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined) return "absent";
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint" || value === null) return String(value);
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint" || value === null)
+    return String(value);
   try {
     return JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ?? String(value);
   } catch {

@@ -18,8 +18,16 @@ if (!BUILT) process.stderr.write("SKIPPED: package test: dist/ is not built (npm
 
 // npm run from `npm test` exports its own configuration (npm_config_local_prefix names this
 // checkout, npm_package_* describe it): the install in the temporary folder must not inherit it.
-const KEEP_NPM = new Set(["npm_config_cache", "npm_config_cafile", "npm_config_userconfig", "npm_config_globalconfig", "npm_config_registry"]);
-const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || KEEP_NPM.has(k.toLowerCase())));
+const KEEP_NPM = new Set([
+  "npm_config_cache",
+  "npm_config_cafile",
+  "npm_config_userconfig",
+  "npm_config_globalconfig",
+  "npm_config_registry",
+]);
+const ENV = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || KEEP_NPM.has(k.toLowerCase())),
+);
 delete ENV.INIT_CWD;
 
 function run(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
@@ -51,7 +59,17 @@ describe.skipIf(!BUILT)("the npm package", () => {
     app = join(work, "app");
     mkdirSync(app);
     const lock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as {
-      packages: Record<string, { version?: string; license?: string; dependencies?: Record<string, string>; bin?: unknown; engines?: unknown; dev?: boolean }>;
+      packages: Record<
+        string,
+        {
+          version?: string;
+          license?: string;
+          dependencies?: Record<string, string>;
+          bin?: unknown;
+          engines?: unknown;
+          dev?: boolean;
+        }
+      >;
     };
     const root = lock.packages[""] as NonNullable<(typeof lock.packages)[string]>;
     const spec = `file:${tarball}`;
@@ -68,10 +86,22 @@ describe.skipIf(!BUILT)("the npm package", () => {
       },
     };
     for (const [path, entry] of Object.entries(lock.packages)) if (path !== "" && !entry.dev) packages[path] = entry;
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "a2a-evidence-consumer", version: "1.0.0", private: true, dependencies: { "a2a-evidence": spec } }));
-    writeFileSync(join(app, "package-lock.json"), JSON.stringify({ name: "a2a-evidence-consumer", version: "1.0.0", lockfileVersion: 3, requires: true, packages }));
+    writeFileSync(
+      join(app, "package.json"),
+      JSON.stringify({
+        name: "a2a-evidence-consumer",
+        version: "1.0.0",
+        private: true,
+        dependencies: { "a2a-evidence": spec },
+      }),
+    );
+    writeFileSync(
+      join(app, "package-lock.json"),
+      JSON.stringify({ name: "a2a-evidence-consumer", version: "1.0.0", lockfileVersion: 3, requires: true, packages }),
+    );
     const install = run("npm", ["ci", "--offline", "--no-audit", "--no-fund", "--no-update-notifier"], app);
-    if (install.status !== 0) throw new Error(`offline install failed (is the npm cache filled by npm ci?): ${install.stderr}`);
+    if (install.status !== 0)
+      throw new Error(`offline install failed (is the npm cache filled by npm ci?): ${install.stderr}`);
     installed = join(app, "node_modules", "a2a-evidence");
   }, 180000);
 
@@ -80,7 +110,16 @@ describe.skipIf(!BUILT)("the npm package", () => {
   });
 
   it("ships the README, LICENSE, CHANGELOG, docs, schemas, vectors, the launcher and dist, and nothing of the sources or tests", () => {
-    for (const f of ["README.md", "LICENSE", "CHANGELOG.md", "package.json", "bin/a2a-evidence.js", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js"]) {
+    for (const f of [
+      "README.md",
+      "LICENSE",
+      "CHANGELOG.md",
+      "package.json",
+      "bin/a2a-evidence.js",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/cli/main.js",
+    ]) {
       expect(packed, f).toContain(f);
     }
     for (const d of ["docs/", "schemas/", "vectors/"]) {
@@ -88,7 +127,11 @@ describe.skipIf(!BUILT)("the npm package", () => {
       expect(inRepo.length).toBeGreaterThan(0);
       for (const f of inRepo) expect(packed, f).toContain(f);
     }
-    expect(packed.filter((f) => /^(src|test|producer|bench|node_modules)\//.test(f) || f.startsWith(".") || f.includes("/."))).toEqual([]);
+    expect(
+      packed.filter(
+        (f) => /^(src|test|producer|bench|node_modules)\//.test(f) || f.startsWith(".") || f.includes("/."),
+      ),
+    ).toEqual([]);
     const license = readFileSync(join(installed, "LICENSE"), "utf8");
     expect(license).toContain("Apache License\n                           Version 2.0, January 2004");
     expect(license).toContain("END OF TERMS AND CONDITIONS");
@@ -108,12 +151,29 @@ describe.skipIf(!BUILT)("the npm package", () => {
 
   it("runs from the installed package: npx a2a-evidence verify --trust <shipped trust> <shipped vector> exits 0", () => {
     const vector = join("node_modules", "a2a-evidence", "vectors", "valid-minimal");
-    const r = run("npx", ["--no", "a2a-evidence", "verify", "--trust", join(vector, "trust.json"), join(vector, "input.json")], app);
+    const r = run(
+      "npx",
+      ["--no", "a2a-evidence", "verify", "--trust", join(vector, "trust.json"), join(vector, "input.json")],
+      app,
+    );
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/✔ contentBinding\s+PASS/);
     expect(r.stdout).toMatch(/exit 0: policy holds\n$/);
-    const fail = run("npx", ["--no", "a2a-evidence", "verify", "--format", "json", "--trust", join("node_modules", "a2a-evidence", "vectors", "neg-taskBinding-task-id", "trust.json"), join("node_modules", "a2a-evidence", "vectors", "neg-taskBinding-task-id", "input.json")], app);
+    const fail = run(
+      "npx",
+      [
+        "--no",
+        "a2a-evidence",
+        "verify",
+        "--format",
+        "json",
+        "--trust",
+        join("node_modules", "a2a-evidence", "vectors", "neg-taskBinding-task-id", "trust.json"),
+        join("node_modules", "a2a-evidence", "vectors", "neg-taskBinding-task-id", "input.json"),
+      ],
+      app,
+    );
     expect(fail.status).toBe(1);
     expect(JSON.parse(fail.stdout).inputs[0].properties.taskBinding.state).toBe("FAIL");
   });
@@ -130,7 +190,11 @@ const schema = createRequire(import.meta.url).resolve("a2a-evidence/schemas/repo
 process.stdout.write(JSON.stringify({ exit: report.policy.exitCode, n: PROPERTY_NAMES.length, schema: schema.endsWith("report.schema.json") }));
 `,
     );
-    expect(JSON.parse(execFileSync(process.execPath, ["use.mjs"], { cwd: app, env: ENV, encoding: "utf8" }))).toEqual({ exit: 0, n: 12, schema: true });
+    expect(JSON.parse(execFileSync(process.execPath, ["use.mjs"], { cwd: app, env: ENV, encoding: "utf8" }))).toEqual({
+      exit: 0,
+      n: 12,
+      schema: true,
+    });
 
     writeFileSync(
       join(app, "use.mts"),
@@ -146,7 +210,18 @@ export { code };
     const typeRoots = [join(REPO_ROOT, "node_modules", "@types")];
     writeFileSync(
       join(app, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", typeRoots, types: ["node"] }, files: ["use.mts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          typeRoots,
+          types: ["node"],
+        },
+        files: ["use.mts"],
+      }),
     );
     const typed = run(process.execPath, [tsc, "-p", "tsconfig.json"], app);
     expect(typed.stdout + typed.stderr).toBe("");
@@ -154,7 +229,12 @@ export { code };
   });
 
   it("every relative link in the installed README and docs resolves inside the installed package", () => {
-    const pages = ["README.md", ...listFiles(join(installed, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const pages = [
+      "README.md",
+      ...listFiles(join(installed, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
     let links = 0;
     for (const page of pages) {
       const text = readFileSync(join(installed, page), "utf8");
@@ -167,7 +247,9 @@ export { code };
         links++;
       }
     }
-    const readmeDocs = [...readFileSync(join(installed, "README.md"), "utf8").matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]);
+    const readmeDocs = [...readFileSync(join(installed, "README.md"), "utf8").matchAll(/\]\((docs\/[^)#\s]+)/g)].map(
+      (m) => m[1],
+    );
     expect(readmeDocs.length).toBeGreaterThan(0);
     expect(links).toBeGreaterThanOrEqual(readmeDocs.length);
   });

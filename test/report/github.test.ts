@@ -2,7 +2,20 @@ import { describe, expect, it } from "vitest";
 import { renderGithub, renderGithubSummary } from "../../src/report/github.js";
 import { PROPERTY_NAMES, type PropertyName, type State } from "../../src/report/model.js";
 import { visible } from "../../src/report/untrusted.js";
-import { HOSTILE, PLAIN, VERBOSE, decidingId, eachVector, hostileReport, mixedReport, onlyVerified, trustErrorReport, vectorReport } from "./reports.js";
+import {
+  HOSTILE,
+  PLAIN,
+  VERBOSE,
+  decidingId,
+  eachVector,
+  hostileReport,
+  mixedReport,
+  onlyVerified,
+  trustErrorReport,
+  vectorReport,
+  REQUIRED_BY_DEFAULT,
+  label,
+} from "./reports.js";
 
 interface Command {
   readonly command: string;
@@ -22,7 +35,10 @@ function parseCommand(line: string): Command | undefined {
   const command = space < 0 ? info : info.slice(0, space);
   const properties: Record<string, string> = {};
   if (space >= 0) {
-    for (const kv of info.slice(space + 1).split(",").filter((s) => s !== "")) {
+    for (const kv of info
+      .slice(space + 1)
+      .split(",")
+      .filter((s) => s !== "")) {
       const eq = kv.indexOf("=");
       if (eq < 0) continue;
       properties[kv.slice(0, eq)] = unescape(kv.slice(eq + 1), true);
@@ -49,7 +65,12 @@ function commands(text: string): Command[] {
     });
 }
 
-const LEVEL: Record<Exclude<State, "PASS">, string> = { FAIL: "error", INCONCLUSIVE: "warning", NOT_PRESENT: "notice", NOT_CHECKED: "notice" };
+const LEVEL: Record<Exclude<State, "PASS">, string> = {
+  FAIL: "error",
+  INCONCLUSIVE: "warning",
+  NOT_PRESENT: "notice",
+  NOT_CHECKED: "notice",
+};
 
 describe("github: the shipped vectors", () => {
   eachVector(({ source, expected, report, input }) => {
@@ -60,20 +81,32 @@ describe("github: the shipped vectors", () => {
       const c = cmds[i] as Command;
       const state = expected.properties[p] as Exclude<State, "PASS">;
       expect(c.command, p).toBe(LEVEL[state]);
-      expect(c.properties).toEqual({ file: source, title: `a2a-evidence: ${p} ${state}` });
-      expect(c.data).toBe(`${source}: ${p} ${state}: ${input.properties[p].detail} [check ${decidingId(input, p)}]`);
+      // The default policy requires identityAuthorityBinding and taskBinding: a FAIL of one says so.
+      const required = REQUIRED_BY_DEFAULT.includes(p) ? " (required)" : "";
+      expect(c.properties).toEqual({ file: source, title: `a2a-evidence: ${p} ${state}${required}` });
+      expect(c.data).toBe(
+        `${source}: ${p} ${state}${required}: ${input.properties[p].detail} [check ${decidingId(input, p)}]`,
+      );
     });
     const policy = cmds[cmds.length - 1] as Command;
     expect(policy.command).toBe(expected.exitCode === 0 ? "notice" : "error");
-    expect(policy.properties.title).toBe(expected.exitCode === 0 ? "a2a-evidence: policy holds (exit 0)" : `a2a-evidence: policy not met (exit ${expected.exitCode})`);
+    expect(policy.properties.title).toBe(
+      expected.exitCode === 0
+        ? "a2a-evidence: policy holds (exit 0)"
+        : `a2a-evidence: policy not met (exit ${expected.exitCode})`,
+    );
     expect(policy.data).toMatch(new RegExp(`^${escapeRe(source)}: exit ${expected.exitCode}: `));
-    expect(policy.data).toContain(`evidence level ${expected.evidenceLevel} (minimum SIGNED_RECORD)`);
+    for (const r of input.reasons) expect(policy.data).toContain(r);
+    // The level to reach: the negotiated minimum when the input shows one, else SIGNED_RECORD (contract §6).
+    const minimum = input.evidenceLevel.negotiated ?? "SIGNED_RECORD";
+    expect(policy.data).toMatch(new RegExp(`; evidence level ${expected.evidenceLevel} \\(minimum ${minimum}\\)$`));
   });
 
   it("a required property that is not PASS is an error, whatever its state", () => {
     const report = vectorReport("valid-minimal", { require: ["continuity", "negotiation"] });
     const cmds = commands(renderGithub(report, PLAIN));
-    const by = (p: PropertyName): Command | undefined => cmds.find((c) => c.properties.title?.startsWith(`a2a-evidence: ${p} `));
+    const by = (p: PropertyName): Command | undefined =>
+      cmds.find((c) => c.properties.title?.startsWith(`a2a-evidence: ${p} `));
     expect(by("continuity")?.command).toBe("error");
     expect(by("continuity")?.properties.title).toBe("a2a-evidence: continuity NOT_PRESENT (required)");
     expect(by("negotiation")?.command).toBe("error");
@@ -85,9 +118,12 @@ describe("github: the shipped vectors", () => {
   it("verbose puts every check of the property into its annotation", () => {
     const report = vectorReport("neg-externalRegistration-receipt-signature");
     const input = onlyVerified(report);
-    const c = commands(renderGithub(report, VERBOSE)).find((x) => x.properties.title === "a2a-evidence: externalRegistration FAIL");
+    const c = commands(renderGithub(report, VERBOSE)).find(
+      (x) => x.properties.title === "a2a-evidence: externalRegistration FAIL",
+    );
     const lines = c?.data.split("\n") ?? [];
-    for (const check of input.properties.externalRegistration.checks) expect(lines.some((l) => l.startsWith(`${check.state} ${check.id}`))).toBe(true);
+    for (const check of input.properties.externalRegistration.checks)
+      expect(lines.some((l) => l.startsWith(`${check.state} ${check.id}`))).toBe(true);
   });
 
   it("inputs that were not verified, and a run that verified nothing, are errors", () => {
@@ -104,17 +140,28 @@ describe("github: the shipped vectors", () => {
 
   it("the same input gives the same bytes", () => {
     expect(renderGithub(vectorReport("valid-rich"), VERBOSE)).toBe(renderGithub(vectorReport("valid-rich"), VERBOSE));
-    expect(renderGithubSummary(vectorReport("neg-taskBinding-task-id"))).toBe(renderGithubSummary(vectorReport("neg-taskBinding-task-id")));
+    expect(renderGithubSummary(vectorReport("neg-taskBinding-task-id"))).toBe(
+      renderGithubSummary(vectorReport("neg-taskBinding-task-id")),
+    );
   });
 });
 
 describe("github: a hostile detail cannot inject a workflow command", () => {
-  for (const [label, options] of [["plain", PLAIN], ["verbose", VERBOSE]] as const) {
+  for (const [label, options] of [
+    ["plain", PLAIN],
+    ["verbose", VERBOSE],
+  ] as const) {
     it(`${label}: one command per line, each ours, and the message carries the text and nothing more`, () => {
       const out = renderGithub(hostileReport(["continuity"]), options);
       const lines = out.slice(0, -1).split("\n");
       // run error, 11 non-PASS properties of the FAILing vector plus the required one, policy, failed input
-      const expectedCount = 1 + PROPERTY_NAMES.filter((p) => onlyVerified(vectorReport("neg-taskBinding-artifact-commitment")).properties[p].state !== "PASS").length + 1 + 1;
+      const expectedCount =
+        1 +
+        PROPERTY_NAMES.filter(
+          (p) => onlyVerified(vectorReport("neg-taskBinding-artifact-commitment")).properties[p].state !== "PASS",
+        ).length +
+        1 +
+        1;
       expect(lines).toHaveLength(expectedCount);
       for (const line of lines) {
         expect(line).toMatch(/^::(error|warning|notice) (file=[^:,\r\n]*,)?title=[^:,\r\n]*::[^\r\n]*$/);
@@ -127,10 +174,10 @@ describe("github: a hostile detail cannot inject a workflow command", () => {
       expect(cmds.map((c) => c.command)).not.toContain("add-mask");
       // The runner hands the annotation the exact text: line breaks inside it, a pre-encoded %0A
       // kept as those three characters, the terminal escape made visible.
-      const tb = cmds.find((c) => c.properties.title === "a2a-evidence: taskBinding FAIL");
+      const tb = cmds.find((c) => c.properties.title === "a2a-evidence: taskBinding FAIL (required)");
       expect(tb?.properties.file).toBe(`task${shown}.json`);
       expect(tb?.data.split("\n")[0]).toBe(`task${shown.split("\n")[0]}`);
-      expect(tb?.data).toContain(`: taskBinding FAIL: ${shown} [check artifact.binding${shown}]`);
+      expect(tb?.data).toContain(`: taskBinding FAIL (required): ${shown} [check artifact.binding${shown}]`);
       expect(tb?.data).toContain("%0A::error::pct %25");
       expect(tb?.data).toContain("\\u001b[31m");
       expect(tb?.data).not.toContain("\u001b");
@@ -144,17 +191,22 @@ describe("github: the step summary", () => {
     return md
       .split("\n")
       .filter((l) => l.startsWith("| ") && !l.startsWith("| property ") && !l.startsWith("| ---"))
-      .map((l) => l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+      .map((l) =>
+        l
+          .split(/(?<!\\)\|/)
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
   }
 
   eachVector(({ expected, report }) => {
     const md = renderGithubSummary(report);
     const table = rows(md);
-    expect(table.map((r) => r[0])).toEqual([...PROPERTY_NAMES]);
-    for (const r of table) {
+    expect(table.map((r) => r[0])).toEqual(PROPERTY_NAMES.map(label));
+    table.forEach((r, i) => {
       expect(r).toHaveLength(3);
-      expect(r[1]).toMatch(new RegExp(` ${expected.properties[r[0] as PropertyName]}$`));
-    }
+      expect(r[1]).toMatch(new RegExp(` ${expected.properties[PROPERTY_NAMES[i] as PropertyName]}$`));
+    });
     expect(md).toContain(`Evidence level: achieved **${expected.evidenceLevel.replace(/_/g, "\\_")}**`);
     expect(md).toContain(`**Policy: exit ${expected.exitCode}**`);
   });

@@ -14,7 +14,16 @@ import { PNG } from "pngjs";
 import { renderHtml } from "../../src/report/html.js";
 import { PROPERTY_NAMES, type Report, type State } from "../../src/report/model.js";
 import { visible } from "../../src/report/untrusted.js";
-import { HOSTILE, PLAIN, VECTOR_NAMES, expectedOf, hostileReport, onlyVerified, vectorReport } from "./reports.js";
+import {
+  HOSTILE,
+  PLAIN,
+  VECTOR_NAMES,
+  expectedOf,
+  hostileReport,
+  label,
+  onlyVerified,
+  vectorReport,
+} from "./reports.js";
 
 // The callbacks given to evaluate() run in the page; these are the few DOM names they use (the
 // project compiles without the DOM library).
@@ -27,12 +36,18 @@ declare const document: {
   readonly title: string;
   querySelectorAll(selector: string): Iterable<PageElement> & { readonly length: number };
 };
-declare function getComputedStyle(e: unknown): { readonly backgroundColor: string; readonly color: string; readonly visibility: string };
+declare function getComputedStyle(e: unknown): {
+  readonly backgroundColor: string;
+  readonly color: string;
+  readonly visibility: string;
+};
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 if (!HAS_CHROMIUM) {
-  process.stderr.write(`SKIPPED: html report in a real browser: ${CHROMIUM} is absent (Debian package chromium; .ci/run installs it with apt when it can)\n`);
+  process.stderr.write(
+    `SKIPPED: html report in a real browser: ${CHROMIUM} is absent (Debian package chromium; .ci/run installs it with apt when it can)\n`,
+  );
 }
 
 const ARGS = [
@@ -108,14 +123,24 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
       const input = onlyVerified(report);
       const { page, url } = await show(open, report, name);
       const rows = page.locator("#input-1 tr[data-property]");
-      expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-property")))).toEqual([...PROPERTY_NAMES]);
+      expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-property")))).toEqual([
+        ...PROPERTY_NAMES,
+      ]);
       const texts = await rows.allInnerTexts();
       PROPERTY_NAMES.forEach((p, i) => {
         const state = expected.properties[p];
-        expect(texts[i]?.split("\t"), `${name} ${p}`).toEqual([p, `${SYMBOL[state]} ${state}`, input.properties[p].detail]);
+        expect(texts[i]?.split("\t"), `${name} ${p}`).toEqual([
+          label(p),
+          `${SYMBOL[state]} ${state}`,
+          input.properties[p].detail,
+        ]);
       });
       // Laid out and on screen, not hidden by the style.
-      expect(await rows.evaluateAll((els) => els.every((e) => e.getBoundingClientRect().height > 0 && getComputedStyle(e).visibility === "visible"))).toBe(true);
+      expect(
+        await rows.evaluateAll((els) =>
+          els.every((e) => e.getBoundingClientRect().height > 0 && getComputedStyle(e).visibility === "visible"),
+        ),
+      ).toBe(true);
       const policy = await page.locator("#input-1 .banner").first().innerText();
       expect(policy).toMatch(new RegExp(`^Exit ${expected.exitCode}: `));
       expect(requested, name).toEqual([url]);
@@ -126,7 +151,11 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
   it("under its own CSP the style applies, with no violation reported; the screenshot is not blank; it prints", async () => {
     consoleErrors.length = 0;
     const { page, url } = await show(strict, vectorReport("neg-taskBinding-artifact-commitment"), "styled");
-    const background = (sel: string): Promise<string> => page.locator(sel).first().evaluate((e) => getComputedStyle(e).backgroundColor);
+    const background = (sel: string): Promise<string> =>
+      page
+        .locator(sel)
+        .first()
+        .evaluate((e) => getComputedStyle(e).backgroundColor);
     expect(await background(".badge.PASS")).toBe("rgb(23, 105, 47)");
     expect(await background(".badge.FAIL")).toBe("rgb(179, 22, 27)");
     expect(await background("th")).toBe("rgb(244, 245, 247)");
@@ -140,7 +169,12 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
     expect(colours).toBeGreaterThan(50);
 
     await page.emulateMedia({ media: "print" });
-    expect(await page.locator(".badge.FAIL").first().evaluate((e) => getComputedStyle(e).color)).toBe("rgb(0, 0, 0)");
+    expect(
+      await page
+        .locator(".badge.FAIL")
+        .first()
+        .evaluate((e) => getComputedStyle(e).color),
+    ).toBe("rgb(0, 0, 0)");
     const pdf = await page.pdf({ format: "A4" });
     expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(pdf.length).toBeGreaterThan(20000);
@@ -156,15 +190,21 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
       scripts: document.scripts.length,
       images: document.images.length,
       styles: document.querySelectorAll("style").length,
-      handlers: [...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("on"))).length,
+      handlers: [...document.querySelectorAll("*")].filter((e) =>
+        [...e.attributes].some((a) => a.name.startsWith("on")),
+      ).length,
       title: document.title,
     }));
     expect(counts).toEqual({ scripts: 0, images: 0, styles: 1, handlers: 0, title: "a2a-evidence report" });
     const detail = await page.locator(`#input-1 tr[data-property="taskBinding"] td.detail`).innerText();
     expect(detail).toBe(visible(HOSTILE, "\t\n"));
-    expect(detail).toContain(`<script>alert(1)</script></style></title><img src=x onerror=alert(1)>" onmouseover="alert(2)'`);
+    expect(detail).toContain(
+      `<script>alert(1)</script></style></title><img src=x onerror=alert(1)>" onmouseover="alert(2)'`,
+    );
     // A heading collapses white space, as HTML does.
-    expect(await page.locator("h2").first().innerText()).toBe(`task${visible(HOSTILE, "\t\n").replace(/\s+/g, " ")}.json`);
+    expect(await page.locator("h2").first().innerText()).toBe(
+      `task${visible(HOSTILE, "\t\n").replace(/\s+/g, " ")}.json`,
+    );
     expect(requested).toEqual([url]);
     await page.close();
   }, 60000);

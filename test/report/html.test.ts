@@ -6,11 +6,30 @@ import { PLAIN, VERBOSE, eachVector, hostileReport, mixedReport, trustErrorRepor
 
 /** Vector text has no disguising characters, so escaping it is only the five entities. */
 function entities(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
-const TAGS = new Set("html head meta title style body header main section footer h1 h2 h3 h4 p div span strong code a dl dt dd ol ul li table thead tbody tr th td".split(" "));
-const ATTRIBUTES = new Set(["lang", "charset", "http-equiv", "content", "name", "class", "id", "data-property", "href"]);
+const TAGS = new Set(
+  "html head meta title style body header main section footer h1 h2 h3 h4 p div span strong code a dl dt dd ol ul li table thead tbody tr th td".split(
+    " ",
+  ),
+);
+const ATTRIBUTES = new Set([
+  "lang",
+  "charset",
+  "http-equiv",
+  "content",
+  "name",
+  "class",
+  "id",
+  "data-property",
+  "href",
+]);
 
 /**
  * What the page may contain at most: only the elements and attributes the renderer writes (every
@@ -38,7 +57,9 @@ function assertSelfContained(html: string): void {
   // The policy allows nothing but this one style block, by its hash.
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1] ?? "";
   const hash = createHash("sha256").update(css).digest("base64");
-  expect(csp.replace(/&#39;/g, "'")).toBe(`default-src 'none'; style-src 'sha256-${hash}'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'`);
+  expect(csp.replace(/&#39;/g, "'")).toBe(
+    `default-src 'none'; style-src 'sha256-${hash}'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'`,
+  );
   expect(html.indexOf("Content-Security-Policy")).toBeLessThan(html.indexOf("<style>"));
 }
 
@@ -53,13 +74,23 @@ describe("html: the shipped vectors", () => {
       expect(row).toContain(`<span class="badge ${state}">`);
       expect(row).toContain(`<td class="detail">${entities(input.properties[p].detail)}</td>`);
       // Every check behind the property is listed with its values.
-      const section = new RegExp(`<section class="checks" id="input-1-${p}">([\\s\\S]*?)</section>`).exec(html)?.[1] ?? "";
+      const section =
+        new RegExp(`<section class="checks" id="input-1-${p}">([\\s\\S]*?)</section>`).exec(html)?.[1] ?? "";
       expect(section.match(/<tr class="check /g)).toHaveLength(input.properties[p].checks.length);
-      for (const c of input.properties[p].checks) for (const v of Object.values(c.values ?? {})) expect(section).toContain(`<code>${entities(v)}</code>`);
+      for (const c of input.properties[p].checks)
+        for (const v of Object.values(c.values ?? {})) expect(section).toContain(`<code>${entities(v)}</code>`);
     }
     expect(html).toContain(`<dt>achieved</dt><dd><strong>${expected.evidenceLevel}</strong>`);
     expect(html).toContain(`<p><strong>Exit ${expected.exitCode}</strong>`);
-    for (const step of ["Payload", "Evidence ID", "Signed capsule", "Log leaf", "Checkpoint", "Receipts", "Continuity"]) {
+    for (const step of [
+      "Payload",
+      "Evidence ID",
+      "Signed capsule",
+      "Log leaf",
+      "Checkpoint",
+      "Receipts",
+      "Continuity",
+    ]) {
       expect(html).toContain(`<span class="step">${step}</span>`);
     }
   });
@@ -72,7 +103,9 @@ describe("html: the shipped vectors", () => {
   it("an input that could not be read, and a run that verified nothing, are shown as such", () => {
     const html = renderHtml(mixedReport(), PLAIN);
     assertSelfContained(html);
-    expect(html).toMatch(/<h2>missing\.json<\/h2>\n<div class="banner exit-2"><strong>Exit 2<\/strong>: could not run: the input could not be verified\. <code>INPUT_UNREADABLE<\/code>: no such file<\/div>/);
+    expect(html).toMatch(
+      /<h2>missing\.json<\/h2>\n<div class="banner exit-2"><strong>Exit 2<\/strong>: could not run: the input could not be verified\. <code>INPUT_UNREADABLE<\/code>: no such file<\/div>/,
+    );
     expect(html).toContain("<h2>garbage.json</h2>");
     const run = renderHtml(trustErrorReport(), PLAIN);
     assertSelfContained(run);
@@ -85,12 +118,16 @@ describe("html: hostile strings", () => {
 
   it("stays self-contained: no element, attribute or style block comes from the input", () => {
     assertSelfContained(html);
-    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;&lt;/style&gt;&lt;/title&gt;&lt;img src=x onerror=alert(1)&gt;&quot; onmouseover=&quot;alert(2)&#39; onfocus=&#39;x&#39;");
+    expect(html).toContain(
+      "&lt;script&gt;alert(1)&lt;/script&gt;&lt;/style&gt;&lt;/title&gt;&lt;img src=x onerror=alert(1)&gt;&quot; onmouseover=&quot;alert(2)&#39; onfocus=&#39;x&#39;",
+    );
     expect(html).toContain("&amp;amp; &amp;#x3c;");
   });
 
   it("makes disguising characters visible instead of emitting them", () => {
-    expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff]/);
+    expect(html).not.toMatch(
+      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff]/,
+    );
     expect(html).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
     expect(html).toContain("\\u001b[31m\\u007f\\u0085\\u2028\\u202eLIAF\\ud800 \\udfff\\ufffe\\uffff end");
   });

@@ -1,8 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { renderJunit } from "../../src/report/junit.js";
+import { EXIT_MEANING } from "../../src/report/explain.js";
+import { verify } from "../../src/verify.js";
 import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
 import { visible } from "../../src/report/untrusted.js";
-import { HOSTILE, PLAIN, VECTOR_NAMES, VERBOSE, decidingId, eachVector, hostileReport, mixedReport, onlyVerified, trustErrorReport, vectorReport } from "./reports.js";
+import {
+  HOSTILE,
+  PLAIN,
+  VECTOR_NAMES,
+  VERBOSE,
+  bareBundle,
+  decidingId,
+  eachVector,
+  hostileReport,
+  mixedReport,
+  onlyVerified,
+  trustErrorReport,
+  vectorFile,
+  vectorReport,
+} from "./reports.js";
 import { HAS_XMLLINT, outText, parseJunit, xmllintSchema, type ParsedCase, type ParsedSuite } from "./xml.js";
 
 function cases(suite: ParsedSuite | undefined): Map<string, ParsedCase> {
@@ -10,7 +26,8 @@ function cases(suite: ParsedSuite | undefined): Map<string, ParsedCase> {
   return new Map(suite.testcase.map((c) => [c["@_name"], c]));
 }
 
-const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 describe("junit: the shipped vectors", () => {
   eachVector(({ name, expected, report, input }) => {
@@ -48,63 +65,103 @@ describe("junit: the shipped vectors", () => {
       expect(policy.failure).toBeUndefined();
       expect(outText(policy["system-out"]?.[0])).toMatch(/^exit 0: the policy holds\n/);
     } else {
+      // What the exit code means, then every reason the policy stage gave.
+      expect(input.reasons.length).toBeGreaterThan(0);
       expect(policy.failure?.[0]?.["@_type"]).toBe(`exit ${expected.exitCode}`);
-      const failed = PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL");
-      // Every reason is stated: the FAILs, and a level below the minimum when it is.
-      const below = expected.evidenceLevel === "NONE" ? "; evidence level NONE is below the minimum SIGNED_RECORD" : "";
-      expect(policy.failure?.[0]?.["@_message"]).toBe(`exit 1: some property FAILs: ${failed.join(", ")} FAIL${below}`);
+      expect(policy.failure?.[0]?.["@_message"]).toBe(
+        `exit ${expected.exitCode}: ${EXIT_MEANING[expected.exitCode]}: ${input.reasons.join("; ")}`,
+      );
     }
 
-    const failures = PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL").length + (expected.exitCode === 0 ? 0 : 1);
+    const failures =
+      PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL").length + (expected.exitCode === 0 ? 0 : 1);
     const skipped = PROPERTY_NAMES.filter((p) => !["PASS", "FAIL"].includes(expected.properties[p])).length;
-    expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual(["13", String(failures), "0", String(skipped)]);
-    expect([doc.testsuites["@_tests"], doc.testsuites["@_failures"], doc.testsuites["@_errors"]]).toEqual(["13", String(failures), "0"]);
+    expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual([
+      "13",
+      String(failures),
+      "0",
+      String(skipped),
+    ]);
+    expect([doc.testsuites["@_tests"], doc.testsuites["@_failures"], doc.testsuites["@_errors"]]).toEqual([
+      "13",
+      String(failures),
+      "0",
+    ]);
     const props = Object.fromEntries((suite.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
     expect(props["evidenceLevel.achieved"]).toBe(expected.evidenceLevel);
     expect(props.exitCode).toBe(String(expected.exitCode));
   });
 
-  it.skipIf(!HAS_XMLLINT)("every vector's report, plain and verbose, is valid against the JUnit schema (xmllint)", () => {
-    const docs = VECTOR_NAMES.flatMap((n) => [renderJunit(vectorReport(n), PLAIN), renderJunit(vectorReport(n), VERBOSE)]);
-    const r = xmllintSchema(docs);
-    expect(r.output).not.toMatch(/fails to validate|error/i);
-    expect(r.status).toBe(0);
-    expect(r.output.match(/ validates/g)).toHaveLength(docs.length);
-  });
+  it.skipIf(!HAS_XMLLINT)(
+    "every vector's report, plain and verbose, is valid against the JUnit schema (xmllint)",
+    () => {
+      const docs = VECTOR_NAMES.flatMap((n) => [
+        renderJunit(vectorReport(n), PLAIN),
+        renderJunit(vectorReport(n), VERBOSE),
+      ]);
+      const r = xmllintSchema(docs);
+      expect(r.output).not.toMatch(/fails to validate|error/i);
+      expect(r.status).toBe(0);
+      expect(r.output.match(/ validates/g)).toHaveLength(docs.length);
+    },
+  );
 });
 
 describe("junit: policy", () => {
-  it("a required property that is not PASS is a failure that says so, and the policy testcase says exit 3", () => {
+  it("a --require'd property that is not PASS is a failure that says so, and the policy testcase says exit 3", () => {
     const report = vectorReport("valid-minimal", { require: ["continuity", "negotiation", "contentBinding"] });
+    const input = onlyVerified(report);
     const byName = cases(parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0]);
     expect(byName.get("continuity")?.failure?.[0]?.["@_type"]).toBe("witness.assertion");
-    expect(byName.get("continuity")?.failure?.[0]?.["@_message"]).toMatch(/^required, but NOT_PRESENT: no continuity witness assertion/);
+    expect(byName.get("continuity")?.failure?.[0]?.["@_message"]).toMatch(
+      /^required, but NOT_PRESENT: no continuity witness assertion/,
+    );
     expect(byName.get("negotiation")?.failure?.[0]?.["@_message"]).toMatch(/^required, but INCONCLUSIVE: /);
     expect(byName.get("contentBinding")?.failure).toBeUndefined();
     // Not required: still skipped.
     expect(byName.get("captureCoverage")?.skipped?.[0]?.["@_type"]).toBe("INCONCLUSIVE");
     const policy = byName.get("policy")?.failure?.[0];
     expect(policy?.["@_type"]).toBe("exit 3");
-    expect(policy?.["@_message"]).toBe(
-      "exit 3: nothing FAILs, but a required property is not PASS or the evidence level is below the minimum: required continuity is NOT_PRESENT, negotiation is INCONCLUSIVE, not PASS",
+    expect(input.reasons).toHaveLength(2);
+    expect(policy?.["@_message"]).toBe(`exit 3: ${EXIT_MEANING[3]}: ${input.reasons.join("; ")}`);
+    expect(policy?.["@_message"]).toMatch(
+      /: required continuity is NOT_PRESENT: .*; required negotiation is INCONCLUSIVE: /,
     );
+  });
+
+  it("the default policy's requirements count: a bare bundle without the observed Task fails taskBinding as required", () => {
+    const request = {
+      inputs: [{ source: "bundle.json", data: bareBundle("valid-data-part") }],
+      trust: vectorFile("valid-data-part", "trust.json"),
+    };
+    const byName = cases(parseJunit(renderJunit(verify(request), PLAIN)).testsuites.testsuite?.[0]);
+    expect(byName.get("taskBinding")?.failure?.[0]?.["@_message"]).toMatch(/^required, but NOT_CHECKED: /);
+    expect(byName.get("policy")?.failure?.[0]?.["@_message"]).toMatch(/: no observed Task: pass --task$/);
+    // --min-evidence NONE drops the default requirements: NOT_CHECKED is then only skipped.
+    const none = cases(
+      parseJunit(renderJunit(verify({ ...request, minEvidence: "NONE" }), PLAIN)).testsuites.testsuite?.[0],
+    );
+    expect(none.get("taskBinding")?.skipped?.[0]?.["@_type"]).toBe("NOT_CHECKED");
+    expect(none.get("policy")?.failure).toBeUndefined();
   });
 
   it("an evidence level below --min-evidence fails the policy testcase with that reason", () => {
     const report = vectorReport("valid-signed-record-only", { minEvidence: "EXTERNALLY_REGISTERED" });
-    const policy = cases(parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0]).get("policy")?.failure?.[0];
-    expect(policy?.["@_message"]).toMatch(/: evidence level SIGNED_RECORD is below the minimum EXTERNALLY_REGISTERED$/);
+    const suite = parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0];
+    const policy = cases(suite).get("policy")?.failure?.[0];
+    expect(policy?.["@_message"]).toMatch(
+      /: evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED \(--min-evidence\)$/,
+    );
+    const props = Object.fromEntries((suite?.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
+    expect(props["policy.minEvidence"]).toBe("EXTERNALLY_REGISTERED");
+    expect(props["policy.required"]).toBe("taskBinding, identityAuthorityBinding");
   });
 
-  it("states the reasons the report gives, when it gives them", () => {
+  it("a report that states no reasons still says what its exit code means", () => {
     const report = vectorReport("valid-minimal", { require: ["continuity"] });
-    const input = onlyVerified(report);
-    const withReasons = { ...report, inputs: [{ ...input, reasons: ["no producer key is pinned: anyone could have made this record"] }] };
-    const policy = cases(parseJunit(renderJunit(withReasons, PLAIN)).testsuites.testsuite?.[0]).get("policy")?.failure?.[0];
-    expect(policy?.["@_message"]).toMatch(/: no producer key is pinned: anyone could have made this record$/);
-    const onPolicy = { ...report, policy: { ...report.policy, reasons: [{ source: input.source, message: "stated on the policy" }, { source: "other", message: "not ours" }] } };
-    const policy2 = cases(parseJunit(renderJunit(onPolicy, PLAIN)).testsuites.testsuite?.[0]).get("policy")?.failure?.[0];
-    expect(policy2?.["@_message"]).toMatch(/: stated on the policy$/);
+    const bare = { ...report, inputs: [{ ...onlyVerified(report), reasons: [] }] };
+    const policy = cases(parseJunit(renderJunit(bare, PLAIN)).testsuites.testsuite?.[0]).get("policy")?.failure?.[0];
+    expect(policy?.["@_message"]).toBe(`exit 3: ${EXIT_MEANING[3]}: ${EXIT_MEANING[3]}`);
   });
 });
 
@@ -113,7 +170,11 @@ describe("junit: inputs that were not verified", () => {
     const report = mixedReport();
     const xml = renderJunit(report, PLAIN);
     const suites = parseJunit(xml).testsuites.testsuite ?? [];
-    expect(suites.map((s) => s["@_name"])).toEqual(["vectors/valid-minimal/input.json", "missing.json", "garbage.json"]);
+    expect(suites.map((s) => s["@_name"])).toEqual([
+      "vectors/valid-minimal/input.json",
+      "missing.json",
+      "garbage.json",
+    ]);
     for (const s of suites.slice(1)) {
       expect([s["@_tests"], s["@_failures"], s["@_errors"]]).toEqual(["1", "0", "1"]);
       const c = s.testcase[0] as ParsedCase;
@@ -121,7 +182,9 @@ describe("junit: inputs that were not verified", () => {
       const failed = report.inputs.find((i) => i.source === s["@_name"]);
       if (!failed || !isFailedInput(failed)) throw new Error("expected a failed input");
       expect(c.error?.[0]?.["@_type"]).toBe(failed.error.code);
-      expect(c.error?.[0]?.["@_message"]).toBe(`${failed.error.code}: ${failed.error.message}${failed.error.path ? ` at ${failed.error.path}` : ""}`);
+      expect(c.error?.[0]?.["@_message"]).toBe(
+        `${failed.error.code}: ${failed.error.message}${failed.error.path ? ` at ${failed.error.path}` : ""}`,
+      );
     }
     expect(parseJunit(xml).testsuites["@_errors"]).toBe("2");
     if (HAS_XMLLINT) expect(xmllintSchema([xml]).status).toBe(0);
@@ -159,7 +222,11 @@ describe("junit: determinism and verbosity", () => {
       for (const c of input.properties[p].checks) expect(out).toContain(`${c.state} ${c.id}`);
     }
     expect(outText(byName.get("contentBinding")?.["system-out"]?.[0])).toContain(`    recomputed: ${input.evidenceId}`);
-    const plain = outText(cases(parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0]).get("contentBinding")?.["system-out"]?.[0]);
+    const plain = outText(
+      cases(parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0]).get("contentBinding")?.[
+        "system-out"
+      ]?.[0],
+    );
     expect(plain).not.toContain("evidenceId.recompute");
   });
 });

@@ -6,7 +6,15 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { it } from "vitest";
 import { join } from "node:path";
 import { verify, type VerifyRequest } from "../../src/verify.js";
-import { PROPERTY_NAMES, isFailedInput, type Check, type PropertyName, type Report, type State, type VerifiedInput } from "../../src/report/model.js";
+import {
+  PROPERTY_NAMES,
+  isFailedInput,
+  type Check,
+  type PropertyName,
+  type Report,
+  type State,
+  type VerifiedInput,
+} from "../../src/report/model.js";
 import { makeStyle } from "../../src/report/style.js";
 import type { RenderOptions } from "../../src/report/options.js";
 import { REPO_ROOT } from "../helpers/external.js";
@@ -62,7 +70,10 @@ export function mixedReport(): Report {
 
 /** An invalid trust file: nothing is verified and the report carries only `error`. */
 export function trustErrorReport(): Report {
-  return verify({ inputs: [{ source: "vectors/valid-minimal/input.json", data: vectorFile("valid-minimal", "input.json") }], trust: '{"version": 99}' });
+  return verify({
+    inputs: [{ source: "vectors/valid-minimal/input.json", data: vectorFile("valid-minimal", "input.json") }],
+    trust: '{"version": 99}',
+  });
 }
 
 /**
@@ -85,17 +96,21 @@ export const HOSTILE =
 export function hostileReport(require: PropertyName[] = []): Report {
   const base = vectorReport("neg-taskBinding-artifact-commitment", { require });
   const input = onlyVerified(base);
-  const hostileCheck = (c: Check): Check => ({
-    ...c,
-    id: `${c.id}${HOSTILE}`,
-    detail: HOSTILE,
-    subject: HOSTILE,
-    ...(c.code !== undefined ? { code: `${c.code}${HOSTILE}` as Check["code"] } : {}),
-    values: { [`key${HOSTILE}`]: HOSTILE, plain: "ok" },
-    operator: HOSTILE,
-  }) as Check;
+  const hostileCheck = (c: Check): Check =>
+    ({
+      ...c,
+      id: `${c.id}${HOSTILE}`,
+      detail: HOSTILE,
+      subject: HOSTILE,
+      ...(c.code !== undefined ? { code: `${c.code}${HOSTILE}` as Check["code"] } : {}),
+      values: { [`key${HOSTILE}`]: HOSTILE, plain: "ok" },
+      operator: HOSTILE,
+    }) as Check;
   const properties = Object.fromEntries(
-    PROPERTY_NAMES.map((p) => [p, { ...input.properties[p], detail: HOSTILE, checks: input.properties[p].checks.map(hostileCheck) }]),
+    PROPERTY_NAMES.map((p) => [
+      p,
+      { ...input.properties[p], detail: HOSTILE, checks: input.properties[p].checks.map(hostileCheck) },
+    ]),
   ) as unknown as VerifiedInput["properties"];
   const verified: VerifiedInput = {
     ...input,
@@ -111,7 +126,14 @@ export function hostileReport(require: PropertyName[] = []): Report {
   return {
     ...base,
     tool: { name: "a2a-evidence", version: HOSTILE },
-    inputs: [verified, { source: `failed${HOSTILE}`, error: { code: "INPUT_UNKNOWN_SHAPE", message: HOSTILE, path: HOSTILE }, exitCode: 2 }] as Report["inputs"],
+    inputs: [
+      verified,
+      {
+        source: `failed${HOSTILE}`,
+        error: { code: "INPUT_UNKNOWN_SHAPE", message: HOSTILE, path: HOSTILE },
+        exitCode: 2,
+      },
+    ] as Report["inputs"],
     policy: { ...base.policy, exitCode: 2 },
     error: { code: "TRUST_SCHEMA", message: HOSTILE, path: HOSTILE },
   } as Report;
@@ -122,12 +144,47 @@ export function decidingId(input: VerifiedInput, p: PropertyName): string | unde
   return input.properties[p].checks.find((c) => c.state === input.properties[p].state)?.id;
 }
 
+/** Required by the default policy unless --min-evidence NONE (contract §6): who signed it, and is it the observed Task's record. */
+export const REQUIRED_BY_DEFAULT: readonly PropertyName[] = ["identityAuthorityBinding", "taskBinding"];
+
+/** How the formats name a property in a listing: with "(required)" when the default policy requires it. */
+export function label(p: PropertyName): string {
+  return REQUIRED_BY_DEFAULT.includes(p) ? `${p} (required)` : p;
+}
+
+/**
+ * A shipped vector's evidence bundle on its own (a bare bundle input): the first object in the
+ * input that has the bundle's members, wherever the carrier put it (a data part here).
+ */
+export function bareBundle(name: string): string {
+  const find = (v: unknown): unknown => {
+    if (typeof v !== "object" || v === null) return undefined;
+    if (!Array.isArray(v) && "extensionVersion" in v && "evidenceId" in v && "taskEvidencePayload" in v) return v;
+    for (const x of Object.values(v)) {
+      const found = find(x);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  const bundle = find(JSON.parse(vectorFile(name, "input.json").toString("utf8")));
+  if (bundle === undefined) throw new Error(`${name}: no bundle found as a JSON value`);
+  return JSON.stringify(bundle);
+}
+
 /** One test per shipped vector, given its expectation, its report and that report's one input. */
-export function eachVector(test: (v: { name: string; source: string; expected: Expected; report: Report; input: VerifiedInput }) => void): void {
+export function eachVector(
+  test: (v: { name: string; source: string; expected: Expected; report: Report; input: VerifiedInput }) => void,
+): void {
   for (const name of VECTOR_NAMES) {
     it(name, () => {
       const report = vectorReport(name);
-      test({ name, source: `vectors/${name}/input.json`, expected: expectedOf(name), report, input: onlyVerified(report) });
+      test({
+        name,
+        source: `vectors/${name}/input.json`,
+        expected: expectedOf(name),
+        report,
+        input: onlyVerified(report),
+      });
     });
   }
 }
