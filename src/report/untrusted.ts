@@ -11,7 +11,9 @@
  * - lone surrogates and U+FFFE/U+FFFF: not characters; XML 1.0 forbids them and UTF-8 cannot carry
  *   them.
  *
- * A format that has its own way to carry line breaks or tabs passes them in `keep`.
+ * A format that has its own way to carry line breaks or tabs passes them in `keep`. This is
+ * util/printable.ts (what the terminal formats use) widened for the markup formats: XML forbids
+ * the non-characters outright, and a format that can carry a line break keeps it.
  */
 
 const DISGUISE =
