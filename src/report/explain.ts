@@ -9,6 +9,7 @@ import { asText } from "./untrusted.js";
 import {
   PROPERTY_NAMES,
   type Check,
+  type InputError,
   type PropertyName,
   type PropertyResult,
   type Report,
@@ -25,6 +26,11 @@ export const EXIT_MEANING: Readonly<Record<0 | 1 | 2 | 3, string>> = {
 
 export function exitMeaning(code: number): string {
   return code === 0 || code === 1 || code === 2 || code === 3 ? EXIT_MEANING[code] : `unknown exit code ${code}`;
+}
+
+/** `CODE: message at path` for an input that could not be verified, or a run that verified nothing. */
+export function errorText(e: InputError): string {
+  return `${e.code}: ${e.message}${e.path ? ` at ${e.path}` : ""}`;
 }
 
 /** The checks that decided the property's state: those in that state (the rule of `decide()`). */

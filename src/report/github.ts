@@ -13,7 +13,6 @@
 import {
   PROPERTY_NAMES,
   isFailedInput,
-  type InputError,
   type PropertyName,
   type Report,
   type State,
@@ -24,6 +23,7 @@ import {
   checkLine,
   checkValues,
   decidingChecks,
+  errorText,
   exitMeaning,
   inputMinimum,
   isRequired,
@@ -102,10 +102,6 @@ function policyCommand(input: VerifiedInput, report: Report): string {
     { file: input.source, title: `a2a-evidence: policy not met (exit ${input.exitCode})` },
     `${input.source}: exit ${input.exitCode}: ${exitMeaning(input.exitCode)}: ${reasons.join("; ")}; ${level}`,
   );
-}
-
-function errorText(e: InputError): string {
-  return `${e.code}: ${e.message}${e.path ? ` at ${e.path}` : ""}`;
 }
 
 function command(level: Level, props: { file?: string; title: string }, message: string): string {

@@ -19,6 +19,7 @@ import {
   checkLine,
   checkValues,
   decidingChecks,
+  errorText,
   exitMeaning,
   inputMinimum,
   isRequired,
@@ -185,8 +186,7 @@ function checkWithValues(c: Parameters<typeof checkLine>[0]): string {
 }
 
 function errorOutcome(e: InputError, what: string): Outcome {
-  const where = e.path ? ` at ${e.path}` : "";
-  return { kind: "error", type: e.code, message: `${e.code}: ${e.message}${where}`, body: `exit 2: ${what}` };
+  return { kind: "error", type: e.code, message: errorText(e), body: `exit 2: ${what}` };
 }
 
 function failedSuite(input: FailedInput): Suite {
