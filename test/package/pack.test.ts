@@ -160,7 +160,7 @@ describe.skipIf(!BUILT)("the npm package", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/✔ contentBinding\s+PASS/);
-    expect(r.stdout).toMatch(/exit 0: policy holds\n$/);
+    expect(r.stdout).toMatch(/\n {2}exit 0: the policy holds\b.*\n$/);
     const fail = run(
       "npx",
       [

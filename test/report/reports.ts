@@ -18,6 +18,7 @@ import {
 import { makeStyle } from "../../src/report/style.js";
 import type { RenderOptions } from "../../src/report/options.js";
 import { REPO_ROOT } from "../helpers/external.js";
+import { vectorInput, vectorInputFile } from "../helpers/vector-input.js";
 
 export const PLAIN: RenderOptions = { verbose: false, style: makeStyle(false) };
 export const VERBOSE: RenderOptions = { verbose: true, style: makeStyle(false) };
@@ -37,6 +38,11 @@ export function expectedOf(name: string): Expected {
   return JSON.parse(readFileSync(join(VECTORS, name, "expected.json"), "utf8")) as Expected;
 }
 
+/** The source a vector's report names: its input file, relative to the repository. */
+export function vectorSource(name: string): string {
+  return `vectors/${name}/${vectorInputFile(join(VECTORS, name))}`;
+}
+
 export function vectorFile(name: string, file: string): Buffer {
   return readFileSync(join(VECTORS, name, file));
 }
@@ -44,7 +50,7 @@ export function vectorFile(name: string, file: string): Buffer {
 /** The report of one shipped vector under the default policy (plus `extra`), as `verify` gives it. */
 export function vectorReport(name: string, extra: Partial<VerifyRequest> = {}): Report {
   return verify({
-    inputs: [{ source: `vectors/${name}/input.json`, data: vectorFile(name, "input.json") }],
+    inputs: [{ source: vectorSource(name), data: vectorInput(join(VECTORS, name)) }],
     trust: vectorFile(name, "trust.json"),
     ...extra,
   });
@@ -180,7 +186,7 @@ export function eachVector(
       const report = vectorReport(name);
       test({
         name,
-        source: `vectors/${name}/input.json`,
+        source: vectorSource(name),
         expected: expectedOf(name),
         report,
         input: onlyVerified(report),
