@@ -20,6 +20,7 @@ export { loadTrustConfig, type TrustConfig, type TrustedKey, type TrustedService
 export { parseStrictJson, type JsonLimits } from "./json/strict-json.js";
 export { JsonNumber, type JsonValue, type JsonObject } from "./json/value.js";
 export { render, FORMAT_NAMES, type FormatName, type Renderer } from "./report/index.js";
+export { renderGithubSummary } from "./report/github.js";
 export type { RenderOptions } from "./report/options.js";
 export { makeStyle, type Style } from "./report/style.js";
 export {

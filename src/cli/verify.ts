@@ -2,7 +2,8 @@
  * `a2a-evidence verify`: reads the inputs, the trust file and the caller's observation, calls the
  * pure `verify`, renders the report in the chosen format and returns the policy's exit code.
  */
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
+import { renderGithubSummary } from "../report/github.js";
 import { Option, type Command } from "commander";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
 import { errorReport, type InputError, type Report } from "../report/model.js";
@@ -133,6 +134,16 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
       }
     } else {
       io.stdout(text);
+    }
+    // GitHub Actions shows this file as the job summary; other steps write to it too, so append.
+    const summary = io.env.GITHUB_STEP_SUMMARY;
+    if (flags.format === "github" && summary) {
+      try {
+        appendFileSync(summary, renderGithubSummary(report));
+      } catch (e) {
+        io.stderr(`a2a-evidence: cannot write the job summary ${printable(summary)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+        return 2;
+      }
     }
   }
   return report.policy.exitCode;

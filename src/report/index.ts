@@ -6,12 +6,18 @@ import type { Report } from "./model.js";
 import type { RenderOptions } from "./options.js";
 import { renderJson } from "./json.js";
 import { renderText } from "./text.js";
+import { renderJunit } from "./junit.js";
+import { renderGithub } from "./github.js";
+import { renderHtml } from "./html.js";
 
 export type Renderer = (report: Report, options: RenderOptions) => string;
 
 export const FORMATS = {
   text: renderText,
   json: renderJson,
+  junit: renderJunit,
+  github: renderGithub,
+  html: renderHtml,
 } as const satisfies Record<string, Renderer>;
 
 export type FormatName = keyof typeof FORMATS;

@@ -10,15 +10,10 @@ import { describe, expect, it } from "vitest";
 import { verify } from "../../src/verify.js";
 import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
 import { REPO_ROOT } from "../helpers/external.js";
-import type { InputData } from "../../src/verify.js";
+import { vectorInput } from "../helpers/vector-input.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
-
-function vectorInput(dir: string): InputData {
-  const file = ["input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f))) ?? "input.json";
-  return readFileSync(join(dir, file));
-}
 
 describe("project conformance vectors", () => {
   it("ships a valid vector, and a negative for every property that can FAIL", () => {

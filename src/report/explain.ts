@@ -1,0 +1,96 @@
+/**
+ * What the junit, github and html formats say about a property or an exit code, in one place so
+ * that they say the same thing. Optional fields (a check's `operator`, `values`) are read
+ * defensively: a report built by another version or by hand may lack them or carry odd types.
+ */
+import { DEFAULT_MIN_EVIDENCE, DEFAULT_REQUIRED } from "../policy.js";
+import { EVIDENCE_LEVELS } from "../profile.js";
+import { asText } from "./untrusted.js";
+import {
+  PROPERTY_NAMES,
+  type Check,
+  type InputError,
+  type PropertyName,
+  type PropertyResult,
+  type Report,
+  type VerifiedInput,
+} from "./model.js";
+
+/** What each exit code means (docs/exit-codes.md). */
+export const EXIT_MEANING: Readonly<Record<0 | 1 | 2 | 3, string>> = {
+  0: "the policy holds",
+  1: "some property FAILs",
+  2: "could not run: the input could not be verified",
+  3: "nothing FAILs, but a required property is not PASS or the evidence level is below the minimum",
+};
+
+export function exitMeaning(code: number): string {
+  return code === 0 || code === 1 || code === 2 || code === 3 ? EXIT_MEANING[code] : `unknown exit code ${code}`;
+}
+
+/** `CODE: message at path` for an input that could not be verified, or a run that verified nothing. */
+export function errorText(e: InputError): string {
+  return `${e.code}: ${e.message}${e.path ? ` at ${e.path}` : ""}`;
+}
+
+/** The checks that decided the property's state: those in that state (the rule of `decide()`). */
+export function decidingChecks(p: PropertyResult): readonly Check[] {
+  return p.checks.filter((c) => c.state === p.state);
+}
+
+/** `id [subject]: detail (code)` for one check. */
+export function checkLine(c: Check): string {
+  const operator = checkOperator(c);
+  return `${c.id}${c.subject ? ` [${c.subject}]` : ""}: ${c.detail}${c.code ? ` (${c.code})` : ""}${operator ? ` (operator: ${operator})` : ""}`;
+}
+
+/** The check's values as `name: value` pairs, in the order the property listed them. */
+export function checkValues(c: Check): [string, string][] {
+  const values: unknown = c.values;
+  if (typeof values !== "object" || values === null) return [];
+  return Object.entries(values as Record<string, unknown>).map(([k, v]) => [k, asText(v)]);
+}
+
+/** The operator label of a Transparency Service or witness check (contract §9.19), when the report carries one. */
+export function checkOperator(c: Check): string | undefined {
+  const operator: unknown = (c as { operator?: unknown }).operator;
+  return typeof operator === "string" && operator !== "" ? operator : undefined;
+}
+
+/**
+ * Whether the policy requires the property to be PASS: `--require`d, or one of the two the default
+ * policy always requires unless `--min-evidence NONE` (policy.ts).
+ */
+export function isRequired(report: Report, name: PropertyName): boolean {
+  if (Array.isArray(report.policy.require) && report.policy.require.includes(name)) return true;
+  return report.policy.minEvidence !== "NONE" && DEFAULT_REQUIRED.includes(name);
+}
+
+/** The properties the policy requires to be PASS, in report order; "none" when there are none. */
+export function requiredText(report: Report): string {
+  const required = PROPERTY_NAMES.filter((p) => isRequired(report, p));
+  return required.length > 0 ? required.join(", ") : "none";
+}
+
+/** The least evidence level the policy asks for, as the report states it. */
+export function minimumText(report: Report): string {
+  return report.policy.minEvidence ?? `the negotiated minimum, else ${DEFAULT_MIN_EVIDENCE}`;
+}
+
+/** The level this input had to reach: --min-evidence, else the negotiated minimum, else the default (policy.ts). */
+export function inputMinimum(report: Report, input: VerifiedInput): string {
+  const negotiated = input.evidenceLevel.negotiated;
+  const known = negotiated !== null && (EVIDENCE_LEVELS as readonly string[]).includes(negotiated);
+  return report.policy.minEvidence ?? (known ? negotiated : DEFAULT_MIN_EVIDENCE);
+}
+
+/**
+ * Every reason this input's exit code is not 0, as the policy stage stated them. A report from
+ * elsewhere that states none still says what its exit code means.
+ */
+export function policyReasons(input: VerifiedInput): string[] {
+  if (input.exitCode === 0) return [];
+  const stated: unknown = (input as { reasons?: unknown }).reasons;
+  const reasons = Array.isArray(stated) ? stated.map((r) => asText(r)) : [];
+  return reasons.length > 0 ? reasons : [exitMeaning(input.exitCode)];
+}

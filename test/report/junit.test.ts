@@ -1,0 +1,272 @@
+import { describe, expect, it } from "vitest";
+import { renderJunit } from "../../src/report/junit.js";
+import { EXIT_MEANING } from "../../src/report/explain.js";
+import { verify } from "../../src/verify.js";
+import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
+import { visible } from "../../src/report/untrusted.js";
+import {
+  HOSTILE,
+  PLAIN,
+  VECTOR_NAMES,
+  VERBOSE,
+  bareBundle,
+  decidingId,
+  eachVector,
+  hostileReport,
+  mixedReport,
+  onlyVerified,
+  trustErrorReport,
+  vectorFile,
+  vectorReport,
+} from "./reports.js";
+import { HAS_XMLLINT, outText, parseJunit, xmllintSchema, type ParsedCase, type ParsedSuite } from "./xml.js";
+
+function cases(suite: ParsedSuite | undefined): Map<string, ParsedCase> {
+  if (!suite) throw new Error("no testsuite");
+  return new Map(suite.testcase.map((c) => [c["@_name"], c]));
+}
+
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+describe("junit: the shipped vectors", () => {
+  eachVector(({ source, expected, report, input }) => {
+    const xml = renderJunit(report, PLAIN);
+    const doc = parseJunit(xml);
+    const suites = doc.testsuites.testsuite ?? [];
+    expect(suites).toHaveLength(1);
+    const suite = suites[0] as ParsedSuite;
+    expect(suite["@_name"]).toBe(source);
+    expect(suite.testcase.map((c) => c["@_name"])).toEqual([...PROPERTY_NAMES, "policy"]);
+    const byName = cases(suite);
+
+    for (const p of PROPERTY_NAMES) {
+      const c = byName.get(p) as ParsedCase;
+      expect(c["@_classname"]).toBe(source);
+      const state = expected.properties[p];
+      if (state === "PASS") {
+        expect(c.failure ?? c.skipped ?? c.error, p).toBeUndefined();
+        expect(outText(c["system-out"]?.[0])).toBe(`PASS: ${input.properties[p].detail}`);
+      } else if (state === "FAIL") {
+        // The deciding check's id is the failure's type and leads its message.
+        const id = decidingId(input, p) as string;
+        expect(c.failure?.[0]?.["@_type"], p).toBe(id);
+        expect(c.failure?.[0]?.["@_message"]).toBe(`${id}: ${input.properties[p].detail}`);
+        expect(c.failure?.[0]?.["#text"]).toContain(`FAIL ${id}`);
+      } else {
+        expect(c.failure, `${p} is not required`).toBeUndefined();
+        expect(c.skipped?.[0]?.["@_type"], p).toBe(state);
+        expect(c.skipped?.[0]?.["@_message"]).toBe(`${state}: ${input.properties[p].detail}`);
+      }
+    }
+
+    const policy = byName.get("policy") as ParsedCase;
+    if (expected.exitCode === 0) {
+      expect(policy.failure).toBeUndefined();
+      expect(outText(policy["system-out"]?.[0])).toMatch(/^exit 0: the policy holds\n/);
+    } else {
+      // What the exit code means, then every reason the policy stage gave.
+      expect(input.reasons.length).toBeGreaterThan(0);
+      expect(policy.failure?.[0]?.["@_type"]).toBe(`exit ${expected.exitCode}`);
+      expect(policy.failure?.[0]?.["@_message"]).toBe(
+        `exit ${expected.exitCode}: ${EXIT_MEANING[expected.exitCode]}: ${input.reasons.join("; ")}`,
+      );
+    }
+
+    const failures =
+      PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL").length + (expected.exitCode === 0 ? 0 : 1);
+    const skipped = PROPERTY_NAMES.filter((p) => !["PASS", "FAIL"].includes(expected.properties[p])).length;
+    expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual([
+      String(PROPERTY_NAMES.length + 1),
+      String(failures),
+      "0",
+      String(skipped),
+    ]);
+    expect([doc.testsuites["@_tests"], doc.testsuites["@_failures"], doc.testsuites["@_errors"]]).toEqual([
+      String(PROPERTY_NAMES.length + 1),
+      String(failures),
+      "0",
+    ]);
+    const props = Object.fromEntries((suite.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
+    expect(props["evidenceLevel.achieved"]).toBe(expected.evidenceLevel);
+    expect(props.exitCode).toBe(String(expected.exitCode));
+  });
+
+  it.skipIf(!HAS_XMLLINT)(
+    "every vector's report, plain and verbose, is valid against the JUnit schema (xmllint)",
+    () => {
+      const docs = VECTOR_NAMES.flatMap((n) => [
+        renderJunit(vectorReport(n), PLAIN),
+        renderJunit(vectorReport(n), VERBOSE),
+      ]);
+      const r = xmllintSchema(docs);
+      expect(r.output).not.toMatch(/fails to validate|error/i);
+      expect(r.status).toBe(0);
+      expect(r.output.match(/ validates/g)).toHaveLength(docs.length);
+    },
+  );
+});
+
+describe("junit: policy", () => {
+  it("a --require'd property that is not PASS is a failure that says so, and the policy testcase says exit 3", () => {
+    const report = vectorReport("valid-minimal", { require: ["continuity", "negotiation", "contentBinding"] });
+    const input = onlyVerified(report);
+    const byName = cases(parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0]);
+    expect(byName.get("continuity")?.failure?.[0]?.["@_type"]).toBe("witness.assertion");
+    expect(byName.get("continuity")?.failure?.[0]?.["@_message"]).toMatch(
+      /^required, but NOT_PRESENT: no continuity witness cosignature is carried/,
+    );
+    expect(byName.get("negotiation")?.failure?.[0]?.["@_message"]).toMatch(/^required, but INCONCLUSIVE: /);
+    expect(byName.get("contentBinding")?.failure).toBeUndefined();
+    // Not required: still skipped.
+    expect(byName.get("captureCoverage")?.skipped?.[0]?.["@_type"]).toBe("INCONCLUSIVE");
+    const policy = byName.get("policy")?.failure?.[0];
+    expect(policy?.["@_type"]).toBe("exit 3");
+    expect(input.reasons).toHaveLength(2);
+    expect(policy?.["@_message"]).toBe(`exit 3: ${EXIT_MEANING[3]}: ${input.reasons.join("; ")}`);
+    expect(policy?.["@_message"]).toMatch(
+      /: required continuity is NOT_PRESENT: .*; required negotiation is INCONCLUSIVE: /,
+    );
+  });
+
+  it("the default policy's requirements count: a bare bundle without the observed Task fails taskBinding as required", () => {
+    const request = {
+      inputs: [{ source: "bundle.json", data: bareBundle("valid-data-part") }],
+      trust: vectorFile("valid-data-part", "trust.json"),
+    };
+    const byName = cases(parseJunit(renderJunit(verify(request), PLAIN)).testsuites.testsuite?.[0]);
+    expect(byName.get("taskBinding")?.failure?.[0]?.["@_message"]).toMatch(/^required, but NOT_CHECKED: /);
+    expect(byName.get("policy")?.failure?.[0]?.["@_message"]).toMatch(/: no observed Task: pass --task$/);
+    // --min-evidence NONE drops the default requirements: NOT_CHECKED is then only skipped.
+    const none = cases(
+      parseJunit(renderJunit(verify({ ...request, minEvidence: "NONE" }), PLAIN)).testsuites.testsuite?.[0],
+    );
+    expect(none.get("taskBinding")?.skipped?.[0]?.["@_type"]).toBe("NOT_CHECKED");
+    expect(none.get("policy")?.failure).toBeUndefined();
+  });
+
+  it("an evidence level below --min-evidence fails the policy testcase with that reason", () => {
+    const report = vectorReport("valid-signed-record-only", { minEvidence: "EXTERNALLY_REGISTERED" });
+    const suite = parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0];
+    const policy = cases(suite).get("policy")?.failure?.[0];
+    expect(policy?.["@_message"]).toMatch(
+      /: evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED \(--min-evidence\)$/,
+    );
+    const props = Object.fromEntries((suite?.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
+    expect(props["policy.minEvidence"]).toBe("EXTERNALLY_REGISTERED");
+    expect(props["policy.required"]).toBe("taskBinding, identityAuthorityBinding");
+  });
+
+  it("a report that states no reasons still says what its exit code means", () => {
+    const report = vectorReport("valid-minimal", { require: ["continuity"] });
+    const bare = { ...report, inputs: [{ ...onlyVerified(report), reasons: [] }] };
+    const policy = cases(parseJunit(renderJunit(bare, PLAIN)).testsuites.testsuite?.[0]).get("policy")?.failure?.[0];
+    expect(policy?.["@_message"]).toBe(`exit 3: ${EXIT_MEANING[3]}: ${EXIT_MEANING[3]}`);
+  });
+});
+
+describe("junit: inputs that were not verified", () => {
+  it("an unreadable input and an input that is not JSON are suites with one errored testcase", () => {
+    const report = mixedReport();
+    const xml = renderJunit(report, PLAIN);
+    const suites = parseJunit(xml).testsuites.testsuite ?? [];
+    expect(suites.map((s) => s["@_name"])).toEqual([
+      "vectors/valid-minimal/input.json",
+      "missing.json",
+      "garbage.json",
+    ]);
+    for (const s of suites.slice(1)) {
+      expect([s["@_tests"], s["@_failures"], s["@_errors"]]).toEqual(["1", "0", "1"]);
+      const c = s.testcase[0] as ParsedCase;
+      expect(c["@_name"]).toBe("input");
+      const failed = report.inputs.find((i) => i.source === s["@_name"]);
+      if (!failed || !isFailedInput(failed)) throw new Error("expected a failed input");
+      expect(c.error?.[0]?.["@_type"]).toBe(failed.error.code);
+      expect(c.error?.[0]?.["@_message"]).toBe(
+        `${failed.error.code}: ${failed.error.message}${failed.error.path ? ` at ${failed.error.path}` : ""}`,
+      );
+    }
+    expect(parseJunit(xml).testsuites["@_errors"]).toBe("2");
+    if (HAS_XMLLINT) expect(xmllintSchema([xml]).status).toBe(0);
+  });
+
+  it("a run that verified nothing (invalid trust file) is one errored testcase, never zero tests", () => {
+    const report = trustErrorReport();
+    expect(report.inputs).toHaveLength(0);
+    const xml = renderJunit(report, PLAIN);
+    const doc = parseJunit(xml);
+    expect(doc.testsuites["@_tests"]).toBe("1");
+    expect(doc.testsuites["@_errors"]).toBe("1");
+    const c = doc.testsuites.testsuite?.[0]?.testcase[0];
+    expect(c?.["@_name"]).toBe("run");
+    expect(c?.error?.[0]?.["@_type"]).toBe(report.error?.code);
+    if (HAS_XMLLINT) expect(xmllintSchema([xml]).status).toBe(0);
+  });
+});
+
+describe("junit: determinism and verbosity", () => {
+  it("the same input gives the same bytes", () => {
+    for (const name of ["valid-rich", "neg-checkpointSignature-timestamp"]) {
+      expect(renderJunit(vectorReport(name), VERBOSE)).toBe(renderJunit(vectorReport(name), VERBOSE));
+      expect(renderJunit(vectorReport(name), PLAIN)).toBe(renderJunit(vectorReport(name), PLAIN));
+    }
+    expect(renderJunit(mixedReport(), PLAIN)).toBe(renderJunit(mixedReport(), PLAIN));
+  });
+
+  it("verbose lists every check with its values in the testcase output", () => {
+    const report = vectorReport("valid-rich");
+    const input = onlyVerified(report);
+    const byName = cases(parseJunit(renderJunit(report, VERBOSE)).testsuites.testsuite?.[0]);
+    for (const p of PROPERTY_NAMES) {
+      const out = outText(byName.get(p)?.["system-out"]?.[0]);
+      for (const c of input.properties[p].checks) expect(out).toContain(`${c.state} ${c.id}`);
+    }
+    expect(outText(byName.get("contentBinding")?.["system-out"]?.[0])).toContain(`    recomputed: ${input.evidenceId}`);
+    const plain = outText(
+      cases(parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0]).get("contentBinding")?.[
+        "system-out"
+      ]?.[0],
+    );
+    expect(plain).not.toContain("evidenceId.recompute");
+  });
+});
+
+describe("junit: hostile strings", () => {
+  const report = hostileReport(["continuity"]);
+  const xml = renderJunit(report, VERBOSE);
+
+  it("emits no character XML 1.0 forbids, and stays well-formed with the same tree", () => {
+    expect(xml).not.toMatch(XML_FORBIDDEN);
+    const doc = parseJunit(xml);
+    const suites = doc.testsuites.testsuite ?? [];
+    expect(suites).toHaveLength(3);
+    expect(suites.map((s) => s.testcase.length)).toEqual([1, PROPERTY_NAMES.length + 1, 1]);
+    expect(JSON.stringify(doc)).not.toMatch(/"script"|"img"/);
+  });
+
+  it("every attribute and text round-trips to the string with its disguising characters made visible", () => {
+    const shown = visible(HOSTILE, "\t\n");
+    expect(shown).toContain("\\u001b[31m");
+    expect(shown).toContain("\\u202eLIAF");
+    const doc = parseJunit(xml);
+    const suite = doc.testsuites.testsuite?.[1] as ParsedSuite;
+    expect(suite["@_name"]).toBe(`task${shown}.json`);
+    const tb = cases(suite).get("taskBinding")?.failure?.[0];
+    expect(tb?.["@_message"]).toBe(`artifact.binding${shown}: ${shown}`);
+    expect(tb?.["#text"]).toContain(`key${shown}: ${shown}`);
+    expect(tb?.["#text"]).toContain(`(operator: ${shown})`);
+    expect(cases(suite).get("policy")?.failure?.[0]?.["@_message"]).toMatch(new RegExp(`: ${escapeRe(shown)}$`));
+    const run = doc.testsuites.testsuite?.[0]?.testcase[0]?.error?.[0];
+    expect(run?.["@_message"]).toBe(`TRUST_SCHEMA: ${shown} at ${shown}`);
+  });
+
+  it.skipIf(!HAS_XMLLINT)("passes libxml2's strict parser and the JUnit schema", () => {
+    const r = xmllintSchema([xml, renderJunit(report, PLAIN)]);
+    expect(r.output).not.toMatch(/parser error|fails to validate/);
+    expect(r.status).toBe(0);
+  });
+});
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
