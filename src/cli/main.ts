@@ -6,16 +6,23 @@
 import { Command, CommanderError } from "commander";
 import { TOOL_VERSION } from "../version.js";
 import { guardStdout, outputExitCode, processIo, UsageError, type CliIo, type CommandContext } from "./io.js";
-import { registerVerifyCommand } from "./verify.js";
-import { registerFetchCommand } from "./fetch.js";
-import { registerVerifyCardCommand } from "./verify-card.js";
-import { registerVectorsCommand } from "./vectors.js";
 
 export type { CliIo } from "./io.js";
 
-const COMMANDS: readonly ((program: Command, ctx: CommandContext) => void)[] = [registerVerifyCommand, registerFetchCommand, registerVerifyCardCommand, registerVectorsCommand];
+type Register = (program: Command, ctx: CommandContext) => void;
 
-function buildProgram(ctx: CommandContext): Command {
+/**
+ * The commands, each loaded only when it runs: `verify` never loads the network client or the JWS
+ * library, and start-up stays close to bare Node. Help and unknown commands load them all.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  verify: async () => (await import("./verify.js")).registerVerifyCommand,
+  fetch: async () => (await import("./fetch.js")).registerFetchCommand,
+  "verify-card": async () => (await import("./verify-card.js")).registerVerifyCardCommand,
+  vectors: async () => (await import("./vectors.js")).registerVectorsCommand,
+};
+
+async function buildProgram(ctx: CommandContext, argv: readonly string[]): Promise<Command> {
   const program = new Command();
   program
     .name("a2a-evidence")
@@ -25,7 +32,9 @@ function buildProgram(ctx: CommandContext): Command {
     .configureHelp({ helpWidth: 80 })
     .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
     .showHelpAfterError("(run a2a-evidence verify --help for usage)");
-  for (const register of COMMANDS) register(program, ctx);
+  const first = argv[0];
+  const names = first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+  for (const name of names) (await (COMMANDS[name] as () => Promise<Register>)())(program, ctx);
   return program;
 }
 
@@ -40,12 +49,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram({
-    io,
-    setExit: (c) => {
-      exitCode = c;
+  const program = await buildProgram(
+    {
+      io,
+      setExit: (c) => {
+        exitCode = c;
+      },
     },
-  });
+    argv,
+  );
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
     return 2;

@@ -13,7 +13,7 @@
  * Like `verify`, this layer reads files; the verification itself is the pure `verify()`.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { basename, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
 import { parseStrictJson } from "../json/strict-json.js";
@@ -58,9 +58,24 @@ export interface VectorsReport {
 const INPUT_FILES = ["input.json", "input.sse", "input.ndjson"] as const;
 const LEVELS: readonly EvidenceLevelOrNone[] = ["NONE", ...EVIDENCE_LEVELS];
 
-/** The `vectors/` folder shipped beside `dist/` (and beside `src/` in a checkout). */
+/**
+ * The `vectors/` folder of the package this module belongs to: found by walking up from the
+ * module's own file to the package root, so it holds for `src/cli/`, `dist/cli/` and the bundled
+ * `dist/a2a-evidence.cjs` alike.
+ */
 export function shippedVectorsDir(): string {
-  return fileURLToPath(new URL("../../vectors", import.meta.url));
+  let dir = dirname(modulePath());
+  for (;;) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "vectors"))) return join(dir, "vectors");
+    const up = dirname(dir);
+    if (up === dir) return join(dirname(modulePath()), "..", "..", "vectors");
+    dir = up;
+  }
+}
+
+/** This module's file: `__filename` in the CommonJS bundle, `import.meta.url` as an ES module. */
+function modulePath(): string {
+  return typeof __filename === "string" ? __filename : fileURLToPath(import.meta.url);
 }
 
 class FolderError extends Error {}

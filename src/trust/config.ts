@@ -7,14 +7,21 @@
  *
  * Trust never comes from the input: keys carried in a bundle are key material, not anchors.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { native as nativeShape, reference as referenceShape } from "./trust-validators.generated.js";
+
+/** What a generated validator reports for its first error (ajv's ErrorObject, the members read here). */
+interface ErrorObject {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly params: Record<string, unknown>;
+  readonly message?: string;
+}
 import { isJsonObject, member, toPlain, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { fail, ok, type Result } from "../result.js";
 import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } from "../cose/keys.js";
 import { importWitnessKey, type WitnessKey } from "../witness/keys.js";
 import { isValidKeyName } from "../witness/note.js";
-import { TRUST_CONFIG_SCHEMA } from "./schema.js";
 import { toJsonValue, type InputData } from "../input/data.js";
 import { loadAgents, type TrustedAgent } from "./agents.js";
 import { loadPeacIssuers, type TrustedPeacIssuer } from "./peac-issuers.js";
@@ -84,19 +91,11 @@ export interface TrustConfig {
   readonly peacIssuers?: ReadonlyMap<string, TrustedPeacIssuer>;
 }
 
-let validators: { native: ValidateFunction; reference: ValidateFunction } | undefined;
+/** The schema's two shapes, compiled at build time (scripts/generate-validators.ts): no schema is compiled at run time. */
+type ValidateFunction = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 function getValidators(): { native: ValidateFunction; reference: ValidateFunction } {
-  if (!validators) {
-    const ajv = new Ajv2020({ allErrors: false, strict: true });
-    ajv.addSchema(TRUST_CONFIG_SCHEMA as unknown as object);
-    const id = TRUST_CONFIG_SCHEMA.$id;
-    validators = {
-      native: ajv.getSchema(`${id}#/$defs/native`) as ValidateFunction,
-      reference: ajv.getSchema(`${id}#/$defs/reference`) as ValidateFunction,
-    };
-  }
-  return validators;
+  return { native: nativeShape as ValidateFunction, reference: referenceShape as ValidateFunction };
 }
 
 function instancePathToJsonPath(instancePath: string): string {
