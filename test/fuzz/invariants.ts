@@ -1,0 +1,89 @@
+/**
+ * What every mutant's report must satisfy, whatever the mutation:
+ *   1. verify() returns (never throws), within the per-input cap;
+ *   2. the report, rendered as JSON, matches schemas/report.schema.json;
+ *   3. every property's state follows from its checks (contract §4);
+ *   4. the exit code is 1 exactly when some property FAILs (§6);
+ *   5. a change at a place a PASSing property covers leaves it not PASS (coverage.ts);
+ *   6. now and then: the same input gives a byte-identical JSON report (§7).
+ */
+import { expect } from "vitest";
+import { verify, renderJson, isFailedInput, PROPERTY_NAMES, type PropertyName, type Report, type State, type VerifiedInput } from "../../src/index.js";
+import type { JsonObject, JsonValue } from "../../src/json/value.js";
+import { validateReport } from "../adversarial/harness.js";
+import { PER_INPUT_MS } from "./config.js";
+import { classify } from "./coverage.js";
+import type { Doc } from "./corpus.js";
+import type { Mutation } from "./mutate-raw.js";
+import { changesValue } from "./mutate-raw.js";
+import { knownFinding } from "./known.js";
+import { normalize } from "./sites.js";
+
+const PRECEDENCE: readonly State[] = ["FAIL", "INCONCLUSIVE", "PASS", "NOT_CHECKED", "NOT_PRESENT"];
+
+/** The §4 rule: FAIL, else INCONCLUSIVE, else PASS, else NOT_CHECKED, else NOT_PRESENT. */
+export function stateFromChecks(states: readonly State[]): State {
+  return PRECEDENCE.find((s) => states.includes(s)) ?? "NOT_PRESENT";
+}
+
+/**
+ * continuity in v1: a chain that verifies is not a continuity witness, so the property is
+ * NOT_PRESENT while the §4 rule over its checks would say PASS (vectors/README.md "Continuity").
+ * This is the one place the module overrides the rule; it is reported, not silently allowed.
+ */
+function ruleException(p: PropertyName, input: VerifiedInput): boolean {
+  const r = input.properties[p];
+  return p === "continuity" && r.state === "NOT_PRESENT" && r.checks.some((c) => c.id === "witness.assertion" && c.state === "NOT_PRESENT") && !r.checks.some((c) => c.state === "FAIL" || c.state === "INCONCLUSIVE");
+}
+
+export interface Verified {
+  readonly report: Report;
+  readonly input?: VerifiedInput;
+}
+
+export function run(data: JsonValue, trust: JsonValue, deterministic = false): Verified {
+  const started = performance.now();
+  const report = verify({ inputs: [{ source: "mutant", data }], trust });
+  const elapsed = performance.now() - started;
+  expect(elapsed, "one input took longer than the per-input cap").toBeLessThan(PER_INPUT_MS);
+  const json = renderJson(report);
+  if (!validateReport(JSON.parse(json))) throw new Error(`the report does not match its schema: ${JSON.stringify(validateReport.errors?.slice(0, 3))}`);
+  if (deterministic) expect(renderJson(verify({ inputs: [{ source: "mutant", data }], trust })), "the same input gave another report").toBe(json);
+  const first = report.inputs[0];
+  const input = first && !isFailedInput(first) ? first : undefined;
+  if (input) {
+    for (const p of PROPERTY_NAMES) {
+      const r = input.properties[p];
+      const derived = stateFromChecks(r.checks.map((c) => c.state));
+      if (derived !== r.state && !ruleException(p, input)) throw new Error(`${p} is ${r.state} but its checks give ${derived}: ${r.checks.map((c) => `${c.id} ${c.state}`).join(", ")}`);
+    }
+    const fails = PROPERTY_NAMES.some((p) => input.properties[p].state === "FAIL");
+    if ((input.exitCode === 1) !== fails) throw new Error(`exit ${input.exitCode} with ${fails ? "a" : "no"} FAILing property`);
+  }
+  return { report, ...(input ? { input } : {}) };
+}
+
+export interface Finding {
+  readonly property: PropertyName;
+  readonly where: string;
+  readonly mutation: string;
+  readonly detail: string;
+}
+
+/** Invariant 5: the properties that covered the changed place and were PASS are PASS no more. */
+export function coverageViolations(m: Mutation, before: Doc, after: Doc, original: VerifiedInput, mutant: Verified): Finding[] {
+  if (!changesValue(m)) return [];
+  const c = classify({ mutation: m, before, after, original });
+  const where = normalize(before, m.site).join(".");
+  if (c.covers.size === 0 && c.benign === undefined) throw new Error(`coverage map incomplete: no rule for ${where} (${m.op}): ${m.description}`);
+  if (!mutant.input) return [];
+  const out: Finding[] = [];
+  for (const p of c.covers) {
+    if (original.properties[p].state !== "PASS" || mutant.input.properties[p].state !== "PASS") continue;
+    const finding = { property: p, where, mutation: m.description, detail: mutant.input.properties[p].detail };
+    if (!knownFinding(finding, m)) out.push(finding);
+  }
+  return out;
+}
+
+export type { JsonObject };
