@@ -281,7 +281,7 @@ export const RULES: readonly Rule[] = [
   { at: "env.**", benign: "envelope members are not evidence; a broken envelope makes the input unreadable (exit 2), not a property PASS" },
 ];
 
-function matches(pattern: readonly string[], name: readonly string[]): boolean {
+export function matches(pattern: readonly string[], name: readonly string[]): boolean {
   if (pattern.length === 0) return name.length === 0;
   const [head, ...rest] = pattern;
   if (head === "**") return rest.length === 0 || name.some((_, i) => matches(rest, name.slice(i)));

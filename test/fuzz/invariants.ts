@@ -8,8 +8,8 @@
  *   6. now and then: the same input gives a byte-identical JSON report (§7).
  */
 import { expect } from "vitest";
-import { verify, renderJson, isFailedInput, PROPERTY_NAMES, type PropertyName, type Report, type State, type VerifiedInput } from "../../src/index.js";
-import type { JsonObject, JsonValue } from "../../src/json/value.js";
+import { verify, renderJson, isFailedInput, PROPERTY_NAMES, type PropertyName, type Report, type State, type TrustConfig, type VerifiedInput } from "../../src/index.js";
+import { JsonNumber, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { validateReport } from "../adversarial/harness.js";
 import { PER_INPUT_MS } from "./config.js";
 import { classify } from "./coverage.js";
@@ -41,7 +41,7 @@ export interface Verified {
   readonly input?: VerifiedInput;
 }
 
-export function run(data: JsonValue, trust: JsonValue, deterministic = false): Verified {
+export function run(data: JsonValue, trust: JsonValue | TrustConfig, deterministic = false): Verified {
   const started = performance.now();
   const report = verify({ inputs: [{ source: "mutant", data }], trust });
   const elapsed = performance.now() - started;
@@ -78,12 +78,31 @@ export function coverageViolations(m: Mutation, before: Doc, after: Doc, origina
   if (c.covers.size === 0 && c.benign === undefined) throw new Error(`coverage map incomplete: no rule for ${where} (${m.op}): ${m.description}`);
   if (!mutant.input) return [];
   const out: Finding[] = [];
+  const digestFail = digestMustFail(m, where);
+  if (digestFail && original.properties[digestFail].state === "PASS" && mutant.input.properties[digestFail].state !== "FAIL") {
+    const finding = { property: digestFail, where, mutation: m.description, detail: `${mutant.input.properties[digestFail].state} where only a FAIL is due: ${mutant.input.properties[digestFail].detail}` };
+    if (!knownFinding(finding, m)) out.push(finding);
+  }
   for (const p of c.covers) {
     if (original.properties[p].state !== "PASS" || mutant.input.properties[p].state !== "PASS") continue;
     const finding = { property: p, where, mutation: m.description, detail: mutant.input.properties[p].detail };
     if (!knownFinding(finding, m)) out.push(finding);
   }
   return out;
+}
+
+/**
+ * Invariant 5b (§9.17): a change inside the payload or the manifest that is not an integer written
+ * as an integral double cannot be explained by widening, so the digest check FAILs — never
+ * INCONCLUSIVE; likewise a change inside the capsule is never excused (its format aside, §9.2).
+ */
+function digestMustFail(m: Mutation, where: string): PropertyName | undefined {
+  if (m.op === "reorder") return undefined;
+  const widening = m.before instanceof JsonNumber && m.after instanceof JsonNumber && m.before.isIntegerLexeme && m.before.toNumber() === m.after.toNumber();
+  if (widening) return undefined;
+  if (/^bundle\.(taskEvidencePayload|manifest)\./.test(where)) return "contentBinding";
+  if (/^bundle\.capsule\./.test(where) && !/^bundle\.capsule\.format_version$/.test(where)) return "producerSignature";
+  return undefined;
 }
 
 export type { JsonObject };

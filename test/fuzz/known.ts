@@ -31,7 +31,8 @@ export const KNOWN_FINDINGS: readonly KnownFinding[] = [
   { case: "identical copy of a history message, adjacent", property: "taskBinding", where: /^task\.history(\.\d+)?$/, ops: ["duplicate", "insert", "replace"], mutation: REPEATED },
   { case: "status message no transcript entry covers", property: "taskBinding", where: /^task\.status\.message$/ },
   { case: "observed Task without contextId", property: "taskBinding", where: /^task\.contextId$/, mutation: /removed|→ null/ },
-  { case: "payload artifact without name", property: "taskBinding", where: /^bundle\.taskEvidencePayload\.nonEvidenceArtifacts\.\d+\.name$/, ops: ["remove"] },
+  { case: "payload artifact without name", property: "taskBinding", where: /^(bundle\.|semantic:)taskEvidencePayload\.nonEvidenceArtifacts\.\d+\.name$/, ops: ["remove"] },
+  { case: "tampered payload behind an unsafe integer", property: "contentBinding", where: /^bundle\.(taskEvidencePayload|manifest)\./, mutation: /9007199254740993/ },
 ];
 
 const tolerated = new Map<string, number>();

@@ -41,7 +41,7 @@ const obj = (plain: Record<string, unknown>): JsonObject => fromPlain(plain) as 
 const STRING_EDGES = ["", " ", "\u0000", "\u2028", "e\u0301", "\u00e9", "\ud83d\ude00", "\ud800", "\ufeffx", "A".repeat(300)];
 const OTHER_TYPES: JsonValue[] = [null, true, "x", new JsonNumber("1.5"), [], newJsonObject()];
 
-function otherString(s: string, variant: number, pick: number, doc: Doc): string {
+function otherString(s: string, variant: number, pick: number, strings: () => readonly string[]): string {
   switch (variant % 6) {
     case 0:
       return STRING_EDGES[pick % STRING_EDGES.length] as string;
@@ -57,8 +57,8 @@ function otherString(s: string, variant: number, pick: number, doc: Doc): string
       return uuidFromLabel(`fuzz ${pick}`);
     case 4: {
       // Another string of the same document: ids, digests and names swapped between places.
-      const strings = sites(doc).map((x) => valueAt(rootValue(doc, x.root), x.path)).filter((v): v is string => typeof v === "string" && v !== s && v.length < 200);
-      return strings.length ? (strings[pick % strings.length] as string) : "y";
+      const others = strings().filter((v) => v !== s);
+      return others.length ? (others[pick % others.length] as string) : "y";
     }
     default:
       return s.toUpperCase() === s ? s.toLowerCase() : s.toUpperCase();
@@ -83,9 +83,9 @@ function otherNumber(n: JsonNumber, variant: number): JsonValue {
   }
 }
 
-function replacement(old: JsonValue, variant: number, pick: number, doc: Doc): JsonValue {
+function replacement(old: JsonValue, variant: number, pick: number, strings: () => readonly string[]): JsonValue {
   if (variant >= 12) return OTHER_TYPES[pick % OTHER_TYPES.length] as JsonValue;
-  if (typeof old === "string") return otherString(old, variant, pick, doc);
+  if (typeof old === "string") return otherString(old, variant, pick, strings);
   if (old instanceof JsonNumber) return otherNumber(old, variant);
   if (typeof old === "boolean") return !old;
   if (old === null) return variant % 2 ? "" : new JsonNumber("0");
@@ -93,9 +93,9 @@ function replacement(old: JsonValue, variant: number, pick: number, doc: Doc): J
   return newJsonObject();
 }
 
-function parentOf(doc: Doc, site: Site): { parent: JsonObject | JsonValue[]; key: string | number } | undefined {
+function parentOf(root: JsonValue, site: Site): { parent: JsonObject | JsonValue[]; key: string | number } | undefined {
   if (site.path.length === 0) return undefined;
-  const parent = valueAt(rootValue(doc, site.root), site.path.slice(0, -1));
+  const parent = valueAt(root, site.path.slice(0, -1));
   if (!Array.isArray(parent) && !isJsonObject(parent)) return undefined;
   return { parent, key: site.path[site.path.length - 1] as string | number };
 }
@@ -109,15 +109,24 @@ const show = (v: JsonValue | undefined): string => {
   return t.length > 80 ? `${t.slice(0, 77)}...` : t;
 };
 
-/** Applies a generic operation at a site. */
-function generic(doc: Doc, site: Site, op: number, variant: number, pick: number): Mutation | undefined {
-  const at = parentOf(doc, site);
+/** Every string of a value (ids, digests, names), for swapping one place's string into another. */
+export function stringsOf(v: JsonValue, out: string[] = []): string[] {
+  if (typeof v === "string") {
+    if (v.length < 200) out.push(v);
+  } else if (Array.isArray(v)) v.forEach((x) => stringsOf(x, out));
+  else if (isJsonObject(v)) for (const k of Object.keys(v)) stringsOf(v[k] as JsonValue, out);
+  return out;
+}
+
+/** Applies a generic operation at a site of `root`: replace, remove, duplicate, swap, reorder or insert. */
+export function generic(root: JsonValue, site: Site, op: number, variant: number, pick: number, strings: () => readonly string[]): Mutation | undefined {
+  const at = parentOf(root, site);
   if (!at) return undefined;
   const { parent, key } = at;
   const before = (parent as Record<string | number, JsonValue>)[key];
   const slot = parent as Record<string | number, JsonValue>;
   if (op <= 3 || before === undefined) {
-    const after = replacement(before as JsonValue, variant + (op === 3 ? 12 : 0), pick, doc);
+    const after = replacement(before as JsonValue, variant + (op === 3 ? 12 : 0), pick, strings);
     slot[key] = after;
     return { op: "replace", site, before, after, description: describe(site, `${show(before)} → ${show(after)}`) };
   }
@@ -146,7 +155,7 @@ function generic(doc: Doc, site: Site, op: number, variant: number, pick: number
     return { op: "reorder", site, before, after: reordered, description: describe(site, "members reordered") };
   }
   if (isJsonObject(before) || Array.isArray(before)) {
-    const value = replacement(new JsonNumber("1"), variant, pick, doc);
+    const value = replacement(new JsonNumber("1"), variant, pick, strings);
     if (Array.isArray(before)) {
       const i = pick % (before.length + 1);
       before.splice(i, 0, before.length ? copy(before[pick % before.length] as JsonValue) : value);
@@ -154,10 +163,10 @@ function generic(doc: Doc, site: Site, op: number, variant: number, pick: number
     }
     const name = ["extra", "kind", "metadata", "description", EXTENSION_URI, "is_stub"][pick % 6] as string;
     const existing = before[name];
-    before[name] = existing === undefined ? value : replacement(existing, variant, pick, doc);
+    before[name] = existing === undefined ? value : replacement(existing, variant, pick, strings);
     return { op: existing === undefined ? "insert" : "replace", site: { root: site.root, path: [...site.path, name] }, before: existing, after: before[name], description: describe(site, `member ${JSON.stringify(name)} set to ${show(before[name])}`) };
   }
-  const after = replacement(before, variant, pick, doc);
+  const after = replacement(before, variant, pick, strings);
   slot[key] = after;
   return { op: "replace", site, before, after, description: describe(site, `${show(before)} → ${show(after)}`) };
 }
@@ -282,12 +291,24 @@ function a2a(doc: Doc, variant: number, pick: number): Mutation | undefined {
   }
 }
 
-/** Applies a plan to an opened document; undefined when the plan does not apply to it. */
-export function applyRaw(doc: Doc, plan: RawPlan): Mutation | undefined {
+const siteLists = new Map<JsonValue, Site[]>();
+const stringLists = new Map<JsonValue, string[]>();
+
+/**
+ * Applies a plan to an opened document; undefined when the plan does not apply to it. `key` names
+ * the document's seed, whose sites and strings are the same for every fresh copy of it.
+ */
+export function applyRaw(doc: Doc, plan: RawPlan, key: JsonValue = doc.input): Mutation | undefined {
   if (plan.op >= 10) return a2a(doc, plan.variant + (plan.op === 11 ? 16 : 0), plan.pick);
-  const all = sites(doc);
+  let all = siteLists.get(key);
+  if (!all) siteLists.set(key, (all = sites(doc)));
   const site = all[plan.site % all.length] as Site;
-  return generic(doc, site, plan.op, plan.variant, plan.pick);
+  const strings = () => {
+    let list = stringLists.get(key);
+    if (!list) stringLists.set(key, (list = [...stringsOf(doc.input), ...stringsOf(doc.bundle)]));
+    return list;
+  };
+  return generic(rootValue(doc, site.root), site, plan.op, plan.variant, plan.pick, strings);
 }
 
 /** Whether the change alters the value at its site (a member reorder, or a swap of equal items, does not). */
