@@ -46,8 +46,13 @@ export function signer(label: string): Ed25519Signer {
 /** The producer's key (options.producerKeyLabel default). */
 export const PRODUCER: Ed25519Signer = signer("producer");
 
-/** The key a Transparency Service at `url` signs receipts with (producer/log.ts derives it the same way). */
-export function transparencyServiceSigner(url: string, alg: "EdDSA" | "ES256" = "EdDSA"): Ed25519Signer | P256Signer {
+/** The Ed25519 key a Transparency Service at `url` signs receipts with (producer/log.ts derives it the same way). */
+export function transparencyServiceSigner(url: string): Ed25519Signer {
+  return signer(`transparency-service ${url}`);
+}
+
+/** The key of a Transparency Service at `url` for either receipt algorithm. */
+export function transparencyServiceKey(url: string, alg: "EdDSA" | "ES256"): Ed25519Signer | P256Signer {
   const label = `transparency-service ${url}`;
   if (alg === "EdDSA") return signer(label);
   const key = `ES256 ${label}`;
@@ -130,8 +135,11 @@ function registerAgain(checkpoint: JsonObject, entryHash: string, keys: ResignKe
     if (!(w.tree_size instanceof JsonNumber) || !(w.leaf_index instanceof JsonNumber)) return w;
     const url = w.ts_url;
     const alg = receiptAlg(w.receipt_b64);
-    const by = keys.transparencyService?.(url, alg) ?? transparencyServiceSigner(url, alg);
-    return register({ url, signer: by, treeSize: integer(w.tree_size, "tree_size"), leafIndex: integer(w.leaf_index, "leaf_index") }, entryHash);
+    const by = keys.transparencyService?.(url, alg) ?? transparencyServiceKey(url, alg);
+    return register(
+      { url, signer: by, treeSize: integer(w.tree_size, "tree_size"), leafIndex: integer(w.leaf_index, "leaf_index") },
+      entryHash,
+    );
   });
 }
 
@@ -148,7 +156,12 @@ export function sealCheckpoint(checkpoint: JsonObject, by: Ed25519Signer = PRODU
  * given), and registers the new entry_hash with every Transparency Service that stamped it, at
  * the same position: the checkpoint is then a genuine one with those members.
  */
-export function resignCheckpoint(checkpoint: JsonObject, changes: Partial<CheckpointFields> = {}, by: Ed25519Signer = PRODUCER, keys: ResignKeys = {}): void {
+export function resignCheckpoint(
+  checkpoint: JsonObject,
+  changes: Partial<CheckpointFields> = {},
+  by: Ed25519Signer = PRODUCER,
+  keys: ResignKeys = {},
+): void {
   const fields = checkpointSigningFields({ ...fieldsOf(checkpoint), ...changes }, by.publicKeyHex);
   const witnesses = checkpoint.witnesses;
   for (const name of Object.keys(checkpoint)) delete checkpoint[name];
@@ -158,12 +171,18 @@ export function resignCheckpoint(checkpoint: JsonObject, changes: Partial<Checkp
 }
 
 /** A manifest hook that re-signs the current checkpoint with `changes`. */
-export function resignedCheckpoint(changes: Partial<CheckpointFields>, by: Ed25519Signer = PRODUCER): NonNullable<Tamper["manifest"]> {
+export function resignedCheckpoint(
+  changes: Partial<CheckpointFields>,
+  by: Ed25519Signer = PRODUCER,
+): NonNullable<Tamper["manifest"]> {
   return (m) => resignCheckpoint(objectMember(m, "cllCheckpoint", "manifest"), changes, by);
 }
 
 /** A manifest hook that re-signs the prior checkpoint with `changes`. */
-export function resignedPrior(changes: Partial<CheckpointFields>, by: Ed25519Signer = PRODUCER): NonNullable<Tamper["manifest"]> {
+export function resignedPrior(
+  changes: Partial<CheckpointFields>,
+  by: Ed25519Signer = PRODUCER,
+): NonNullable<Tamper["manifest"]> {
   return (m) => resignCheckpoint(objectMember(m, "priorCheckpoint", "manifest"), changes, by);
 }
 
@@ -199,7 +218,10 @@ function logOptionsOf(manifest: JsonObject): { options: LogOptions; leafIndex: n
       logId: cp.log_id as string,
       checkpointTimestamp: cp.timestamp as string,
       priorCheckpoint: isJsonObject(prior)
-        ? { leafCount: leafCountForSize(integer(prior.mmr_size, "priorCheckpoint.mmr_size")), timestamp: prior.timestamp as string }
+        ? {
+            leafCount: leafCountForSize(integer(prior.mmr_size, "priorCheckpoint.mmr_size")),
+            timestamp: prior.timestamp as string,
+          }
         : null,
       witnesses: [] as WitnessOptions[],
     },
@@ -218,7 +240,10 @@ function rebuildLog(manifest: JsonObject, capsuleId: string, by: Ed25519Signer):
   // The siblings do not depend on our leaf: equal siblings mean the other leaves are this producer's fillers.
   for (const name of ["witness", "peaksLeft", "peaksRight"]) {
     if (!sameHashes(before[name], log.localInclusionProof[name])) {
-      throw new ProducerError("PRODUCER_INVALID_OPTION", "the manifest's log was not built by this producer: it cannot be derived again");
+      throw new ProducerError(
+        "PRODUCER_INVALID_OPTION",
+        "the manifest's log was not built by this producer: it cannot be derived again",
+      );
     }
   }
   if (witnesses !== undefined) log.cllCheckpoint.witnesses = witnesses;
@@ -238,12 +263,19 @@ function carrierArtifacts(task: JsonObject): JsonObject[] {
     (a): a is JsonObject =>
       isJsonObject(a) &&
       Array.isArray(a.parts) &&
-      a.parts.some((p) => isJsonObject(p) && p.mediaType === EVIDENCE_MEDIA_TYPE && (typeof p.raw === "string" || isJsonObject(p.data))),
+      a.parts.some(
+        (p) =>
+          isJsonObject(p) && p.mediaType === EVIDENCE_MEDIA_TYPE && (typeof p.raw === "string" || isJsonObject(p.data)),
+      ),
   );
 }
 
 /** Writes the re-derived bundle into every carrier of the Task, and returns the reference copies it owes. */
-function carryBundle(task: JsonObject, bundle: JsonObject, bundleBytes: Uint8Array): Array<[JsonObject, ReferencePlace]> {
+function carryBundle(
+  task: JsonObject,
+  bundle: JsonObject,
+  bundleBytes: Uint8Array,
+): Array<[JsonObject, ReferencePlace]> {
   const references: Array<[JsonObject, ReferencePlace]> = [];
   for (const artifact of carrierArtifacts(task)) {
     for (const part of artifact.parts as JsonValue[]) {
@@ -289,7 +321,11 @@ export function resign(exchange: Exchange, mutation: SemanticMutation = {}, keys
   bundle.evidenceId = evidenceId;
 
   const capsule = objectMember(bundle, "capsule", "bundle");
-  objectMember(objectMember(capsule, "model_attestation", "capsule"), "compute_attestation", "capsule.model_attestation").agent_input_digest = evidenceId;
+  objectMember(
+    objectMember(capsule, "model_attestation", "capsule"),
+    "compute_attestation",
+    "capsule.model_attestation",
+  ).agent_input_digest = evidenceId;
   mutation.capsule?.(capsule);
   resealCapsule(capsule, producer);
 
@@ -321,7 +357,8 @@ export function resign(exchange: Exchange, mutation: SemanticMutation = {}, keys
   mutation.firstTask?.(firstTask);
 
   const input = exchange.input;
-  const jsonRpcId = isJsonObject(input) && (typeof input.id === "string" || input.id instanceof JsonNumber) ? input.id : 1;
+  const jsonRpcId =
+    isJsonObject(input) && (typeof input.id === "string" || input.id instanceof JsonNumber) ? input.id : 1;
   const id = jsonRpcId instanceof JsonNumber ? jsonRpcId.toNumber() : jsonRpcId;
   return {
     firstTask,

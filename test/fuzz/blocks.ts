@@ -53,7 +53,10 @@ export function rawProperty(plan: RawPlan): void {
   if (!m) return;
   const mutant = run(close(doc, m.site.root === "bundle"), trustOf(plan.seed), deterministicNow());
   const findings = coverageViolations(m, o.doc, doc, o.report, mutant);
-  if (findings.length > 0) throw new Error(`${seed.name}: ${findings.map((f) => `${f.property} still ${f.detail.startsWith("INCONCLUSIVE") ? "not FAIL" : "PASS"} after ${f.mutation} (at ${f.where}): ${f.detail}`).join("; ")}`);
+  if (findings.length > 0)
+    throw new Error(
+      `${seed.name}: ${findings.map((f) => `${f.property} still ${f.detail.startsWith("INCONCLUSIVE") ? "not FAIL" : "PASS"} after ${f.mutation} (at ${f.where}): ${f.detail}`).join("; ")}`,
+    );
 }
 
 export function semanticProperty(plan: SemanticPlan): void {
@@ -64,14 +67,29 @@ export function semanticProperty(plan: SemanticPlan): void {
   if (!mutant) return;
   const v = run(mutant.exchange.input, trustOf(plan.seed), deterministicNow());
   const m = mutant.mutation;
-  if (m.op === "reorder" || ((m.op === "replace" || m.op === "swap") && m.before !== undefined && m.after !== undefined && JSON.stringify(m.before) === JSON.stringify(m.after))) return;
+  if (
+    m.op === "reorder" ||
+    ((m.op === "replace" || m.op === "swap") &&
+      m.before !== undefined &&
+      m.after !== undefined &&
+      JSON.stringify(m.before) === JSON.stringify(m.after))
+  )
+    return;
   const c = classifySemantic({ mutant, base, original: o });
   const where = semanticName(mutant).join(".");
-  if (c.covers.size === 0 && c.benign === undefined) throw new Error(`semantic coverage map incomplete: no rule for ${where} (${m.op}): ${m.description}`);
+  if (c.covers.size === 0 && c.benign === undefined)
+    throw new Error(`semantic coverage map incomplete: no rule for ${where} (${m.op}): ${m.description}`);
   if (!v.input) return;
-  const missed = [...c.covers].filter((p) => o.properties[p].state === "PASS" && v.input!.properties[p].state === "PASS");
-  const unknown = missed.filter((p) => !knownFinding({ property: p, where: `semantic:${where}`, mutation: m.description }, m));
-  if (unknown.length > 0) throw new Error(`${seed.name}: ${unknown.join(", ")} still PASS after the re-signed change ${mutant.target}: ${m.description} (at ${where})`);
+  const missed = [...c.covers].filter(
+    (p) => o.properties[p].state === "PASS" && v.input!.properties[p].state === "PASS",
+  );
+  const unknown = missed.filter(
+    (p) => !knownFinding({ property: p, where: `semantic:${where}`, mutation: m.description }, m),
+  );
+  if (unknown.length > 0)
+    throw new Error(
+      `${seed.name}: ${unknown.join(", ")} still PASS after the re-signed change ${mutant.target}: ${m.description} (at ${where})`,
+    );
 }
 
 /** Generic changes anywhere (op 0–9), or A2A-shaped changes to the observed Task (op 10–11). */
@@ -79,13 +97,28 @@ export const GENERIC = rawPlan(SEEDS.length).filter((p) => p.op < 10);
 export const A2A = rawPlan(SEEDS.length).filter((p) => p.op >= 10);
 
 /** The seed whose receipts are ES256 costs ~50 ms to re-sign (deterministic P-256 in BigInt): drawn rarely. */
-const cheap = SEEDS.map((s, i) => [s, i] as const).filter(([s]) => s.name !== "valid-rich").map(([, i]) => i);
-const SEMANTIC_SEEDS = fc.oneof({ arbitrary: fc.constantFrom(...cheap), weight: 40 }, { arbitrary: fc.constant(SEEDS.findIndex((s) => s.name === "valid-rich")), weight: 1 });
+const cheap = SEEDS.map((s, i) => [s, i] as const)
+  .filter(([s]) => s.name !== "valid-rich")
+  .map(([, i]) => i);
+const SEMANTIC_SEEDS = fc.oneof(
+  { arbitrary: fc.constantFrom(...cheap), weight: 40 },
+  { arbitrary: fc.constant(SEEDS.findIndex((s) => s.name === "valid-rich")), weight: 1 },
+);
 export const SEMANTIC = semanticPlan(SEMANTIC_SEEDS);
 
-export function fuzzBlock<T>(title: string, block: number, share: number, arbitrary: fc.Arbitrary<T>, property: (t: T) => void): void {
+export function fuzzBlock<T>(
+  title: string,
+  block: number,
+  share: number,
+  arbitrary: fc.Arbitrary<T>,
+  property: (t: T) => void,
+): void {
   describe(`fuzz: ${title}`, () => {
     afterAll(() => reportTolerated(title));
-    it(`${runsFor(share)} runs, seed ${seedFor(block)}`, () => fc.assert(fc.property(arbitrary, property), { seed: seedFor(block), numRuns: runsFor(share) }), NO_TOTAL_LIMIT);
+    it(
+      `${runsFor(share)} runs, seed ${seedFor(block)}`,
+      () => fc.assert(fc.property(arbitrary, property), { seed: seedFor(block), numRuns: runsFor(share) }),
+      NO_TOTAL_LIMIT,
+    );
   });
 }

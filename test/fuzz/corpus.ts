@@ -74,7 +74,9 @@ export interface Doc {
 
 export function valueAt(root: JsonValue, path: Path): JsonValue | undefined {
   let cur: JsonValue | undefined = root;
-  for (const seg of path) cur = typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
+  for (const seg of path)
+    cur =
+      typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
   return cur;
 }
 
@@ -92,7 +94,10 @@ export function open(input: JsonObject): Doc {
   const task = valueAt(copy, taskPath) as JsonObject;
   const artifacts = Array.isArray(task.artifacts) ? task.artifacts : [];
   const evidenceIndex = artifacts.findIndex(
-    (a) => isJsonObject(a) && Array.isArray(a.parts) && a.parts.some((p) => isJsonObject(p) && p.mediaType === EVIDENCE_MEDIA_TYPE),
+    (a) =>
+      isJsonObject(a) &&
+      Array.isArray(a.parts) &&
+      a.parts.some((p) => isJsonObject(p) && p.mediaType === EVIDENCE_MEDIA_TYPE),
   );
   const base = { input: copy, taskPath, ...(firstPath ? { firstPath } : {}) };
   if (evidenceIndex < 0) {
@@ -102,7 +107,13 @@ export function open(input: JsonObject): Doc {
   const part = valueAt(copy, [...taskPath, "artifacts", evidenceIndex, "parts", 0]) as JsonObject;
   if (typeof part.raw === "string") {
     const bundle = parse(base64ToBytesStrict(part.raw) as Uint8Array) as JsonObject;
-    return { ...base, carrier: "raw", evidenceIndex, bundlePath: [...taskPath, "artifacts", evidenceIndex, "parts", 0, "raw"], bundle };
+    return {
+      ...base,
+      carrier: "raw",
+      evidenceIndex,
+      bundlePath: [...taskPath, "artifacts", evidenceIndex, "parts", 0, "raw"],
+      bundle,
+    };
   }
   const bundlePath = [...taskPath, "artifacts", evidenceIndex, "parts", 0, "data"];
   return { ...base, carrier: "data", evidenceIndex, bundlePath, bundle: valueAt(copy, bundlePath) as JsonObject };
@@ -114,7 +125,10 @@ export function open(input: JsonObject): Doc {
  */
 export function jsonTextAsIs(v: JsonValue): string {
   if (Array.isArray(v)) return `[${v.map(jsonTextAsIs).join(",")}]`;
-  if (isJsonObject(v)) return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${jsonTextAsIs(v[k] as JsonValue)}`).join(",")}}`;
+  if (isJsonObject(v))
+    return `{${Object.keys(v)
+      .map((k) => `${JSON.stringify(k)}:${jsonTextAsIs(v[k] as JsonValue)}`)
+      .join(",")}}`;
   if (v !== null && typeof v === "object") return v.lexeme;
   return JSON.stringify(v);
 }

@@ -37,20 +37,34 @@ interface Rule {
 }
 
 const TERMINAL = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"];
-const SIGNED_CHECKPOINT_MEMBERS = ["key_id", "kind", "log_id", "mmr_size", "prev_root", "prev_size", "root", "timestamp", "v"];
+const SIGNED_CHECKPOINT_MEMBERS = [
+  "key_id",
+  "kind",
+  "log_id",
+  "mmr_size",
+  "prev_root",
+  "prev_size",
+  "root",
+  "timestamp",
+  "v",
+];
 
 // ---- predicates over a change ----
 
 /** The text a commitment covers: the text parts joined with "\n" (content-binding.md §6). */
 function textOf(container: JsonValue | undefined): string | undefined {
   if (!isJsonObject(container) || !Array.isArray(container.parts)) return undefined;
-  return container.parts.filter((p): p is JsonObject => isJsonObject(p) && typeof p.text === "string").map((p) => p.text as string).join("\n");
+  return container.parts
+    .filter((p): p is JsonObject => isJsonObject(p) && typeof p.text === "string")
+    .map((p) => p.text as string)
+    .join("\n");
 }
 
 /** The Artifact or Message (its path in the input) a task site lies in. */
 function containerPath(c: Context): (string | number)[] | undefined {
   const rest = c.mutation.site.path.slice(c.before.taskPath.length);
-  if ((rest[0] === "artifacts" || rest[0] === "history") && typeof rest[1] === "number") return [...c.before.taskPath, rest[0], rest[1]];
+  if ((rest[0] === "artifacts" || rest[0] === "history") && typeof rest[1] === "number")
+    return [...c.before.taskPath, rest[0], rest[1]];
   return undefined;
 }
 
@@ -63,7 +77,9 @@ const textChanged = (c: Context): boolean => {
 /** The witness record at the site is the only stamp that verified: without it nothing else registers the checkpoint. */
 const soleVerifiedStamp = (c: Context): boolean => {
   const index = c.mutation.site.path[c.mutation.site.path.indexOf("witnesses") + 1];
-  const verified = c.original.properties.externalRegistration.checks.filter((k) => k.id === "witness.signature" && k.state === "PASS");
+  const verified = c.original.properties.externalRegistration.checks.filter(
+    (k) => k.id === "witness.signature" && k.state === "PASS",
+  );
   return verified.length === 1 && (verified[0]?.subject ?? "").includes(`witnesses[${String(index)}]`);
 };
 
@@ -78,7 +94,12 @@ const isStubRecord = (c: Context): boolean => {
 const evidenceCopy = (c: Context): boolean => {
   const e = c.before.evidenceIndex;
   const inserted = c.mutation.after;
-  return e !== undefined && e >= 0 && inserted !== undefined && jsonEquals(inserted, valueAt(c.before.input, [...c.before.taskPath, "artifacts", e]) as JsonValue);
+  return (
+    e !== undefined &&
+    e >= 0 &&
+    inserted !== undefined &&
+    jsonEquals(inserted, valueAt(c.before.input, [...c.before.taskPath, "artifacts", e]) as JsonValue)
+  );
 };
 
 /** An inserted status.message equal to a history entry (§9.14: one observation, not a duplicate). */
@@ -109,7 +130,14 @@ const LEVELS = ["SIGNED_RECORD", "EXTERNALLY_REGISTERED", "CONTINUITY_WITNESSED"
 
 /** The terminal Task now states a status that does not meet the negotiated minimum (a higher claim meets it). */
 const statusBelowMinimum = (c: Context): boolean => {
-  const minimum = valueAt(c.after.input, [...c.after.taskPath, "history", 0, "metadata", EXTENSION_URI, "minimumEvidence"]);
+  const minimum = valueAt(c.after.input, [
+    ...c.after.taskPath,
+    "history",
+    0,
+    "metadata",
+    EXTENSION_URI,
+    "minimumEvidence",
+  ]);
   const after = c.mutation.after;
   const level = typeof after === "string" ? LEVELS.indexOf(after.replace(/^EVIDENCE_STATUS_/, "")) : -1;
   return after !== "EVIDENCE_STATUS_FAILED" && level < LEVELS.indexOf(String(minimum));
@@ -125,8 +153,18 @@ const keepsEveryElement = (c: Context): boolean => {
 /** The accepted registration delay became looser than requested, or no longer a number (a tighter one is a better offer). */
 const delayLoosened = (c: Context): boolean => {
   const after = c.mutation.after;
-  const asked = valueAt(c.after.input, [...(c.after.firstPath ?? []), "history", 0, "metadata", EXTENSION_URI, "maximumRegistrationDelaySeconds"]);
-  const n = (v: JsonValue | undefined) => (v !== undefined && v !== null && typeof v === "object" && "toNumber" in v ? (v as { toNumber(): number }).toNumber() : NaN);
+  const asked = valueAt(c.after.input, [
+    ...(c.after.firstPath ?? []),
+    "history",
+    0,
+    "metadata",
+    EXTENSION_URI,
+    "maximumRegistrationDelaySeconds",
+  ]);
+  const n = (v: JsonValue | undefined) =>
+    v !== undefined && v !== null && typeof v === "object" && "toNumber" in v
+      ? (v as { toNumber(): number }).toNumber()
+      : NaN;
   return !(n(after) >= 0 && n(after) <= (Number.isNaN(n(asked)) ? 60 : n(asked)));
 };
 
@@ -135,7 +173,16 @@ const contentBeforeAcceptance = (c: Context): boolean => c.name[1] === "artifact
 
 // ---- the map ----
 
-const RECORD: readonly PropertyName[] = ["contentBinding", "producerSignature", "taskBinding", "localInclusion", "checkpointSignature", "externalRegistration", "identityAuthorityBinding", "referenceConsistency"];
+const RECORD: readonly PropertyName[] = [
+  "contentBinding",
+  "producerSignature",
+  "taskBinding",
+  "localInclusion",
+  "checkpointSignature",
+  "externalRegistration",
+  "identityAuthorityBinding",
+  "referenceConsistency",
+];
 
 export const RULES: readonly Rule[] = [
   // The bundle: integrity (contentBinding, producerSignature) and the log (localInclusion, checkpointSignature, externalRegistration).
@@ -148,28 +195,72 @@ export const RULES: readonly Rule[] = [
   // Entries are matched by artifactId (their order is not committed); a member the shape does not define is not compared.
   { at: "bundle.taskEvidencePayload.nonEvidenceArtifacts", covers: ["taskBinding"], ops: ["replace", "remove"] },
   { at: "bundle.taskEvidencePayload.nonEvidenceArtifacts.+", covers: ["taskBinding"], ops: ["insert"] },
-  { at: "bundle.taskEvidencePayload.nonEvidenceArtifacts.#", covers: ["taskBinding"], ops: ["replace", "remove", "duplicate"] },
-  ...["artifactId", "name", "contentCommitment"].map((m): Rule => ({ at: `bundle.taskEvidencePayload.nonEvidenceArtifacts.#.${m}`, covers: ["taskBinding"], ops: ["replace", "remove"] })),
+  {
+    at: "bundle.taskEvidencePayload.nonEvidenceArtifacts.#",
+    covers: ["taskBinding"],
+    ops: ["replace", "remove", "duplicate"],
+  },
+  ...["artifactId", "name", "contentCommitment"].map((m): Rule => ({
+    at: `bundle.taskEvidencePayload.nonEvidenceArtifacts.#.${m}`,
+    covers: ["taskBinding"],
+    ops: ["replace", "remove"],
+  })),
   { at: "bundle.taskEvidencePayload.transcript", covers: ["taskBinding"], ops: ["replace", "remove"] },
   { at: "bundle.taskEvidencePayload.transcript.+", covers: ["taskBinding"], ops: ["insert"] },
-  { at: "bundle.taskEvidencePayload.transcript.#", covers: ["taskBinding"], ops: ["replace", "remove", "duplicate", "swap"] },
-  ...["messageId", "role", "partCommitment", "sequence"].map((m): Rule => ({ at: `bundle.taskEvidencePayload.transcript.#.${m}`, covers: ["taskBinding"], ops: ["replace", "remove"] })),
+  {
+    at: "bundle.taskEvidencePayload.transcript.#",
+    covers: ["taskBinding"],
+    ops: ["replace", "remove", "duplicate", "swap"],
+  },
+  ...["messageId", "role", "partCommitment", "sequence"].map((m): Rule => ({
+    at: `bundle.taskEvidencePayload.transcript.#.${m}`,
+    covers: ["taskBinding"],
+    ops: ["replace", "remove"],
+  })),
   { at: "bundle.taskEvidencePayload.authority", covers: ["identityAuthorityBinding"] },
   { at: "bundle.evidenceId", covers: ["contentBinding"] },
   { at: "bundle.coreManifestDigest", covers: ["contentBinding"] },
-  { at: "bundle.manifest", covers: ["contentBinding", "localInclusion", "checkpointSignature", "externalRegistration"] },
+  {
+    at: "bundle.manifest",
+    covers: ["contentBinding", "localInclusion", "checkpointSignature", "externalRegistration"],
+  },
   { at: "bundle.manifest.**", covers: ["contentBinding"] },
   { at: "bundle.manifest.producerEnvelope", covers: ["producerSignature"], ops: ["replace", "remove"] },
-  ...["capsuleId", "keyId", "signature"].map((m): Rule => ({ at: `bundle.manifest.producerEnvelope.${m}`, covers: ["producerSignature"], ops: ["replace", "remove"] })),
+  ...["capsuleId", "keyId", "signature"].map((m): Rule => ({
+    at: `bundle.manifest.producerEnvelope.${m}`,
+    covers: ["producerSignature"],
+    ops: ["replace", "remove"],
+  })),
   { at: "bundle.manifest.cllCheckpoint", covers: ["checkpointSignature", "localInclusion", "externalRegistration"] },
-  ...SIGNED_CHECKPOINT_MEMBERS.map((m): Rule => ({ at: `bundle.manifest.cllCheckpoint.${m}`, covers: ["checkpointSignature", "externalRegistration"] })),
+  ...SIGNED_CHECKPOINT_MEMBERS.map((m): Rule => ({
+    at: `bundle.manifest.cllCheckpoint.${m}`,
+    covers: ["checkpointSignature", "externalRegistration"],
+  })),
   { at: "bundle.manifest.cllCheckpoint.signature", covers: ["checkpointSignature"] },
   { at: "bundle.manifest.cllCheckpoint.mmr_size", covers: ["localInclusion"] },
   { at: "bundle.manifest.cllCheckpoint.root", covers: ["localInclusion"] },
-  { at: "bundle.manifest.cllCheckpoint.witnesses", covers: ["externalRegistration"], ops: ["replace", "remove"], when: (c) => !keepsEveryElement(c) },
-  { at: "bundle.manifest.cllCheckpoint.witnesses.#", covers: ["externalRegistration"], ops: ["replace", "remove"], when: soleVerifiedStamp },
-  { at: "bundle.manifest.cllCheckpoint.witnesses.#.ts_url", covers: ["externalRegistration"], when: (c) => soleVerifiedStamp(c) && !isStubRecord(c) },
-  ...["entry_hash", "receipt_b64", "tree_size", "leaf_index"].map((m): Rule => ({ at: `bundle.manifest.cllCheckpoint.witnesses.#.${m}`, covers: ["externalRegistration"], when: (c) => !isStubRecord(c) })),
+  {
+    at: "bundle.manifest.cllCheckpoint.witnesses",
+    covers: ["externalRegistration"],
+    ops: ["replace", "remove"],
+    when: (c) => !keepsEveryElement(c),
+  },
+  {
+    at: "bundle.manifest.cllCheckpoint.witnesses.#",
+    covers: ["externalRegistration"],
+    ops: ["replace", "remove"],
+    when: soleVerifiedStamp,
+  },
+  {
+    at: "bundle.manifest.cllCheckpoint.witnesses.#.ts_url",
+    covers: ["externalRegistration"],
+    when: (c) => soleVerifiedStamp(c) && !isStubRecord(c),
+  },
+  ...["entry_hash", "receipt_b64", "tree_size", "leaf_index"].map((m): Rule => ({
+    at: `bundle.manifest.cllCheckpoint.witnesses.#.${m}`,
+    covers: ["externalRegistration"],
+    when: (c) => !isStubRecord(c),
+  })),
   { at: "bundle.manifest.localInclusionProof", covers: ["localInclusion"] },
   { at: "bundle.manifest.localInclusionProof.**", covers: ["localInclusion"] },
   { at: "bundle.manifest.priorCheckpoint.**", covers: ["continuity"] },
@@ -179,28 +270,70 @@ export const RULES: readonly Rule[] = [
   { at: "bundle.capsule.**", covers: ["producerSignature"] },
   { at: "bundle.capsule.capsule_id", covers: ["localInclusion"] },
   { at: "bundle.capsule.key_id", covers: ["identityAuthorityBinding"] },
-  { at: "bundle.capsule.model_attestation.compute_attestation.agent_input_digest", covers: ["contentBinding"], ops: ["replace", "remove"] },
+  {
+    at: "bundle.capsule.model_attestation.compute_attestation.agent_input_digest",
+    covers: ["contentBinding"],
+    ops: ["replace", "remove"],
+  },
   // Either output digest must equal the terminalState's; one of them may be absent.
-  { at: "bundle.capsule.model_attestation.compute_attestation.agent_output_digest", covers: ["contentBinding"], ops: ["replace"] },
+  {
+    at: "bundle.capsule.model_attestation.compute_attestation.agent_output_digest",
+    covers: ["contentBinding"],
+    ops: ["replace"],
+  },
   { at: "bundle.capsule.effect.response_digest", covers: ["contentBinding"], ops: ["replace"] },
   { at: "bundle.taskEvidenceReference", covers: ["referenceConsistency"] },
   { at: "bundle.taskEvidenceReference.*", covers: ["referenceConsistency"], ops: ["replace"] },
-  { at: "bundle.taskEvidenceReference.*", covers: ["referenceConsistency"], ops: ["remove"], when: (c) => c.before.carrier !== "inline" || REQUIRED_REFERENCE.includes(c.name[2] as string) },
-  { at: "bundle.taskEvidenceReference.*", benign: "inline, the bundle's reference is the only copy: an optional member it omits (terminalState, coverageScope, deliveryMode) contradicts nothing", ops: ["remove"] },
+  {
+    at: "bundle.taskEvidenceReference.*",
+    covers: ["referenceConsistency"],
+    ops: ["remove"],
+    when: (c) => c.before.carrier !== "inline" || REQUIRED_REFERENCE.includes(c.name[2] as string),
+  },
+  {
+    at: "bundle.taskEvidenceReference.*",
+    benign:
+      "inline, the bundle's reference is the only copy: an optional member it omits (terminalState, coverageScope, deliveryMode) contradicts nothing",
+    ops: ["remove"],
+  },
   // A member the reference does not define is compared only between copies; inline, the bundle's is the only copy.
-  { at: "bundle.taskEvidenceReference.*", covers: ["referenceConsistency"], ops: ["insert"], when: (c) => c.before.carrier !== "inline" },
-  { at: "bundle.taskEvidenceReference.*", benign: "inline, the bundle's reference is the only copy, and a member it does not define states nothing", ops: ["insert"] },
+  {
+    at: "bundle.taskEvidenceReference.*",
+    covers: ["referenceConsistency"],
+    ops: ["insert"],
+    when: (c) => c.before.carrier !== "inline",
+  },
+  {
+    at: "bundle.taskEvidenceReference.*",
+    benign: "inline, the bundle's reference is the only copy, and a member it does not define states nothing",
+    ops: ["insert"],
+  },
   { at: "bundle.taskEvidenceReference.*.*.**", covers: ["referenceConsistency"] },
-  { at: "bundle.recordProfile", covers: ["contentBinding", "producerSignature", "taskBinding", "referenceConsistency"] },
+  {
+    at: "bundle.recordProfile",
+    covers: ["contentBinding", "producerSignature", "taskBinding", "referenceConsistency"],
+  },
   { at: "bundle.extensionVersion", covers: ["contentBinding", "producerSignature", "taskBinding"] },
-  { at: "bundle.*", benign: "a bundle member the profile does not define is not evidence of anything (the digests cover the payload and manifest, not the wrapper)", ops: ["insert"] },
+  {
+    at: "bundle.*",
+    benign:
+      "a bundle member the profile does not define is not evidence of anything (the digests cover the payload and manifest, not the wrapper)",
+    ops: ["insert"],
+  },
   {
     at: "bundle.manifest.cllCheckpoint.witnesses.+",
     benign: "an added stamp counts only if it verifies under a pinned key; the ones already there still do (§9.7)",
     ops: ["insert"],
   },
-  { at: "bundle.manifest.cllCheckpoint.witnesses.#", benign: "stamps count one by one: their order and repeats change none of them (§9.7)", ops: ["duplicate", "swap"] },
-  { at: "bundle.manifest.cllCheckpoint.witnesses.**", benign: "stub stamps never count (§9.7, §9.11), and another stamp still verifies" },
+  {
+    at: "bundle.manifest.cllCheckpoint.witnesses.#",
+    benign: "stamps count one by one: their order and repeats change none of them (§9.7)",
+    ops: ["duplicate", "swap"],
+  },
+  {
+    at: "bundle.manifest.cllCheckpoint.witnesses.**",
+    benign: "stub stamps never count (§9.7, §9.11), and another stamp still verifies",
+  },
 
   // The terminal Task the caller observed.
   { at: "task", covers: ["taskBinding"] },
@@ -211,21 +344,44 @@ export const RULES: readonly Rule[] = [
   { at: "task.status.timestamp", benign: "timestamps are reported, never trusted as proof of time (§4)" },
   { at: "task.status.message", covers: ["taskBinding"], when: (c) => !statusEqualsHistory(c) },
   { at: "task.status.message", benign: "a status.message equal to a history entry is the same observation (§9.14)" },
-  { at: "task.status.*", benign: "TaskStatus members other than state and message are not evidence (a2a-wire.md §1)", ops: ["insert"] },
+  {
+    at: "task.status.*",
+    benign: "TaskStatus members other than state and message are not evidence (a2a-wire.md §1)",
+    ops: ["insert"],
+  },
   { at: "task.artifacts", covers: ["taskBinding"], ops: ["replace", "remove"] },
   { at: "task.artifacts.+", covers: ["taskBinding"], ops: ["insert"], when: (c) => !evidenceCopy(c) },
-  { at: "task.artifacts.+", benign: "several evidence Artifacts carrying the same bundle are allowed (§9.12)", ops: ["insert"] },
+  {
+    at: "task.artifacts.+",
+    benign: "several evidence Artifacts carrying the same bundle are allowed (§9.12)",
+    ops: ["insert"],
+  },
   { at: "task.artifacts.C", covers: ["taskBinding"], ops: ["replace", "remove", "duplicate"] },
   { at: "task.artifacts.E", covers: ["taskBinding", "referenceConsistency"], ops: ["replace", "remove"] },
-  { at: "task.artifacts.E", benign: "several evidence Artifacts carrying the same bundle are allowed (§9.12)", ops: ["duplicate"] },
-  { at: "task.artifacts.*", benign: "the payload matches Artifacts by artifactId: their order is not committed", ops: ["swap", "reorder"] },
+  {
+    at: "task.artifacts.E",
+    benign: "several evidence Artifacts carrying the same bundle are allowed (§9.12)",
+    ops: ["duplicate"],
+  },
+  {
+    at: "task.artifacts.*",
+    benign: "the payload matches Artifacts by artifactId: their order is not committed",
+    ops: ["swap", "reorder"],
+  },
   { at: "task.artifacts.C.artifactId", covers: ["taskBinding"] },
   { at: "task.artifacts.C.name", covers: ["taskBinding"] },
   { at: "task.artifacts.C.parts", covers: ["taskBinding"], when: textChanged },
   { at: "task.artifacts.C.parts.**", covers: ["taskBinding"], when: textChanged },
-  { at: "task.artifacts.C.parts.**", benign: "only the text parts are committed (content-binding.md §6: other parts and part members are ignored)" },
+  {
+    at: "task.artifacts.C.parts.**",
+    benign: "only the text parts are committed (content-binding.md §6: other parts and part members are ignored)",
+  },
   { at: "task.artifacts.C.parts", benign: "only the text parts are committed (content-binding.md §6)" },
-  { at: "task.artifacts.C.*", benign: "an Artifact's description, metadata and extensions are not committed by the payload (content-binding.md §6; §9.12: markers do not make content evidence)" },
+  {
+    at: "task.artifacts.C.*",
+    benign:
+      "an Artifact's description, metadata and extensions are not committed by the payload (content-binding.md §6; §9.12: markers do not make content evidence)",
+  },
   { at: "task.artifacts.E.parts", covers: ["taskBinding"], ops: ["insert"] },
   { at: "task.artifacts.E.parts.+", covers: ["taskBinding"], ops: ["insert"] },
   { at: "task.artifacts.E.parts.#", covers: ["contentBinding", "referenceConsistency"], ops: ["replace", "remove"] },
@@ -233,7 +389,11 @@ export const RULES: readonly Rule[] = [
   { at: "task.artifacts.E.metadata", covers: ["referenceConsistency"], ops: ["replace", "remove"] },
   { at: "task.artifacts.E.metadata.EXT", covers: ["referenceConsistency"] },
   { at: "task.artifacts.E.metadata.EXT.**", covers: ["referenceConsistency"] },
-  { at: "task.artifacts.E.**", benign: "the evidence Artifact's id, name, extensions, filename and media type are markers: it is identified by its bundle (§9.12), and the reference states no evidenceArtifactId" },
+  {
+    at: "task.artifacts.E.**",
+    benign:
+      "the evidence Artifact's id, name, extensions, filename and media type are markers: it is identified by its bundle (§9.12), and the reference states no evidenceArtifactId",
+  },
   { at: "task.history", covers: ["taskBinding"] },
   { at: "task.history.+", covers: ["taskBinding"], ops: ["insert"] },
   { at: "task.history.#", covers: ["taskBinding"], ops: ["replace", "remove", "duplicate", "swap"] },
@@ -242,43 +402,84 @@ export const RULES: readonly Rule[] = [
   { at: "task.history.#.parts", covers: ["taskBinding"], when: textChanged },
   { at: "task.history.#.parts.**", covers: ["taskBinding"], when: textChanged },
   // In a capture the first Message's copies must agree (§9.8): the terminal Task's copy, matched by messageId.
-  { at: "task.history.0.*", covers: ["negotiation"], when: (c) => c.before.firstPath !== undefined && c.name[3] !== "messageId" },
+  {
+    at: "task.history.0.*",
+    covers: ["negotiation"],
+    when: (c) => c.before.firstPath !== undefined && c.name[3] !== "messageId",
+  },
   { at: "task.history.0.*.*.**", covers: ["negotiation"], when: (c) => c.before.firstPath !== undefined },
   { at: "task.history.#.metadata.**", covers: ["negotiation"], when: laterRequirementDiffers },
   { at: "task.history.#.metadata", covers: ["negotiation"], when: laterRequirementDiffers },
-  { at: "task.history.#.**", benign: "a history Message's own taskId, contextId, extensions, metadata and non-text parts are not committed by the transcript (content-binding.md §6: messageId, role, text)" },
+  {
+    at: "task.history.#.**",
+    benign:
+      "a history Message's own taskId, contextId, extensions, metadata and non-text parts are not committed by the transcript (content-binding.md §6: messageId, role, text)",
+  },
   { at: "task.metadata", covers: ["referenceConsistency"], ops: ["replace", "remove"] },
   { at: "task.metadata.EXT", covers: ["referenceConsistency"] },
   { at: "task.metadata.EXT.**", covers: ["referenceConsistency"] },
   { at: "task.metadata.EXT.evidenceStatus", covers: ["negotiation"], ops: ["replace"], when: statusBelowMinimum },
   { at: "task.metadata.*", benign: "Task.metadata under other keys is not evidence" },
-  { at: "task.*", benign: "Task members this profile does not read (a2a-wire.md §1: unknown members are ignored)", ops: ["insert"] },
+  {
+    at: "task.*",
+    benign: "Task members this profile does not read (a2a-wire.md §1: unknown members are ignored)",
+    ops: ["insert"],
+  },
 
   // The first Task (captures): the acceptance.
   { at: "first", covers: ["negotiation"], ops: ["replace", "remove"] },
   { at: "first.id", covers: ["negotiation"] },
   { at: "first.contextId", covers: ["negotiation"] },
   { at: "first.status", covers: ["negotiation"], ops: ["replace", "remove"], when: firstStateTerminal },
-  { at: "first.status", benign: "a first Task in any non-terminal state (an absent state is TASK_STATE_UNSPECIFIED) is before the work (§9.18)", ops: ["replace", "remove"] },
+  {
+    at: "first.status",
+    benign:
+      "a first Task in any non-terminal state (an absent state is TASK_STATE_UNSPECIFIED) is before the work (§9.18)",
+    ops: ["replace", "remove"],
+  },
   { at: "first.status.state", covers: ["negotiation"], when: firstStateTerminal },
   { at: "first.status.state", benign: "any non-terminal state is before the work (§9.18)" },
   { at: "first.artifacts.**", covers: ["negotiation"], when: contentBeforeAcceptance },
   { at: "first.artifacts", covers: ["negotiation"], ops: ["insert"] },
-  { at: "first.metadata.EXT.evidenceAcceptance.maximumRegistrationDelaySeconds", covers: ["negotiation"], when: delayLoosened },
-  { at: "first.metadata.EXT.evidenceAcceptance.maximumRegistrationDelaySeconds", benign: "a tighter registration delay than requested is a better offer (§9.8: no looser)" },
+  {
+    at: "first.metadata.EXT.evidenceAcceptance.maximumRegistrationDelaySeconds",
+    covers: ["negotiation"],
+    when: delayLoosened,
+  },
+  {
+    at: "first.metadata.EXT.evidenceAcceptance.maximumRegistrationDelaySeconds",
+    benign: "a tighter registration delay than requested is a better offer (§9.8: no looser)",
+  },
   { at: "first.metadata.EXT.evidenceAcceptance", covers: ["negotiation"] },
-  { at: "first.metadata.EXT.evidenceAcceptance.*", covers: ["negotiation"], ops: ["replace", "remove"], when: (c) => c.name[4] !== "maximumRegistrationDelaySeconds" || delayLoosened(c) },
+  {
+    at: "first.metadata.EXT.evidenceAcceptance.*",
+    covers: ["negotiation"],
+    ops: ["replace", "remove"],
+    when: (c) => c.name[4] !== "maximumRegistrationDelaySeconds" || delayLoosened(c),
+  },
   { at: "first.metadata.EXT", covers: ["negotiation"], ops: ["replace", "remove"] },
   { at: "first.metadata", covers: ["negotiation"], ops: ["replace", "remove"] },
   { at: "first.history.0", covers: ["negotiation"], ops: ["replace"] },
-  { at: "first.history.0.messageId", benign: "a first message under another messageId is not a copy of the request (§9.8 matches copies by messageId); the terminal Task's history still carries the request" },
+  {
+    at: "first.history.0.messageId",
+    benign:
+      "a first message under another messageId is not a copy of the request (§9.8 matches copies by messageId); the terminal Task's history still carries the request",
+  },
   { at: "first.history.0.*", covers: ["negotiation"], when: (c) => c.name[3] !== "messageId" },
   { at: "first.history.0.*.*.**", covers: ["negotiation"] },
-  { at: "first.**", benign: "the first Task's other members (its interim evidenceStatus, further history, metadata under other keys) are not what the acceptance rule reads (§9.8, §9.18); the terminal Task's history carries the request" },
+  {
+    at: "first.**",
+    benign:
+      "the first Task's other members (its interim evidenceStatus, further history, metadata under other keys) are not what the acceptance rule reads (§9.8, §9.18); the terminal Task's history carries the request",
+  },
 
   // The envelope.
   { at: "env.id", benign: "the JSON-RPC id pairs a response with its request; it is no evidence" },
-  { at: "env.**", benign: "envelope members are not evidence; a broken envelope makes the input unreadable (exit 2), not a property PASS" },
+  {
+    at: "env.**",
+    benign:
+      "envelope members are not evidence; a broken envelope makes the input unreadable (exit 2), not a property PASS",
+  },
 ];
 
 export function matches(pattern: readonly string[], name: readonly string[]): boolean {
@@ -302,7 +503,10 @@ export interface Classification {
 export function classify(c: Omit<Context, "name">): Classification {
   const name = normalize(c.before, c.mutation.site);
   // An element added to an array is named by its array and `+`.
-  const named = c.mutation.op === "insert" && typeof c.mutation.site.path[c.mutation.site.path.length - 1] === "number" ? [...name.slice(0, -1), "+"] : name;
+  const named =
+    c.mutation.op === "insert" && typeof c.mutation.site.path[c.mutation.site.path.length - 1] === "number"
+      ? [...name.slice(0, -1), "+"]
+      : name;
   const ctx: Context = { ...c, name: named };
   const covers = new Set<PropertyName>();
   let benign: string | undefined;
@@ -317,15 +521,27 @@ export function classify(c: Omit<Context, "name">): Classification {
     // §9.1: a structured carrier's numbers are read for structure as the integers they stand
     // for; only the digests and signatures over the presented bytes cannot be PASS any more.
     for (const p of covers) if (!WIDENING_SENSITIVE.includes(p)) covers.delete(p);
-    if (covers.size === 0) return { covers, benign: "a structured carrier widens integers: read for structure as the integer (§9.1)" };
+    if (covers.size === 0)
+      return { covers, benign: "a structured carrier widens integers: read for structure as the integer (§9.1)" };
   }
   return covers.size > 0 ? { covers } : benign !== undefined ? { covers, benign } : { covers };
 }
 
-const WIDENING_SENSITIVE: readonly PropertyName[] = ["contentBinding", "producerSignature", "checkpointSignature", "externalRegistration"];
+const WIDENING_SENSITIVE: readonly PropertyName[] = [
+  "contentBinding",
+  "producerSignature",
+  "checkpointSignature",
+  "externalRegistration",
+];
 
 /** The change writes an integer as an integral double (5 → 5.0): what a protobuf Struct does to it. */
 function widenedOnly(m: Mutation): boolean {
   const isNum = (v: JsonValue | undefined): v is JsonNumber => v instanceof JsonNumber;
-  return m.op === "replace" && isNum(m.before) && isNum(m.after) && m.before.isIntegerLexeme && m.before.toNumber() === m.after.toNumber();
+  return (
+    m.op === "replace" &&
+    isNum(m.before) &&
+    isNum(m.after) &&
+    m.before.isIntegerLexeme &&
+    m.before.toNumber() === m.after.toNumber()
+  );
 }

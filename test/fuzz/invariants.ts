@@ -8,9 +8,18 @@
  *   6. now and then: the same input gives a byte-identical JSON report (§7).
  */
 import { expect } from "vitest";
-import { verify, renderJson, isFailedInput, PROPERTY_NAMES, type PropertyName, type Report, type State, type TrustConfig, type VerifiedInput } from "../../src/index.js";
+import {
+  verify,
+  isFailedInput,
+  PROPERTY_NAMES,
+  type PropertyName,
+  type Report,
+  type State,
+  type TrustConfig,
+  type VerifiedInput,
+} from "../../src/index.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import { validateReport } from "../adversarial/harness.js";
+import { reportJson, validateReport } from "../adversarial/harness.js";
 import { PER_INPUT_MS } from "./config.js";
 import { classify } from "./coverage.js";
 import type { Doc } from "./corpus.js";
@@ -33,7 +42,12 @@ export function stateFromChecks(states: readonly State[]): State {
  */
 function ruleException(p: PropertyName, input: VerifiedInput): boolean {
   const r = input.properties[p];
-  return p === "continuity" && r.state === "NOT_PRESENT" && r.checks.some((c) => c.id === "witness.assertion" && c.state === "NOT_PRESENT") && !r.checks.some((c) => c.state === "FAIL" || c.state === "INCONCLUSIVE");
+  return (
+    p === "continuity" &&
+    r.state === "NOT_PRESENT" &&
+    r.checks.some((c) => c.id === "witness.assertion" && c.state === "NOT_PRESENT") &&
+    !r.checks.some((c) => c.state === "FAIL" || c.state === "INCONCLUSIVE")
+  );
 }
 
 export interface Verified {
@@ -46,19 +60,28 @@ export function run(data: JsonValue, trust: JsonValue | TrustConfig, determinist
   const report = verify({ inputs: [{ source: "mutant", data }], trust });
   const elapsed = performance.now() - started;
   expect(elapsed, "one input took longer than the per-input cap").toBeLessThan(PER_INPUT_MS);
-  const json = renderJson(report);
-  if (!validateReport(JSON.parse(json))) throw new Error(`the report does not match its schema: ${JSON.stringify(validateReport.errors?.slice(0, 3))}`);
-  if (deterministic) expect(renderJson(verify({ inputs: [{ source: "mutant", data }], trust })), "the same input gave another report").toBe(json);
+  const json = reportJson(report);
+  if (!validateReport(JSON.parse(json)))
+    throw new Error(`the report does not match its schema: ${JSON.stringify(validateReport.errors?.slice(0, 3))}`);
+  if (deterministic)
+    expect(
+      reportJson(verify({ inputs: [{ source: "mutant", data }], trust })),
+      "the same input gave another report",
+    ).toBe(json);
   const first = report.inputs[0];
   const input = first && !isFailedInput(first) ? first : undefined;
   if (input) {
     for (const p of PROPERTY_NAMES) {
       const r = input.properties[p];
       const derived = stateFromChecks(r.checks.map((c) => c.state));
-      if (derived !== r.state && !ruleException(p, input)) throw new Error(`${p} is ${r.state} but its checks give ${derived}: ${r.checks.map((c) => `${c.id} ${c.state}`).join(", ")}`);
+      if (derived !== r.state && !ruleException(p, input))
+        throw new Error(
+          `${p} is ${r.state} but its checks give ${derived}: ${r.checks.map((c) => `${c.id} ${c.state}`).join(", ")}`,
+        );
     }
     const fails = PROPERTY_NAMES.some((p) => input.properties[p].state === "FAIL");
-    if ((input.exitCode === 1) !== fails) throw new Error(`exit ${input.exitCode} with ${fails ? "a" : "no"} FAILing property`);
+    if ((input.exitCode === 1) !== fails)
+      throw new Error(`exit ${input.exitCode} with ${fails ? "a" : "no"} FAILing property`);
   }
   return { report, ...(input ? { input } : {}) };
 }
@@ -71,16 +94,32 @@ export interface Finding {
 }
 
 /** Invariant 5: the properties that covered the changed place and were PASS are PASS no more. */
-export function coverageViolations(m: Mutation, before: Doc, after: Doc, original: VerifiedInput, mutant: Verified): Finding[] {
+export function coverageViolations(
+  m: Mutation,
+  before: Doc,
+  after: Doc,
+  original: VerifiedInput,
+  mutant: Verified,
+): Finding[] {
   if (!changesValue(m)) return [];
   const c = classify({ mutation: m, before, after, original });
   const where = normalize(before, m.site).join(".");
-  if (c.covers.size === 0 && c.benign === undefined) throw new Error(`coverage map incomplete: no rule for ${where} (${m.op}): ${m.description}`);
+  if (c.covers.size === 0 && c.benign === undefined)
+    throw new Error(`coverage map incomplete: no rule for ${where} (${m.op}): ${m.description}`);
   if (!mutant.input) return [];
   const out: Finding[] = [];
   const digestFail = digestMustFail(m, where);
-  if (digestFail && original.properties[digestFail].state === "PASS" && mutant.input.properties[digestFail].state !== "FAIL") {
-    const finding = { property: digestFail, where, mutation: m.description, detail: `${mutant.input.properties[digestFail].state} where only a FAIL is due: ${mutant.input.properties[digestFail].detail}` };
+  if (
+    digestFail &&
+    original.properties[digestFail].state === "PASS" &&
+    mutant.input.properties[digestFail].state !== "FAIL"
+  ) {
+    const finding = {
+      property: digestFail,
+      where,
+      mutation: m.description,
+      detail: `${mutant.input.properties[digestFail].state} where only a FAIL is due: ${mutant.input.properties[digestFail].detail}`,
+    };
     if (!knownFinding(finding, m)) out.push(finding);
   }
   for (const p of c.covers) {
@@ -98,7 +137,11 @@ export function coverageViolations(m: Mutation, before: Doc, after: Doc, origina
  */
 function digestMustFail(m: Mutation, where: string): PropertyName | undefined {
   if (m.op === "reorder") return undefined;
-  const widening = m.before instanceof JsonNumber && m.after instanceof JsonNumber && m.before.isIntegerLexeme && m.before.toNumber() === m.after.toNumber();
+  const widening =
+    m.before instanceof JsonNumber &&
+    m.after instanceof JsonNumber &&
+    m.before.isIntegerLexeme &&
+    m.before.toNumber() === m.after.toNumber();
   if (widening) return undefined;
   if (/^bundle\.(taskEvidencePayload|manifest)\./.test(where)) return "contentBinding";
   if (/^bundle\.capsule\./.test(where) && !/^bundle\.capsule\.format_version$/.test(where)) return "producerSignature";

@@ -5,7 +5,15 @@
  * the change and a description of it — where, what kind, the value before and after.
  */
 import fc from "fast-check";
-import { JsonNumber, fromPlain, isJsonObject, jsonEquals, newJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import {
+  JsonNumber,
+  fromPlain,
+  isJsonObject,
+  jsonEquals,
+  newJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../../src/json/value.js";
 import { uuidFromLabel } from "../../producer/a2a.js";
 import { EVIDENCE_ARTIFACT_ID, EVIDENCE_MEDIA_TYPE, EXTENSION_URI } from "../../producer/constants.js";
 import { valueAt, type Doc, type Path } from "./corpus.js";
@@ -38,7 +46,18 @@ const copy = <T extends JsonValue>(v: T): T => fromPlain(v) as T;
 const obj = (plain: Record<string, unknown>): JsonObject => fromPlain(plain) as JsonObject;
 
 /** Strings an attacker reaches for: empty, control and separator characters, normalization forms, a lone surrogate. */
-const STRING_EDGES = ["", " ", "\u0000", "\u2028", "e\u0301", "\u00e9", "\ud83d\ude00", "\ud800", "\ufeffx", "A".repeat(300)];
+const STRING_EDGES = [
+  "",
+  " ",
+  "\u0000",
+  "\u2028",
+  "e\u0301",
+  "\u00e9",
+  "\ud83d\ude00",
+  "\ud800",
+  "\ufeffx",
+  "A".repeat(300),
+];
 const OTHER_TYPES: JsonValue[] = [null, true, "x", new JsonNumber("1.5"), [], newJsonObject()];
 
 function otherString(s: string, variant: number, pick: number, strings: () => readonly string[]): string {
@@ -105,7 +124,12 @@ function describe(site: Site, what: string): string {
 }
 
 const show = (v: JsonValue | undefined): string => {
-  const t = v === undefined ? "(absent)" : v instanceof JsonNumber ? v.lexeme : JSON.stringify(v, (_k, x: unknown) => (x instanceof JsonNumber ? x.lexeme : x));
+  const t =
+    v === undefined
+      ? "(absent)"
+      : v instanceof JsonNumber
+        ? v.lexeme
+        : JSON.stringify(v, (_k, x: unknown) => (x instanceof JsonNumber ? x.lexeme : x));
   return t.length > 80 ? `${t.slice(0, 77)}...` : t;
 };
 
@@ -119,7 +143,14 @@ export function stringsOf(v: JsonValue, out: string[] = []): string[] {
 }
 
 /** Applies a generic operation at a site of `root`: replace, remove, duplicate, swap, reorder or insert. */
-export function generic(root: JsonValue, site: Site, op: number, variant: number, pick: number, strings: () => readonly string[]): Mutation | undefined {
+export function generic(
+  root: JsonValue,
+  site: Site,
+  op: number,
+  variant: number,
+  pick: number,
+  strings: () => readonly string[],
+): Mutation | undefined {
   const at = parentOf(root, site);
   if (!at) return undefined;
   const { parent, key } = at;
@@ -150,7 +181,8 @@ export function generic(root: JsonValue, site: Site, op: number, variant: number
   if (op === 7 && isJsonObject(before) && Object.keys(before).length > 1) {
     const keys = Object.keys(before);
     const reordered = newJsonObject();
-    for (const k of [...keys.slice(pick % keys.length), ...keys.slice(0, pick % keys.length)].reverse()) reordered[k] = before[k] as JsonValue;
+    for (const k of [...keys.slice(pick % keys.length), ...keys.slice(0, pick % keys.length)].reverse())
+      reordered[k] = before[k] as JsonValue;
     slot[key] = reordered;
     return { op: "reorder", site, before, after: reordered, description: describe(site, "members reordered") };
   }
@@ -159,12 +191,24 @@ export function generic(root: JsonValue, site: Site, op: number, variant: number
     if (Array.isArray(before)) {
       const i = pick % (before.length + 1);
       before.splice(i, 0, before.length ? copy(before[pick % before.length] as JsonValue) : value);
-      return { op: "insert", site: { root: site.root, path: [...site.path, i] }, before: undefined, after: before[i], description: describe(site, `element inserted at ${i}`) };
+      return {
+        op: "insert",
+        site: { root: site.root, path: [...site.path, i] },
+        before: undefined,
+        after: before[i],
+        description: describe(site, `element inserted at ${i}`),
+      };
     }
     const name = ["extra", "kind", "metadata", "description", EXTENSION_URI, "is_stub"][pick % 6] as string;
     const existing = before[name];
     before[name] = existing === undefined ? value : replacement(existing, variant, pick, strings);
-    return { op: existing === undefined ? "insert" : "replace", site: { root: site.root, path: [...site.path, name] }, before: existing, after: before[name], description: describe(site, `member ${JSON.stringify(name)} set to ${show(before[name])}`) };
+    return {
+      op: existing === undefined ? "insert" : "replace",
+      site: { root: site.root, path: [...site.path, name] },
+      before: existing,
+      after: before[name],
+      description: describe(site, `member ${JSON.stringify(name)} set to ${show(before[name])}`),
+    };
   }
   const after = replacement(before, variant, pick, strings);
   slot[key] = after;
@@ -188,7 +232,13 @@ function insertInto(array: JsonValue[], arrayPath: Path, index: number, value: J
   const i = Math.min(index, array.length);
   array.splice(i, 0, value);
   const site: Site = { root: "input", path: [...arrayPath, i] };
-  return { op: "insert", site, before: undefined, after: value, description: describe(site, `${what}: ${show(value)}`) };
+  return {
+    op: "insert",
+    site,
+    before: undefined,
+    after: value,
+    description: describe(site, `${what}: ${show(value)}`),
+  };
 }
 
 function a2a(doc: Doc, variant: number, pick: number): Mutation | undefined {
@@ -199,12 +249,25 @@ function a2a(doc: Doc, variant: number, pick: number): Mutation | undefined {
   const contentIndexes = artifacts.map((_, i) => i).filter((i) => i !== doc.evidenceIndex);
   switch (variant % 12) {
     case 0:
-      return insertInto(artifacts, [...taskPath, "artifacts"], pick, obj({ artifactId: uuidFromLabel(`added ${pick}`), name: "added", parts: [{ text: "unrequested content" }] }), "content Artifact added");
+      return insertInto(
+        artifacts,
+        [...taskPath, "artifacts"],
+        pick,
+        obj({ artifactId: uuidFromLabel(`added ${pick}`), name: "added", parts: [{ text: "unrequested content" }] }),
+        "content Artifact added",
+      );
     case 1: {
       const disguise = [
         { artifactId: EVIDENCE_ARTIFACT_ID, parts: [{ text: "looks like evidence" }] },
-        { artifactId: uuidFromLabel(`disguised ${pick}`), extensions: [EXTENSION_URI], parts: [{ text: "looks like evidence" }] },
-        { artifactId: uuidFromLabel(`disguised ${pick}`), parts: [{ text: "looks like evidence", mediaType: EVIDENCE_MEDIA_TYPE }] },
+        {
+          artifactId: uuidFromLabel(`disguised ${pick}`),
+          extensions: [EXTENSION_URI],
+          parts: [{ text: "looks like evidence" }],
+        },
+        {
+          artifactId: uuidFromLabel(`disguised ${pick}`),
+          parts: [{ text: "looks like evidence", mediaType: EVIDENCE_MEDIA_TYPE }],
+        },
         { artifactId: uuidFromLabel(`data ${pick}`), parts: [{ data: { amount: 1000 } }] },
       ][pick % 4] as Record<string, unknown>;
       return insertInto(artifacts, [...taskPath, "artifacts"], pick, obj(disguise), "disguised Artifact added");
@@ -212,29 +275,65 @@ function a2a(doc: Doc, variant: number, pick: number): Mutation | undefined {
     case 2: {
       if (artifacts.length === 0) return undefined;
       const source = artifacts[pick % artifacts.length] as JsonValue;
-      return insertInto(artifacts, [...taskPath, "artifacts"], (pick >> 3) % (artifacts.length + 1), copy(source), "Artifact repeated");
+      return insertInto(
+        artifacts,
+        [...taskPath, "artifacts"],
+        (pick >> 3) % (artifacts.length + 1),
+        copy(source),
+        "Artifact repeated",
+      );
     }
     case 3: {
       const i = contentIndexes[pick % Math.max(contentIndexes.length, 1)];
       if (i === undefined) return undefined;
       const parts = arrayMember(artifacts[i] as JsonObject, "parts");
-      const part = [textPart("appended text"), obj({ data: { note: "appended" } }), textPart("")][pick % 3] as JsonObject;
-      return insertInto(parts, [...taskPath, "artifacts", i, "parts"], (pick >> 2) % (parts.length + 1), part, "part added to a content Artifact");
+      const part = [textPart("appended text"), obj({ data: { note: "appended" } }), textPart("")][
+        pick % 3
+      ] as JsonObject;
+      return insertInto(
+        parts,
+        [...taskPath, "artifacts", i, "parts"],
+        (pick >> 2) % (parts.length + 1),
+        part,
+        "part added to a content Artifact",
+      );
     }
     case 4: {
       if (doc.evidenceIndex === undefined || doc.evidenceIndex < 0) return undefined;
       const parts = arrayMember(artifacts[doc.evidenceIndex] as JsonObject, "parts");
-      return insertInto(parts, [...taskPath, "artifacts", doc.evidenceIndex, "parts"], 1 + (pick % parts.length), textPart("beside the bundle"), "part added beside the bundle");
+      return insertInto(
+        parts,
+        [...taskPath, "artifacts", doc.evidenceIndex, "parts"],
+        1 + (pick % parts.length),
+        textPart("beside the bundle"),
+        "part added beside the bundle",
+      );
     }
     case 5: {
       if (history.length === 0) return undefined;
       const source = history[pick % history.length] as JsonObject;
       const variantCopy = copy(source);
       if ((pick >> 4) % 2) variantCopy.parts = [textPart("forged under a reused messageId")];
-      return insertInto(history, [...taskPath, "history"], (pick >> 5) % (history.length + 1), variantCopy, "history message repeated");
+      return insertInto(
+        history,
+        [...taskPath, "history"],
+        (pick >> 5) % (history.length + 1),
+        variantCopy,
+        "history message repeated",
+      );
     }
     case 6:
-      return insertInto(arrayMember(task, "history"), [...taskPath, "history"], pick, obj({ messageId: uuidFromLabel(`added message ${pick}`), role: pick % 2 ? "ROLE_AGENT" : "ROLE_USER", parts: [{ text: "unrecorded turn" }] }), "history message added");
+      return insertInto(
+        arrayMember(task, "history"),
+        [...taskPath, "history"],
+        pick,
+        obj({
+          messageId: uuidFromLabel(`added message ${pick}`),
+          role: pick % 2 ? "ROLE_AGENT" : "ROLE_USER",
+          parts: [{ text: "unrecorded turn" }],
+        }),
+        "history message added",
+      );
     case 7: {
       const status = isJsonObject(task.status) ? task.status : undefined;
       if (!status) return undefined;
@@ -246,10 +345,20 @@ function a2a(doc: Doc, variant: number, pick: number): Mutation | undefined {
           ? copy(source)
           : choice === 1 && source
             ? obj({ ...copy(source), parts: [{ text: "the status says otherwise" }] })
-            : obj({ messageId: uuidFromLabel(`status ${pick}`), role: "ROLE_AGENT", parts: [{ text: "final reply only here" }] });
+            : obj({
+                messageId: uuidFromLabel(`status ${pick}`),
+                role: "ROLE_AGENT",
+                parts: [{ text: "final reply only here" }],
+              });
       status.message = message;
       const site: Site = { root: "input", path: [...taskPath, "status", "message"] };
-      return { op: before === undefined ? "insert" : "replace", site, before, after: message, description: describe(site, `status.message set to ${show(message)}`) };
+      return {
+        op: before === undefined ? "insert" : "replace",
+        site,
+        before,
+        after: message,
+        description: describe(site, `status.message set to ${show(message)}`),
+      };
     }
     case 8: {
       const first = history[0];
@@ -263,7 +372,13 @@ function a2a(doc: Doc, variant: number, pick: number): Mutation | undefined {
       const before = target.metadata;
       target.metadata = copy(first.metadata);
       const site: Site = { root: "input", path: [...path, "metadata"] };
-      return { op: before === undefined ? "insert" : "replace", site, before, after: target.metadata, description: describe(site, "the request's metadata copied here") };
+      return {
+        op: before === undefined ? "insert" : "replace",
+        site,
+        before,
+        after: target.metadata,
+        description: describe(site, "the request's metadata copied here"),
+      };
     }
     default: {
       // Ids: another id, the empty string, or absent.
@@ -272,7 +387,12 @@ function a2a(doc: Doc, variant: number, pick: number): Mutation | undefined {
         [...taskPath, "contextId"],
         ...history.map((_, i): Path => [...taskPath, "history", i, "messageId"]),
         ...contentIndexes.map((i): Path => [...taskPath, "artifacts", i, "artifactId"]),
-        ...(doc.firstPath ? [[...doc.firstPath, "contextId"], [...doc.firstPath, "id"]] : []),
+        ...(doc.firstPath
+          ? [
+              [...doc.firstPath, "contextId"],
+              [...doc.firstPath, "id"],
+            ]
+          : []),
       ];
       const path = places[pick % places.length] as Path;
       const parent = valueAt(doc.input, path.slice(0, -1)) as JsonObject;
@@ -314,7 +434,8 @@ export function applyRaw(doc: Doc, plan: RawPlan, key: JsonValue = doc.input): M
 /** Whether the change alters the value at its site (a member reorder, or a swap of equal items, does not). */
 export function changesValue(m: Mutation): boolean {
   if (m.op === "reorder") return false;
-  if (m.op === "replace" || m.op === "swap") return !(m.before !== undefined && m.after !== undefined && jsonEquals(m.before, m.after));
+  if (m.op === "replace" || m.op === "swap")
+    return !(m.before !== undefined && m.after !== undefined && jsonEquals(m.before, m.after));
   return true;
 }
 

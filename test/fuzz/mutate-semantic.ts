@@ -25,12 +25,28 @@ export interface SemanticPlan {
 }
 
 export const semanticPlan = (seeds: fc.Arbitrary<number>): fc.Arbitrary<SemanticPlan> =>
-  fc.record({ seed: seeds, target: fc.nat(TARGETS.length - 1), site: fc.nat(), op: fc.nat(9), variant: fc.nat(15), pick: fc.nat() });
+  fc.record({
+    seed: seeds,
+    target: fc.nat(TARGETS.length - 1),
+    site: fc.nat(),
+    op: fc.nat(9),
+    variant: fc.nat(15),
+    pick: fc.nat(),
+  });
 
 /** Paths of every value under a subtree (the subtree itself excluded: the hook changes it in place). */
-function pathsUnder(v: JsonValue, path: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
+function pathsUnder(
+  v: JsonValue,
+  path: Array<string | number> = [],
+  out: Array<Array<string | number>> = [],
+): Array<Array<string | number>> {
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([...path, i]), pathsUnder(x, [...path, i], out)));
-  else if (isJsonObject(v)) for (const k of Object.keys(v)) out.push([...path, k]), pathsUnder(v[k] as JsonValue, [...path, k], out);
+  else if (isJsonObject(v)) {
+    for (const k of Object.keys(v)) {
+      out.push([...path, k]);
+      pathsUnder(v[k] as JsonValue, [...path, k], out);
+    }
+  }
   return out;
 }
 
@@ -54,7 +70,13 @@ export function applySemantic(name: string, base: Exchange, plan: SemanticPlan):
     const site: Site = { root: "bundle", path: [which] };
     return {
       target,
-      mutation: { op: "replace", site, before: "producer", after: "stranger", description: `everything re-signed with a stranger's key as the ${which} key` },
+      mutation: {
+        op: "replace",
+        site,
+        before: "producer",
+        after: "stranger",
+        description: `everything re-signed with a stranger's key as the ${which} key`,
+      },
       exchange: resign(base, {}, keys),
     };
   }
@@ -72,7 +94,13 @@ export function applySemantic(name: string, base: Exchange, plan: SemanticPlan):
     applied ??= m;
   };
   const hooks: SemanticMutation =
-    target === "taskEvidencePayload" ? { payload: change } : target === "manifest" ? { manifest: change } : target === "capsule" ? { capsule: change } : { reference: change };
+    target === "taskEvidencePayload"
+      ? { payload: change }
+      : target === "manifest"
+        ? { manifest: change }
+        : target === "capsule"
+          ? { capsule: change }
+          : { reference: change };
   try {
     const exchange = resign(base, hooks);
     return applied ? { target, mutation: applied, exchange } : undefined;

@@ -18,9 +18,15 @@ function option(name) {
 const seed = option("seed") ?? randomInt(2 ** 31 - 1);
 const runs = option("runs") ?? 200000;
 process.stdout.write(`fuzz seed ${seed}, ${runs} runs (replay: npm run fuzz -- --seed ${seed} --runs ${runs})\n`);
-const vitest = spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "test/fuzz", "--testTimeout", String(24 * 3600 * 1000)], {
-  stdio: "inherit",
-  env: { ...process.env, FUZZ_SEED: String(seed), FUZZ_RUNS: String(runs) },
-});
-process.stdout.write(`fuzz seed ${seed}, ${runs} runs: ${vitest.status === 0 ? "no counterexample" : "FAILED (replay with the line above)"}\n`);
+const vitest = spawnSync(
+  process.execPath,
+  ["node_modules/vitest/vitest.mjs", "run", "test/fuzz", "--testTimeout", String(24 * 3600 * 1000)],
+  {
+    stdio: "inherit",
+    env: { ...process.env, FUZZ_SEED: String(seed), FUZZ_RUNS: String(runs) },
+  },
+);
+process.stdout.write(
+  `fuzz seed ${seed}, ${runs} runs: ${vitest.status === 0 ? "no counterexample" : "FAILED (replay with the line above)"}\n`,
+);
 process.exit(vitest.status ?? 1);

@@ -16,7 +16,8 @@ export interface Site {
   readonly path: Path;
 }
 
-const startsWith = (path: Path, prefix: Path): boolean => prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
+const startsWith = (path: Path, prefix: Path): boolean =>
+  prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
 
 export function rootValue(doc: Doc, root: Root): JsonValue {
   return root === "bundle" ? doc.bundle : doc.input;
@@ -30,7 +31,13 @@ export function sites(doc: Doc): Site[] {
     else if (isJsonObject(v)) for (const k of Object.keys(v)) visit(root, v[k] as JsonValue, [...path, k]);
   };
   const visit = (root: Root, v: JsonValue, path: Path): void => {
-    if (root === "input" && doc.carrier === "raw" && startsWith(path, doc.bundlePath) && path.length === doc.bundlePath.length) return;
+    if (
+      root === "input" &&
+      doc.carrier === "raw" &&
+      startsWith(path, doc.bundlePath) &&
+      path.length === doc.bundlePath.length
+    )
+      return;
     out.push({ root, path });
     walk(root, v, path);
   };
@@ -44,7 +51,8 @@ export function normalize(doc: Doc, site: Site): string[] {
   const seg = (s: string | number): string => (s === EXTENSION_URI ? "EXT" : String(s));
   if (site.root === "bundle") return ["bundle", ...site.path.map(seg)];
   const p = site.path;
-  if (doc.carrier !== "raw" && startsWith(p, doc.bundlePath)) return ["bundle", ...p.slice(doc.bundlePath.length).map(seg)];
+  if (doc.carrier !== "raw" && startsWith(p, doc.bundlePath))
+    return ["bundle", ...p.slice(doc.bundlePath.length).map(seg)];
   if (doc.firstPath && startsWith(p, doc.firstPath)) return ["first", ...p.slice(doc.firstPath.length).map(seg)];
   if (startsWith(p, doc.taskPath) && (doc.taskPath.length > 0 || !["jsonrpc"].includes(String(p[0])))) {
     const rest = p.slice(doc.taskPath.length);

@@ -19,28 +19,39 @@ const text = (e: Exchange) => [jsonText(e.input), jsonText(e.bundle), jsonText(e
 const definition = (name: string) => VECTORS.find((v) => v.name === name)!;
 
 describe("resign", () => {
-  it.each(VECTORS.filter((v) => v.mutation === null).map((v) => v.name))("gives %s back byte for byte when nothing changes", (name) => {
-    const e = buildExchange(definition(name).options);
-    expect(text(resign(e))).toEqual(text(e));
-  });
-
-  it.each(["neg-taskBinding-task-id", "neg-taskBinding-artifact-commitment", "neg-localInclusion-witness-hash", "neg-continuity-consistency-proof"])(
-    "derives %s from valid-capture as the producer's hook does",
+  it.each(VECTORS.filter((v) => v.mutation === null).map((v) => v.name))(
+    "gives %s back byte for byte when nothing changes",
     (name) => {
-      const def = definition(name);
-      const base = buildExchange({ ...def.options, tamper: {} });
-      const mutant = resign(base, { payload: def.options.tamper?.payload, manifest: def.options.tamper?.manifest });
-      expect(text(mutant)).toEqual(text(buildExchange(def.options)));
+      const e = buildExchange(definition(name).options);
+      expect(text(resign(e))).toEqual(text(e));
     },
   );
 
+  it.each([
+    "neg-taskBinding-task-id",
+    "neg-taskBinding-artifact-commitment",
+    "neg-localInclusion-witness-hash",
+    "neg-continuity-consistency-proof",
+  ])("derives %s from valid-capture as the producer's hook does", (name) => {
+    const def = definition(name);
+    const base = buildExchange({ ...def.options, tamper: {} });
+    const mutant = resign(base, { payload: def.options.tamper?.payload, manifest: def.options.tamper?.manifest });
+    expect(text(mutant)).toEqual(text(buildExchange(def.options)));
+  });
+
   it("re-signs a manifest change: the checkpoint signature and its receipt follow the new timestamp", () => {
     const base = buildExchange(definition("valid-capture").options);
-    const mutant = resign(base, { manifest: (m) => void (objectAt(m, "cllCheckpoint").timestamp = "2026-10-01T09:30:01.254107Z") });
+    const mutant = resign(base, {
+      manifest: (m) => void (objectAt(m, "cllCheckpoint").timestamp = "2026-10-01T09:30:01.254107Z"),
+    });
     const report = verify({ inputs: [{ source: "mutant", data: mutant.input }], trust: mutant.trust });
     const input = report.inputs[0]!;
     if (isFailedInput(input)) throw new Error(input.error.message);
-    expect([input.properties.checkpointSignature.state, input.properties.externalRegistration.state, report.policy.exitCode]).toEqual(["PASS", "PASS", 0]);
+    expect([
+      input.properties.checkpointSignature.state,
+      input.properties.externalRegistration.state,
+      report.policy.exitCode,
+    ]).toEqual(["PASS", "PASS", 0]);
     expect(objectAt(mutant.bundle, "manifest", "cllCheckpoint").timestamp).toBe("2026-10-01T09:30:01.254107Z");
   });
 
@@ -55,7 +66,14 @@ describe("resign", () => {
 
   it("refuses a log it did not build rather than guessing at it", () => {
     const base = buildExchange(definition("valid-capture").options);
-    const foreign = { ...base, bundle: resign(base, { manifest: (m) => void (arrayAt(m, "localInclusionProof", "witness")[0] = sha256Hex(utf8("x"))) }).bundle };
-    expect(() => resign(foreign, { payload: (p) => void (p.taskId = uuidFromLabel("x")) })).toThrow(/not built by this producer/);
+    const foreign = {
+      ...base,
+      bundle: resign(base, {
+        manifest: (m) => void (arrayAt(m, "localInclusionProof", "witness")[0] = sha256Hex(utf8("x"))),
+      }).bundle,
+    };
+    expect(() => resign(foreign, { payload: (p) => void (p.taskId = uuidFromLabel("x")) })).toThrow(
+      /not built by this producer/,
+    );
   });
 });

@@ -11,7 +11,15 @@ import { PRODUCER, resealCapsule } from "../../producer/mutate.js";
 import type { Ed25519Signer } from "../../producer/ed25519.js";
 import { at, serverReferences } from "./harness.js";
 
-export { PRODUCER, signer, transparencyServiceSigner, fieldsOf, resignCheckpoint, resignedCheckpoint, resignedPrior } from "../../producer/mutate.js";
+export {
+  PRODUCER,
+  signer,
+  transparencyServiceSigner,
+  fieldsOf,
+  resignCheckpoint,
+  resignedCheckpoint,
+  resignedPrior,
+} from "../../producer/mutate.js";
 
 /**
  * A tamper that changes the capsule and seals it again: capsule_id, the envelope, the manifest's

@@ -22,7 +22,11 @@ function bareWithTask(change: (task: JsonObject) => void = () => undefined) {
   const e = honest();
   const task = copy(e.finalTask);
   change(task);
-  return requestOf(e, { inputs: [{ source: "attack", data: e.bundle }], task: getTaskResponse(7, task), firstTask: e.firstTask });
+  return requestOf(e, {
+    inputs: [{ source: "attack", data: e.bundle }],
+    task: getTaskResponse(7, task),
+    firstTask: e.firstTask,
+  });
 }
 
 export const CALLER_CASES: readonly AdversarialCase[] = [
@@ -41,7 +45,8 @@ export const CALLER_CASES: readonly AdversarialCase[] = [
   {
     name: "first-task beside the capture's own first Message",
     rule: "§9.16",
-    attack: "a capture whose first response was a direct Message (requireTask broken), verified with --first-task naming a Task",
+    attack:
+      "a capture whose first response was a direct Message (requireTask broken), verified with --first-task naming a Task",
     request: () => {
       const e = honest();
       const input = jsonObject({ finalTask: copy(e.finalTask), firstTask: copy(objectAt(e.firstTask, "history", 0)) });
@@ -73,8 +78,19 @@ export const CALLER_CASES: readonly AdversarialCase[] = [
     name: "task whose evidence artifact reference disagrees",
     rule: "§9.16",
     attack: "a bare bundle with --task whose evidence Artifact's reference names another evidenceId",
-    request: () => bareWithTask((t) => void (objectAt(evidenceArtifact(t), "metadata", EXTENSION_URI).evidenceId = "0".repeat(64))),
+    request: () =>
+      bareWithTask((t) => void (objectAt(evidenceArtifact(t), "metadata", EXTENSION_URI).evidenceId = "0".repeat(64))),
     expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.artifact" },
+  },
+  {
+    name: "task whose metadata carries another record inline",
+    rule: "§9.16",
+    attack: "a bare bundle with --task whose Task.metadata[EXT] is a different, validly signed bundle",
+    request: () => {
+      const other = attacked({ payload: (p) => void (p.sealTime = "2026-10-01T09:31:00.000000+00:00") });
+      return bareWithTask((t) => void (objectAt(t, "metadata")[EXTENSION_URI] = copy(other.bundle)));
+    },
+    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "bundle.copiesAgree" },
   },
   {
     name: "bare bundle with its own Task",
@@ -99,14 +115,18 @@ export const CALLER_CASES: readonly AdversarialCase[] = [
     name: "acceptance on a terminal first Task",
     rule: "§9.18",
     attack: "the first Task that carries evidenceAcceptance is already COMPLETED",
-    request: () => requestOf(attacked({ firstTask: (t) => void (objectAt(t, "status").state = "TASK_STATE_COMPLETED") })),
+    request: () =>
+      requestOf(attacked({ firstTask: (t) => void (objectAt(t, "status").state = "TASK_STATE_COMPLETED") })),
     expected: { exitCode: 1, property: "negotiation", state: "FAIL", check: "acceptance.beforeWork" },
   },
   {
     name: "acceptance after an artifact was produced",
     rule: "§9.18",
     attack: "the first Task that carries evidenceAcceptance already carries the response Artifact",
-    request: () => requestOf(attacked({ firstTask: (t) => void (t.artifacts = [copy(objectAt(honest().finalTask, "artifacts", 0))]) })),
+    request: () =>
+      requestOf(
+        attacked({ firstTask: (t) => void (t.artifacts = [copy(objectAt(honest().finalTask, "artifacts", 0))]) }),
+      ),
     expected: { exitCode: 1, property: "negotiation", state: "FAIL", check: "acceptance.beforeWork" },
   },
   {

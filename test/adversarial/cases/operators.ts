@@ -8,36 +8,65 @@ import { TS_URL } from "../../properties/harness.js";
 import { copy, honest, requestOf, type AdversarialCase, type Expected } from "../harness.js";
 
 /** The verified stamp's check must carry `operator` as a JSON field with this label. */
-const operatorIs = (label: string): Expected["more"] => (_r, input) => {
-  const verified = input?.properties.externalRegistration.checks.find((k) => k.id === "witness.signature" && k.state === "PASS") as (Check & { operator?: string }) | undefined;
-  if (verified?.operator !== label) throw new Error(`witness.signature operator is ${JSON.stringify(verified?.operator)}, expected ${label}: ${verified?.detail}`);
-};
+const operatorIs =
+  (label: string): Expected["more"] =>
+  (_r, input) => {
+    const verified = input?.properties.externalRegistration.checks.find(
+      (k) => k.id === "witness.signature" && k.state === "PASS",
+    ) as (Check & { operator?: string }) | undefined;
+    if (verified?.operator !== label)
+      throw new Error(
+        `witness.signature operator is ${JSON.stringify(verified?.operator)}, expected ${label}: ${verified?.detail}`,
+      );
+  };
 
 export const OPERATOR_CASES: readonly AdversarialCase[] = [
   {
     name: "service signing with the producer key, labelled independent",
     rule: "§9.19",
-    attack: "the Transparency Service's receipts are signed with the producer's own key; the trust file calls it independent",
+    attack:
+      "the Transparency Service's receipts are signed with the producer's own key; the trust file calls it independent",
     request: () => requestOf(honest({ witnesses: [{ url: TS_URL, treeSize: 7, leafIndex: 4, keyLabel: "producer" }] })),
-    expected: { exitCode: 0, property: "externalRegistration", state: "PASS", check: "witness.signature", more: operatorIs("producer-operated") },
+    expected: {
+      exitCode: 0,
+      property: "externalRegistration",
+      state: "PASS",
+      check: "witness.signature",
+      more: operatorIs("producer-operated"),
+    },
   },
   {
     name: "service key that is another authority's producer key",
     rule: "§9.19",
-    attack: "the service's key is also pinned as a producer key (of a sister authority); the trust file calls the service independent",
+    attack:
+      "the service's key is also pinned as a producer key (of a sister authority); the trust file calls the service independent",
     request: () => {
       const e = honest({ witnesses: [{ url: TS_URL, treeSize: 7, leafIndex: 4, keyLabel: "sister producer" }] });
       const trust = copy(e.trust);
-      (trust.producers as unknown[]).push(copy({ authority: "sister.example", keys: [signer("sister producer").publicKeyHex] } as never));
+      (trust.producers as unknown[]).push(
+        copy({ authority: "sister.example", keys: [signer("sister producer").publicKeyHex] } as never),
+      );
       return requestOf(e, { trust });
     },
-    expected: { exitCode: 0, property: "externalRegistration", state: "PASS", check: "witness.signature", more: operatorIs("producer-operated") },
+    expected: {
+      exitCode: 0,
+      property: "externalRegistration",
+      state: "PASS",
+      check: "witness.signature",
+      more: operatorIs("producer-operated"),
+    },
   },
   {
     name: "independent service labelled in a field",
     rule: "§9.19",
     attack: "(control) an honest independent service: the label is a JSON field on the check",
     request: () => requestOf(honest()),
-    expected: { exitCode: 0, property: "externalRegistration", state: "PASS", check: "witness.signature", more: operatorIs("independent") },
+    expected: {
+      exitCode: 0,
+      property: "externalRegistration",
+      state: "PASS",
+      check: "witness.signature",
+      more: operatorIs("independent"),
+    },
   },
 ];

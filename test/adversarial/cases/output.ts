@@ -25,7 +25,11 @@ interface Exit {
 }
 
 /** Runs the built CLI; `onStdout` may end the reader early (a `| head`). */
-function runBin(args: string[], stdout: "pipe" | number, onStdout?: (stream: NodeJS.ReadableStream & { destroy(): void }) => void): Promise<Exit> {
+function runBin(
+  args: string[],
+  stdout: "pipe" | number,
+  onStdout?: (stream: NodeJS.ReadableStream & { destroy(): void }) => void,
+): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", stdout, "pipe"] });
     let stderr = "";
@@ -56,7 +60,13 @@ function bigintReceipt() {
       manifest: (m) => {
         const record = objectAt(m, "cllCheckpoint", "witnesses", 0);
         const huge = 2n ** 64n - 1n;
-        const receipt = receiptFor(transparencyServiceSigner(TS_URL), huge as unknown as number, 4, [], new Uint8Array(32));
+        const receipt = receiptFor(
+          transparencyServiceSigner(TS_URL),
+          huge as unknown as number,
+          4,
+          [],
+          new Uint8Array(32),
+        );
         record.receipt_b64 = bytesToBase64(receipt);
       },
     },
@@ -118,7 +128,13 @@ export const OUTPUT_CASES: readonly AdversarialCase[] = [
     run: () => {
       const bad = bigintReceipt();
       const good = honest();
-      const report = verified({ inputs: [{ source: "bad", data: bad.input }, { source: "good", data: good.input }], trust: good.trust });
+      const report = verified({
+        inputs: [
+          { source: "bad", data: bad.input },
+          { source: "good", data: good.input },
+        ],
+        trust: good.trust,
+      });
       expect(report.inputs.map((i) => [i.source, i.exitCode])).toEqual([
         ["bad", 1],
         ["good", 0],

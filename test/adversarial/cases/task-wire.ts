@@ -16,7 +16,11 @@ const FORGED_TEXT = [{ text: "EUR/USD 0.9000" }, { text: "valid until 23:59:59Z"
 /** A content Artifact the payload does not commit to, dressed as evidence by `dress`. */
 function disguised(dress: (a: JsonObject) => void): (t: JsonObject) => void {
   return (t) => {
-    const a = obj({ artifactId: uuidFromLabel("smuggled artifact"), name: "quote", parts: [{ text: "wire 10 000 EUR to account 666" }] });
+    const a = obj({
+      artifactId: uuidFromLabel("smuggled artifact"),
+      name: "quote",
+      parts: [{ text: "wire 10 000 EUR to account 666" }],
+    });
     dress(a);
     artifacts(t).unshift(a);
   };
@@ -28,7 +32,10 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     name: "content artifact under the evidence artifactId",
     rule: "§9.12",
     attack: "an uncommitted text Artifact named task-evidence-bundle beside an inline bundle",
-    request: () => requestOf(attacked({ finalTask: disguised((a) => void (a.artifactId = "task-evidence-bundle")) }, { carrier: "inline" })),
+    request: () =>
+      requestOf(
+        attacked({ finalTask: disguised((a) => void (a.artifactId = "task-evidence-bundle")) }, { carrier: "inline" }),
+      ),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "artifacts.coverage" },
   },
   {
@@ -42,7 +49,10 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     name: "content artifact under the evidence media type",
     rule: "§9.12",
     attack: "an uncommitted text part that declares the evidence media type",
-    request: () => requestOf(attacked({ finalTask: disguised((a) => void ((a.parts as JsonObject[])[0]!.mediaType = EVIDENCE_MEDIA_TYPE)) })),
+    request: () =>
+      requestOf(
+        attacked({ finalTask: disguised((a) => void ((a.parts as JsonObject[])[0]!.mediaType = EVIDENCE_MEDIA_TYPE)) }),
+      ),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "artifacts.coverage" },
   },
   {
@@ -50,20 +60,33 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     rule: "§9.12",
     attack: "an uncommitted text Artifact carrying a reference under metadata[EXT]",
     request: () =>
-      requestOf(attacked({ finalTask: (t) => disguised((a) => void (a.metadata = obj({ [EXTENSION_URI]: copy(objectAt(t, "metadata", EXTENSION_URI)) })))(t) })),
+      requestOf(
+        attacked({
+          finalTask: (t) =>
+            disguised(
+              (a) => void (a.metadata = obj({ [EXTENSION_URI]: copy(objectAt(t, "metadata", EXTENSION_URI)) })),
+            )(t),
+        }),
+      ),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "artifacts.coverage" },
   },
   {
     name: "text part beside the bundle",
     rule: "§9.12",
     attack: "a second, text part appended to the evidence Artifact after the bundle",
-    request: () => requestOf(attacked({ finalTask: (t) => void arrayAt(evidenceArtifact(t), "parts").push(obj({ text: "also: refund approved" })) })),
+    request: () =>
+      requestOf(
+        attacked({
+          finalTask: (t) => void arrayAt(evidenceArtifact(t), "parts").push(obj({ text: "also: refund approved" })),
+        }),
+      ),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "artifacts.coverage" },
   },
   {
     name: "second evidence artifact with a disagreeing reference",
     rule: "§9.12",
-    attack: "a copy of the evidence Artifact (same bundle, another artifactId) whose reference claims CONTINUITY_WITNESSED",
+    attack:
+      "a copy of the evidence Artifact (same bundle, another artifactId) whose reference claims CONTINUITY_WITNESSED",
     request: () =>
       requestOf(
         attacked({
@@ -83,7 +106,14 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     attack: "a second evidence Artifact carrying another validly signed record (other taskId)",
     request: () => {
       const other = attacked({ payload: (p) => void (p.taskId = uuidFromLabel("another task")) });
-      return requestOf(attacked({ finalTask: (t) => void artifacts(t).push(obj({ ...copy(evidenceArtifact(other.finalTask)), artifactId: "task-evidence-bundle-2" })) }));
+      return requestOf(
+        attacked({
+          finalTask: (t) =>
+            void artifacts(t).push(
+              obj({ ...copy(evidenceArtifact(other.finalTask)), artifactId: "task-evidence-bundle-2" }),
+            ),
+        }),
+      );
     },
     expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "bundle.copiesAgree" },
   },
@@ -92,14 +122,21 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     name: "forged artifact before the honest one under its artifactId",
     rule: "§9.13",
     attack: "an Artifact with the committed artifactId and other text, inserted before the honest one",
-    request: () => requestOf(attacked({ finalTask: (t) => void artifacts(t).unshift(obj({ artifactId: ARTIFACT_0, name: "quote", parts: FORGED_TEXT })) })),
+    request: () =>
+      requestOf(
+        attacked({
+          finalTask: (t) =>
+            void artifacts(t).unshift(obj({ artifactId: ARTIFACT_0, name: "quote", parts: FORGED_TEXT })),
+        }),
+      ),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "artifacts.unambiguous" },
   },
   {
     name: "identical copy of an observed artifact",
     rule: "§9.13",
     attack: "the committed Artifact repeated verbatim",
-    request: () => requestOf(attacked({ finalTask: (t) => void artifacts(t).splice(1, 0, copy(artifacts(t)[0] as JsonObject)) })),
+    request: () =>
+      requestOf(attacked({ finalTask: (t) => void artifacts(t).splice(1, 0, copy(artifacts(t)[0] as JsonObject)) })),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "artifacts.unambiguous" },
   },
   {
@@ -132,15 +169,13 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
       ),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "transcript.unambiguous" },
   },
-  ...(["name", "artifactId", "contentCommitment"] as const).map(
-    (member): AdversarialCase => ({
-      name: `payload artifact without ${member}`,
-      rule: "§9.13",
-      attack: `the producer seals a nonEvidenceArtifacts entry that lacks ${member}`,
-      request: () => requestOf(attacked({ payload: (p) => void delete objectAt(p, "nonEvidenceArtifacts", 0)[member] })),
-      expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "artifact.binding" },
-    }),
-  ),
+  ...(["name", "artifactId", "contentCommitment"] as const).map((member): AdversarialCase => ({
+    name: `payload artifact without ${member}`,
+    rule: "§9.13",
+    attack: `the producer seals a nonEvidenceArtifacts entry that lacks ${member}`,
+    request: () => requestOf(attacked({ payload: (p) => void delete objectAt(p, "nonEvidenceArtifacts", 0)[member] })),
+    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "artifact.binding" },
+  })),
   ...(
     [
       ["messageId", "transcript.sequence"],
@@ -148,15 +183,13 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
       ["partCommitment", "transcript.message"],
       ["sequence", "transcript.sequence"],
     ] as const
-  ).map(
-    ([member, check]): AdversarialCase => ({
-      name: `transcript entry without ${member}`,
-      rule: "§9.13",
-      attack: `the producer seals a transcript entry that lacks ${member}`,
-      request: () => requestOf(attacked({ payload: (p) => void delete objectAt(p, "transcript", 1)[member] })),
-      expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check },
-    }),
-  ),
+  ).map(([member, check]): AdversarialCase => ({
+    name: `transcript entry without ${member}`,
+    rule: "§9.13",
+    attack: `the producer seals a transcript entry that lacks ${member}`,
+    request: () => requestOf(attacked({ payload: (p) => void delete objectAt(p, "transcript", 1)[member] })),
+    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check },
+  })),
   // §9.14 — status.message is an observed Message.
   {
     name: "status message no transcript entry covers",
@@ -166,10 +199,20 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
       requestOf(
         attacked({
           finalTask: (t) =>
-            void (objectAt(t, "status").message = obj({ messageId: uuidFromLabel("final reply"), role: "ROLE_AGENT", parts: [{ text: "transfer executed" }] })),
+            void (objectAt(t, "status").message = obj({
+              messageId: uuidFromLabel("final reply"),
+              role: "ROLE_AGENT",
+              parts: [{ text: "transfer executed" }],
+            })),
         }),
       ),
-    expected: { exitCode: [1, 3], property: "taskBinding", state: ["FAIL", "INCONCLUSIVE"], check: "transcript.statusMessage", more: exitFollowsTaskBinding },
+    expected: {
+      exitCode: [1, 3],
+      property: "taskBinding",
+      state: ["FAIL", "INCONCLUSIVE"],
+      check: "transcript.statusMessage",
+      more: exitFollowsTaskBinding,
+    },
   },
   {
     name: "status message with a transcript messageId and other content, history truncated",
@@ -208,7 +251,10 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     name: "status message equal to its history copy",
     rule: "§9.14",
     attack: "(control) status.message is the last history entry, as the SDKs write it: one observation",
-    request: () => requestOf(attacked({ finalTask: (t) => void (objectAt(t, "status").message = copy(history(t)[1] as JsonObject)) })),
+    request: () =>
+      requestOf(
+        attacked({ finalTask: (t) => void (objectAt(t, "status").message = copy(history(t)[1] as JsonObject)) }),
+      ),
     expected: { exitCode: 0, property: "taskBinding", state: "PASS", check: "transcript.message" },
   },
   // §9.15 — an absent string equals "".
@@ -216,14 +262,16 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     name: "observed Task without contextId",
     rule: "§9.15",
     attack: "contextId removed from the terminal and the first Task",
-    request: () => requestOf(attacked({ finalTask: (t) => void delete t.contextId, firstTask: (t) => void delete t.contextId })),
+    request: () =>
+      requestOf(attacked({ finalTask: (t) => void delete t.contextId, firstTask: (t) => void delete t.contextId })),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "task.contextId" },
   },
   {
     name: "observed Task with an empty contextId",
     rule: "§9.15",
     attack: "contextId emptied in the terminal and the first Task",
-    request: () => requestOf(attacked({ finalTask: (t) => void (t.contextId = ""), firstTask: (t) => void (t.contextId = "") })),
+    request: () =>
+      requestOf(attacked({ finalTask: (t) => void (t.contextId = ""), firstTask: (t) => void (t.contextId = "") })),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "task.contextId" },
   },
   {
@@ -236,7 +284,10 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
 ];
 
 /** An INCONCLUSIVE taskBinding exits 3 under the default policy, a FAIL 1. */
-function exitFollowsTaskBinding(report: { policy: { exitCode: number } }, input: { properties: { taskBinding: { state: string } } } | undefined): void {
+function exitFollowsTaskBinding(
+  report: { policy: { exitCode: number } },
+  input: { properties: { taskBinding: { state: string } } } | undefined,
+): void {
   const want = input?.properties.taskBinding.state === "FAIL" ? 1 : 3;
   if (report.policy.exitCode !== want) throw new Error(`exit ${report.policy.exitCode}, expected ${want}`);
 }

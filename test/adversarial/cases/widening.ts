@@ -30,7 +30,10 @@ function sealedWithUnsafe(count: number) {
 
 /** The carried bundle's unsafe integers written as a Python emitter writes the doubles they became. */
 function widenUnsafe(bundle: JsonObject): void {
-  for (const payload of [objectAt(bundle, "taskEvidencePayload"), objectAt(bundle, "manifest", "taskEvidencePayload")]) {
+  for (const payload of [
+    objectAt(bundle, "taskEvidencePayload"),
+    objectAt(bundle, "manifest", "taskEvidencePayload"),
+  ]) {
     payload.padding = (payload.padding as JsonValue[]).map(() => new JsonNumber(UNSAFE_WIDENED));
   }
 }
@@ -39,16 +42,22 @@ export const WIDENING_CASES: readonly AdversarialCase[] = [
   {
     name: "tampered payload behind an unsafe integer",
     rule: "§9.17",
-    attack: "in a data part, an unsafe integer added to both payload copies and the artifact commitment changed to match forged artifact text",
+    attack:
+      "in a data part, an unsafe integer added to both payload copies and the artifact commitment changed to match forged artifact text",
     request: () => {
       const e = honest(DATA);
       const task = copy(e.finalTask);
       const forged = "EUR/USD 0.9000";
       objectAt(task, "artifacts", 0, "parts", 0).text = forged;
       const bundle = dataBundle(task);
-      for (const payload of [objectAt(bundle, "taskEvidencePayload"), objectAt(bundle, "manifest", "taskEvidencePayload")]) {
+      for (const payload of [
+        objectAt(bundle, "taskEvidencePayload"),
+        objectAt(bundle, "manifest", "taskEvidencePayload"),
+      ]) {
         payload.padding = new JsonNumber(UNSAFE);
-        objectAt(payload, "nonEvidenceArtifacts", 0).contentCommitment = sha256Hex(utf8(`${forged}\nvalid until 09:30:30Z`));
+        objectAt(payload, "nonEvidenceArtifacts", 0).contentCommitment = sha256Hex(
+          utf8(`${forged}\nvalid until 09:30:30Z`),
+        );
       }
       return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
     },
@@ -57,19 +66,27 @@ export const WIDENING_CASES: readonly AdversarialCase[] = [
   {
     name: "more than 256 widened candidates",
     rule: "§9.17",
-    attack: "nine unsafe integers sealed in the payload, each widened to a double by the carrier: 2^9 candidate preimages",
+    attack:
+      "nine unsafe integers sealed in the payload, each widened to a double by the carrier: 2^9 candidate preimages",
     request: () => {
       const e = sealedWithUnsafe(9);
       const task = copy(e.finalTask);
       widenUnsafe(dataBundle(task));
       return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
     },
-    expected: { exitCode: 3, property: "contentBinding", state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /too many widened candidates/ },
+    expected: {
+      exitCode: 3,
+      property: "contentBinding",
+      state: "INCONCLUSIVE",
+      check: "evidenceId.recompute",
+      detail: /too many widened candidates/,
+    },
   },
   {
     name: "one unsafe integer widened by the carrier",
     rule: "§9.17",
-    attack: "(control) an unsafe integer the producer sealed, printed by the carrier as the double it became: narrowing explains it",
+    attack:
+      "(control) an unsafe integer the producer sealed, printed by the carrier as the double it became: narrowing explains it",
     request: () => {
       const e = sealedWithUnsafe(1);
       const task = copy(e.finalTask);
@@ -89,7 +106,13 @@ export const WIDENING_CASES: readonly AdversarialCase[] = [
       part.data = widened(part.data as JsonObject);
       return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
     },
-    expected: { exitCode: 3, property: "contentBinding", state: "INCONCLUSIVE", check: "evidenceId.recompute", intact: ["producerSignature"] },
+    expected: {
+      exitCode: 3,
+      property: "contentBinding",
+      state: "INCONCLUSIVE",
+      check: "evidenceId.recompute",
+      intact: ["producerSignature"],
+    },
   },
   {
     name: "widening does not excuse a re-dated checkpoint",
@@ -103,6 +126,12 @@ export const WIDENING_CASES: readonly AdversarialCase[] = [
       objectAt(part.data, "manifest", "cllCheckpoint").timestamp = "2026-10-01T09:30:01.254107Z";
       return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
     },
-    expected: { exitCode: 1, property: "checkpointSignature", state: "FAIL", check: "checkpoint.signature", intact: ["producerSignature"] },
+    expected: {
+      exitCode: 1,
+      property: "checkpointSignature",
+      state: "FAIL",
+      check: "checkpoint.signature",
+      intact: ["producerSignature"],
+    },
   },
 ];
