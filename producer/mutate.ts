@@ -125,8 +125,21 @@ function receiptAlg(receiptB64: JsonValue | undefined): "EdDSA" | "ES256" {
   }
 }
 
-/** Registers `entryHash` again with every service that stamped the checkpoint, at the same position; stubs stay stubs. */
-function registerAgain(checkpoint: JsonObject, entryHash: string, keys: ResignKeys): void {
+/** The public form a trust file pins for a signer (log.ts): raw hex for Ed25519, PEM for ES256. */
+const pinnedForm = (s: Ed25519Signer | P256Signer): string => (s.alg === "EdDSA" ? s.publicKeyHex : s.publicKeyPem);
+
+/**
+ * Registers `entryHash` again with every service that stamped the checkpoint, at the same
+ * position; stubs stay stubs. `services` are the keys the exchange was built with: a service whose
+ * key is not the one derived from its url (a custom key label) must be given in `keys`, or the
+ * new receipt would silently be signed by another key.
+ */
+function registerAgain(
+  checkpoint: JsonObject,
+  entryHash: string,
+  keys: ResignKeys,
+  services?: ReadonlyMap<string, string>,
+): void {
   const witnesses = checkpoint.witnesses;
   if (!Array.isArray(witnesses)) return;
   checkpoint.witnesses = witnesses.map((w) => {
@@ -135,7 +148,15 @@ function registerAgain(checkpoint: JsonObject, entryHash: string, keys: ResignKe
     if (!(w.tree_size instanceof JsonNumber) || !(w.leaf_index instanceof JsonNumber)) return w;
     const url = w.ts_url;
     const alg = receiptAlg(w.receipt_b64);
-    const by = keys.transparencyService?.(url, alg) ?? transparencyServiceKey(url, alg);
+    const given = keys.transparencyService?.(url, alg);
+    const by = given ?? transparencyServiceKey(url, alg);
+    const expected = services?.get(url);
+    if (!given && expected !== undefined && expected !== pinnedForm(by)) {
+      throw new ProducerError(
+        "PRODUCER_BAD_KEY_SEED",
+        `${url} signed with a key not derived from its url: pass keys.transparencyService`,
+      );
+    }
     return register(
       { url, signer: by, treeSize: integer(w.tree_size, "tree_size"), leafIndex: integer(w.leaf_index, "leaf_index") },
       entryHash,
@@ -144,11 +165,16 @@ function registerAgain(checkpoint: JsonObject, entryHash: string, keys: ResignKe
 }
 
 /** Signs the checkpoint's nine members as they stand (key_id becomes the signer's) and registers it again. */
-export function sealCheckpoint(checkpoint: JsonObject, by: Ed25519Signer = PRODUCER, keys: ResignKeys = {}): void {
+export function sealCheckpoint(
+  checkpoint: JsonObject,
+  by: Ed25519Signer = PRODUCER,
+  keys: ResignKeys = {},
+  services?: ReadonlyMap<string, string>,
+): void {
   checkpoint.key_id = by.publicKeyHex;
   const digestHex = checkpointDigestHex(checkpoint);
   checkpoint.signature = bytesToHex(by.sign(utf8(digestHex)));
-  registerAgain(checkpoint, entryHashOf(digestHex), keys);
+  registerAgain(checkpoint, entryHashOf(digestHex), keys, services);
 }
 
 /**
@@ -334,9 +360,10 @@ export function resign(exchange: Exchange, mutation: SemanticMutation = {}, keys
   manifest.producerEnvelope = producerEnvelopeOf(capsule);
   manifest.taskEvidencePayload = copyObject(payload);
   mutation.manifest?.(manifest);
+  const services = new Map(exchange.keys.transparencyServices.map((t) => [t.url, t.publicKey]));
   for (const name of ["cllCheckpoint", "priorCheckpoint"]) {
     const cp = manifest[name];
-    if (isJsonObject(cp)) sealCheckpoint(cp, checkpointSigner, keys);
+    if (isJsonObject(cp)) sealCheckpoint(cp, checkpointSigner, keys, services);
   }
   const coreManifestDigest = pyjsonDigestHex(manifest);
   bundle.coreManifestDigest = coreManifestDigest;

@@ -76,4 +76,13 @@ describe("resign", () => {
       /not built by this producer/,
     );
   });
+
+  it("refuses to re-register a stamp under a key other than the one the exchange was built with", () => {
+    const custom = buildExchange({
+      ...definition("valid-capture").options,
+      witnesses: [{ url: "https://ts.a2a-evidence.example", treeSize: 7, leafIndex: 4, keyLabel: "log key" }],
+    });
+    expect(() => resign(custom)).toThrow(/pass keys.transparencyService/);
+    expect(text(resign(custom, {}, { transparencyService: () => signer("log key") }))).toEqual(text(custom));
+  });
 });

@@ -5,7 +5,7 @@
 import type { Check } from "../../../src/index.js";
 import { signer } from "../../../producer/mutate.js";
 import { TS_URL } from "../../properties/harness.js";
-import { copy, honest, requestOf, type AdversarialCase, type Expected } from "../harness.js";
+import { attacked, copy, honest, requestOf, type AdversarialCase, type Expected } from "../harness.js";
 
 /** The verified stamp's check must carry `operator` as a JSON field with this label. */
 const operatorIs =
@@ -53,6 +53,30 @@ export const OPERATOR_CASES: readonly AdversarialCase[] = [
       property: "externalRegistration",
       state: "PASS",
       check: "witness.signature",
+      more: operatorIs("producer-operated"),
+    },
+  },
+  {
+    name: "service signing with the checkpoint's own key",
+    rule: "§9.19",
+    attack:
+      "the log's checkpoints and the service's receipts are signed by one key (not a producer key); the trust file calls the service independent",
+    request: () => {
+      const logKey = signer("log key");
+      const e = attacked(
+        {},
+        { witnesses: [{ url: TS_URL, treeSize: 7, leafIndex: 4, keyLabel: "log key" }] },
+        { checkpoint: logKey, transparencyService: () => logKey },
+      );
+      return requestOf(e);
+    },
+    expected: {
+      // The checkpoint's signer is neither the producer key nor pinned, so the level stays SIGNED_RECORD below the negotiated one.
+      exitCode: 3,
+      property: "externalRegistration",
+      state: "PASS",
+      check: "witness.signature",
+      intact: ["contentBinding", "producerSignature", "localInclusion"],
       more: operatorIs("producer-operated"),
     },
   },
