@@ -26,15 +26,18 @@ export interface Context {
   readonly name: readonly string[];
 }
 
-interface Rule {
+/** One row of a coverage map: a place, and the properties that cover it or why none does. */
+export interface RuleOf<C> {
   readonly at: string;
   readonly covers?: readonly PropertyName[];
   readonly benign?: string;
   /** Only for these operations. */
   readonly ops?: readonly Op[];
   /** Only when this holds of the change. */
-  readonly when?: (c: Context) => boolean;
+  readonly when?: (c: C) => boolean;
 }
+
+type Rule = RuleOf<Context>;
 
 const TERMINAL = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"];
 const SIGNED_CHECKPOINT_MEMBERS = [
@@ -492,31 +495,43 @@ export function matches(pattern: readonly string[], name: readonly string[]): bo
   return ok && matches(rest, name.slice(1));
 }
 
-const compiled = RULES.map((r) => ({ ...r, pattern: r.at.split(".") }));
-
 export interface Classification {
-  readonly covers: ReadonlySet<PropertyName>;
+  readonly covers: Set<PropertyName>;
   readonly benign?: string;
 }
 
-/** What a change's site is covered by: the union of every matching rule; benign when none covers it. */
-export function classify(c: Omit<Context, "name">): Classification {
-  const name = normalize(c.before, c.mutation.site);
-  // An element added to an array is named by its array and `+`.
-  const named =
-    c.mutation.op === "insert" && typeof c.mutation.site.path[c.mutation.site.path.length - 1] === "number"
-      ? [...name.slice(0, -1), "+"]
-      : name;
-  const ctx: Context = { ...c, name: named };
+export type Compiled<C> = ReadonlyArray<RuleOf<C> & { readonly pattern: readonly string[] }>;
+
+export function compile<C>(rules: readonly RuleOf<C>[]): Compiled<C> {
+  return rules.map((r) => ({ ...r, pattern: r.at.split(".") }));
+}
+
+/** The name of a change's place: an element added to an array is named by its array and `+`. */
+export function insertName(name: readonly string[], op: Op, path: readonly (string | number)[]): string[] {
+  return op === "insert" && typeof path[path.length - 1] === "number" ? [...name.slice(0, -1), "+"] : [...name];
+}
+
+/** The union of every matching rule's properties; the first matching benign reason when none covers it. */
+export function applyRules<C>(rules: Compiled<C>, name: readonly string[], op: Op, ctx: C): Classification {
   const covers = new Set<PropertyName>();
   let benign: string | undefined;
-  for (const r of compiled) {
-    if (r.ops && !r.ops.includes(c.mutation.op)) continue;
-    if (!matches(r.pattern, named)) continue;
+  for (const r of rules) {
+    if (r.ops && !r.ops.includes(op)) continue;
+    if (!matches(r.pattern, name)) continue;
     if (r.when && !r.when(ctx)) continue;
     if (r.covers) r.covers.forEach((p) => covers.add(p));
     else benign ??= r.benign;
   }
+  return covers.size === 0 && benign !== undefined ? { covers, benign } : { covers };
+}
+
+const compiled = compile(RULES);
+
+/** What a change's site is covered by: the union of every matching rule; benign when none covers it. */
+export function classify(c: Omit<Context, "name">): Classification {
+  const name = normalize(c.before, c.mutation.site);
+  const named = insertName(name, c.mutation.op, c.mutation.site.path);
+  const { covers, benign } = applyRules(compiled, named, c.mutation.op, { ...c, name: named });
   if (c.before.carrier !== "raw" && name[0] === "bundle" && widenedOnly(c.mutation)) {
     // §9.1: a structured carrier's numbers are read for structure as the integers they stand
     // for; only the digests and signatures over the presented bytes cannot be PASS any more.

@@ -13,8 +13,7 @@ import { JsonNumber, isJsonObject, jsonEquals, type JsonValue } from "../../src/
 import type { PropertyName, VerifiedInput } from "../../src/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { valueAt } from "./corpus.js";
-import { matches } from "./coverage.js";
-import type { Op } from "./mutate-raw.js";
+import { applyRules, compile, insertName, type RuleOf } from "./coverage.js";
 import type { SemanticMutant } from "./mutate-semantic.js";
 import type { Exchange } from "../../producer/exchange.js";
 
@@ -25,13 +24,7 @@ export interface SemanticContext {
   readonly name: readonly string[];
 }
 
-interface Rule {
-  readonly at: string;
-  readonly covers?: readonly PropertyName[];
-  readonly benign?: string;
-  readonly ops?: readonly Op[];
-  readonly when?: (c: SemanticContext) => boolean;
-}
+type Rule = RuleOf<SemanticContext>;
 
 const LEVELS = ["SIGNED_RECORD", "EXTERNALLY_REGISTERED", "CONTINUITY_WITNESSED"];
 const STATUSES = [
@@ -250,31 +243,20 @@ export const SEMANTIC_RULES: readonly Rule[] = [
   { at: "keys.checkpoint", covers: ["checkpointSignature"] },
 ];
 
-const compiled = SEMANTIC_RULES.map((r) => ({ ...r, pattern: r.at.split(".") }));
+const compiled = compile(SEMANTIC_RULES);
 
 export function semanticName(m: SemanticMutant): string[] {
   const path = m.mutation.site.path.map((s) => (s === EXTENSION_URI ? "EXT" : String(s)));
-  const named =
-    m.mutation.op === "insert" && typeof m.mutation.site.path[m.mutation.site.path.length - 1] === "number"
-      ? [...path.slice(0, -1), "+"]
-      : path;
-  return m.target === "keys" ? ["keys", ...named] : [m.target, ...named];
+  return [m.target, ...insertName(path, m.mutation.op, m.mutation.site.path)];
 }
 
 export function classifySemantic(c: Omit<SemanticContext, "name">): { covers: Set<PropertyName>; benign?: string } {
   const name = semanticName(c.mutant);
   const ctx: SemanticContext = { ...c, name };
-  const covers = new Set<PropertyName>();
-  let benign: string | undefined;
-  for (const r of compiled) {
-    if (r.ops && !r.ops.includes(c.mutant.mutation.op)) continue;
-    if (!matches(r.pattern, name)) continue;
-    if (r.when && !r.when(ctx)) continue;
-    if (r.covers) r.covers.forEach((p) => covers.add(p));
-    else benign ??= r.benign;
-  }
-  if (widenedInStructuredCarrier(ctx)) for (const p of STRUCTURAL) covers.delete(p);
-  if (covers.size === 0 && benign === undefined && widenedInStructuredCarrier(ctx))
-    benign = "a structured carrier reads an integral double as the integer (§9.1)";
-  return benign !== undefined && covers.size === 0 ? { covers, benign } : { covers };
+  const { covers, benign } = applyRules(compiled, name, c.mutant.mutation.op, ctx);
+  if (!widenedInStructuredCarrier(ctx)) return benign !== undefined ? { covers, benign } : { covers };
+  for (const p of STRUCTURAL) covers.delete(p);
+  return covers.size > 0
+    ? { covers }
+    : { covers, benign: benign ?? "a structured carrier reads an integral double as the integer (§9.1)" };
 }

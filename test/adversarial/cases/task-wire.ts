@@ -13,6 +13,13 @@ const history = (t: JsonObject): JsonValue[] => arrayAt(t, "history");
 const evidenceArtifact = (t: JsonObject): JsonObject => objectAt(t, "artifacts", artifacts(t).length - 1);
 const FORGED_TEXT = [{ text: "EUR/USD 0.9000" }, { text: "valid until 23:59:59Z" }];
 
+/** The history message at `i` again, same messageId and role, with forged text. */
+function forgedCopy(t: JsonObject, i: number): JsonObject {
+  const forged = copy(history(t)[i] as JsonObject);
+  forged.parts = copy(FORGED_TEXT) as unknown as JsonValue[];
+  return forged;
+}
+
 /** A content Artifact the payload does not commit to, dressed as evidence by `dress`. */
 function disguised(dress: (a: JsonObject) => void): (t: JsonObject) => void {
   return (t) => {
@@ -160,11 +167,7 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     request: () =>
       requestOf(
         attacked({
-          finalTask: (t) => {
-            const forged = copy(history(t)[1] as JsonObject);
-            forged.parts = copy(FORGED_TEXT) as unknown as JsonValue[];
-            history(t).push(forged);
-          },
+          finalTask: (t) => void history(t).push(forgedCopy(t, 1)),
         }),
       ),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "transcript.unambiguous" },
@@ -222,8 +225,7 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
       requestOf(
         attacked({
           finalTask: (t) => {
-            const forged = copy(history(t)[1] as JsonObject);
-            forged.parts = copy(FORGED_TEXT) as unknown as JsonValue[];
+            const forged = forgedCopy(t, 1);
             history(t).splice(1);
             objectAt(t, "status").message = forged;
           },
@@ -238,11 +240,7 @@ export const TASK_WIRE_CASES: readonly AdversarialCase[] = [
     request: () =>
       requestOf(
         attacked({
-          finalTask: (t) => {
-            const forged = copy(history(t)[1] as JsonObject);
-            forged.parts = copy(FORGED_TEXT) as unknown as JsonValue[];
-            objectAt(t, "status").message = forged;
-          },
+          finalTask: (t) => void (objectAt(t, "status").message = forgedCopy(t, 1)),
         }),
       ),
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "transcript.statusMessage" },

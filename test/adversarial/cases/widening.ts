@@ -28,14 +28,31 @@ function sealedWithUnsafe(count: number) {
   });
 }
 
+/** The payload and its manifest copy. */
+const payloadCopies = (bundle: JsonObject): JsonObject[] => [
+  objectAt(bundle, "taskEvidencePayload"),
+  objectAt(bundle, "manifest", "taskEvidencePayload"),
+];
+
+/** Every integer of the data part written as a Python double (1 → 1.0). */
+function widenAll(task: JsonObject): void {
+  const artifacts = arrayAt(task, "artifacts");
+  const part = objectAt(artifacts[artifacts.length - 1] as JsonValue, "parts", 0);
+  part.data = widened(part.data as JsonObject);
+}
+
 /** The carried bundle's unsafe integers written as a Python emitter writes the doubles they became. */
 function widenUnsafe(bundle: JsonObject): void {
-  for (const payload of [
-    objectAt(bundle, "taskEvidencePayload"),
-    objectAt(bundle, "manifest", "taskEvidencePayload"),
-  ]) {
+  for (const payload of payloadCopies(bundle)) {
     payload.padding = (payload.padding as JsonValue[]).map(() => new JsonNumber(UNSAFE_WIDENED));
   }
+}
+
+/** The exchange's request with its terminal Task replaced by a changed copy (nothing re-signed: the carrier's doing). */
+function carried(e: ReturnType<typeof honest>, change: (task: JsonObject) => void) {
+  const task = copy(e.finalTask);
+  change(task);
+  return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
 }
 
 export const WIDENING_CASES: readonly AdversarialCase[] = [
@@ -44,23 +61,17 @@ export const WIDENING_CASES: readonly AdversarialCase[] = [
     rule: "§9.17",
     attack:
       "in a data part, an unsafe integer added to both payload copies and the artifact commitment changed to match forged artifact text",
-    request: () => {
-      const e = honest(DATA);
-      const task = copy(e.finalTask);
-      const forged = "EUR/USD 0.9000";
-      objectAt(task, "artifacts", 0, "parts", 0).text = forged;
-      const bundle = dataBundle(task);
-      for (const payload of [
-        objectAt(bundle, "taskEvidencePayload"),
-        objectAt(bundle, "manifest", "taskEvidencePayload"),
-      ]) {
-        payload.padding = new JsonNumber(UNSAFE);
-        objectAt(payload, "nonEvidenceArtifacts", 0).contentCommitment = sha256Hex(
-          utf8(`${forged}\nvalid until 09:30:30Z`),
-        );
-      }
-      return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
-    },
+    request: () =>
+      carried(honest(DATA), (t) => {
+        const forged = "EUR/USD 0.9000";
+        objectAt(t, "artifacts", 0, "parts", 0).text = forged;
+        for (const payload of payloadCopies(dataBundle(t))) {
+          payload.padding = new JsonNumber(UNSAFE);
+          objectAt(payload, "nonEvidenceArtifacts", 0).contentCommitment = sha256Hex(
+            utf8(`${forged}\nvalid until 09:30:30Z`),
+          );
+        }
+      }),
     expected: { exitCode: 1, property: "contentBinding", state: "FAIL", check: "evidenceId.recompute" },
   },
   {
@@ -68,12 +79,7 @@ export const WIDENING_CASES: readonly AdversarialCase[] = [
     rule: "§9.17",
     attack:
       "nine unsafe integers sealed in the payload, each widened to a double by the carrier: 2^9 candidate preimages",
-    request: () => {
-      const e = sealedWithUnsafe(9);
-      const task = copy(e.finalTask);
-      widenUnsafe(dataBundle(task));
-      return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
-    },
+    request: () => carried(sealedWithUnsafe(9), (t) => widenUnsafe(dataBundle(t))),
     expected: {
       exitCode: 3,
       property: "contentBinding",
@@ -87,25 +93,14 @@ export const WIDENING_CASES: readonly AdversarialCase[] = [
     rule: "§9.17",
     attack:
       "(control) an unsafe integer the producer sealed, printed by the carrier as the double it became: narrowing explains it",
-    request: () => {
-      const e = sealedWithUnsafe(1);
-      const task = copy(e.finalTask);
-      widenUnsafe(dataBundle(task));
-      return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
-    },
+    request: () => carried(sealedWithUnsafe(1), (t) => widenUnsafe(dataBundle(t))),
     expected: { exitCode: 3, property: "contentBinding", state: "INCONCLUSIVE", check: "evidenceId.recompute" },
   },
   {
     name: "integers widened to 1.0 by the carrier",
     rule: "§9.17",
     attack: "(control) every integer of the data part written as a Python double (1 → 1.0)",
-    request: () => {
-      const e = honest(DATA);
-      const task = copy(e.finalTask);
-      const part = objectAt(task, "artifacts", 1, "parts", 0);
-      part.data = widened(part.data as JsonObject);
-      return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
-    },
+    request: () => carried(honest(DATA), widenAll),
     expected: {
       exitCode: 3,
       property: "contentBinding",
@@ -118,14 +113,11 @@ export const WIDENING_CASES: readonly AdversarialCase[] = [
     name: "widening does not excuse a re-dated checkpoint",
     rule: "§9.17",
     attack: "in a widened data part, the checkpoint's timestamp changed after signing",
-    request: () => {
-      const e = honest(DATA);
-      const task = copy(e.finalTask);
-      const part = objectAt(task, "artifacts", 1, "parts", 0);
-      part.data = widened(part.data as JsonObject);
-      objectAt(part.data, "manifest", "cllCheckpoint").timestamp = "2026-10-01T09:30:01.254107Z";
-      return requestOf({ ...e, input: { ...copy(e.input), finalTask: task } as JsonObject });
-    },
+    request: () =>
+      carried(honest(DATA), (t) => {
+        widenAll(t);
+        objectAt(dataBundle(t), "manifest", "cllCheckpoint").timestamp = "2026-10-01T09:30:01.254107Z";
+      }),
     expected: {
       exitCode: 1,
       property: "checkpointSignature",
