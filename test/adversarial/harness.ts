@@ -49,6 +49,11 @@ export interface Expected {
   readonly intact?: readonly PropertyName[];
   /** A reason the report must state for the input (contract §6: every reason the policy did not hold). */
   readonly policyReason?: RegExp;
+  /**
+   * A generous cap on this one input's verification, for the bounded-work rule (§9.20): far above
+   * what the honest input costs, far below what a superlinear blow-up costs. Not a benchmark.
+   */
+  readonly maxMs?: number;
   /** Further assertions on the report. */
   readonly more?: (report: Report, input: VerifiedInput | undefined) => void;
 }
@@ -93,7 +98,10 @@ export function expectCase(c: AdversarialCase): void | Promise<void> {
   if (c.run) return c.run();
   const request = (c.request as () => VerifyRequest)();
   const e = c.expected as Expected;
+  const started = performance.now();
   const report = verified(request);
+  const elapsed = performance.now() - started;
+  if (e.maxMs !== undefined) expect(elapsed, `verification took ${Math.round(elapsed)} ms`).toBeLessThan(e.maxMs);
   const first = report.inputs[0];
   const input = first && !isFailedInput(first) ? first : undefined;
   if (e.property) {

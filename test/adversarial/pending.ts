@@ -12,4 +12,7 @@ export const PENDING_FIXES: Readonly<Record<string, string>> = {
   "second evidence artifact with a disagreeing reference": "§9.12 (each evidence Artifact's reference is compared)",
   // --task's Task is read for a second bundle, but its evidence Artifact's reference is not compared.
   "task whose evidence artifact reference disagrees": "§9.16 (--task's evidence references are compared)",
+  // MAX_NARROWING_WORK counts JSON nodes, not bytes: one long string and eight widened unsafe
+  // integers make 256 full re-hashes of the payload (about 10 s for an 800 kB input).
+  "widened integers over a long payload": "§9.20 (narrowing work bounded by bytes, not only by JSON nodes)",
 };

@@ -5,7 +5,17 @@
 import type { PropertyName } from "../../../src/index.js";
 import { uuidFromLabel, type ArtifactSpec, type MessageSpec } from "../../../producer/a2a.js";
 import { jsonText } from "../../../producer/json-text.js";
-import { arrayAt, honest, objectAt, reportJson, requestOf, type AdversarialCase, type Expected } from "../harness.js";
+import { JsonNumber, type JsonObject, type JsonValue } from "../../../src/json/value.js";
+import {
+  arrayAt,
+  copy,
+  honest,
+  objectAt,
+  reportJson,
+  requestOf,
+  type AdversarialCase,
+  type Expected,
+} from "../harness.js";
 
 const N = 1000;
 /** The JSON report may be at most this many times the input. */
@@ -58,7 +68,50 @@ function caseOf(
   };
 }
 
+/**
+ * A data-part bundle whose payload the producer sealed with eight integers beyond 2^53 and one long
+ * string; the carrier prints the integers as the doubles they became, and the string is changed in
+ * transit: 2^8 narrowings, each re-hashing the whole payload unless the search is bounded by bytes.
+ */
+function widenedLongPayload() {
+  const e = honest({
+    carrier: "data",
+    tamper: {
+      payload: (p) => {
+        p.padding = Array.from({ length: 8 }, () => new JsonNumber("9007199254740993"));
+        p.filler = "x".repeat(400_000);
+      },
+    },
+  });
+  const task = copy(e.finalTask);
+  const artifacts = arrayAt(task, "artifacts");
+  const bundle = objectAt(artifacts[artifacts.length - 1] as JsonValue, "parts", 0, "data");
+  for (const payload of [
+    objectAt(bundle, "taskEvidencePayload"),
+    objectAt(bundle, "manifest", "taskEvidencePayload"),
+  ]) {
+    payload.padding = (payload.padding as JsonValue[]).map(() => new JsonNumber("9007199254740992.0"));
+    payload.filler = `y${(payload.filler as string).slice(1)}`;
+  }
+  return { ...e, input: { ...copy(e.input), finalTask: task } as JsonObject };
+}
+
 export const BOUNDED_CASES: readonly AdversarialCase[] = [
+  {
+    name: "widened integers over a long payload",
+    rule: "§9.20",
+    attack: "an 800 kB data-part payload with eight widened unsafe integers and one long string changed in transit",
+    request: () => requestOf(widenedLongPayload()),
+    expected: {
+      exitCode: [1, 3],
+      property: "contentBinding",
+      state: ["FAIL", "INCONCLUSIVE"],
+      check: "evidenceId.recompute",
+      // The same input without the eight integers verifies in well under 100 ms.
+      maxMs: 2000,
+      intact: ["producerSignature", "localInclusion", "checkpointSignature"],
+    },
+  },
   caseOf(
     "same-named commitments against same-named artifacts",
     `${N} observed Artifacts all named "statement"; the payload commits to ${N} other artifactIds under that name`,
