@@ -429,6 +429,32 @@ export const RULES: readonly Rule[] = [
     ops: ["insert"],
   },
 
+  // PEAC receipts, wherever the Task carries them (peacReceipts: each carrier signed by its pinned issuer, unmodified).
+  // null under the key is no carrier at all, like an absent one.
+  { at: "task.**.metadata.PEAC", covers: ["peacReceipts"], ops: ["replace"], when: (c) => c.mutation.after !== null },
+  {
+    at: "task.**.metadata.PEAC.carriers",
+    covers: ["peacReceipts"],
+    ops: ["replace"],
+    when: (c) => !keepsEveryElement(c),
+  },
+  { at: "task.**.metadata.PEAC.carriers.#", covers: ["peacReceipts"], ops: ["replace"] },
+  { at: "task.**.metadata.PEAC.carriers.#.receipt_jws", covers: ["peacReceipts"], ops: ["replace"] },
+  { at: "task.**.metadata.PEAC.carriers.#.receipt_ref", covers: ["peacReceipts"], ops: ["replace"] },
+  {
+    at: "task.**.metadata.PEAC.**",
+    benign:
+      "PEAC receipts count one by one (a removed or repeated carrier leaves the others' verdicts), and the meta block (format, transport, size limit) is a hint no signature covers",
+  },
+  {
+    at: "task.status.metadata.**",
+    benign: "TaskStatus has no metadata in A2A v1.0: only PEAC receipts are read there",
+  },
+  {
+    at: "task.artifacts.C.metadata.**",
+    benign: "an Artifact's metadata is not committed by the payload (content-binding.md §6)",
+  },
+
   // The first Task (captures): the acceptance.
   { at: "first", covers: ["negotiation"], ops: ["replace", "remove"] },
   { at: "first.id", covers: ["negotiation"] },

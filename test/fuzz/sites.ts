@@ -2,11 +2,14 @@
  * Where a mutation can land in a document, and the normalized name of that place: the tree it is
  * in (`env` the envelope, `task` the terminal Task, `first` the first Task, `bundle` the evidence
  * bundle in whatever carrier), the evidence Artifact as `E` and content Artifacts as `C`, and the
- * extension URI key as `EXT`. The coverage map is written in those names.
+ * extension URI key as `EXT` (the PEAC one as `PEAC`). The coverage map is written in those names.
  */
 import { isJsonObject, type JsonValue } from "../../src/json/value.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { valueAt, type Doc, type Path } from "./corpus.js";
+
+/** The PEAC traceability extension key (peac-carriers.md §5): receipts an A2A Task may carry in metadata. */
+export const PEAC_URI = "https://www.peacprotocol.org/ext/traceability/v1";
 
 export type Root = "input" | "bundle";
 
@@ -48,7 +51,7 @@ export function sites(doc: Doc): Site[] {
 
 /** The normalized name of a site, as the coverage map spells it. */
 export function normalize(doc: Doc, site: Site): string[] {
-  const seg = (s: string | number): string => (s === EXTENSION_URI ? "EXT" : String(s));
+  const seg = (s: string | number): string => (s === EXTENSION_URI ? "EXT" : s === PEAC_URI ? "PEAC" : String(s));
   if (site.root === "bundle") return ["bundle", ...site.path.map(seg)];
   const p = site.path;
   if (doc.carrier !== "raw" && startsWith(p, doc.bundlePath))
