@@ -13,6 +13,7 @@ import { EVIDENCE_MEDIA_TYPE, EXTENSION_URI } from "../../producer/constants.js"
 import { buildExchange, type Exchange } from "../../producer/exchange.js";
 import type { ExchangeOptions } from "../../producer/options.js";
 import { VECTORS } from "../../producer/vectors.js";
+import { isStreamVector, type StreamVectorDefinition } from "../../producer/vectors-stream.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { CAPTURE } from "../properties/harness.js";
 
@@ -32,7 +33,12 @@ function parse(bytes: Uint8Array | string): JsonValue {
   return r.value;
 }
 
-const VALID = VECTORS.filter((v) => v.mutation === null);
+const VALID = VECTORS.filter((v) => v.mutation === null && !isStreamVector(v));
+
+/** The valid vectors whose input is a stream of events (SSE or NDJSON), mutated event by event (stream.test.ts). */
+export const STREAM_SEEDS: readonly StreamVectorDefinition[] = VECTORS.filter(
+  (v): v is StreamVectorDefinition => v.mutation === null && isStreamVector(v),
+);
 
 export const SEEDS: readonly Seed[] = [
   ...VALID.map((v) => ({
