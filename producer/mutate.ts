@@ -340,6 +340,14 @@ function restate(reference: JsonObject, evidenceId: string, coreManifestDigest: 
 export function resign(exchange: Exchange, mutation: SemanticMutation = {}, keys: ResignKeys = {}): Exchange {
   const producer = keys.producer ?? PRODUCER;
   const checkpointSigner = keys.checkpoint ?? producer;
+  // Continuity witnesses cosign the checkpoints with keys and times this exchange does not carry:
+  // a re-derived checkpoint would leave their lines behind, so such an exchange is refused.
+  if (exchange.bundle.continuityEvidence !== undefined) {
+    throw new ProducerError(
+      "PRODUCER_INVALID_OPTION",
+      "the bundle carries continuity cosignatures, which cannot be derived again here",
+    );
+  }
   const bundle = copyObject(exchange.bundle);
   const payload = objectMember(bundle, "taskEvidencePayload", "bundle");
   mutation.payload?.(payload);
@@ -398,6 +406,7 @@ export function resign(exchange: Exchange, mutation: SemanticMutation = {}, keys
     keys: {
       producer: { publicKeyHex: producer.publicKeyHex, publicKeyPem: producer.publicKeyPem },
       transparencyServices: exchange.keys.transparencyServices,
+      witnesses: exchange.keys.witnesses,
     },
   };
 }

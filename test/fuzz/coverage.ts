@@ -267,6 +267,36 @@ export const RULES: readonly Rule[] = [
   { at: "bundle.manifest.localInclusionProof", covers: ["localInclusion"] },
   { at: "bundle.manifest.localInclusionProof.**", covers: ["localInclusion"] },
   { at: "bundle.manifest.priorCheckpoint.**", covers: ["continuity"] },
+  // A continuity witness cosigns the checkpoint's note (log, size, root) and the chain from the prior one.
+  ...["log_id", "mmr_size", "root", "prev_size", "prev_root", "key_id"].map((m): Rule => ({
+    at: `bundle.manifest.cllCheckpoint.${m}`,
+    covers: ["continuity"],
+  })),
+  // Every vector's witnesses are exactly the quorum (both checkpoints cosigned): each line counts.
+  {
+    at: "bundle.continuityEvidence",
+    covers: ["continuity"],
+    ops: ["replace", "remove"],
+    when: (c) => !keepsEveryElement(c),
+  },
+  { at: "bundle.continuityEvidence.#", covers: ["continuity"], ops: ["replace", "remove"] },
+  {
+    at: "bundle.continuityEvidence.#.lines",
+    covers: ["continuity"],
+    ops: ["replace", "remove"],
+    when: (c) => !keepsEveryElement(c),
+  },
+  {
+    at: "bundle.continuityEvidence.#.*",
+    covers: ["continuity"],
+    ops: ["replace", "remove"],
+    when: (c) => c.name[3] !== "lines",
+  },
+  { at: "bundle.continuityEvidence.#.lines.#", covers: ["continuity"], ops: ["replace", "remove"] },
+  {
+    at: "bundle.continuityEvidence.**",
+    benign: "cosignature lines count once each, in any order (§9.22); a member or entry no witness signed adds nothing",
+  },
   { at: "bundle.manifest.consistencyProof.**", covers: ["continuity"] },
   { at: "bundle.manifest.capturePolicyId", covers: ["captureCoverage"] },
   { at: "bundle.capsule", covers: ["producerSignature", "localInclusion"] },
