@@ -39,7 +39,7 @@ function layer(files, higher, extra = [], impure = IMPURE) {
 }
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "vectors/**", "coverage/**"] },
+  { ignores: ["dist/**", "node_modules/**", "vectors/**", "coverage/**", "src/**/*.generated.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -5,6 +6,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     environment: "node",
     pool: "threads",
+    // Vitest's default is one worker per CPU less one: a single worker on a 2-core machine.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30000,
   },
 });

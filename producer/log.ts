@@ -62,7 +62,8 @@ export function consistencyProofJson(p: ConsistencyProof): JsonObject {
   });
 }
 
-function transparencyService(w: WitnessOptions): TransparencyService {
+/** The service a witness option names: its key derived from its label, our entry's position in its log. */
+export function transparencyService(w: WitnessOptions): TransparencyService {
   const seed = seedFromLabel(w.keyLabel ?? `transparency-service ${w.url}`);
   const treeSize = w.treeSize ?? 1;
   return {
@@ -73,7 +74,10 @@ function transparencyService(w: WitnessOptions): TransparencyService {
   };
 }
 
-export function buildLog(o: ResolvedOptions, capsuleId: string, signer: Ed25519Signer): LogPart {
+/** What the log side of a record is built from; a re-signing mutator reads these back from a manifest. */
+export type LogOptions = Pick<ResolvedOptions, "leavesBefore" | "leavesAfter" | "logId" | "priorCheckpoint" | "checkpointTimestamp" | "witnesses">;
+
+export function buildLog(o: LogOptions, capsuleId: string, signer: Ed25519Signer): LogPart {
   const mmr = new MmrBuilder();
   for (let i = 0; i < o.leavesBefore; i++) mmr.appendBody(fillerBody(i));
   const ourLeaf = mmr.appendBody(hexToBytes(capsuleId) as Uint8Array);
