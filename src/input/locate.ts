@@ -111,15 +111,28 @@ export function locateInTask(task: A2ATask, limits: LoadLimits, notes: string[])
       if (part.content === "url") notes.push(`${joinPath(part.path, "url")}: evidence by URL is not fetched (offline verifier): ${part.url as string}`);
     }
     const only = artifact.parts.length === 1 ? (artifact.parts[0] as A2APart) : undefined;
-    const read = only ? bundleOfPart(only, limits) : undefined;
-    if (read && !read.ok && read.code === "INPUT_BUNDLE_TOO_LARGE") return read;
-    if (read?.ok) {
-      bundles.push({ location: read.value.location, carrier: read.value.carrier, bundle: read.value.bundle, artifact });
-      evidenceArtifacts.push(artifact);
+    if (only) {
+      const read = bundleOfPart(only, limits);
+      if (read.ok) {
+        bundles.push({ location: read.value.location, carrier: read.value.carrier, bundle: read.value.bundle, artifact });
+        evidenceArtifacts.push(artifact);
+      } else {
+        if (read.code === "INPUT_BUNDLE_TOO_LARGE") return read;
+        if (only.content === "raw" || only.content === "data") rejected.push(read);
+        notes.push(`${artifact.path}: marked as evidence but read as content: ${read.detail}`);
+      }
     } else {
-      const why = read && !read.ok ? read.detail : `it has ${artifact.parts.length} parts, not exactly one bundle`;
-      if (read && !read.ok && (only?.content === "raw" || only?.content === "data")) rejected.push(read);
-      notes.push(`${artifact.path}: marked as evidence but read as content: ${why}`);
+      // Not exactly one part: content (§9.12). A bundle among its parts is still located, as a copy
+      // to verify and compare, but the Artifact it sits in must be committed like any other.
+      for (const part of artifact.parts) {
+        if (part.content !== "raw" && part.content !== "data") continue;
+        const read = bundleOfPart(part, limits);
+        if (!read.ok && read.code === "INPUT_BUNDLE_TOO_LARGE") return read;
+        if (read.ok && isBundleShaped(read.value.bundle)) {
+          bundles.push({ location: read.value.location, carrier: read.value.carrier, bundle: read.value.bundle, artifact });
+        }
+      }
+      notes.push(`${artifact.path}: marked as evidence but read as content: it has ${artifact.parts.length} parts, not exactly one bundle`);
     }
     if (isBundleShaped(inline)) {
       bundles.push({ location: joinPath(artifact.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline, artifact });

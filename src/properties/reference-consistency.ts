@@ -40,7 +40,7 @@ import { deliveryModeOf } from "./shared/delivery.js";
 import { isBundleShaped } from "../input/classify.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { equalAsCarried } from "./shared/widening.js";
-import { extensionMetadata } from "../input/a2a.js";
+import { extensionMetadata, type A2AArtifact } from "../input/a2a.js";
 
 export const CHECKS = checksFor(["bundle.copiesAgree", "reference.bundle", "reference.artifact", "reference.task", "reference.status", "reference.deliveryMode", "reference.claimedLevel"]);
 const { check } = CHECKS;
@@ -63,10 +63,12 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
   const bundleRef = member(ctx.bundle, "taskEvidenceReference");
   const copies: ReferenceCopy[] = [{ where: "taskEvidenceReference", value: bundleRef }];
   checks.push(bundleReferenceCheck(ctx, bundleRef));
-  const artifact = ctx.located.artifact;
-  if (artifact) {
+  // Every evidence Artifact owes the reference (§9.12: several are allowed, each compared), and
+  // so does --task's (§9.16); the one the verified bundle came from is compared even when it is
+  // not exactly the bundle.
+  for (const { artifact, prefix } of referenceOwners(ctx)) {
     const value = referenceIn(extensionMetadata(artifact));
-    const where = joinPath(artifact.path, "metadata", EXTENSION_URI);
+    const where = `${prefix}${joinPath(artifact.path, "metadata", EXTENSION_URI)}`;
     copies.push({ where, value });
     checks.push(copyCheck("reference.artifact", where, value, bundleRef, "the evidence Artifact"));
   }
@@ -85,6 +87,19 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
     ? "every reference copy agrees with the bundle"
     : "the bundle's own reference agrees with it (no observed Task, so the Task's copies were not compared: pass --task)";
   return decide(checks, () => (claim.state === "PASS" ? `${copiesSaid} and the claimed level is supported` : `${copiesSaid}; ${claim.detail}`));
+}
+
+/** The Artifacts that owe a reference copy, each once, in the order their bundles were located. */
+function referenceOwners(ctx: EvidenceContext): { artifact: A2AArtifact; prefix: string }[] {
+  const out: { artifact: A2AArtifact; prefix: string }[] = [];
+  const seen = new Set<A2AArtifact>();
+  for (const b of ctx.bundles) {
+    const a = b.artifact;
+    if (!a || seen.has(a) || (b !== ctx.located && !ctx.evidence.evidenceArtifacts.has(a))) continue;
+    seen.add(a);
+    out.push({ artifact: a, prefix: b.location.startsWith("--task:") ? "--task:" : "" });
+  }
+  return out;
 }
 
 function bundleCopiesCheck(ctx: EvidenceContext): Check {

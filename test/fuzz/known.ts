@@ -19,16 +19,7 @@ export interface KnownFinding {
   readonly mutation?: RegExp;
 }
 
-export const KNOWN_FINDINGS: readonly KnownFinding[] = [
-  // Today the Artifact with a part beside the bundle is not located at all (exit 2), so no mutant
-  // reports a PASS; the entry stays while the case is pending, in case the fix locates it first.
-  {
-    case: "text part beside the bundle",
-    property: "taskBinding",
-    where: /^task\.artifacts\.E\.parts\.\d+$/,
-    ops: ["insert"],
-  },
-];
+export const KNOWN_FINDINGS: readonly KnownFinding[] = [];
 
 const tolerated = new Map<string, number>();
 

@@ -191,13 +191,13 @@ describe("bundle.copiesAgree: every located copy of the bundle is identical", ()
     expectDecided(verified, "referenceConsistency", { state: "FAIL", check: "bundle.copiesAgree", detail: /^the bundle at finalTask\.artifacts\[2\]\.parts\[0\]\.data differs/ });
   });
 
-  it("a data part beside the raw part makes the Artifact content, not evidence (§9.12): taskBinding FAILs, the raw bundle is not read from it", () => {
+  it("a data part beside the raw part makes the Artifact content, not evidence (§9.12): taskBinding FAILs, and the differing copy FAILs bundle.copiesAgree", () => {
     const input = copy(e.input);
-    at(finalTaskOf(input), "metadata")[EXT] = copy(e.bundle);
     (lastArtifact(finalTaskOf(input)).parts as JsonValue[]).push({ data: changed(), mediaType: MEDIA_TYPE } as unknown as JsonObject);
     const verified = check(e, { input });
-    expect(verified.locations).toEqual([`finalTask.metadata["${EXT}"]`]);
+    expect(verified.locations).toEqual(["finalTask.artifacts[1].parts[0].raw", "finalTask.artifacts[1].parts[1].data"]);
     expectDecided(verified, "taskBinding", { state: "FAIL", check: "artifacts.coverage", detail: /task-evidence-bundle/ });
+    expectDecided(verified, "referenceConsistency", { state: "FAIL", check: "bundle.copiesAgree", detail: /^the bundle at finalTask\.artifacts\[1\]\.parts\[1\]\.data differs/ });
   });
 
   // SUSPECTED VERIFIER BUG: copies are compared lexeme by lexeme, so a Struct copy whose integers a Python server widened (contract §9.1: not evidence of tampering) FAILs against the exact raw copy.

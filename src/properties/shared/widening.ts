@@ -22,10 +22,12 @@ import { JsonNumber, isJsonObject, newJsonObject, type JsonValue } from "../../j
 export const MAX_NARROWINGS = 256;
 
 /**
- * The most JSON nodes re-derived across all combinations: 256 narrowings of a 4 MiB payload would
- * otherwise hash a gigabyte. Past it the search stops, INCONCLUSIVE, as with too many combinations.
+ * The most work re-derived across all combinations, counted as JSON nodes plus string characters
+ * (roughly the bytes each re-derivation serializes and hashes): 256 narrowings of a 4 MiB payload
+ * would otherwise hash a gigabyte. Past it the search stops, INCONCLUSIVE, as with too many
+ * combinations.
  */
-export const MAX_NARROWING_WORK = 4_000_000;
+export const MAX_NARROWING_WORK = 8_000_000;
 
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 const TWO_53 = 2 ** 53;
@@ -106,6 +108,7 @@ export function findNarrowing(value: JsonValue, matches: (candidate: JsonValue) 
   let nodes = 0;
   const walk = (x: JsonValue, holder: Slot["holder"] | undefined, key: string | number): string | undefined => {
     nodes++;
+    if (typeof x === "string") nodes += x.length;
     if (x instanceof JsonNumber) {
       const n = x.toNumber();
       if (!Number.isFinite(n) || !Number.isInteger(n) || holder === undefined) return undefined;
@@ -136,7 +139,7 @@ export function findNarrowing(value: JsonValue, matches: (candidate: JsonValue) 
   if (tooMany) return { kind: "tooMany", reason: `too many widened candidates (${tooMany})` };
   if (slots.length === 0) return { kind: "none", tried: 0 };
   if (nodes * combinations > MAX_NARROWING_WORK) {
-    return { kind: "tooMany", reason: `too many widened candidates (${combinations} combination(s) of a ${nodes}-node value)` };
+    return { kind: "tooMany", reason: `too many widened candidates (${combinations} combination(s) of a value this large)` };
   }
   const set = (slot: Slot, lexeme: string) => {
     (slot.holder as Record<string | number, JsonValue>)[slot.key] = new JsonNumber(lexeme);
