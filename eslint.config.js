@@ -53,6 +53,14 @@ export default tseslint.config(
     languageOptions: { globals: { process: "readonly", Buffer: "readonly", console: "readonly", URL: "readonly" } },
   },
   {
+    files: ["**/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", __dirname: "readonly", __filename: "readonly", process: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     files: ["test/**/*.ts"],
     // Tests spell out numbers beyond 2^53 to show what a lossy parser would do with them.
     rules: { "no-loss-of-precision": "off", "@typescript-eslint/no-loss-of-precision": "off" },

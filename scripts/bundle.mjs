@@ -9,7 +9,9 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { loadBundle } from "../bin/load-bundle.mjs";
+import { createRequire } from "node:module";
+
+const { loadBundle } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outfile = join(root, "dist", "a2a-evidence.cjs");

@@ -76,29 +76,31 @@ export function continuity(ctx: EvidenceContext): PropertyResult {
   return ctx.options.crossInput ? withCrossInput(own, ctx.options.crossInput) : own;
 }
 
+/** What one input shows of its logs, for comparison with the other inputs (undefined: nothing to show). */
+export function sightingOf(source: string, evidence: Evidence): InputCheckpoints | undefined {
+  const primary = evidence.bundles[0];
+  return primary ? inputCheckpoints(source, primary.bundle, primary.carrier === "data" || primary.carrier === "inline") : undefined;
+}
+
 /**
  * Every input's findings from comparing their checkpoints (and a --checkpoints list), in input
- * order; undefined when a single input and no list leave nothing to compare. `loaded` holds each
- * input's Evidence, or anything else for an input that could not be loaded.
+ * order; undefined when fewer than two sightings leave nothing to compare.
  */
 export function crossInputFindings(
-  sources: readonly string[],
-  loaded: readonly unknown[],
+  sightings: readonly (InputCheckpoints | undefined)[],
   seen: readonly Checkpoint[],
   trust: TrustConfig | undefined,
 ): (CrossInputFindings | undefined)[] | undefined {
-  const evidences = loaded.map((e) => (typeof e === "object" && e !== null && "bundles" in e ? (e as Evidence) : undefined));
-  if (evidences.filter(Boolean).length + seen.length < 2) return undefined;
+  const present: InputCheckpoints[] = [];
   const indexes: number[] = [];
-  const inputs: InputCheckpoints[] = [];
-  evidences.forEach((e, k) => {
-    const primary = e?.bundles[0];
-    if (!primary) return;
+  sightings.forEach((s, k) => {
+    if (s === undefined) return;
     indexes.push(k);
-    inputs.push(inputCheckpoints(sources[k] ?? "", primary.bundle, primary.carrier === "data" || primary.carrier === "inline"));
+    present.push(s);
   });
-  const findings = findEquivocations(inputs, seen, producerIdentities(trust));
-  const out: (CrossInputFindings | undefined)[] = evidences.map(() => undefined);
+  if (present.length + seen.length < 2) return undefined;
+  const findings = findEquivocations(present, seen, producerIdentities(trust));
+  const out: (CrossInputFindings | undefined)[] = sightings.map(() => undefined);
   indexes.forEach((k, j) => (out[k] = findings[j]));
   return out;
 }

@@ -155,7 +155,7 @@ describe("policy and exit codes", () => {
 });
 
 describe("the installed launcher", () => {
-  const bin = join(REPO_ROOT, "bin", "a2a-evidence.js");
+  const bin = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
   const built = existsSync(join(REPO_ROOT, "dist", "cli", "main.js"));
 
   // npm ci builds dist/ (the "prepare" script); an unbuilt checkout must say so and exit 2.

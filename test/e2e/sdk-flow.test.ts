@@ -136,7 +136,7 @@ describe("the built CLI on saved bytes", () => {
       const final = tempFile("final.json", run.getTask["HTTP+JSON"]);
       const first = tempFile("first.json", run.sendResponse);
       const trust = tempFile("trust.json", jsonText(TRUST));
-      const bin = join(REPO_ROOT, "bin", "a2a-evidence.js");
+      const bin = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
       const r = spawnSync(process.execPath, [bin, "verify", "--format", "json", "--trust", trust, "--first-task", first, "--min-evidence", MIN, final], { encoding: "utf8" });
       expect(r.stderr).toBe("");
       expect(r.status).toBe(expected.exitCode);

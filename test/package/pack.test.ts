@@ -116,7 +116,7 @@ describe.skipIf(!BUILT)("the npm package", () => {
       "LICENSE",
       "CHANGELOG.md",
       "package.json",
-      "bin/a2a-evidence.js",
+      "bin/a2a-evidence.cjs",
       "dist/index.js",
       "dist/index.d.ts",
       "dist/cli/main.js",

@@ -16,7 +16,7 @@ import { tempFile } from "../../helpers/cli.js";
 import { TS_URL } from "../../properties/harness.js";
 import { honest, objectAt, verified, type AdversarialCase } from "../harness.js";
 
-const BIN = join(REPO_ROOT, "bin", "a2a-evidence.js");
+const BIN = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
 const BUILT = existsSync(join(REPO_ROOT, "dist", "cli", "main.js"));
 
 interface Exit {

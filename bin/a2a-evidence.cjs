@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Launcher: runs the bundled CLI (dist/a2a-evidence.cjs) with its V8 code cache, so the compiled
+// code comes from the cache instead of being parsed and compiled at every start. A cache that
+// does not fit this Node (another V8) is rejected by V8 and the code compiles as usual. Both files
+// are built by `npm install` / `npm ci` (the "prepare" script) or `npm run build`. CommonJS on
+// purpose: it starts without Node's ES module loader.
+"use strict";
+const { existsSync, readFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, join } = require("node:path");
+const vm = require("node:vm");
+
+const bundle = join(__dirname, "..", "dist", "a2a-evidence.cjs");
+if (require.main !== module) {
+  // Required by the build, to make the code cache with the very loader that uses it.
+} else if (!existsSync(bundle)) {
+  process.stderr.write(
+    "a2a-evidence: this checkout is not built (dist/ is missing).\n" +
+      "Run `npm ci` (or `npm install`, or `npm run build`) in the package folder, then try again.\n",
+  );
+  process.exitCode = 2;
+} else {
+  const { exports } = loadBundle(bundle, join(__dirname, "..", "dist", "a2a-evidence.cache"));
+  exports.main(process.argv.slice(2)).then((code) => {
+    // A write error may already have set 2 (see the CLI's output guard); never lower it.
+    if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = code;
+  });
+}
+
+/** Runs the bundle as a CommonJS module, with the code cache when it can be read. */
+function loadBundle(file, cacheFile) {
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = compileBundle(file, cachedData);
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  return { exports: module.exports, script };
+}
+
+function compileBundle(file, cachedData) {
+  const source = "(function (exports, require, module, __filename, __dirname) {" + readFileSync(file, "utf8") + "\n})";
+  return new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+}
+
+module.exports = { loadBundle, compileBundle };

@@ -1,0 +1,145 @@
+/**
+ * One verification run, input by input: what `verify()` does for a list of inputs held in memory,
+ * and what the CLI does for a stream of files it reads, verifies, prints and releases one at a time
+ * (so a run over thousands of inputs keeps its memory flat). The run's own material — trust file,
+ * the caller's observation, cosignatures — is loaded once, when the session opens. Pure: no files,
+ * clock or network; every input's data is handed in.
+ *
+ * Whether a log forked is a fact about all inputs together, so a run over several inputs first
+ * takes a sighting of each (its checkpoints), compares them, and then verifies each with what the
+ * comparison found for it.
+ */
+import { fail, type Failure, type Result } from "./result.js";
+import { toJsonValue, type InputData } from "./input/data.js";
+import { toInputValue } from "./input/stream.js";
+import { loadCallerObservation, loadEvidence, type Evidence, type Observation, type ObservationSource } from "./input/load.js";
+import { resolveTrust, type TrustConfig } from "./trust/config.js";
+import type { Checkpoint } from "./log/checkpoint.js";
+import { crossInputFindings, sightingOf } from "./properties/continuity.js";
+import type { VerifyOptions } from "./properties/shared/context.js";
+import { parseCosignatureFile } from "./witness/evidence.js";
+import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocation.js";
+import type { Policy } from "./policy.js";
+import { failedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
+import { verifyEvidence } from "./verify-input.js";
+
+/** Everything a run takes besides its inputs. */
+export interface RunRequest extends VerifyOptions, Policy {
+  /** The trust configuration: already loaded, or the trust file's bytes/value. */
+  readonly trust?: TrustConfig | InputData;
+  /** The Task the caller observed, for bare bundles (`--task`). */
+  readonly task?: InputData;
+  /** The first Task returned by SendMessage (`--first-task`). */
+  readonly firstTask?: InputData;
+  /** CLL checkpoints seen before (`--checkpoints`), compared with the inputs' to find a forked log. */
+  readonly checkpoints?: readonly Checkpoint[];
+}
+
+/** One input as a caller hands it in: its data, or why it could not be read. */
+export interface InputItem {
+  readonly source: string;
+  readonly data?: InputData;
+  readonly readError?: string;
+}
+
+export interface Session {
+  readonly policy: Omit<PolicyReport, "exitCode">;
+  /** Loads an input: its Evidence, or the report of an input that cannot be verified. */
+  load(item: InputItem): Evidence | InputReport;
+  /** What the input shows of its logs, for the comparison across inputs. */
+  sighting(source: string, loaded: Evidence | InputReport): InputCheckpoints | undefined;
+  /** Every input's findings, in order; undefined when there is nothing to compare. */
+  compare(sightings: readonly (InputCheckpoints | undefined)[]): readonly (CrossInputFindings | undefined)[] | undefined;
+  /** The input's report, with its findings from the comparison. Never throws. */
+  verify(source: string, loaded: Evidence | InputReport, findings?: CrossInputFindings): InputReport;
+}
+
+export type Opened = { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly policy: Session["policy"]; readonly error: InputError };
+
+/** What an unexpected exception becomes: a typed error, never a throw (contract §9.21). */
+function internalError(e: unknown): Failure {
+  return fail("VERIFY_INTERNAL_ERROR", `the verifier failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+function guarded<T>(f: () => T, source: string): T | InputReport {
+  try {
+    return f();
+  } catch (e) {
+    return failedInput(source, internalError(e));
+  }
+}
+
+function guardedResult<T>(f: () => Result<T>): Result<T> {
+  try {
+    return f();
+  } catch (e) {
+    return internalError(e);
+  }
+}
+
+function isEvidence(e: Evidence | InputReport): e is Evidence {
+  return "bundles" in e;
+}
+
+/** A --cosignatures file is read once for the run: unusable, nothing is verified (exit 2). */
+function parseCosignatures(data: InputData): Result<unknown> {
+  const v = toJsonValue(data);
+  return v.ok ? parseCosignatureFile(v.value) : v;
+}
+
+/** Loads the run's material; a trust file, observation or cosignatures file that cannot be used stops the run. */
+export function openSession(request: RunRequest): Opened {
+  const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? null };
+  const trust = guardedResult(() => resolveTrust(request.trust));
+  if (!trust.ok) return { ok: false, policy, error: { ...failedInput("", trust).error, source: "trust" } };
+  const caller = guardedResult(() => loadCallerObservation(request.task, request.firstTask));
+  if (!caller.ok) {
+    const source = (caller as { readonly source?: ObservationSource }).source;
+    return { ok: false, policy, error: { ...failedInput("", caller).error, ...(source ? { source } : {}) } };
+  }
+  if (request.cosignatures !== undefined) {
+    const cosignatures = guardedResult(() => parseCosignatures(request.cosignatures as InputData));
+    if (!cosignatures.ok) return { ok: false, policy, error: { ...failedInput("", cosignatures).error, source: "--cosignatures" } };
+  }
+  const options: VerifyOptions & Policy = {
+    require: policy.require,
+    ...(request.minEvidence !== undefined ? { minEvidence: request.minEvidence } : {}),
+    ...(request.authority !== undefined ? { authority: request.authority } : {}),
+    ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
+    ...(request.cosignatures !== undefined ? { cosignatures: request.cosignatures } : {}),
+    ...(request.at !== undefined ? { at: request.at } : {}),
+  };
+  return { ok: true, session: session(policy, trust.value, caller.value, options, request.checkpoints ?? []) };
+}
+
+function session(
+  policy: Session["policy"],
+  trust: TrustConfig | undefined,
+  observation: Observation,
+  options: VerifyOptions & Policy,
+  seen: readonly Checkpoint[],
+): Session {
+  return {
+    policy,
+    load(item) {
+      const { source, data } = item;
+      if (data === undefined) return failedInput(source, { code: "INPUT_UNREADABLE", detail: item.readError ?? "no input data" });
+      return guarded(() => {
+        const value = toInputValue(data);
+        if (!value.ok) return failedInput(source, value);
+        const evidence = loadEvidence(value.value, observation);
+        return evidence.ok ? evidence.value : failedInput(source, evidence);
+      }, source);
+    },
+    sighting(source, loaded) {
+      if (!isEvidence(loaded)) return undefined;
+      const s = guarded(() => sightingOf(source, loaded), source);
+      return s !== undefined && "source" in s && "error" in s ? undefined : (s as InputCheckpoints | undefined);
+    },
+    compare: (sightings) => crossInputFindings(sightings, seen, trust),
+    verify(source, loaded, findings) {
+      if (!isEvidence(loaded)) return loaded;
+      return guarded(() => verifyEvidence(source, loaded, trust, findings ? { ...options, crossInput: findings } : options), source);
+    },
+  };
+}
