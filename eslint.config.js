@@ -75,8 +75,8 @@ export default tseslint.config(
   layer(["src/input/**", "src/trust/**"], HIGHER.inputs),
   layer(["src/properties/**"], HIGHER.properties),
   layer(["src/policy.ts"], HIGHER.policy),
-  layer(["src/verify.ts", "src/report/model.ts"], HIGHER.verify, [
-    { regex: "(^|/)report/(?!model\\.js$)", message: "the verify stage uses the report's data shape, never a renderer" },
+  layer(["src/verify.ts", "src/session.ts", "src/verify-input.ts", "src/report/model.ts", "src/report/summary.ts"], HIGHER.verify, [
+    { regex: "(^|/)report/(?!model\\.js$|summary\\.js$)", message: "the verify stage uses the report's data shape and summary, never a renderer" },
   ]),
   layer(["src/report/**"], HIGHER.report),
   // Agent Card verification is pure, beside the inputs it reads; the network client is the one

@@ -11,6 +11,7 @@
 import { openSession, type InputItem, type RunRequest } from "./session.js";
 import { combinedExitCode } from "./policy.js";
 import { TOOL, errorReport, type InputReport, type PolicyReport, type Report } from "./report/model.js";
+import { summarize } from "./report/summary.js";
 
 export interface VerifyRequest extends RunRequest {
   /** The inputs; one the caller could not read is passed with `readError` and reported as exit 2. */
@@ -22,7 +23,8 @@ export type { InputItem, RunRequest } from "./session.js";
 
 /** The report of a run, from its policy and its inputs' reports. */
 export function assembleReport(policy: Omit<PolicyReport, "exitCode">, inputs: readonly InputReport[]): Report {
-  return { reportVersion: 1, tool: TOOL, inputs, policy: { ...policy, exitCode: combinedExitCode(inputs.map((i) => i.exitCode)) } };
+  const report = { reportVersion: 1 as const, tool: TOOL, inputs, policy: { ...policy, exitCode: combinedExitCode(inputs.map((i) => i.exitCode)) } };
+  return inputs.length > 1 ? { ...report, summary: summarize(inputs).summary() } : report;
 }
 
 /**

@@ -1,11 +1,15 @@
 /** The CLI's only contact with the process: standard streams, the environment, the TTY. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
+  /** Writes to stdout and waits while the reader is behind, so a long report is never buffered whole. */
+  readonly write?: (text: string) => Promise<void>;
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdoutIsTTY: boolean;
   /** Standard input is a terminal: reading '-' then waits for the user to type. */
   readonly stdinIsTTY?: boolean;
+  /** Standard error is a terminal: a progress bar may be shown there. */
+  readonly stderrIsTTY?: boolean;
 }
 
 /** Set once standard output has failed: nothing more is written to it. */
@@ -18,7 +22,20 @@ export const processIo: CliIo = {
   stderr: (t) => process.stderr.write(t),
   env: process.env,
   stdoutIsTTY: Boolean(process.stdout.isTTY),
+  write: (t) =>
+    new Promise((resolve) => {
+      if (stdoutFault !== undefined || process.stdout.write(t)) return resolve();
+      // The reader is behind: wait for it, or for the write error the output guard reports.
+      const done = () => {
+        process.stdout.off("drain", done);
+        process.stdout.off("error", done);
+        process.stdout.off("close", done);
+        resolve();
+      };
+      process.stdout.once("drain", done).once("error", done).once("close", done);
+    }),
   stdinIsTTY: Boolean(process.stdin.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
 };
 
 /**

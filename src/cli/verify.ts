@@ -2,14 +2,18 @@
  * `a2a-evidence verify`: reads the inputs, the trust file and the caller's observation, calls the
  * pure `verify`, renders the report in the chosen format and returns the policy's exit code.
  */
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { renderGithubSummary } from "../report/github.js";
 import { Option, type Command } from "commander";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
-import { errorReport, type InputError, type Report } from "../report/model.js";
-import { FORMAT_NAMES, isTextFormat, render, type FormatName } from "../report/index.js";
+import { errorReport, failedInput, isFailedInput, type InputError, type InputReport, type Report } from "../report/model.js";
+import { FORMAT_NAMES, isTextFormat, render, streamingRenderer, type FormatName } from "../report/index.js";
+import { Tally } from "../report/summary.js";
 import { makeStyle } from "../report/style.js";
-import { verify, type VerifyRequest, type InputData } from "../verify.js";
+import { assembleReport } from "../verify.js";
+import { openSession, type InputItem, type Opened, type RunRequest, type Session } from "../session.js";
+import { expandInputs, inShard, parseShard } from "./inputs.js";
+import { Progress } from "./progress.js";
 import { DEFAULT_MIN_EVIDENCE } from "../policy.js";
 import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
 import { readInput } from "./read.js";
@@ -27,6 +31,7 @@ interface VerifyFlags {
   at?: string;
   cosignatures?: string;
   checkpoints?: string;
+  shard?: string;
   require?: string;
   minEvidence?: string;
   format: FormatName;
@@ -71,13 +76,62 @@ function errorLine(source: string | undefined, e: InputError): string {
   return `a2a-evidence: ${source ? `${printable(source)}: ` : ""}${e.code}: ${printable(e.message)}${e.path ? ` (at ${printable(e.path)})` : ""}\n`;
 }
 
-async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promise<number> {
+function writeOut(io: CliIo, text: string): Promise<void> {
+  if (io.write) return io.write(text);
+  io.stdout(text);
+  return Promise.resolve();
+}
+
+/** Where the report goes: stdout, or the -o file (written as it grows, never held whole). */
+interface Sink {
+  write(text: string): Promise<void>;
+  close(): boolean;
+}
+
+function openSink(flags: VerifyFlags, io: CliIo): Sink | string {
+  if (flags.quiet) return { write: async () => {}, close: () => true };
+  if (flags.output === undefined) return { write: (t) => writeOut(io, t), close: () => true };
+  let fd: number;
+  try {
+    fd = openSync(flags.output, "w");
+  } catch (e) {
+    return `a2a-evidence: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`;
+  }
+  let fault: string | undefined;
+  return {
+    write: async (t) => {
+      if (fault !== undefined) return;
+      try {
+        writeSync(fd, t);
+      } catch (e) {
+        fault = (e as NodeJS.ErrnoException).code ?? String(e);
+      }
+    },
+    close: () => {
+      closeSync(fd);
+      if (fault !== undefined) io.stderr(`a2a-evidence: cannot write ${printable(flags.output as string)}: ${fault}\n`);
+      return fault === undefined;
+    },
+  };
+}
+
+async function readItem(path: string, stdin: { bytes?: Uint8Array }): Promise<InputItem> {
+  const source = nameOf(path);
+  if (path === "-" && stdin.bytes) return { source, data: stdin.bytes };
+  const r = await readInput(path);
+  if (r.ok && path === "-") stdin.bytes = r.bytes;
+  return r.ok ? { source, data: r.bytes } : { source, readError: r.message };
+}
+
+async function runVerify(args: string[], flags: VerifyFlags, io: CliIo): Promise<number> {
   const minEvidence = flags.minEvidence as EvidenceLevelOrNone | undefined;
   if (minEvidence !== undefined && !MIN_LEVELS.includes(minEvidence)) {
     throw new UsageError(`--min-evidence: unknown level "${flags.minEvidence}" (known: ${MIN_LEVELS.join(", ")})`);
   }
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  if (flags.shard !== undefined && !shard) throw new UsageError(`--shard: "${printable(flags.shard)}" is not i/n with 1 ≤ i ≤ n (e.g. 2/4)`);
   const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
-  const fromStdin = [...inputs, flags.trust, flags.task, flags.firstTask, flags.cosignatures, flags.checkpoints].filter((i) => i === "-").length;
+  const fromStdin = [...args, flags.trust, flags.task, flags.firstTask, flags.cosignatures, flags.checkpoints].filter((i) => i === "-").length;
   if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
     throw new UsageError(`--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
@@ -90,11 +144,17 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
     io.stderr(`a2a-evidence: ${printable(continuity.message)}\n`);
     return 2;
   }
-  let report: Report;
+  const reportPolicy = { require: policy.require, minEvidence: minEvidence ?? null };
+  // Said once: the report carries every error; a one-line summary goes to stderr only when the
+  // report is not on the terminal in front of the user (piped, -o, -q).
+  const sayErrors = !io.stdoutIsTTY || Boolean(flags.quiet) || flags.output !== undefined;
+  const color = isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
+  const options = { verbose: Boolean(flags.verbose), style: makeStyle(color) };
+
+  let opened: Opened;
   try {
-    const request: VerifyRequest = {
+    const request: RunRequest = {
       ...policy,
-      inputs: [],
       ...(flags.authority !== undefined ? { authority: flags.authority } : {}),
       ...(flags.tenant !== undefined ? { tenant: flags.tenant } : {}),
       ...(flags.at !== undefined ? { at: flags.at } : {}),
@@ -103,47 +163,87 @@ async function runVerify(inputs: string[], flags: VerifyFlags, io: CliIo): Promi
       ...(flags.task !== undefined ? { task: await readOrFail(flags.task, "--task") } : {}),
       ...(flags.firstTask !== undefined ? { firstTask: await readOrFail(flags.firstTask, "--first-task") } : {}),
     };
-    const entries: { source: string; data?: InputData; readError?: string }[] = [];
-    for (const path of inputs) {
-      const r = await readInput(path);
-      const source = nameOf(path);
-      entries.push(r.ok ? { source, data: r.bytes } : { source, readError: r.message });
-    }
-    report = verify({ ...request, inputs: entries });
+    opened = openSession(request);
   } catch (e) {
     if (!(e instanceof InputFileError)) throw e;
-    report = errorReport({ require: policy.require, minEvidence: minEvidence ?? null }, { code: "INPUT_UNREADABLE", message: e.message });
+    opened = { ok: false, policy: reportPolicy, error: { code: "INPUT_UNREADABLE", message: e.message } };
   }
-
-  // Said once: the report carries every error; a one-line summary goes to stderr only when the
-  // report is not on the terminal in front of the user (piped, -o, -q).
-  if (!io.stdoutIsTTY || flags.quiet || flags.output !== undefined) {
-    if (report.error) io.stderr(errorLine(errorSource(report.error, trustPath, flags), report.error));
-    for (const input of report.inputs) if ("error" in input) io.stderr(errorLine(input.source, input.error));
+  if (!opened.ok) {
+    const report = errorReport(opened.policy, opened.error);
+    if (sayErrors) io.stderr(errorLine(errorSource(opened.error, trustPath, flags), opened.error));
+    return writeWhole(report, flags, io, options);
   }
+  const session = opened.session;
 
-  if (!flags.quiet) {
-    const color = isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
-    const text = render(flags.format, report, { verbose: Boolean(flags.verbose), style: makeStyle(color) });
-    if (flags.output !== undefined) {
-      try {
-        writeFileSync(flags.output, text);
-      } catch (e) {
-        io.stderr(`a2a-evidence: cannot write ${flags.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
-        return 2;
-      }
-    } else {
-      io.stdout(text);
+  const expanded = await expandInputs(args);
+  const paths = expanded.paths.filter((p) => !shard || inShard(p, shard));
+  const progress = new Progress(io, paths.length + expanded.errors.length, Boolean(flags.quiet));
+  const stdin: { bytes?: Uint8Array } = {};
+
+  // A log forked is a fact about every input together: with several, look at each one's
+  // checkpoints first (nothing else is kept), compare, then verify each with what was found.
+  let findings: ReturnType<Session["compare"]>;
+  if (paths.length > 1 || continuity.value.checkpoints !== undefined) {
+    const sightings = [];
+    for (const path of paths) {
+      const item = await readItem(path, stdin);
+      sightings.push(session.sighting(item.source, session.load(item)));
+      progress.tick("comparing checkpoints");
     }
-    // GitHub Actions shows this file as the job summary; other steps write to it too, so append.
-    const summary = io.env.GITHUB_STEP_SUMMARY;
-    if (flags.format === "github" && summary) {
-      try {
-        appendFileSync(summary, renderGithubSummary(report));
-      } catch (e) {
-        io.stderr(`a2a-evidence: cannot write the job summary ${printable(summary)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
-        return 2;
-      }
+    findings = session.compare(sightings);
+    progress.restart();
+  }
+
+  const streaming = streamingRenderer(flags.format, options);
+  const sink = streaming ? openSink(flags, io) : undefined;
+  if (typeof sink === "string") {
+    io.stderr(sink);
+    return 2;
+  }
+  const tally = new Tally();
+  const held: InputReport[] = [];
+  const emit = async (input: InputReport) => {
+    if (sayErrors && isFailedInput(input)) io.stderr(errorLine(input.source, input.error));
+    if (streaming && sink) await sink.write(streaming.input(input, tally.inputs));
+    else held.push(input);
+    tally.add(input);
+    progress.tick("verifying");
+  };
+  if (streaming && sink) await sink.write(streaming.head());
+  for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
+  for (const [k, path] of paths.entries()) {
+    const item = await readItem(path, stdin);
+    await emit(session.verify(item.source, session.load(item), findings?.[k]));
+  }
+  progress.done();
+  const report = assembleReport(session.policy, held);
+  if (!streaming || !sink) return writeWhole(report, flags, io, options);
+  await sink.write(streaming.tail(tally, { ...session.policy, exitCode: tally.worst() }));
+  return sink.close() ? tally.worst() : 2;
+}
+
+/** A format written once every input is in (junit, github, html), or a report of a run that could not start. */
+async function writeWhole(report: Report, flags: VerifyFlags, io: CliIo, options: { verbose: boolean; style: ReturnType<typeof makeStyle> }): Promise<number> {
+  if (flags.quiet) return report.policy.exitCode;
+  const text = render(flags.format, report, options);
+  if (flags.output !== undefined) {
+    try {
+      writeFileSync(flags.output, text);
+    } catch (e) {
+      io.stderr(`a2a-evidence: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+      return 2;
+    }
+  } else {
+    await writeOut(io, text);
+  }
+  // GitHub Actions shows this file as the job summary; other steps write to it too, so append.
+  const summary = io.env.GITHUB_STEP_SUMMARY;
+  if (flags.format === "github" && summary) {
+    try {
+      appendFileSync(summary, renderGithubSummary(report));
+    } catch (e) {
+      io.stderr(`a2a-evidence: cannot write the job summary ${printable(summary)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+      return 2;
     }
   }
   return report.policy.exitCode;
@@ -154,7 +254,7 @@ export function registerVerifyCommand(program: Command, { io, setExit }: Command
     .command("verify")
     .summary("verify evidence offline, property by property")
     .description("verify one or more inputs: a JSON-RPC GetTask response, an A2A Task, a capture, or a bare bundle ('-' = stdin)")
-    .argument("<input...>", "input files ('-' for standard input)")
+    .argument("<input...>", "input files, directories (their *.json, *.ndjson, *.sse), @list files; '-' for stdin")
     .option("--trust <file>", "trust configuration (env A2A_EVIDENCE_TRUST)")
     .option("--task <file>", "the Task the caller observed (GetTask result), for a bare bundle")
     .option("--first-task <file>", "the first Task returned by SendMessage, for the negotiation checks")
@@ -170,6 +270,7 @@ export function registerVerifyCommand(program: Command, { io, setExit }: Command
       ).choices(MIN_LEVELS as string[]),
     )
     .addOption(new Option("--format <format>", "report format").choices(FORMAT_NAMES).default("text"))
+    .option("--shard <i/n>", "verify only the i-th of n disjoint parts of the inputs (chosen by path)")
     .option("-o, --output <file>", "write the report to a file instead of stdout")
     .option("-q, --quiet", "no report, exit code only (errors still go to stderr)")
     .option("-v, --verbose", "list every check with the values it compared")

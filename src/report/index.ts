@@ -9,6 +9,11 @@ import { renderText } from "./text.js";
 import { renderJunit } from "./junit.js";
 import { renderGithub } from "./github.js";
 import { renderHtml } from "./html.js";
+import { renderNdjson, ndjsonInput, ndjsonTail } from "./ndjson.js";
+import { jsonHead, jsonInput, jsonTail } from "./json.js";
+import { textInput, textTail } from "./text.js";
+import type { InputReport } from "./model.js";
+import type { Tally } from "./summary.js";
 
 export type Renderer = (report: Report, options: RenderOptions) => string;
 
@@ -18,6 +23,7 @@ export const FORMATS = {
   junit: renderJunit,
   github: renderGithub,
   html: renderHtml,
+  ndjson: renderNdjson,
 } as const satisfies Record<string, Renderer>;
 
 export type FormatName = keyof typeof FORMATS;
@@ -31,4 +37,30 @@ export function isTextFormat(format: FormatName): boolean {
 
 export function render(format: FormatName, report: Report, options: RenderOptions): string {
   return FORMATS[format](report, options);
+}
+
+/**
+ * A format that can be written input by input, so a run over any number of inputs holds one input
+ * at a time: its pieces concatenate to exactly what the format's renderer writes for the whole
+ * report. The others (junit, github, html) are rendered once every input is in.
+ */
+export interface StreamingRenderer {
+  readonly head: () => string;
+  readonly input: (input: InputReport, index: number) => string;
+  readonly tail: (tally: Tally, policy: Report["policy"]) => string;
+}
+
+export function streamingRenderer(format: FormatName, options: RenderOptions): StreamingRenderer | undefined {
+  switch (format) {
+    case "text":
+      return { head: () => "", input: (i, k) => textInput(i, k, options), tail: (tally) => (tally.inputs === 0 ? "\n" : textTail(tally, options)) };
+    case "json":
+      return { head: jsonHead, input: jsonInput, tail: (tally, policy) => jsonTail(tally.inputs, policy, tally.inputs > 1 ? tally.summary() : undefined) };
+    case "ndjson":
+      return { head: () => "", input: (i) => ndjsonInput(i), tail: (tally, policy) => ndjsonTail(policy, tally.inputs > 1 ? tally.summary() : undefined) };
+    case "junit":
+    case "github":
+    case "html":
+      return undefined;
+  }
 }

@@ -12,6 +12,7 @@ import type { PropertyName, Properties } from "../properties/index.js";
 import type { EvidenceLevelReport } from "../properties/level.js";
 import type { ExitCode, InputExitCode } from "../policy.js";
 import { TOOL_VERSION } from "../version.js";
+import type { Summary } from "./summary.js";
 
 export { STATES, type State, type Check, type PropertyResult } from "../properties/shared/types.js";
 export { PROPERTY_NAMES, type PropertyName, type Properties } from "../properties/index.js";
@@ -62,6 +63,8 @@ export interface Report {
   readonly tool: { readonly name: "a2a-evidence"; readonly version: string };
   readonly inputs: readonly InputReport[];
   readonly policy: PolicyReport;
+  /** For a run over several inputs: how many ended in each exit class, each property's states. */
+  readonly summary?: Summary;
   /** Why nothing could be verified (invalid trust file, unusable --task), when that is the case. */
   readonly error?: InputError;
 }

@@ -8,7 +8,8 @@ import { PROPERTY_NAMES, isFailedInput, type Check, type InputReport, type Repor
 import type { Style } from "./style.js";
 import type { RenderOptions } from "./options.js";
 import { printable as t } from "../util/printable.js";
-import { listCapped } from "../json/diff.js";
+import { MAX_LISTED } from "../json/diff.js";
+import { summarize, type Summary, type Tally } from "./summary.js";
 
 const SYMBOL: Record<State, string> = {
   PASS: "✔",
@@ -19,13 +20,35 @@ const SYMBOL: Record<State, string> = {
 };
 
 export function renderText(report: Report, options: RenderOptions): string {
-  const out: string[] = [];
-  if (report.error) out.push(`error: ${report.error.code}: ${t(report.error.message)}${report.error.path ? ` at ${t(report.error.path)}` : ""}`);
-  for (const input of report.inputs) out.push(...renderInput(input, options), "");
-  if (report.inputs.length > 1) out.push(worstLine(report));
-  while (out.length > 0 && out[out.length - 1] === "") out.pop();
-  return `${out.join("\n")}\n`;
+  if (report.error) return `error: ${report.error.code}: ${t(report.error.message)}${report.error.path ? ` at ${t(report.error.path)}` : ""}\n`;
+  if (report.inputs.length === 0) return "\n";
+  const tally = summarize(report.inputs);
+  return report.inputs.map((input, k) => textInput(input, k, options)).join("") + textTail(tally, options);
 }
+
+/** One input's block, as the streaming CLI writes it: a blank line before every block but the first. */
+export function textInput(input: InputReport, index: number, options: RenderOptions): string {
+  return `${index > 0 ? "\n" : ""}${renderInput(input, options).join("\n")}\n`;
+}
+
+/** After the last input: with several, the summary and the line that names the worst exit code. */
+export function textTail(tally: Tally, options: RenderOptions): string {
+  if (tally.inputs < 2) return "";
+  return `\n${[...summaryLines(tally.summary(), options), worstLine(tally)].join("\n")}\n`;
+}
+
+function summaryLines(s: Summary, { style }: RenderOptions): string[] {
+  const exits = (["0", "1", "3", "2"] as const).filter((c) => s.exitCodes[c] > 0).map((c) => `exit ${c}: ${s.exitCodes[c]}`);
+  const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
+  const lines = [`summary: ${s.inputs} inputs · ${exits.join(" · ")}`];
+  for (const p of PROPERTY_NAMES) {
+    const counts = STATE_ORDER.filter((st) => s.properties[p][st] > 0).map((st) => style.state(st, `${st} ${s.properties[p][st]}`));
+    lines.push(`  ${p.padEnd(width)}  ${counts.join(" · ")}`);
+  }
+  return lines;
+}
+
+const STATE_ORDER: readonly State[] = ["PASS", "FAIL", "INCONCLUSIVE", "NOT_CHECKED", "NOT_PRESENT"];
 
 function renderInput(input: InputReport, { verbose, style }: RenderOptions): string[] {
   if (isFailedInput(input)) {
@@ -72,10 +95,12 @@ function exitReason(input: VerifiedInput): string[] {
 }
 
 /** The run's last line when there are several inputs: the worst exit code and where it comes from. */
-function worstLine(report: Report): string {
-  const code = report.policy.exitCode;
-  const from = report.inputs.filter((i) => i.exitCode === code).map((i) => t(i.source));
+function worstLine(tally: Tally): string {
+  const code = tally.worst();
+  const { listed, total } = tally.sourcesOf(code);
   const meaning =
     code === 0 ? "the policy holds for every input" : code === 1 ? "some property FAILs in" : code === 2 ? "could not verify" : "the policy is not met for";
-  return `exit ${code} (the worst of ${report.inputs.length} inputs): ${meaning}${code === 0 ? "" : ` ${listCapped(from)}`}`;
+  const from = listed.slice(0, MAX_LISTED).map((x) => t(x));
+  const more = total > from.length ? ` and ${total - from.length} more` : "";
+  return `exit ${code} (the worst of ${tally.inputs} inputs): ${meaning}${code === 0 ? "" : ` ${from.join(", ")}${more}`}`;
 }

@@ -14,7 +14,7 @@ const args = ["--trust", vector("valid-minimal", "trust.json"), vector("valid-mi
 
 describe("--format", () => {
   it("offers every registered format, and each renders the same report deterministically", async () => {
-    expect([...FORMAT_NAMES]).toEqual(["text", "json", "junit", "github", "html"]);
+    expect([...FORMAT_NAMES]).toEqual(["text", "json", "junit", "github", "html", "ndjson"]);
     for (const format of FORMAT_NAMES) {
       const a = await runCli(["verify", "--format", format, ...args]);
       const b = await runCli(["verify", "--format", format, ...args]);

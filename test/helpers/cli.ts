@@ -10,7 +10,7 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-export async function runCli(args: string[], options: { env?: Record<string, string>; tty?: boolean } = {}): Promise<CliRun> {
+export async function runCli(args: string[], options: { env?: Record<string, string>; tty?: boolean; stderrTTY?: boolean } = {}): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
@@ -22,6 +22,7 @@ export async function runCli(args: string[], options: { env?: Record<string, str
     },
     env: options.env ?? {},
     stdoutIsTTY: options.tty ?? false,
+    stderrIsTTY: options.stderrTTY ?? false,
   };
   const code = await main(args, io);
   return { code, stdout, stderr };

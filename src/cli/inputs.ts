@@ -1,0 +1,93 @@
+/**
+ * What the verify command's arguments name: files, '-' (stdin), directories (every *.json,
+ * *.ndjson and *.sse below them, recursively, in a stable order) and @list files (one path per
+ * line; blank lines and lines starting with '#' are skipped; paths relative to the current
+ * directory). `--shard i/n` keeps the i-th of n disjoint parts, chosen from each path's text, so
+ * n machines given the same arguments verify every input exactly once.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { readInput } from "./read.js";
+
+const INPUT_SUFFIXES = [".json", ".ndjson", ".sse"];
+
+export interface Expanded {
+  /** The inputs, in order. */
+  readonly paths: readonly string[];
+  /** Arguments that could not be expanded (an unreadable list or directory), with the reason. */
+  readonly errors: readonly { readonly path: string; readonly message: string }[];
+}
+
+function walk(dir: string, out: string[], errors: { path: string; message: string }[]): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch (e) {
+    errors.push({ path: dir, message: `${dir}: cannot be listed (${(e as NodeJS.ErrnoException).code ?? String(e)})` });
+    return;
+  }
+  for (const name of entries) {
+    const path = join(dir, name);
+    let isDir = false;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (isDir) walk(path, out, errors);
+    else if (INPUT_SUFFIXES.some((s) => name.endsWith(s))) out.push(path);
+  }
+}
+
+export async function expandInputs(args: readonly string[]): Promise<Expanded> {
+  const paths: string[] = [];
+  const errors: { path: string; message: string }[] = [];
+  for (const arg of args) {
+    if (arg === "-") {
+      paths.push(arg);
+    } else if (arg.startsWith("@") && arg.length > 1) {
+      const list = await readInput(arg.slice(1));
+      if (!list.ok) {
+        errors.push({ path: arg, message: `list ${list.message}` });
+        continue;
+      }
+      for (const line of Buffer.from(list.bytes).toString("utf8").split(/\r?\n/)) {
+        const p = line.trim();
+        if (p !== "" && !p.startsWith("#")) paths.push(p);
+      }
+    } else {
+      let isDir = false;
+      try {
+        isDir = statSync(arg).isDirectory();
+      } catch {
+        isDir = false;
+      }
+      if (isDir) walk(arg, paths, errors);
+      else paths.push(arg);
+    }
+  }
+  return { paths, errors };
+}
+
+/** `i/n` with 1 ≤ i ≤ n; undefined when it is not that. */
+export function parseShard(text: string): { index: number; count: number } | undefined {
+  const m = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(text);
+  if (!m) return undefined;
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  return index <= count ? { index, count } : undefined;
+}
+
+/** FNV-1a over the path's UTF-16 code units: stable across machines and Node versions. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export function inShard(path: string, shard: { index: number; count: number }): boolean {
+  return hash(path) % shard.count === shard.index - 1;
+}

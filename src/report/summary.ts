@@ -1,0 +1,59 @@
+/**
+ * The closing summary of a run over several inputs: how many inputs ended in each exit class and
+ * how many reached each state of each property. Kept as counts (and, for the closing line, the
+ * first sources of each exit class), so a run over any number of inputs summarises in constant
+ * memory.
+ */
+import { PROPERTY_NAMES, STATES, isFailedInput, type InputReport, type PropertyName, type State } from "./model.js";
+import { MAX_LISTED } from "../json/diff.js";
+
+export interface Summary {
+  readonly inputs: number;
+  readonly exitCodes: Readonly<Record<"0" | "1" | "2" | "3", number>>;
+  readonly properties: Readonly<Record<PropertyName, Readonly<Record<State, number>>>>;
+}
+
+export class Tally {
+  private count = 0;
+  private readonly exits: Record<"0" | "1" | "2" | "3", number> = { "0": 0, "1": 0, "2": 0, "3": 0 };
+  private readonly states = Object.fromEntries(PROPERTY_NAMES.map((p) => [p, Object.fromEntries(STATES.map((s) => [s, 0]))])) as Record<PropertyName, Record<State, number>>;
+  private readonly sources: Record<"0" | "1" | "2" | "3", string[]> = { "0": [], "1": [], "2": [], "3": [] };
+
+  add(input: InputReport): void {
+    this.count++;
+    const code = String(input.exitCode) as "0" | "1" | "2" | "3";
+    this.exits[code]++;
+    // One more than listed, so the closing line knows to say "and N more".
+    if (this.sources[code].length <= MAX_LISTED) this.sources[code].push(input.source);
+    if (isFailedInput(input)) return;
+    for (const p of PROPERTY_NAMES) this.states[p][input.properties[p].state]++;
+  }
+
+  get inputs(): number {
+    return this.count;
+  }
+
+  /** The worst exit code so far: 2 when any input could not be read, else 1 > 3 > 0. */
+  worst(): 0 | 1 | 2 | 3 {
+    if (this.exits["2"] > 0) return 2;
+    if (this.exits["1"] > 0) return 1;
+    if (this.exits["3"] > 0) return 3;
+    return 0;
+  }
+
+  /** The sources with this exit code, as many as are kept, and how many there are. */
+  sourcesOf(code: 0 | 1 | 2 | 3): { listed: readonly string[]; total: number } {
+    return { listed: this.sources[String(code) as "0"], total: this.exits[String(code) as "0"] };
+  }
+
+  summary(): Summary {
+    return { inputs: this.count, exitCodes: { ...this.exits }, properties: structuredClone(this.states) };
+  }
+}
+
+/** The summary of inputs held in memory. */
+export function summarize(inputs: readonly InputReport[]): Tally {
+  const t = new Tally();
+  for (const i of inputs) t.add(i);
+  return t;
+}

@@ -1,0 +1,118 @@
+/**
+ * Runs over many inputs: directories and @list files as inputs, --shard, the closing summary, a
+ * progress bar only where a person watches, and reports written input by input that are byte for
+ * byte the report verify() builds in memory.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/external.js";
+import { verify } from "../../src/verify.js";
+import { render } from "../../src/report/index.js";
+import { makeStyle } from "../../src/report/style.js";
+
+const VECTORS = join(REPO_ROOT, "vectors");
+const TRUST = join(VECTORS, "valid-capture", "trust.json");
+const inputOf = (name: string) => ["input.json", "input.sse", "input.ndjson"].map((f) => join(VECTORS, name, f)).find((p) => existsSync(p)) as string;
+const NAMES = ["valid-capture", "neg-taskBinding-task-id", "valid-stream-sse-jsonrpc", "inconclusive-unpinned-ts", "valid-rich"];
+
+/** A folder tree of inputs: a/…/input.json and so on, plus files that are not inputs. */
+function tree(): string {
+  const root = mkdtempSync(join(tmpdir(), "a2a-evidence-batch-"));
+  for (const [k, name] of NAMES.entries()) {
+    const dir = join(root, k % 2 === 0 ? "even" : "odd", name);
+    mkdirSync(dir, { recursive: true });
+    const input = inputOf(name);
+    copyFileSync(input, join(dir, input.slice(input.lastIndexOf("/") + 1)));
+    writeFileSync(join(dir, "notes.txt"), "not an input");
+  }
+  return root;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(json|ndjson|sse)$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+describe("many inputs", () => {
+  it("a directory is every *.json, *.ndjson and *.sse below it, in a stable order", async () => {
+    const root = tree();
+    const r = await runCli(["verify", "--format", "json", "--trust", TRUST, root]);
+    const sources = JSON.parse(r.stdout).inputs.map((i: { source: string }) => i.source);
+    expect(sources).toEqual(filesUnder(root));
+    expect(sources).toHaveLength(NAMES.length);
+  });
+
+  it("an @list file names inputs one per line; blank lines and # comments are skipped; an unreadable list is an input error", async () => {
+    const root = tree();
+    const files = filesUnder(root);
+    const list = join(root, "list.txt");
+    writeFileSync(list, `# the inputs\n${files[0]}\n\n${files[1]}\n`);
+    const r = await runCli(["verify", "--format", "json", "--trust", TRUST, `@${list}`]);
+    expect(JSON.parse(r.stdout).inputs.map((i: { source: string }) => i.source)).toEqual([files[0], files[1]]);
+    const missing = await runCli(["verify", "--format", "json", "--trust", TRUST, "@/nonexistent/list.txt", files[0] as string]);
+    const report = JSON.parse(missing.stdout);
+    expect(report.inputs[0]).toMatchObject({ source: "@/nonexistent/list.txt", exitCode: 2, error: { code: "INPUT_UNREADABLE" } });
+    expect(missing.code).toBe(2);
+  });
+
+  it("--shard i/n splits the inputs into n disjoint parts that together are all of them", async () => {
+    const root = tree();
+    const parts: string[][] = [];
+    for (const i of [1, 2, 3]) {
+      const r = await runCli(["verify", "--format", "json", "--shard", `${i}/3`, "--trust", TRUST, root]);
+      parts.push(JSON.parse(r.stdout).inputs.map((x: { source: string }) => x.source));
+    }
+    expect(parts.flat().sort()).toEqual(filesUnder(root));
+    expect(new Set(parts.flat()).size).toBe(NAMES.length);
+    expect((await runCli(["verify", "--shard", "4/3", root])).code).toBe(2);
+    expect((await runCli(["verify", "--shard", "0/3", root])).stderr).toMatch(/--shard: "0\/3" is not i\/n/);
+  });
+
+  it.each(["json", "text", "ndjson", "junit", "html", "github"])("--format %s written input by input is byte for byte the report verify() builds", async (format) => {
+    const inputs = NAMES.map(inputOf);
+    const r = await runCli(["verify", "--format", format, "--trust", TRUST, ...inputs]);
+    const report = verify({ inputs: inputs.map((p) => ({ source: p, data: readFileSync(p) })), trust: readFileSync(TRUST) });
+    expect(r.stdout).toBe(render(format as "json", report, { verbose: false, style: makeStyle(false) }));
+    expect(r.code).toBe(report.policy.exitCode);
+  });
+
+  it("the summary counts inputs per exit class and each property's states, in text and JSON", async () => {
+    const inputs = NAMES.map(inputOf);
+    const json = JSON.parse((await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs])).stdout);
+    expect(json.summary.inputs).toBe(NAMES.length);
+    expect(json.summary.exitCodes["1"]).toBeGreaterThan(0);
+    expect(Object.values(json.summary.properties.taskBinding as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(NAMES.length);
+    const text = (await runCli(["verify", "--trust", TRUST, ...inputs])).stdout.trimEnd().split("\n");
+    expect(text.at(-1)).toMatch(/^exit 1 \(the worst of 5 inputs\): some property FAILs in /);
+    expect(text.find((l) => l.startsWith("summary: "))).toMatch(/^summary: 5 inputs · exit 0: \d+ · exit 1: \d+/);
+    const one = JSON.parse((await runCli(["verify", "--format", "json", "--trust", TRUST, inputs[0] as string])).stdout);
+    expect(one.summary).toBeUndefined();
+  });
+
+  it("ndjson: one line per input and a closing run line, each valid against its schema", async () => {
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")));
+    const validate = ajv.compile(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report-ndjson.schema.json"), "utf8")));
+    const r = await runCli(["verify", "--format", "ndjson", "--trust", TRUST, ...NAMES.map(inputOf)]);
+    const lines = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(NAMES.length + 1);
+    for (const l of lines) expect(validate(l), JSON.stringify(validate.errors)).toBe(true);
+    expect(Object.keys(lines.at(-1))).toEqual(["run"]);
+  });
+
+  it("a progress bar on a terminal's stderr, never under CI, with -q or for one input, and cleared at the end", async () => {
+    const inputs = NAMES.map(inputOf);
+    const shown = await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs], { stderrTTY: true });
+    expect(shown.stderr).toMatch(/\r\[#+\.*\] 5\/5 verifying\u001b\[K/);
+    expect(shown.stderr.endsWith("\r\u001b[K")).toBe(true);
+    expect((await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs], { stderrTTY: true, env: { CI: "true" } })).stderr).toBe("");
+    expect((await runCli(["verify", "-q", "--trust", TRUST, ...inputs], { stderrTTY: true })).stderr).toBe("");
+    expect((await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs])).stderr).toBe("");
+  });
+});
