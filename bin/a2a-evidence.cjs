@@ -11,7 +11,9 @@ const { dirname, join } = require("node:path");
 const vm = require("node:vm");
 
 const bundle = join(__dirname, "..", "dist", "a2a-evidence.cjs");
-if (require.main !== module) {
+// A --jobs worker thread is started on this file with this argument: it serves inputs instead.
+const isWorker = process.argv.includes("--a2a-evidence-job-worker");
+if (require.main !== module && !isWorker) {
   // Required by the build, to make the code cache with the very loader that uses it.
 } else if (!existsSync(bundle)) {
   process.stderr.write(
@@ -21,10 +23,14 @@ if (require.main !== module) {
   process.exitCode = 2;
 } else {
   const { exports } = loadBundle(bundle, join(__dirname, "..", "dist", "a2a-evidence.cache"));
-  exports.main(process.argv.slice(2)).then((code) => {
-    // A write error may already have set 2 (see the CLI's output guard); never lower it.
-    if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = code;
-  });
+  if (isWorker) {
+    void exports.runJobWorker();
+  } else {
+    exports.main(process.argv.slice(2), undefined, { workerEntry: __filename }).then((code) => {
+      // A write error may already have set 2 (see the CLI's output guard); never lower it.
+      if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = code;
+    });
+  }
 }
 
 /** Runs the bundle as a CommonJS module, with the code cache when it can be read. */

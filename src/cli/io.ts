@@ -62,10 +62,17 @@ export function outputExitCode(code: number): number {
 /** A usage error: reported on one line, exit 2 (commander's default of 1 would read as FAIL). */
 export class UsageError extends Error {}
 
-/** What a command registers with: the streams, and where it sets the exit code. */
+/** What the launcher tells the CLI about the process it runs in. */
+export interface CommandHost {
+  /** A file a worker thread can start to serve `--jobs` (the launcher itself); without it, one thread. */
+  readonly workerEntry?: string;
+}
+
+/** What a command registers with: the streams, the host, and where it sets the exit code. */
 export interface CommandContext {
   readonly io: CliIo;
   readonly setExit: (code: number) => void;
+  readonly host?: CommandHost;
 }
 
 /** Help text wrapped at 80 columns, paragraphs kept; lines that start with spaces (examples) are left as they are. */

@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { TOOL_VERSION } from "../version.js";
-import { guardStdout, outputExitCode, processIo, UsageError, type CliIo, type CommandContext } from "./io.js";
+import { guardStdout, outputExitCode, processIo, UsageError, type CliIo, type CommandContext, type CommandHost } from "./io.js";
 
 export type { CliIo } from "./io.js";
 
@@ -39,19 +39,25 @@ async function buildProgram(ctx: CommandContext, argv: readonly string[]): Promi
 }
 
 /** Runs the CLI with the given arguments (without the node and script paths); returns the exit code. */
-export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo = processIo, host: CommandHost = {}): Promise<number> {
   if (io === processIo) {
     guardStdout();
-    return outputExitCode(await run(argv, io));
+    return outputExitCode(await run(argv, io, host));
   }
-  return run(argv, io);
+  return run(argv, io, host);
 }
 
-async function run(argv: readonly string[], io: CliIo): Promise<number> {
+/** Serves `--jobs` inputs in a worker thread (loaded only there). */
+export async function runJobWorker(): Promise<void> {
+  (await import("./jobs.js")).runJobWorker();
+}
+
+async function run(argv: readonly string[], io: CliIo, host: CommandHost): Promise<number> {
   let exitCode = 0;
   const program = await buildProgram(
     {
       io,
+      host,
       setExit: (c) => {
         exitCode = c;
       },

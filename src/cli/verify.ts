@@ -14,13 +14,15 @@ import { assembleReport } from "../verify.js";
 import { openSession, type InputItem, type Opened, type RunRequest, type Session } from "../session.js";
 import { expandInputs, inShard, parseShard } from "./inputs.js";
 import { Progress } from "./progress.js";
+import type { JobPool } from "./jobs.js";
+import type { InputCheckpoints } from "../witness/equivocation.js";
 import { DEFAULT_MIN_EVIDENCE } from "../policy.js";
 import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
 import { readInput } from "./read.js";
 import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
-import { UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { UsageError, wrapHelp, type CliIo, type CommandContext, type CommandHost } from "./io.js";
 
 interface VerifyFlags {
   trust?: string;
@@ -32,6 +34,7 @@ interface VerifyFlags {
   cosignatures?: string;
   checkpoints?: string;
   shard?: string;
+  jobs?: string;
   require?: string;
   minEvidence?: string;
   format: FormatName;
@@ -123,11 +126,25 @@ async function readItem(path: string, stdin: { bytes?: Uint8Array }): Promise<In
   return r.ok ? { source, data: r.bytes } : { source, readError: r.message };
 }
 
-async function runVerify(args: string[], flags: VerifyFlags, io: CliIo): Promise<number> {
+/**
+ * The request as worker threads receive it: structured-cloneable. A --cosignatures file is passed
+ * as its bytes (a parsed value's number lexemes would not survive the copy); the comparison across
+ * inputs stays with the main thread, so workers need no --checkpoints list.
+ */
+async function forWorkers(request: RunRequest, flags: VerifyFlags): Promise<RunRequest> {
+  const { checkpoints: _checkpoints, cosignatures: _cosignatures, ...rest } = request;
+  if (flags.cosignatures === undefined) return rest;
+  const bytes = await readInput(flags.cosignatures);
+  return bytes.ok ? { ...rest, cosignatures: bytes.bytes } : rest;
+}
+
+async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: CommandHost): Promise<number> {
   const minEvidence = flags.minEvidence as EvidenceLevelOrNone | undefined;
   if (minEvidence !== undefined && !MIN_LEVELS.includes(minEvidence)) {
     throw new UsageError(`--min-evidence: unknown level "${flags.minEvidence}" (known: ${MIN_LEVELS.join(", ")})`);
   }
+  const jobs = flags.jobs === undefined ? 1 : Number(flags.jobs);
+  if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 64) throw new UsageError(`--jobs: "${printable(flags.jobs ?? "")}" is not a number of threads from 1 to 64`);
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.shard !== undefined && !shard) throw new UsageError(`--shard: "${printable(flags.shard)}" is not i/n with 1 ≤ i ≤ n (e.g. 2/4)`);
   const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
@@ -152,8 +169,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo): Promise
   const options = { verbose: Boolean(flags.verbose), style: makeStyle(color) };
 
   let opened: Opened;
+  let request: RunRequest = {};
   try {
-    const request: RunRequest = {
+    request = {
       ...policy,
       ...(flags.authority !== undefined ? { authority: flags.authority } : {}),
       ...(flags.tenant !== undefined ? { tenant: flags.tenant } : {}),
@@ -177,6 +195,12 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo): Promise
 
   const expanded = await expandInputs(args);
   const paths = expanded.paths.filter((p) => !shard || inShard(p, shard));
+  // Worker threads read files themselves: standard input stays with the main thread.
+  const pool: JobPool | undefined =
+    jobs > 1 && host.workerEntry && paths.length > 1 && !paths.includes("-")
+      ? new (await import("./jobs.js")).JobPool(host.workerEntry, jobs, await forWorkers(request, flags))
+      : undefined;
+  const named = paths.map((path) => ({ path, source: nameOf(path) }));
   const progress = new Progress(io, paths.length + expanded.errors.length, Boolean(flags.quiet));
   const stdin: { bytes?: Uint8Array } = {};
 
@@ -184,11 +208,18 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo): Promise
   // checkpoints first (nothing else is kept), compare, then verify each with what was found.
   let findings: ReturnType<Session["compare"]>;
   if (paths.length > 1 || continuity.value.checkpoints !== undefined) {
-    const sightings = [];
-    for (const path of paths) {
-      const item = await readItem(path, stdin);
-      sightings.push(session.sighting(item.source, session.load(item)));
-      progress.tick("comparing checkpoints");
+    const sightings: (InputCheckpoints | undefined)[] = [];
+    if (pool) {
+      await pool.run(named, "sighting", undefined, async (k, d) => {
+        sightings[k] = d.sighting;
+        progress.tick("comparing checkpoints");
+      });
+    } else {
+      for (const path of paths) {
+        const item = await readItem(path, stdin);
+        sightings.push(session.sighting(item.source, session.load(item)));
+        progress.tick("comparing checkpoints");
+      }
     }
     findings = session.compare(sightings);
     progress.restart();
@@ -211,9 +242,17 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo): Promise
   };
   if (streaming && sink) await sink.write(streaming.head());
   for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
-  for (const [k, path] of paths.entries()) {
-    const item = await readItem(path, stdin);
-    await emit(session.verify(item.source, session.load(item), findings?.[k]));
+  if (pool) {
+    try {
+      await pool.run(named, "verify", findings, (_k, d) => emit(d.report as InputReport));
+    } finally {
+      await pool.close();
+    }
+  } else {
+    for (const [k, path] of paths.entries()) {
+      const item = await readItem(path, stdin);
+      await emit(session.verify(item.source, session.load(item), findings?.[k]));
+    }
   }
   progress.done();
   const report = assembleReport(session.policy, held);
@@ -249,7 +288,7 @@ async function writeWhole(report: Report, flags: VerifyFlags, io: CliIo, options
   return report.policy.exitCode;
 }
 
-export function registerVerifyCommand(program: Command, { io, setExit }: CommandContext): void {
+export function registerVerifyCommand(program: Command, { io, setExit, host }: CommandContext): void {
   const command = program
     .command("verify")
     .summary("verify evidence offline, property by property")
@@ -271,6 +310,7 @@ export function registerVerifyCommand(program: Command, { io, setExit }: Command
     )
     .addOption(new Option("--format <format>", "report format").choices(FORMAT_NAMES).default("text"))
     .option("--shard <i/n>", "verify only the i-th of n disjoint parts of the inputs (chosen by path)")
+    .option("--jobs <n>", "verify with n worker threads (same output, in the same order)")
     .option("-o, --output <file>", "write the report to a file instead of stdout")
     .option("-q, --quiet", "no report, exit code only (errors still go to stderr)")
     .option("-v, --verbose", "list every check with the values it compared")
@@ -289,6 +329,6 @@ export function registerVerifyCommand(program: Command, { io, setExit }: Command
       ),
     )
     .action(async (inputs: string[], flags: VerifyFlags) => {
-      setExit(await runVerify(inputs, flags, io));
+      setExit(await runVerify(inputs, flags, io, host ?? {}));
     });
 }

@@ -1,0 +1,46 @@
+/**
+ * --jobs N: worker threads verify the inputs, and the output is byte for byte what one thread
+ * writes, in every streaming format, exit code included. Runs the built launcher (workers start
+ * from it), so it needs dist/ (npm ci builds it).
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const BIN = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
+const BUILT = existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
+if (!BUILT) process.stderr.write("SKIPPED: --jobs test: dist/ is not built (npm run build; npm ci builds it)\n");
+const VECTORS = join(REPO_ROOT, "vectors");
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-jobs-"));
+  const names = ["valid-capture", "neg-taskBinding-task-id", "valid-rich", "inconclusive-unpinned-ts", "neg-continuity-prior-root", "valid-data-part"];
+  for (let i = 0; i < 18; i++) {
+    const name = names[i % names.length] as string;
+    copyFileSync(join(VECTORS, name, "input.json"), join(dir, `${String(i).padStart(2, "0")}-${name}.json`));
+  }
+  copyFileSync(join(VECTORS, "valid-stream-ndjson", "input.ndjson"), join(dir, "stream.ndjson"));
+  return dir;
+}
+
+describe.skipIf(!BUILT)("--jobs", () => {
+  it.each(["json", "text", "ndjson", "junit"])("--format %s with 3 worker threads is byte for byte the single-thread report", (format) => {
+    const dir = folder();
+    const args = [BIN, "verify", "--format", format, "--trust", join(VECTORS, "valid-capture", "trust.json"), dir];
+    const one = spawnSync(process.execPath, args, { encoding: "utf8" });
+    const three = spawnSync(process.execPath, [...args, "--jobs", "3"], { encoding: "utf8" });
+    expect(three.stdout).toBe(one.stdout);
+    expect(three.status).toBe(one.status);
+    expect(three.stderr).toBe(one.stderr);
+    expect(one.stdout.length).toBeGreaterThan(1000);
+  });
+
+  it("an unusable --jobs is a usage error", () => {
+    const r = spawnSync(process.execPath, [BIN, "verify", "--jobs", "0", "x.json"], { encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--jobs: "0" is not a number of threads from 1 to 64/);
+  });
+});
