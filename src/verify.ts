@@ -37,7 +37,9 @@ export function verify(request: VerifyRequest): Report {
   if (!opened.ok) return errorReport(opened.policy, opened.error);
   const { session } = opened;
   const loaded = request.inputs.map((i) => session.load(i));
-  const findings = session.compare(loaded.map((l, k) => session.sighting(request.inputs[k]?.source ?? "", l)));
+  // A log forked is a fact about several inputs (or the checkpoints seen before): one alone has nothing to compare.
+  const compare = request.inputs.length > 1 || (request.checkpoints?.length ?? 0) > 0;
+  const findings = compare ? session.compare(loaded.map((l, k) => session.sighting(request.inputs[k]?.source ?? "", l))) : undefined;
   const inputs = loaded.map((l, k) => session.verify(request.inputs[k]?.source ?? "", l, findings?.[k]));
   return assembleReport(session.policy, inputs);
 }

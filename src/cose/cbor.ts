@@ -1,18 +1,19 @@
 /**
- * Strict CBOR decoding for the trust boundary (log-and-receipts.md §1.3), over cborg.
+ * Strict CBOR decoding for the trust boundary (log-and-receipts.md §1.3).
  *
  * A signature covers bytes, not values: if two encodings of one value were both accepted, what a
  * verifier checks and what another decoder reads could differ. So one data item is decoded and
  * everything else is refused: trailing bytes, indefinite lengths, non-minimal integers, lengths
- * and tag numbers, duplicate map keys, map keys other than integers and text, invalid UTF-8,
- * unknown tags. Finally the value is re-encoded canonically and must have the received length
- * (scitt-cose's rule): map key order is tolerated (it does not change the length), any other
- * re-encoding difference, such as a float wider than needed, is not.
+ * and tag numbers, floats wider than their value needs (scitt-cose's canonical-length rule: the
+ * value re-encoded canonically must have the received length), duplicate map keys, map keys
+ * other than integers and text, invalid UTF-8, unknown tags, simple values other than false, true
+ * and null, NaN and the infinities. Map key order is tolerated: it does not change the length.
  *
- * Floats decode to `CborFloat`, never to a plain number, so `1.0` can never pass for the integer 1;
- * booleans stay booleans. Byte strings come back as copies of exactly the received bytes.
+ * A direct decoder over the bytes, one pass, no intermediate tokens: COSE decoding sits on every
+ * receipt and envelope of every bundle. Floats decode to `CborFloat`, never to a plain number, so
+ * `1.0` can never pass for the integer 1; booleans stay booleans. Byte strings come back as copies
+ * of exactly the received bytes.
  */
-import { decodeFirst, encode, Tagged, Token, Tokenizer, Type, type DecodeOptions, type TagDecoder } from "cborg";
 import type { CoseCode } from "../codes/cose.js";
 import { fail, ok, type Result } from "../result.js";
 
@@ -21,7 +22,13 @@ export class CborFloat {
   constructor(readonly value: number) {}
 }
 
-export { Tagged as CborTagged };
+/** A tagged item (only tags the caller accepts are decoded at all). */
+export class CborTagged {
+  constructor(
+    readonly tag: number,
+    readonly value: CborValue,
+  ) {}
+}
 
 /** Map keys are limited to what COSE and CWT use for labels, and what a `Map` can compare. */
 export type CborKey = number | bigint | string;
@@ -34,7 +41,7 @@ export type CborValue =
   | null
   | Uint8Array
   | CborFloat
-  | Tagged
+  | CborTagged
   | CborValue[]
   | CborMap;
 
@@ -50,45 +57,7 @@ export interface StrictCborOptions {
   readonly tags?: ReadonlyArray<number>;
 }
 
-/** Decodes exactly one strict CBOR data item; never throws. */
-export function decodeStrictCbor(bytes: Uint8Array, options: StrictCborOptions = {}): Result<CborValue> {
-  const maxBytes = options.maxBytes ?? COSE_MAX_BYTES;
-  if (bytes.length > maxBytes) return fail("CBOR_TOO_LARGE", `${bytes.length} bytes exceeds the ${maxBytes}-byte cap`);
-  const tags = options.tags ?? [];
-  const tagDecoders: { [tag: number]: TagDecoder } = {};
-  for (const tag of tags) tagDecoders[tag] = Tagged.decoder(tag);
-  const tokenizer = new StrictTokenizer(bytes, options.maxDepth ?? DEFAULT_MAX_DEPTH, new Set(tags));
-  let value: CborValue;
-  let canonicalLength: number;
-  try {
-    let rest: Uint8Array;
-    [value, rest] = decodeFirst(bytes, { ...CBORG_OPTIONS, tags: tagDecoders, tokenizer }) as [CborValue, Uint8Array];
-    if (rest.length > 0) {
-      return fail("CBOR_TRAILING_BYTES", `${rest.length} byte(s) after the data item`, `@${bytes.length - rest.length}`);
-    }
-    canonicalLength = encode(value, { typeEncoders: { Object: encodeCborFloat } }).length;
-  } catch (e) {
-    return decodeFailure(e, tokenizer.pos());
-  }
-  if (canonicalLength !== bytes.length) {
-    return fail("CBOR_NOT_CANONICAL_LENGTH", `canonical re-encoding is ${canonicalLength} bytes, received ${bytes.length}`);
-  }
-  return ok(value);
-}
-
-// cborg's own strictness is the first line; the tokenizer and the length rule above add the rest.
-const CBORG_OPTIONS: DecodeOptions = {
-  strict: true,
-  useMaps: true,
-  rejectDuplicateMapKeys: true,
-  allowIndefinite: false,
-  allowUndefined: false,
-  allowNaN: false,
-  allowInfinity: false,
-  allowBigInt: true,
-};
-
-/** Thrown inside the tokenizer to leave cborg's recursion with a code of ours. */
+/** Thrown inside the decoder to leave its recursion with a code and the offending offset. */
 class CborReject extends Error {
   constructor(
     readonly code: CoseCode,
@@ -99,136 +68,206 @@ class CborReject extends Error {
   }
 }
 
-// cborg reports its own refusals as plain Errors; these are the ones with a more precise code.
-// The tests pin each mapping, so a reworded message in a future cborg fails loudly.
-const CBORG_ERRORS: ReadonlyArray<readonly [RegExp, CoseCode]> = [
-  [/more bytes than necessary/, "CBOR_NON_MINIMAL"],
-  [/repeat map key/, "CBOR_DUPLICATE_KEY"],
-  [/not enough data|not enough entries|did not find any content|tag content missing/, "CBOR_TRUNCATED"],
-];
-
-function decodeFailure(e: unknown, offset: number) {
-  if (e instanceof CborReject) return fail(e.code, e.message, `@${e.offset}`);
-  const message = messageOf(e);
-  const known = CBORG_ERRORS.find(([pattern]) => pattern.test(message));
-  return fail(known ? known[1] : "CBOR_MALFORMED", message, `@${offset}`);
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function encodeCborFloat(value: unknown): Token | null {
-  return value instanceof CborFloat ? new Token(Type.float, value.value) : null;
-}
-
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
-const NON_ASCII = /[^\x00-\x7f]/;
+const F16 = new DataView(new ArrayBuffer(2));
 
-interface OpenItem {
-  readonly isMap: boolean;
-  readonly total: number;
-  consumed: number;
+/** Decodes exactly one strict CBOR data item; never throws. */
+export function decodeStrictCbor(bytes: Uint8Array, options: StrictCborOptions = {}): Result<CborValue> {
+  const maxBytes = options.maxBytes ?? COSE_MAX_BYTES;
+  if (bytes.length > maxBytes) return fail("CBOR_TOO_LARGE", `${bytes.length} bytes exceeds the ${maxBytes}-byte cap`);
+  const d = new Decoder(bytes, options.maxDepth ?? DEFAULT_MAX_DEPTH, options.tags ?? []);
+  try {
+    const value = d.item(0);
+    if (d.pos < bytes.length) return fail("CBOR_TRAILING_BYTES", `${bytes.length - d.pos} byte(s) after the data item`, `@${d.pos}`);
+    return ok(value);
+  } catch (e) {
+    if (e instanceof CborReject) return fail(e.code, e.message, `@${e.offset}`);
+    return fail("CBOR_MALFORMED", e instanceof Error ? e.message : String(e), `@${d.pos}`);
+  }
 }
 
-/**
- * Wraps cborg's tokenizer to see every token in order: it tracks the open containers (for the
- * depth cap and to know which items are map keys) and applies the rules cborg lacks.
- */
-class StrictTokenizer {
-  private readonly inner: InstanceType<typeof Tokenizer>;
-  private readonly open: OpenItem[] = [];
+class Decoder {
+  pos = 0;
+  private readonly view: DataView;
 
   constructor(
-    private readonly data: Uint8Array,
+    private readonly bytes: Uint8Array,
     private readonly maxDepth: number,
-    private readonly tags: ReadonlySet<number>,
+    private readonly tags: ReadonlyArray<number>,
   ) {
-    this.inner = new Tokenizer(data, CBORG_OPTIONS);
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  done(): boolean {
-    return this.inner.done();
+  private need(n: number, at: number, what: string): void {
+    if (this.pos + n > this.bytes.length) throw new CborReject("CBOR_TRUNCATED", `not enough data for ${what}`, at);
   }
 
-  pos(): number {
-    return this.inner.pos();
+  /** The argument of an item head with additional information `info` (< 28), minimal or refused. */
+  private argument(info: number, at: number): number | bigint {
+    if (info < 24) return info;
+    const v = this.view;
+    let value: number | bigint;
+    if (info === 24) {
+      this.need(1, at, "the argument");
+      value = v.getUint8(this.pos);
+      this.pos += 1;
+      if (value < 24) throw new CborReject("CBOR_NON_MINIMAL", "integer encoded with more bytes than necessary", at);
+    } else if (info === 25) {
+      this.need(2, at, "the argument");
+      value = v.getUint16(this.pos);
+      this.pos += 2;
+      if (value < 0x100) throw new CborReject("CBOR_NON_MINIMAL", "integer encoded with more bytes than necessary", at);
+    } else if (info === 26) {
+      this.need(4, at, "the argument");
+      value = v.getUint32(this.pos);
+      this.pos += 4;
+      if (value < 0x10000) throw new CborReject("CBOR_NON_MINIMAL", "integer encoded with more bytes than necessary", at);
+    } else {
+      this.need(8, at, "the argument");
+      const big = v.getBigUint64(this.pos);
+      this.pos += 8;
+      if (big < 0x1_0000_0000n) throw new CborReject("CBOR_NON_MINIMAL", "integer encoded with more bytes than necessary", at);
+      value = big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+    }
+    return value;
   }
 
-  next(): Token {
-    const offset = this.inner.pos();
-    const initial = this.data[offset] as number;
+  item(depth: number): CborValue {
+    const at = this.pos;
+    if (at >= this.bytes.length) throw new CborReject("CBOR_TRUNCATED", at === 0 ? "empty input" : "not enough data: an item is missing", at);
+    const initial = this.bytes[at] as number;
+    this.pos++;
+    const major = initial >> 5;
+    const info = initial & 31;
     // Break (0xff) or additional info 31 on strings, arrays and maps: indefinite length.
-    if (initial === 0xff || ((initial & 31) === 31 && initial >= 0x40 && initial < 0xc0)) {
-      throw new CborReject("CBOR_INDEFINITE_LENGTH", "indefinite-length item", offset);
-    }
-    const token = this.inner.next();
-    const parent = this.open[this.open.length - 1];
-    if (parent !== undefined) {
-      if (parent.isMap && parent.consumed % 2 === 0 && !isLabelToken(token)) {
-        throw new CborReject("CBOR_MAP_KEY_TYPE", `map key of type ${token.type.name}`, offset);
+    if (initial === 0xff || (info === 31 && major >= 2 && major <= 5)) throw new CborReject("CBOR_INDEFINITE_LENGTH", "indefinite-length item", at);
+    if (major === 7) return this.simple(info, at);
+    if (info >= 28) throw new CborReject("CBOR_MALFORMED", `reserved additional information ${info}`, at);
+    const arg = this.argument(info, at);
+    switch (major) {
+      case 0:
+        return arg;
+      case 1:
+        return typeof arg === "bigint" || arg >= Number.MAX_SAFE_INTEGER ? -1n - BigInt(arg) : -1 - arg;
+      case 2: {
+        const n = this.length(arg, at, "a byte string");
+        // A copy, and a plain Uint8Array even when the input is a Buffer (whose slice is a view).
+        const out = new Uint8Array(this.bytes.subarray(this.pos, this.pos + n));
+        this.pos += n;
+        return out;
       }
-      parent.consumed++;
-    }
-    const result = this.check(token, offset);
-    this.closeCompleted();
-    return result;
-  }
-
-  private check(token: Token, offset: number): Token {
-    const type = token.type;
-    if (Type.equals(type, Type.string)) {
-      if (NON_ASCII.test(token.value as string)) this.checkUtf8(token, offset);
-      return token;
-    }
-    if (Type.equals(type, Type.float)) return new Token(Type.float, new CborFloat(token.value as number), token.encodedLength);
-    if (Type.equals(type, Type.tag) && !this.tags.has(token.value as number)) {
-      throw new CborReject("CBOR_TAG_UNSUPPORTED", `tag ${String(token.value)} is not accepted here`, offset);
-    }
-    const children = Type.equals(type, Type.tag)
-      ? 1
-      : Type.equals(type, Type.array)
-        ? (token.value as number)
-        : Type.equals(type, Type.map)
-          ? 2 * (token.value as number)
-          : 0;
-    if (children > 0) {
-      if (this.open.length >= this.maxDepth) {
-        throw new CborReject("CBOR_TOO_DEEP", `nesting deeper than ${this.maxDepth}`, offset);
+      case 3: {
+        const n = this.length(arg, at, "a text string");
+        const raw = this.bytes.subarray(this.pos, this.pos + n);
+        this.pos += n;
+        return text(raw, at);
       }
-      this.open.push({ isMap: Type.equals(type, Type.map), total: children, consumed: 0 });
+      case 4: {
+        const n = this.length(arg, at, "an array", 1);
+        if (n > 0) this.deeper(depth, at);
+        const out: CborValue[] = new Array<CborValue>(n);
+        for (let i = 0; i < n; i++) out[i] = this.item(depth + 1);
+        return out;
+      }
+      case 5: {
+        const n = this.length(arg, at, "a map", 2);
+        if (n > 0) this.deeper(depth, at);
+        const out: CborMap = new Map();
+        for (let i = 0; i < n; i++) {
+          const keyAt = this.pos;
+          if (keyAt >= this.bytes.length) throw new CborReject("CBOR_TRUNCATED", "not enough entries in a map", keyAt);
+          const keyMajor = (this.bytes[keyAt] as number) >> 5;
+          if (keyMajor > 1 && keyMajor !== 3) throw new CborReject("CBOR_MAP_KEY_TYPE", `map key of major type ${keyMajor}`, keyAt);
+          const key = this.item(depth + 1) as CborKey;
+          if (out.has(key)) throw new CborReject("CBOR_DUPLICATE_KEY", `repeat map key ${String(key)}`, keyAt);
+          out.set(key, this.item(depth + 1));
+        }
+        return out;
+      }
+      default: {
+        // major 6: a tag
+        if (typeof arg === "bigint" || !this.tags.includes(arg)) throw new CborReject("CBOR_TAG_UNSUPPORTED", `tag ${String(arg)} is not accepted here`, at);
+        this.deeper(depth, at);
+        if (this.pos >= this.bytes.length) throw new CborReject("CBOR_TRUNCATED", "tag content missing", at);
+        return new CborTagged(arg, this.item(depth + 1));
+      }
     }
-    return token;
   }
 
-  /** cborg decodes text leniently (U+FFFD for bad bytes); the received bytes must be valid UTF-8. */
-  private checkUtf8(token: Token, offset: number): void {
-    const length = token.encodedLength ?? 0;
-    const raw = this.data.subarray(offset + headerLength(this.data[offset] as number), offset + length);
-    try {
-      UTF8.decode(raw);
-    } catch {
-      throw new CborReject("CBOR_INVALID_UTF8", "text string is not valid UTF-8", offset);
-    }
+  /** A length that fits what is left of the input (each entry takes at least `perEntry` bytes). */
+  private length(arg: number | bigint, at: number, what: string, perEntry = 1): number {
+    const left = this.bytes.length - this.pos;
+    if (typeof arg === "bigint" || arg * perEntry > left) throw new CborReject("CBOR_TRUNCATED", `not enough data for ${what}`, at);
+    return arg;
   }
 
-  private closeCompleted(): void {
-    let top = this.open[this.open.length - 1];
-    while (top !== undefined && top.consumed === top.total) {
-      this.open.pop();
-      top = this.open[this.open.length - 1];
+  private deeper(depth: number, at: number): void {
+    if (depth >= this.maxDepth) throw new CborReject("CBOR_TOO_DEEP", `nesting deeper than ${this.maxDepth}`, at);
+  }
+
+  private simple(info: number, at: number): CborValue {
+    if (info === 20) return false;
+    if (info === 21) return true;
+    if (info === 22) return null;
+    if (info === 23) throw new CborReject("CBOR_MALFORMED", "undefined is not accepted", at);
+    if (info < 20 || info === 24) throw new CborReject("CBOR_MALFORMED", "simple values are not accepted", at);
+    if (info > 27) throw new CborReject("CBOR_MALFORMED", `reserved additional information ${info}`, at);
+    const width = info === 25 ? 2 : info === 26 ? 4 : 8;
+    this.need(width, at, "a float");
+    const value = width === 2 ? float16(this.view.getUint16(this.pos)) : width === 4 ? this.view.getFloat32(this.pos) : this.view.getFloat64(this.pos);
+    this.pos += width;
+    if (!Number.isFinite(value)) throw new CborReject("CBOR_MALFORMED", `${String(value)} is not accepted`, at);
+    // The canonical re-encoding of a float is its narrowest exact width: a wider one changes the length.
+    const narrowest = fitsFloat16(value) ? 2 : Math.fround(value) === value ? 4 : 8;
+    if (narrowest < width) {
+      throw new CborReject("CBOR_NOT_CANONICAL_LENGTH", `float ${value} takes ${width} bytes where ${narrowest} suffice: the canonical re-encoding is shorter than received`, at);
     }
+    return new CborFloat(value);
   }
 }
 
-function isLabelToken(token: Token): boolean {
-  return Type.equals(token.type, Type.uint) || Type.equals(token.type, Type.negint) || Type.equals(token.type, Type.string);
+function text(raw: Uint8Array, at: number): string {
+  let ascii = true;
+  for (let i = 0; i < raw.length; i++) {
+    if ((raw[i] as number) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return String.fromCharCode.apply(null, raw as unknown as number[]);
+  try {
+    return UTF8.decode(raw);
+  } catch {
+    throw new CborReject("CBOR_INVALID_UTF8", "text string is not valid UTF-8", at);
+  }
 }
 
-/** Length of an item's head (initial byte plus argument), from its additional information. */
-function headerLength(initial: number): number {
-  const info = initial & 31;
-  return info < 24 ? 1 : 1 + (1 << (info - 24));
+function float16(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exp = (bits >> 10) & 0x1f;
+  const frac = bits & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac === 0 ? sign * Infinity : NaN;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+/** Whether a finite value is exactly representable as an IEEE 754 half. */
+function fitsFloat16(value: number): boolean {
+  if (value === 0) return true;
+  const a = Math.abs(value);
+  return a <= 65504 && a >= 2 ** -24 && float16Exact(value);
+}
+
+function float16Exact(value: number): boolean {
+  // Build the half's bits for the value, then read them back: equal only when nothing was rounded.
+  const a = Math.abs(value);
+  const exp = Math.floor(Math.log2(a));
+  let bits: number;
+  if (exp < -14) bits = Math.round(a / 2 ** -24);
+  else bits = ((exp + 15) << 10) | Math.round((a / 2 ** exp - 1) * 1024);
+  if (value < 0) bits |= 0x8000;
+  F16.setUint16(0, bits);
+  return float16(F16.getUint16(0)) === value;
 }
 
 // Typed readers: every field read from decoded CBOR goes through one of these, so a boolean, a
@@ -241,7 +280,7 @@ export function describeCbor(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (v instanceof Uint8Array) return `bstr(${v.length})`;
   if (v instanceof CborFloat) return `float ${v.value}`;
-  if (v instanceof Tagged) return `tag ${v.tag}`;
+  if (v instanceof CborTagged) return `tag ${v.tag}`;
   if (v instanceof Map) return "map";
   return Array.isArray(v) ? "array" : typeof v;
 }
@@ -282,4 +321,29 @@ export function readArray(v: CborValue | undefined, path: string): Result<CborVa
 
 export function readMap(v: CborValue | undefined, path: string): Result<CborMap> {
   return v instanceof Map ? ok(v) : mismatch("map", v, path);
+}
+
+/** The head of a byte string of `n` bytes, in its shortest form. */
+function bstrHead(n: number): Uint8Array {
+  if (n < 24) return Uint8Array.of(0x40 | n);
+  if (n < 0x100) return Uint8Array.of(0x58, n);
+  if (n < 0x10000) return Uint8Array.of(0x59, n >> 8, n & 0xff);
+  return Uint8Array.of(0x5a, n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+}
+
+/** `["Signature1", …]` as its array head and text string, the fixed start of every Sig_structure. */
+const SIGNATURE1 = Uint8Array.of(0x84, 0x6a, ...new TextEncoder().encode("Signature1"));
+
+/** RFC 9052 §4.4 Sig_structure for COSE_Sign1: ["Signature1", protected, external_aad, payload], deterministically encoded. */
+export function encodeSigStructure(protectedBytes: Uint8Array, externalAad: Uint8Array, payload: Uint8Array): Uint8Array {
+  const parts = [SIGNATURE1, bstrHead(protectedBytes.length), protectedBytes, bstrHead(externalAad.length), externalAad, bstrHead(payload.length), payload];
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
 }

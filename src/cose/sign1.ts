@@ -4,11 +4,10 @@
  * order header maps differently; re-encoding would break valid signatures), alg read only from
  * the protected header, `crit` enforced, a detached payload supplied by the caller.
  */
-import { encode } from "cborg";
 import { verify } from "node:crypto";
 import { verifyEd25519 } from "../crypto/ed25519.js";
 import { fail, ok, type Result } from "../result.js";
-import { CborTagged, decodeStrictCbor, describeCbor, type CborKey, type CborMap } from "./cbor.js";
+import { CborTagged, decodeStrictCbor, describeCbor, encodeSigStructure, type CborKey, type CborMap } from "./cbor.js";
 import type { KeyAlgorithm, PublicKeyInfo } from "./keys.js";
 
 export interface Sign1 {
@@ -149,7 +148,7 @@ export function verifySign1(msg: Sign1, key: PublicKeyInfo, options: VerifySign1
 
 /** RFC 9052 §4.4 Sig_structure for COSE_Sign1, over the protected bytes as received. */
 export function sigStructure(protectedBytes: Uint8Array, externalAad: Uint8Array, payload: Uint8Array): Uint8Array {
-  return encode(["Signature1", protectedBytes, externalAad, payload]);
+  return encodeSigStructure(protectedBytes, externalAad, payload);
 }
 
 /** ECDSA with the raw r‖s signature COSE uses (RFC 9053 §2.1), not DER. */

@@ -39,12 +39,41 @@ export function ed25519RawFromKey(key: KeyObject): Uint8Array | undefined {
   return new Uint8Array(der.subarray(der.length - 32));
 }
 
+/**
+ * Verification is a pure function of (key, message, signature), and a run meets the same triple
+ * again and again: the checkpoint every bundle under it names, a receipt shared by a batch, the
+ * look at each input's checkpoints before a multi-input run. Outcomes for short messages (every
+ * message this profile signs is a digest or a small Sig_structure) are kept per key, bounded.
+ */
+const outcomes = new WeakMap<KeyObject, Map<string, boolean>>();
+const MAX_OUTCOMES_PER_KEY = 1024;
+const MAX_REMEMBERED_MESSAGE = 512;
+
+function latin1(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("latin1");
+}
+
 /** Verifies a 64-byte Ed25519 signature; false (never a throw) for any malformed input. */
 export function verifyEd25519(key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
   if (signature.length !== 64 || key.asymmetricKeyType !== "ed25519") return false;
+  const remember = message.length <= MAX_REMEMBERED_MESSAGE;
+  let known = remember ? outcomes.get(key) : undefined;
+  const id = remember ? latin1(signature) + latin1(message) : "";
+  const seen = known?.get(id);
+  if (seen !== undefined) return seen;
+  let result: boolean;
   try {
-    return verify(null, message, key, signature);
+    result = verify(null, message, key, signature);
   } catch {
-    return false;
+    result = false;
   }
+  if (remember) {
+    if (!known) {
+      known = new Map();
+      outcomes.set(key, known);
+    }
+    if (known.size >= MAX_OUTCOMES_PER_KEY) known.clear();
+    known.set(id, result);
+  }
+  return result;
 }

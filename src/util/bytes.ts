@@ -1,5 +1,5 @@
 /** Byte helpers shared by every primitive: strict hex and base64, SHA-256, comparison. */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const LOWER_HEX = /^(?:[0-9a-f]{2})*$/;
@@ -19,16 +19,18 @@ export function bytesToHex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 }
 
+/** One buffer for the parts: Node's one-shot hash is much cheaper than a Hash object per call. */
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? (parts[0] as Uint8Array) : concatBytes(...parts);
+}
+
 export function sha256(...parts: Uint8Array[]): Uint8Array {
-  const h = createHash("sha256");
-  for (const p of parts) h.update(p);
-  return new Uint8Array(h.digest());
+  const d = hash("sha256", joined(parts), "buffer");
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 }
 
 export function sha256Hex(...parts: Uint8Array[]): string {
-  const h = createHash("sha256");
-  for (const p of parts) h.update(p);
-  return h.digest("hex");
+  return hash("sha256", joined(parts), "hex");
 }
 
 export function utf8(s: string): Uint8Array {
@@ -56,8 +58,18 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 /** 8-byte big-endian encoding of a non-negative safe integer. */
 export function be64(n: number): Uint8Array {
+  // n is a safe integer (a size or an index): its high 32 bits are Math.floor(n / 2^32).
   const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(n));
+  const hi = Math.floor(n / 0x1_0000_0000);
+  const lo = n >>> 0;
+  out[0] = hi >>> 24;
+  out[1] = (hi >>> 16) & 0xff;
+  out[2] = (hi >>> 8) & 0xff;
+  out[3] = hi & 0xff;
+  out[4] = lo >>> 24;
+  out[5] = (lo >>> 16) & 0xff;
+  out[6] = (lo >>> 8) & 0xff;
+  out[7] = lo & 0xff;
   return out;
 }
 
