@@ -2,7 +2,9 @@
  * What the verify command's arguments name: files, '-' (stdin), directories (every *.json,
  * *.ndjson and *.sse below them, recursively, in a stable order) and @list files (one path per
  * line; blank lines and lines starting with '#' are skipped; paths relative to the current
- * directory). `--shard i/n` keeps the i-th of n disjoint parts, chosen from each path's text, so
+ * directory; a list cannot name standard input). A directory or list that names no input is an
+ * error for that argument: an argument that verifies nothing must not look like one that passed.
+ * `--shard i/n` keeps the i-th of n disjoint parts, chosen from each path's text, so
  * n machines given the same arguments verify every input exactly once.
  */
 import { readdirSync, statSync } from "node:fs";
@@ -51,10 +53,20 @@ export async function expandInputs(args: readonly string[]): Promise<Expanded> {
         errors.push({ path: arg, message: `list ${list.message}` });
         continue;
       }
+      let named = 0;
+      let refused = false;
       for (const line of Buffer.from(list.bytes).toString("utf8").split(/\r?\n/)) {
         const p = line.trim();
-        if (p !== "" && !p.startsWith("#")) paths.push(p);
+        if (p === "" || p.startsWith("#")) continue;
+        if (p === "-") {
+          if (!refused) errors.push({ path: arg, message: `list ${arg.slice(1)}: names standard input ('-'); give '-' as an argument instead` });
+          refused = true;
+          continue;
+        }
+        paths.push(p);
+        named++;
       }
+      if (named === 0 && !refused) errors.push({ path: arg, message: `list ${arg.slice(1)}: names no input` });
     } else {
       let isDir = false;
       try {
@@ -62,8 +74,12 @@ export async function expandInputs(args: readonly string[]): Promise<Expanded> {
       } catch {
         isDir = false;
       }
-      if (isDir) walk(arg, paths, errors);
-      else paths.push(arg);
+      if (!isDir) paths.push(arg);
+      else {
+        const before = paths.length + errors.length;
+        walk(arg, paths, errors);
+        if (paths.length + errors.length === before) errors.push({ path: arg, message: `${arg}: holds no *.json, *.ndjson or *.sse file` });
+      }
     }
   }
   return { paths, errors };

@@ -148,7 +148,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.shard !== undefined && !shard) throw new UsageError(`--shard: "${printable(flags.shard)}" is not i/n with 1 ≤ i ≤ n (e.g. 2/4)`);
   const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
-  const fromStdin = [...args, flags.trust, flags.task, flags.firstTask, flags.cosignatures, flags.checkpoints].filter((i) => i === "-").length;
+  const fromStdin = [...args, flags.trust, flags.task, flags.firstTask, flags.cosignatures, flags.checkpoints].filter((i) => i === "-" || i === "@-").length;
   if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
     throw new UsageError(`--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
@@ -195,6 +195,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
 
   const expanded = await expandInputs(args);
   const paths = expanded.paths.filter((p) => !shard || inShard(p, shard));
+  if (shard && paths.length === 0 && expanded.errors.length === 0 && !flags.quiet) {
+    io.stderr(`a2a-evidence: shard ${shard.index}/${shard.count} holds none of the ${expanded.paths.length} inputs; nothing verified\n`);
+  }
   // Worker threads read files themselves: standard input stays with the main thread.
   const pool: JobPool | undefined =
     jobs > 1 && host.workerEntry && paths.length > 1 && !paths.includes("-")

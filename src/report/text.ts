@@ -41,6 +41,7 @@ function summaryLines(s: Summary, { style }: RenderOptions): string[] {
   const exits = (["0", "1", "3", "2"] as const).filter((c) => s.exitCodes[c] > 0).map((c) => `exit ${c}: ${s.exitCodes[c]}`);
   const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
   const lines = [`summary: ${s.inputs} inputs · ${exits.join(" · ")}`];
+  if (PROPERTY_NAMES.every((p) => STATE_ORDER.every((st) => s.properties[p][st] === 0))) return [...lines, "  no input was verified"];
   for (const p of PROPERTY_NAMES) {
     const counts = STATE_ORDER.filter((st) => s.properties[p][st] > 0).map((st) => style.state(st, `${st} ${s.properties[p][st]}`));
     lines.push(`  ${p.padEnd(width)}  ${counts.join(" · ")}`);

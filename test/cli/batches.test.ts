@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync, read
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/external.js";
@@ -15,6 +16,7 @@ import { render } from "../../src/report/index.js";
 import { makeStyle } from "../../src/report/style.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
+const RUNNER = join(REPO_ROOT, "test", "helpers", "run-cli.ts");
 const TRUST = join(VECTORS, "valid-capture", "trust.json");
 const inputOf = (name: string) => ["input.json", "input.sse", "input.ndjson"].map((f) => join(VECTORS, name, f)).find((p) => existsSync(p)) as string;
 const NAMES = ["valid-capture", "neg-taskBinding-task-id", "valid-stream-sse-jsonrpc", "inconclusive-unpinned-ts", "valid-rich"];
@@ -59,6 +61,50 @@ describe("many inputs", () => {
     const report = JSON.parse(missing.stdout);
     expect(report.inputs[0]).toMatchObject({ source: "@/nonexistent/list.txt", exitCode: 2, error: { code: "INPUT_UNREADABLE" } });
     expect(missing.code).toBe(2);
+  });
+
+  it("a directory or list that names no input, or a list naming standard input, is an error for that argument (exit 2)", async () => {
+    const root = tree();
+    const empty = join(root, "empty");
+    mkdirSync(join(empty, "deeper"), { recursive: true });
+    writeFileSync(join(empty, "deeper", "notes.txt"), "not an input");
+    const blank = join(root, "blank.txt");
+    writeFileSync(blank, "# nothing here\n\n");
+    const stdinList = join(root, "stdin.txt");
+    writeFileSync(stdinList, `-\n${filesUnder(root)[0]}\n-\n`);
+    const r = await runCli(["verify", "--format", "json", "--trust", TRUST, empty, `@${blank}`, `@${stdinList}`]);
+    const report = JSON.parse(r.stdout);
+    expect(report.inputs.map((i: { source: string; exitCode: number; error?: { code: string; message: string } }) => [i.source, i.exitCode, i.error?.code, i.error?.message])).toEqual([
+      [empty, 2, "INPUT_UNREADABLE", `${empty}: holds no *.json, *.ndjson or *.sse file`],
+      [`@${blank}`, 2, "INPUT_UNREADABLE", `list ${blank}: names no input`],
+      [`@${stdinList}`, 2, "INPUT_UNREADABLE", `list ${stdinList}: names standard input ('-'); give '-' as an argument instead`],
+      [filesUnder(root)[0], 0, undefined, undefined],
+    ]);
+    expect(r.code).toBe(2);
+    const text = await runCli(["verify", "--trust", TRUST, empty, `@${blank}`]);
+    expect(text.stdout).toContain("summary: 2 inputs · exit 2: 2\n  no input was verified\n");
+    expect(text.code).toBe(2);
+  });
+
+  it("@- reads the list from standard input, which counts as its one use", async () => {
+    const root = tree();
+    const files = filesUnder(root);
+    const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "--format", "json", "--trust", TRUST, "@-"], { input: `${files[0]}\n${files[1]}\n`, encoding: "utf8", cwd: REPO_ROOT });
+    expect(JSON.parse(r.stdout).inputs.map((i: { source: string }) => i.source)).toEqual([files[0], files[1]]);
+    const twice = await runCli(["verify", "--trust", TRUST, "@-", "-"]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/standard input \('-'\) can be given only once/);
+  });
+
+  it("an empty shard verifies nothing, exits 0 and says so on stderr", async () => {
+    const input = inputOf("valid-capture");
+    const shards = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((i) => runCli(["verify", "--shard", `${i}/8`, "--trust", TRUST, input])));
+    const empty = shards.filter((r) => r.stderr !== "");
+    expect(empty).toHaveLength(7);
+    for (const r of empty) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^a2a-evidence: shard [1-8]\/8 holds none of the 1 inputs; nothing verified\n$/);
+    }
   });
 
   it("--shard i/n splits the inputs into n disjoint parts that together are all of them", async () => {
