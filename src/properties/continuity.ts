@@ -203,7 +203,32 @@ export function inputCheckpoints(source: string, bundle: JsonObject, structuredC
   };
   const current = read("cllCheckpoint");
   const prior = read("priorCheckpoint");
-  return { source, ...(current ? { current } : {}), ...(prior ? { prior } : {}) };
+  return { source, ...(current ? { current: detached(current) } : {}), ...(prior ? { prior: detached(prior) } : {}) };
+}
+
+/**
+ * What a sighting keeps of a checkpoint: its signed statement, copied out of the input. A run
+ * holds every input's sighting until all are compared, and a string or byte view taken from the
+ * input (or its witness records) would keep the whole input alive with it.
+ */
+function detached(cp: Checkpoint): Checkpoint {
+  return {
+    logId: Buffer.from(cp.logId, "utf8").toString("utf8"),
+    mmrSize: cp.mmrSize,
+    root: cp.root.slice(),
+    prevSize: cp.prevSize,
+    prevRoot: cp.prevRoot === null ? null : cp.prevRoot.slice(),
+    keyId: cp.keyId.slice(),
+    timestamp: "",
+    signature: cp.signature.slice(),
+    witnesses: undefined,
+    consistencyProof: undefined,
+    json: {},
+    path: cp.path,
+    signingBody: "",
+    digest: cp.digest.slice(),
+    digestHex: Buffer.from(cp.digestHex, "latin1").toString("latin1"),
+  };
 }
 
 /** The property's state without a quorum check: nothing here can make it PASS. */
