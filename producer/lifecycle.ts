@@ -13,7 +13,7 @@ import { INTERRUPTED_STATES, type EvidenceStatus, type TaskState } from "./const
 import { ed25519FromSeed, seedFromLabel } from "./ed25519.js";
 import { ProducerError } from "./errors.js";
 import { pyjsonDigestHex } from "./json-text.js";
-import { buildRecordsLog, type LogPart, type LogRecord } from "./log.js";
+import { GAP, buildRecordsLog, type LogPart, type LogRecord } from "./log.js";
 import { isTransition, type InterimSpec, type ResolvedOptions, type TranscriptSpec } from "./options.js";
 import { assembleRecord, sealRecordCapsule, taskEvidencePayload, type PayloadView, type SealedRecord, type SealingOptions } from "./seal.js";
 import { boundMessage } from "./transitions.js";
@@ -113,7 +113,13 @@ export function sealTaskRecords(o: ResolvedOptions, terminal = true): { terminal
       ownCheckpoint: !last && r.spec.leaf !== "after" && (r.spec.checkpoint ?? "own") === "own" ? { timestamp: r.at.checkpointTimestamp } : null,
     };
   });
-  const logs = buildRecordsLog(o, records, logSigner);
+  // While the Task waits, the log's latest checkpoint is the one signed at this pause: the last
+  // interim record, the filler leaves after it, no witness yet — exactly the checkpoint of its own
+  // the terminal record's log will show it under, so the bundle the paused Task carries is the one
+  // a capture later supplies.
+  const last = interimSealed[interimSealed.length - 1];
+  const logOptions = terminalSealed || !last ? o : { ...o, leavesAfter: GAP, witnesses: [], checkpointTimestamp: last.at.checkpointTimestamp };
+  const logs = buildRecordsLog(logOptions, records, logSigner);
   const logOf = (entry: (typeof order)[number]): LogPart => logs[order.indexOf(entry)] as LogPart;
 
   const interims = interimSealed.map((r) => {

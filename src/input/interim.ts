@@ -5,8 +5,10 @@
  * (`interimBundles`) or passes it beside the terminal Task (`--interim`). Either way it is located
  * here, and judged by the properties with the terminal record.
  */
-import type { JsonObject, JsonValue } from "../json/value.js";
-import { fail, ok, type Result } from "../result.js";
+import { memberAt, type JsonObject, type JsonValue } from "../json/value.js";
+import { showValue } from "../json/diff.js";
+import { fail, ok, type Failure, type Result } from "../result.js";
+import { isInterimRecord } from "./pending.js";
 import { classify, type Classified } from "./classify.js";
 import { isFoldedStream, streamClassified, type FoldedStream } from "./stream.js";
 import { DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
@@ -28,7 +30,8 @@ export function loadInterimInput(value: JsonValue | FoldedStream, index: number,
   const c: Result<Classified> = isFoldedStream(value) ? streamClassified(value) : classify(value);
   if (!c.ok) return fail(c.code, `${prefix}: ${c.detail}`, c.path);
   if (c.value.shape === "bundle" && c.value.bundle) {
-    return ok([{ location: `${prefix}:${c.value.bundle.path}`, carrier: "bare", bundle: c.value.bundle.value as JsonObject }]);
+    const b: LocatedBundle = { location: `${prefix}:${c.value.bundle.path}`, carrier: "bare", bundle: c.value.bundle.value as JsonObject };
+    return isInterimRecord(b) ? ok([b]) : notInterim(prefix, b);
   }
   if (c.value.shape === "capture" || !c.value.finalTask) {
     return fail("INPUT_INTERIM_NO_BUNDLE", `${prefix}: --interim takes an interim bundle or the paused Task that carries one, not a capture`, "$");
@@ -40,5 +43,17 @@ export function loadInterimInput(value: JsonValue | FoldedStream, index: number,
   if (located.value.bundles.length === 0) {
     return fail("INPUT_INTERIM_NO_BUNDLE", `${prefix}: the Task (${task.value.state}) carries no evidence bundle`, task.value.path);
   }
-  return ok(located.value.bundles.map((b) => ({ ...b, location: `${prefix}:${b.location}` })));
+  // The terminal record is the input's to carry; what --interim adds is the records of the pauses.
+  const interim = located.value.bundles.filter(isInterimRecord);
+  if (interim.length === 0) return notInterim(prefix, located.value.bundles[0] as LocatedBundle);
+  return ok(interim.map((b) => ({ ...b, location: `${prefix}:${b.location}` })));
+}
+
+function notInterim(prefix: string, b: LocatedBundle): Failure {
+  const state = memberAt(b.bundle, "taskEvidencePayload", "terminalState");
+  return fail(
+    "INPUT_INTERIM_NO_BUNDLE",
+    `${prefix}: the bundle at ${b.location} is not an interim record: its payload was sealed in ${showValue(state)}, not in TASK_STATE_INPUT_REQUIRED or TASK_STATE_AUTH_REQUIRED (a terminal record is verified as the input)`,
+    b.location,
+  );
 }

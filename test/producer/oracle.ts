@@ -16,9 +16,11 @@ import { pyjson } from "../../src/canon/pyjson.js";
 import { jcs } from "../../src/canon/jcs.js";
 import { base64ToBytesStrict, bytesEqual, bytesToHex, hexToBytes, sha256, sha256Hex, utf8 } from "../../src/util/bytes.js";
 import { mmrConsistencyHolds, mmrInclusionHolds, rfc9162RootFromPath } from "./proof-folds.js";
+import { lifecycleFacts } from "./oracle-lifecycle.js";
 
 const EXT = "https://agentactioncapsule.org/extensions/a2a-task-evidence/v1";
 const LEVELS = ["SIGNED_RECORD", "EXTERNALLY_REGISTERED", "CONTINUITY_WITNESSED"];
+const TERMINAL = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"];
 
 export function parse(text: string | Uint8Array): JsonValue {
   const r = parseStrictJson(text);
@@ -44,7 +46,7 @@ const num = (v: JsonValue | undefined): number => (v instanceof JsonNumber ? v.t
 const arr = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 const hex = (v: JsonValue | undefined): Uint8Array => hexToBytes(str(v)) ?? new Uint8Array(0);
 
-function pyjsonHex(v: JsonValue): string {
+export function pyjsonHex(v: JsonValue): string {
   const r = pyjson(v);
   if (!r.ok) throw new Error(r.detail);
   return sha256Hex(utf8(r.value.text));
@@ -54,7 +56,7 @@ export function ed25519Key(raw: Uint8Array): KeyObject {
   return createPublicKey({ key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw]), format: "der", type: "spki" });
 }
 
-function verifyCose(alg: number, key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
+export function verifyCose(alg: number, key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
   try {
     return alg === -8 ? verify(null, message, key, signature) : verify("sha256", message, { key, dsaEncoding: "ieee-p1363" }, signature);
   } catch {
@@ -79,11 +81,11 @@ function checkpointDigest(cp: JsonObject): string {
   return pyjsonHex(signed);
 }
 
-function checkpointSigned(cp: JsonObject): boolean {
+export function checkpointSigned(cp: JsonObject): boolean {
   return verifyCose(-8, ed25519Key(hex(cp.key_id)), utf8(checkpointDigest(cp)), hex(cp.signature));
 }
 
-function textCommitment(parts: JsonValue | undefined): string {
+export function textCommitment(parts: JsonValue | undefined): string {
   const texts = arr(parts).filter(isJsonObject).filter((p) => typeof p.text === "string").map((p) => p.text as string);
   return sha256Hex(utf8(texts.join("\n")));
 }
@@ -164,7 +166,11 @@ export function streamCapture(fileName: string, text: string): JsonObject {
 
 /** Every elementary fact of one vector, true when it holds. */
 export function facts(input: string | JsonValue, trustText: string): Record<string, boolean> {
-  const { finalTask, firstTask, bundle, evidenceArtifact } = locate(typeof input === "string" ? parse(input) : input);
+  const value = typeof input === "string" ? parse(input) : input;
+  const { finalTask, firstTask, bundle, evidenceArtifact } = locate(value);
+  // A Task that has not ended has no terminal record: its one fact is that it says so (docs/profile.md §5).
+  const state = str(at(finalTask, "status", "state"));
+  if (!TERMINAL.includes(state)) return { pendingStatus: at(finalTask, "metadata", EXT, "evidenceStatus") === "EVIDENCE_STATUS_PENDING" };
   const trust = obj(parse(trustText));
   const payload = obj(bundle, "taskEvidencePayload");
   const manifest = obj(bundle, "manifest");
@@ -261,14 +267,14 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     payload.nonEvidenceArtifacts,
     parse(JSON.stringify(observedArtifacts.map((a) => ({ artifactId: a.artifactId, contentCommitment: textCommitment(a.parts), name: a.name })))),
   );
-  f.transcript = jsonEquals(
-    payload.transcript,
-    parse(
-      JSON.stringify(
-        arr(finalTask.history).filter(isJsonObject).map((m, sequence) => ({ messageId: m.messageId, partCommitment: textCommitment(m.parts), role: m.role, sequence })),
-      ),
-    ),
-  );
+  // The Message entries, in order, numbered with the transition entries (docs/profile.md §2.1).
+  const entries = arr(payload.transcript);
+  f.transcript =
+    entries.every((e, i) => num(at(e, "sequence")) === i) &&
+    jsonEquals(
+      parse(JSON.stringify(entries.filter((e) => isJsonObject(e) && !("kind" in e)).map((e) => ({ messageId: at(e, "messageId"), partCommitment: at(e, "partCommitment"), role: at(e, "role") })))),
+      parse(JSON.stringify(arr(finalTask.history).filter(isJsonObject).map((m) => ({ messageId: m.messageId, partCommitment: textCommitment(m.parts), role: m.role })))),
+    );
 
   // referenceConsistency
   const reference = obj(bundle, "taskEvidenceReference");
@@ -281,6 +287,10 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     reference.terminalState === payload.terminalState &&
     reference.deliveryMode === (evidenceArtifact === undefined ? "INLINE_METADATA" : "EVIDENCE_ARTIFACT");
   f.statusTerminal = copies.every((c) => at(c, "evidenceStatus") !== "EVIDENCE_STATUS_PENDING");
+  const typed = (c: JsonValue | undefined) => at(c, "evidenceStatus") !== "EVIDENCE_STATUS_FAILED" || /^[A-Z][A-Z0-9_]*: \S/.test(str(at(c, "failureReason")));
+  f.failureTyped = copies.every(typed);
+  // A continuity claim needs continuity evidence in the bundle (contract §9.10).
+  f.claimSupported = reference.evidenceStatus !== "EVIDENCE_STATUS_CONTINUITY_WITNESSED" || bundle.continuityEvidence !== undefined;
 
   // negotiation (only when the first Task was captured)
   if (firstTask !== undefined) {
@@ -296,9 +306,12 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
       acceptance.minimumEvidence === requirement.minimumEvidence &&
       num(acceptance.maximumRegistrationDelaySeconds) <= num(requirement.maximumRegistrationDelaySeconds) &&
       arr(requirement.deliveryModes).includes(str(reference.deliveryMode));
-    f.minimumMet = LEVELS.indexOf(claimed) >= LEVELS.indexOf(str(requirement.minimumEvidence));
+    // The requirement is fixed for the Task: a later Message in the history may not carry another one.
+    f.requirementFixed = arr(finalTask.history).every((m) => at(m, "metadata", EXT) === undefined || jsonEquals(at(m, "metadata", EXT), requirement));
+    // A server may fail (FAILED with a typed reason), never silently downgrade.
+    f.minimumMet = claimed === "FAILED" ? typed(reference) : LEVELS.indexOf(claimed) >= LEVELS.indexOf(str(requirement.minimumEvidence));
   }
-  return f;
+  return { ...f, ...lifecycleFacts(value, bundle, finalTask) };
 }
 
 /** The leaf count n of an MMR of `size` nodes: 2n − popcount(n) = size. */
