@@ -46,7 +46,9 @@ export function loadInterimInput(value: JsonValue | FoldedStream, index: number,
   // The terminal record is the input's to carry; what --interim adds is the records of the pauses.
   const interim = located.value.bundles.filter(isInterimRecord);
   if (interim.length === 0) return notInterim(prefix, located.value.bundles[0] as LocatedBundle);
-  return ok(interim.map((b) => ({ ...b, location: `${prefix}:${b.location}` })));
+  const evidence = new Set(located.value.evidenceArtifacts);
+  const pausedTask = { task: task.value, content: (task.value.artifacts ?? []).filter((a) => !evidence.has(a)) };
+  return ok(interim.map((b) => ({ ...b, location: `${prefix}:${b.location}`, pausedTask })));
 }
 
 function notInterim(prefix: string, b: LocatedBundle): Failure {

@@ -101,13 +101,22 @@ function linkOf(ctx: EvidenceContext): Link | undefined {
  * can bridge several pauses. Each step is verified; one that does not verify is a FAIL.
  */
 function consistentHistory(terminal: EvidenceContext, a: Checkpoint, b: Checkpoint, values: Record<string, string>): [State, string, CheckExtras?] {
-  const links = [terminal, ...interimRecords(terminal).map((r) => r.ctx)].map(linkOf).filter((l): l is Link => l !== undefined);
+  // Indexed once per input by where each step starts, so following a chain costs one lookup a step.
+  const links = terminal.once("consistency links", () => {
+    const byStart = new Map<string, Link[]>();
+    for (const l of [terminal, ...interimRecords(terminal).map((r) => r.ctx)].map(linkOf)) {
+      if (!l) continue;
+      const key = `${l.from.mmrSize}:${bytesToHex(l.from.root)}`;
+      byStart.set(key, [...(byStart.get(key) ?? []), l]);
+    }
+    return byStart;
+  });
   let at = a;
   const steps: string[] = [];
   while (at.mmrSize < b.mmrSize) {
     const from = at;
-    const next = links
-      .filter((l) => l.from.mmrSize === from.mmrSize && bytesEqual(l.from.root, from.root) && l.to.mmrSize > from.mmrSize && l.to.mmrSize <= b.mmrSize)
+    const next = (links.get(`${from.mmrSize}:${bytesToHex(from.root)}`) ?? [])
+      .filter((l) => l.to.mmrSize > from.mmrSize && l.to.mmrSize <= b.mmrSize)
       .sort((x, y) => y.to.mmrSize - x.to.mmrSize)[0];
     if (!next) {
       return [

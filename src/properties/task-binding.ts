@@ -33,6 +33,8 @@
  *                                                 well-formed (a dropped citation FAILs)
  *   interim.prefix (per cited, supplied record)   it is this Task's record at that pause: same Task, the
  *                                                 transcript up to the pause, effects kept
+ *   interim.observed (per record given with its  it describes the paused Task it came with (--interim):
+ *   paused Task)                                  the state it waits in, its history, its effects
  *   trace.digest (per Traceability trace)         a trace in metadata is recomputed against the payload's
  *                                                 digest, or reported as informational
  * Work is linear in the Task and the payload; lists in details are capped (§9.20).
@@ -69,6 +71,7 @@ export const CHECKS = checksFor([
   "transcript.resumption",
   "interim.cited",
   "interim.prefix",
+  "interim.observed",
   "trace.digest",
 ]);
 const { check, only } = CHECKS;

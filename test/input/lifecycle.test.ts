@@ -144,6 +144,35 @@ describe("interim records as inputs", () => {
     }
   });
 
+  describe("interim.observed: a record given with its paused Task describes that Task", () => {
+    // A paused Task with an effect done before the pause, so there is one to drop or change.
+    const withEffect: ExchangeOptions = { ...BASE, artifacts: [{ artifactId: uuidFromLabel("in quote"), name: "quote", parts: ["100 EUR = 108 USD"], after: 0 }, ...(BASE.artifacts ?? [])] };
+    const terminal = buildExchange({ ...withEffect, envelope: "jsonrpc" });
+    const pausedTask = buildPausedExchange({ ...withEffect, envelope: "paused", transcript: TRANSCRIPT.slice(0, 3) }).pausedTask;
+    const observed = (task: JsonObject) => {
+      const input = one(verify({ inputs: [{ source: "t", data: terminal.input }], trust: terminal.trust, interim: [utf8(jsonText(task))] }));
+      if (isFailedInput(input)) throw new Error(input.error.message);
+      return input.properties.taskBinding.checks.find((c) => c.id === "interim.observed");
+    };
+    it("PASSes the honest paused Task", () => {
+      expect(observed(pausedTask)).toMatchObject({ state: "PASS", detail: expect.stringMatching(/\(TASK_STATE_AUTH_REQUIRED, 2 Message\(s\), 1 effect\(s\)\) is what it records/) });
+    });
+    const cases: Array<[string, (t: JsonObject) => void, RegExp]> = [
+      ["an effect it does not record", (t) => void ((t.artifacts as JsonValue[]).unshift(copy(at(t, "artifacts", 0))), (at(t, "artifacts", 0).artifactId = "another-effect")), /shows artifact another-effect, which its interim record does not record/],
+      ["an effect with other content", (t) => void (at(t, "artifacts", 0, "parts", 0).text = "100 EUR = 200 USD"), /artifact .* is not what the interim record commits/],
+      ["a Message it does not record", (t) => void ((t.history as JsonValue[]).push(copy(at(t, "history", 0))), (at(t, "history", 2).messageId = "another-message")), /the paused Task's Message another-message is not in the interim record's transcript/],
+      ["a Message with other content", (t) => void (at(t, "history", 1, "parts", 0).text = "Confirm by SMS."), /is not what the interim record commits at transcript\[1\]/],
+      ["Messages in another order", (t) => void (t.history as JsonValue[]).reverse(), /is out of order in the interim record's transcript/],
+      ["another state", (t) => void (at(t, "status").state = "TASK_STATE_INPUT_REQUIRED"), /sealed in "TASK_STATE_AUTH_REQUIRED", but the Task it came with waits in TASK_STATE_INPUT_REQUIRED/],
+      ["another Task", (t) => void (t.id = "another-task"), /but came with Task another-task/],
+    ];
+    it.each(cases)("FAILs a paused Task with %s", (_, change, detail) => {
+      const task = copy(pausedTask);
+      change(task);
+      expect(observed(task)).toMatchObject({ state: "FAIL", detail: expect.stringMatching(detail) });
+    });
+  });
+
   it("--interim with the paused Task as an SSE stream that ended at the pause", () => {
     const task = paused.pausedTask;
     const first = copy(task);

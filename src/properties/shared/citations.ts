@@ -12,17 +12,22 @@
  *                   entered; its transcript is the terminal transcript up to and including that
  *                   transition; every effect it recorded is in the terminal record unchanged; it
  *                   cites exactly the interim records before it
+ *   interim.observed a record given with the paused Task that carried it (--interim) describes that
+ *                   Task: its id and context, the state it waits in, every Message of its history
+ *                   and every effect (content Artifact) it shows — the effects done before the pause
+ *                   are recorded before it
  */
 import { firstDifference, listCapped, showValue, type Difference } from "../../json/diff.js";
 import { asSafeInteger, isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
-import { isHex64 } from "../../util/bytes.js";
+import { isHex64, sha256Hex, utf8 } from "../../util/bytes.js";
+import { textOfParts } from "../../input/a2a.js";
 import { INTERRUPTED_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
 import type { EvidenceContext } from "./context.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
 import { interimRecords, type InterimRecord } from "./interim.js";
 
-type Make = (id: "interim.cited" | "interim.prefix", state: State, detail: string, extras?: CheckExtras) => Check;
+type Make = (id: "interim.cited" | "interim.prefix" | "interim.observed", state: State, detail: string, extras?: CheckExtras) => Check;
 
 interface Citation {
   readonly evidenceId: string;
@@ -45,14 +50,19 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
   if (cited === undefined && records.length === 0) return [];
   const checks: Check[] = [];
   const citations: Citation[] = [];
+  const citedSoFar = new Set<string>();
   if (cited !== undefined) {
     if (!Array.isArray(cited)) return [make("interim.cited", "FAIL", `taskEvidencePayload.interimEvidence is not an array: ${showValue(cited)}`)];
     const transcript = transcriptOf(payload);
     cited.forEach((c, i) => {
       const subject = `interimEvidence[${i}]`;
-      const fault = citationFault(c, transcript, citations);
+      const fault = citationFault(c, transcript, citations, citedSoFar);
       if (fault) checks.push(make("interim.cited", "FAIL", fault, { subject }));
-      else citations.push({ evidenceId: member(c as JsonObject, "evidenceId") as string, sequence: asSafeInteger(member(c as JsonObject, "sequence")) as number, subject });
+      else {
+        const evidenceId = member(c as JsonObject, "evidenceId") as string;
+        citedSoFar.add(evidenceId);
+        citations.push({ evidenceId, sequence: asSafeInteger(member(c as JsonObject, "sequence")) as number, subject });
+      }
     });
   }
   const byId = new Map<string, InterimRecord>();
@@ -79,6 +89,7 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
     );
     if (r) checks.push(prefixCheck(payload, citations, c, r, make));
   }
+  for (const r of records) if (r.located.pausedTask) checks.push(observedCheck(r, make));
   for (const [id, r] of byId) {
     if (!citedIds.has(id)) {
       checks.push(
@@ -96,7 +107,7 @@ function stateAt(transcript: readonly JsonValue[], sequence: number): string {
   return typeof s === "string" ? s : "(unknown state)";
 }
 
-function citationFault(c: JsonValue, transcript: readonly JsonValue[], earlier: readonly Citation[]): string | undefined {
+function citationFault(c: JsonValue, transcript: readonly JsonValue[], earlier: readonly Citation[], citedSoFar: ReadonlySet<string>): string | undefined {
   if (!isJsonObject(c)) return "a citation is an object {evidenceId, sequence}";
   const keys = Object.keys(c);
   if (keys.length !== CITATION_MEMBERS.length || !CITATION_MEMBERS.every((m) => keys.includes(m))) {
@@ -113,7 +124,7 @@ function citationFault(c: JsonValue, transcript: readonly JsonValue[], earlier: 
   }
   const last = earlier[earlier.length - 1];
   if (last && sequence <= last.sequence) return `sequence ${sequence} does not follow the previous citation's ${last.sequence}: citations are in transcript order, one per pause`;
-  if (earlier.some((e) => e.evidenceId === evidenceId)) return `evidenceId ${evidenceId} is cited twice`;
+  if (citedSoFar.has(evidenceId)) return `evidenceId ${evidenceId} is cited twice`;
   return undefined;
 }
 
@@ -162,4 +173,60 @@ function prefixCheck(payload: JsonObject, citations: readonly Citation[], c: Cit
   const same = ownList !== null && ownList.length === before.length && ownList.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence);
   if (!same) return fail(`it cites ${showValue(own ?? [])}, not exactly the ${before.length} interim record(s) the terminal record cites before transcript[${c.sequence}]`);
   return make("interim.prefix", "PASS", `this Task's record at the pause at transcript[${c.sequence}] (${state}): the transcript up to it and ${Array.isArray(effects) ? effects.length : 0} effect(s) recorded there agree with the terminal record`, { subject });
+}
+
+/** The paused Task an interim record came with against what the record says of it. */
+function observedCheck(r: InterimRecord, make: Make): Check {
+  const subject = r.label;
+  const fail = (detail: string) => make("interim.observed", "FAIL", detail, { subject });
+  const paused = r.located.pausedTask as NonNullable<InterimRecord["located"]["pausedTask"]>;
+  const task = paused.task;
+  const payload = r.ctx.payload;
+  if (!payload) return fail("the interim record carries no taskEvidencePayload");
+  if (member(payload, "taskId") !== task.id || (member(payload, "contextId") ?? "") !== (task.contextId ?? "")) {
+    return fail(`it names Task ${showValue(member(payload, "taskId"))} (context ${showValue(member(payload, "contextId"))}), but came with Task ${task.id} (context ${showValue(task.contextId ?? "")})`);
+  }
+  if (member(payload, "terminalState") !== task.state) {
+    return fail(`it was sealed in ${showValue(member(payload, "terminalState"))}, but the Task it came with waits in ${task.state}`);
+  }
+  const byMessage = new Map<string, { index: number; entry: JsonObject }>();
+  transcriptOf(payload).forEach((e, index) => {
+    if (isJsonObject(e) && !("kind" in e) && typeof member(e, "messageId") === "string" && !byMessage.has(member(e, "messageId") as string)) {
+      byMessage.set(member(e, "messageId") as string, { index, entry: e });
+    }
+  });
+  let last = -1;
+  for (const m of task.history ?? []) {
+    const e = byMessage.get(m.messageId);
+    if (!e) return fail(`the paused Task's Message ${m.messageId} is not in the interim record's transcript: what happened before the pause is recorded at the pause`);
+    if (e.index < last) return fail(`the paused Task's Message ${m.messageId} is out of order in the interim record's transcript`);
+    last = e.index;
+    const recomputed = sha256Hex(utf8(textOfParts(m.parts).text));
+    if (member(e.entry, "partCommitment") !== recomputed || member(e.entry, "role") !== m.role) {
+      return fail(`the paused Task's Message ${m.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`);
+    }
+  }
+  const effects = new Map<string, JsonValue>();
+  const recorded = member(payload, "nonEvidenceArtifacts");
+  for (const a of Array.isArray(recorded) ? recorded : []) {
+    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
+    if (typeof id === "string" && !effects.has(id)) effects.set(id, member(a as JsonObject, "contentCommitment") as JsonValue);
+  }
+  for (const a of paused.content) {
+    const recomputed = sha256Hex(utf8(textOfParts(a.parts).text));
+    const committed = effects.get(a.artifactId);
+    if (committed !== recomputed) {
+      return fail(
+        committed === undefined
+          ? `the paused Task shows artifact ${a.artifactId}, which its interim record does not record: an effect done before the pause is recorded before it`
+          : `the paused Task's artifact ${a.artifactId} is not what the interim record commits (${showValue(committed)} != ${recomputed})`,
+      );
+    }
+  }
+  return make(
+    "interim.observed",
+    "PASS",
+    `the paused Task it came with (${task.state}, ${(task.history ?? []).length} Message(s), ${paused.content.length} effect(s)) is what it records`,
+    { subject },
+  );
 }

@@ -32,15 +32,20 @@ function callees(trace: JsonValue): string {
 }
 
 /** Whether the holder an entry names is part of the observation at all (a Message may be truncated away). */
-function holderObserved(task: A2ATask, holder: string, id: string): boolean {
-  if (holder === "task") return task.id === id;
-  if (holder === "message") return (task.history ?? []).some((m) => m.messageId === id) || task.statusMessage?.messageId === id;
-  return (task.artifacts ?? []).some((a) => a.artifactId === id);
+function holders(task: A2ATask): Set<string> {
+  const out = new Set<string>([`task ${task.id}`]);
+  for (const m of task.history ?? []) out.add(`message ${m.messageId}`);
+  if (task.statusMessage) out.add(`message ${task.statusMessage.messageId}`);
+  for (const a of task.artifacts ?? []) out.add(`artifact ${a.artifactId}`);
+  return out;
 }
 
 export function traceDigestChecks(ctx: EvidenceContext, payload: JsonObject, task: A2ATask, make: Make): Check[] {
   const observed = metadataTraces(task);
   const listed = member(payload, "traceDigests");
+  // Indexed once: an entry is matched to its trace and its holder by one lookup each.
+  const byHolder = new Map(observed.map((t) => [`${t.holder} ${t.id}`, t]));
+  const present = listed === undefined ? new Set<string>() : holders(task);
   const checks: Check[] = [];
   const covered = new Set<MetadataTrace>();
   if (listed !== undefined) {
@@ -53,10 +58,10 @@ export function traceDigestChecks(ctx: EvidenceContext, payload: JsonObject, tas
       const holder = member(e, "holder") as string;
       const id = member(e, "id") as string;
       const claimed = member(e, "traceDigest") as string;
-      const trace = observed.find((t) => t.holder === holder && t.id === id);
+      const trace = byHolder.get(`${holder} ${id}`);
       if (!trace) {
         checks.push(
-          holderObserved(task, holder, id)
+          present.has(`${holder} ${id}`)
             ? make("trace.digest", "FAIL", `the payload commits to a Traceability trace on ${holder} ${id}, which the observed Task carries without one`, { subject })
             : make("trace.digest", "INCONCLUSIVE", `the payload commits to a Traceability trace on ${holder} ${id}, which the observed Task does not show (history or artifacts may be incomplete)`, { subject }),
         );

@@ -145,7 +145,10 @@ export function transitionChecks(entries: readonly TranscriptEntry[], payload: J
   let paused: Paused | undefined;
   let ended = false;
   let transitions = 0;
-  const observedAfter = (index: number) => entries.some((e) => e.kind === "message" && e.index > index && observed.byId.has(e.messageId));
+  // The last Message entry the observation shows, found once: a resumption before it was removed, not truncated.
+  let lastObserved = -1;
+  for (const e of entries) if (e.kind === "message" && observed.byId.has(e.messageId)) lastObserved = e.index;
+  const observedAfter = (index: number) => lastObserved > index;
   for (const e of entries) {
     if (e.kind !== "transition") continue;
     const subject = `transcript[${e.index}]`;
