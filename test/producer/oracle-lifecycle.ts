@@ -7,11 +7,10 @@
  * ones it always had.
  */
 import { JsonNumber, isJsonObject, jsonEquals, toPlain, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import { jcs } from "../../src/canon/jcs.js";
-import { bytesToHex, hexToBytes, sha256Hex, utf8 } from "../../src/util/bytes.js";
+import { hexToBytes } from "../../src/util/bytes.js";
 import { deriveCitations, deriveTransitions } from "../lifecycle/derivation.js";
-import { at, checkpointSigned, decodeSign1, ed25519Key, obj, pyjsonHex, sigStructure, verifyCose } from "./oracle.js";
-import { mmrConsistencyHolds, mmrInclusionHolds } from "./proof-folds.js";
+import { at, capsuleIdHolds, checkpointSigned, envelopeHolds, inclusionHolds, obj, pyjsonHex } from "./oracle.js";
+import { mmrConsistencyHolds } from "./proof-folds.js";
 
 const TRACE_KEY = "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability";
 
@@ -27,34 +26,15 @@ function recordHolds(bundle: JsonObject): { content: boolean; signature: boolean
   const manifest = obj(bundle, "manifest");
   const capsule = obj(bundle, "capsule");
   const cp = obj(manifest, "cllCheckpoint");
-  const identity: JsonObject = Object.create(null);
-  for (const k of Object.keys(capsule)) if (!["capsule_id", "signature", "key_id"].includes(k)) identity[k] = capsule[k] as JsonValue;
-  const identityJcs = jcs(identity, { numbers: "safe-integers" });
-  const envelope = decodeSign1(hex(capsule.signature));
-  const kid = envelope.protectedMap.get(4) as Uint8Array;
-  const proof = obj(manifest, "localInclusionProof");
   return {
     content:
       pyjsonHex(payload) === bundle.evidenceId &&
       jsonEquals(payload, manifest.taskEvidencePayload) &&
       pyjsonHex(manifest) === bundle.coreManifestDigest &&
       at(capsule, "model_attestation", "compute_attestation", "agent_input_digest") === bundle.evidenceId,
-    signature:
-      identityJcs.ok &&
-      sha256Hex(utf8(identityJcs.value)) === capsule.capsule_id &&
-      bytesToHex(kid) === capsule.key_id &&
-      envelope.payload !== null &&
-      bytesToHex(envelope.payload) === capsule.capsule_id &&
-      verifyCose(-8, ed25519Key(kid), sigStructure(envelope.protectedBytes, envelope.payload), envelope.signature),
+    signature: capsuleIdHolds(capsule) && envelopeHolds(capsule),
     checkpoint: checkpointSigned(cp),
-    inclusion:
-      num(proof.size) === num(cp.mmr_size) &&
-      mmrInclusionHolds(hex(cp.root), num(cp.mmr_size), hex(capsule.capsule_id), {
-        leafIndex: num(proof.leafIndex),
-        witness: arr(proof.witness).map(hex),
-        peaksLeft: arr(proof.peaksLeft).map(hex),
-        peaksRight: arr(proof.peaksRight).map(hex),
-      }),
+    inclusion: inclusionHolds(manifest, cp, capsule),
   };
 }
 

@@ -164,6 +164,42 @@ export function streamCapture(fileName: string, text: string): JsonObject {
   return capture;
 }
 
+/** capsule_id (format "4"): SHA-256 of JCS of the capsule without capsule_id, signature, key_id. */
+export function capsuleIdHolds(capsule: JsonObject): boolean {
+  const identity: JsonObject = Object.create(null);
+  for (const k of Object.keys(capsule)) if (!["capsule_id", "signature", "key_id"].includes(k)) identity[k] = capsule[k] as JsonValue;
+  const identityJcs = jcs(identity, { numbers: "safe-integers" });
+  return identityJcs.ok && sha256Hex(utf8(identityJcs.value)) === capsule.capsule_id;
+}
+
+/** The Producer Envelope: EdDSA, the capsule-id content type, kid = key_id, payload = capsule_id, a valid signature. */
+export function envelopeHolds(capsule: JsonObject): boolean {
+  const envelope = decodeSign1(hex(capsule.signature));
+  const kid = envelope.protectedMap.get(4) as Uint8Array;
+  return (
+    envelope.protectedMap.get(1) === -8 &&
+    envelope.protectedMap.get(3) === "application/agent-action-capsule-id" &&
+    bytesToHex(kid) === capsule.key_id &&
+    envelope.payload !== null &&
+    bytesToHex(envelope.payload) === capsule.capsule_id &&
+    verifyCose(-8, ed25519Key(kid), sigStructure(envelope.protectedBytes, envelope.payload), envelope.signature)
+  );
+}
+
+/** The carried capsule_id is a leaf under the checkpoint's root, by the manifest's inclusion proof. */
+export function inclusionHolds(manifest: JsonObject, checkpoint: JsonObject, capsule: JsonObject): boolean {
+  const inclusion = obj(manifest, "localInclusionProof");
+  return (
+    num(inclusion.size) === num(checkpoint.mmr_size) &&
+    mmrInclusionHolds(hex(checkpoint.root), num(checkpoint.mmr_size), hex(capsule.capsule_id), {
+      leafIndex: num(inclusion.leafIndex),
+      witness: arr(inclusion.witness).map(hex),
+      peaksLeft: arr(inclusion.peaksLeft).map(hex),
+      peaksRight: arr(inclusion.peaksRight).map(hex),
+    })
+  );
+}
+
 /** Every elementary fact of one vector, true when it holds. */
 export function facts(input: string | JsonValue, trustText: string): Record<string, boolean> {
   const value = typeof input === "string" ? parse(input) : input;
@@ -185,31 +221,12 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
   f.agentInputDigest = at(capsule, "model_attestation", "compute_attestation", "agent_input_digest") === bundle.evidenceId;
 
   // producerSignature
-  const identity: JsonObject = Object.create(null);
-  for (const k of Object.keys(capsule)) if (!["capsule_id", "signature", "key_id"].includes(k)) identity[k] = capsule[k] as JsonValue;
-  const identityJcs = jcs(identity, { numbers: "safe-integers" });
-  f.capsuleId = identityJcs.ok && sha256Hex(utf8(identityJcs.value)) === capsule.capsule_id;
-  const envelope = decodeSign1(hex(capsule.signature));
-  const kid = envelope.protectedMap.get(4) as Uint8Array;
-  f.envelopeSignature =
-    envelope.protectedMap.get(1) === -8 &&
-    envelope.protectedMap.get(3) === "application/agent-action-capsule-id" &&
-    bytesToHex(kid) === capsule.key_id &&
-    envelope.payload !== null &&
-    bytesToHex(envelope.payload) === capsule.capsule_id &&
-    verifyCose(-8, ed25519Key(kid), sigStructure(envelope.protectedBytes, envelope.payload), envelope.signature);
+  f.capsuleId = capsuleIdHolds(capsule);
+  f.envelopeSignature = envelopeHolds(capsule);
   f.envelopeCopy = jsonEquals(manifest.producerEnvelope, parse(JSON.stringify({ capsuleId: capsule.capsule_id, keyId: capsule.key_id, signature: capsule.signature })));
 
   // localInclusion
-  const inclusion = obj(manifest, "localInclusionProof");
-  f.localInclusion =
-    num(inclusion.size) === num(checkpoint.mmr_size) &&
-    mmrInclusionHolds(hex(checkpoint.root), num(checkpoint.mmr_size), hex(capsule.capsule_id), {
-      leafIndex: num(inclusion.leafIndex),
-      witness: arr(inclusion.witness).map(hex),
-      peaksLeft: arr(inclusion.peaksLeft).map(hex),
-      peaksRight: arr(inclusion.peaksRight).map(hex),
-    });
+  f.localInclusion = inclusionHolds(manifest, checkpoint, capsule);
 
   // checkpointSignature
   f.checkpointSignature = checkpoint.v instanceof JsonNumber && checkpoint.v.lexeme === "1" && checkpoint.kind === "mmr_checkpoint" && checkpointSigned(checkpoint);
