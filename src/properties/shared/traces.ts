@@ -58,6 +58,9 @@ export function traceDigestChecks(ctx: EvidenceContext, payload: JsonObject, tas
       const holder = member(e, "holder") as string;
       const id = member(e, "id") as string;
       const claimed = member(e, "traceDigest") as string;
+      if (holder === "task" && id !== task.id) {
+        return void checks.push(make("trace.digest", "FAIL", `the payload commits to a Traceability trace on Task ${id}, not on this Task ${task.id}`, { subject }));
+      }
       const trace = byHolder.get(`${holder} ${id}`);
       if (!trace) {
         checks.push(
