@@ -335,6 +335,7 @@ describe("interim.cited and interim.prefix", () => {
 
   const prefix = (detail: RegExp): Decision => ({ state: "FAIL", check: "interim.prefix", subject: expect.stringMatching(/^interim record /) as never, detail });
   const prefixCases: Array<{ name: string; tamper: Tamper; decided: Decision }> = [
+    { name: "another record profile", tamper: { interimBundle: (b) => void (b.recordProfile = "https://example.com/profiles/other/v9") }, decided: prefix(/its recordProfile "https:\/\/example\.com\/profiles\/other\/v9" is not the terminal record's/) },
     { name: "another Task", tamper: { interimPayload: (p) => void (p.taskId = uuidFromLabel("another task")) }, decided: prefix(/its taskId .* the record of another Task/) },
     { name: "another tenant", tamper: { interimPayload: (p) => void (p.tenantId = "tenant-b") }, decided: prefix(/its tenantId "tenant-b" is not the terminal record's null: the record of another tenant/) },
     { name: "another authority", tamper: { interimPayload: (p) => void (p.authority = "someone-else.example") }, decided: prefix(/the record of another authority/) },
@@ -458,6 +459,12 @@ describe("interim records as records", () => {
     expect(checkOf(input, "localInclusion", "interim.log").state).toBe("NOT_CHECKED");
     expect(input.properties.checkpointSignature.state).toBe("FAIL");
   });
+  it("an interim record's PASS never stands in for a terminal record that carries nothing for the property", () => {
+    const input = check(exchange({}, { manifest: (m) => void (m.localInclusionProof = null) }));
+    expect(input.properties.localInclusion.state).toBe("NOT_PRESENT");
+    expect(checkOf(input, "localInclusion", "interim.inclusion")).toMatchObject({ state: "NOT_CHECKED", detail: expect.stringMatching(/^not counted, the terminal record being NOT_PRESENT here \(PASS: /) });
+  });
+
   it("the consistency chain is followed across several pauses", () => {
     const transcript = [...PAUSE.slice(0, 5), agent("lc 2nd ask", "Window seat?"), transition(W, IR), user("lc 2nd", "yes"), transition(IR, W), DONE];
     const input = check(exchange({ transcript, interim: [{ at: 2 }, { at: 6 }] }));

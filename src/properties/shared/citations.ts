@@ -7,7 +7,8 @@
  *                   each supplied interim record is cited (a record the caller holds that the
  *                   terminal payload leaves out is a dropped citation: FAIL); a citation whose
  *                   record is not supplied is listed, not verified
- *   interim.prefix  a cited, supplied record is this Task's record at that pause: the same Task,
+ *   interim.prefix  a cited, supplied record is this Task's record at that pause: the same record
+ *                   profile and extension version, the same Task,
  *                   authority, tenant and capture policy; sealed in the state that transition
  *                   entered; its transcript is the terminal transcript up to and including that
  *                   transition; every effect it recorded is in the terminal record unchanged; it
@@ -87,7 +88,7 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
         ? make("interim.cited", "PASS", `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited and supplied (${r.located.location})`, { subject: c.subject })
         : make("interim.cited", "NOT_CHECKED", `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited but not supplied: pass it (or the paused Task that carries it) with --interim to verify it`, { subject: c.subject }),
     );
-    if (r) checks.push(prefixCheck(payload, citations, c, r, make));
+    if (r) checks.push(prefixCheck(ctx, payload, citations, c, r, make));
   }
   for (const r of records) if (r.located.pausedTask) checks.push(observedCheck(r, make));
   for (const [id, r] of byId) {
@@ -128,9 +129,15 @@ function citationFault(c: JsonValue, transcript: readonly JsonValue[], earlier: 
   return undefined;
 }
 
-function prefixCheck(payload: JsonObject, citations: readonly Citation[], c: Citation, r: InterimRecord, make: Make): Check {
+function prefixCheck(ctx: EvidenceContext, payload: JsonObject, citations: readonly Citation[], c: Citation, r: InterimRecord, make: Make): Check {
   const subject = r.label;
   const fail = (detail: string) => make("interim.prefix", "FAIL", detail, { subject });
+  // One Task, one profile: an interim record under another profile would be judged by rules it does not follow.
+  for (const m of ["recordProfile", "extensionVersion"]) {
+    if (!jsonEquals(member(r.located.bundle, m), member(ctx.bundle, m))) {
+      return fail(`its ${m} ${showValue(member(r.located.bundle, m))} is not the terminal record's ${showValue(member(ctx.bundle, m))}`);
+    }
+  }
   const interim = r.ctx.payload;
   if (!interim) return fail("the interim record carries no taskEvidencePayload");
   for (const m of SAME_TASK_MEMBERS) {

@@ -80,15 +80,25 @@ export function interimChecks<Id extends string>(
 
 /**
  * A property's result over the terminal record, with its interim checks added. An interim record
- * that FAILs makes the property FAIL, one that is INCONCLUSIVE makes a property that would PASS
- * INCONCLUSIVE; a PASS never raises the terminal record's own state. Without interim records the
- * result is returned as it was.
+ * that FAILs makes the property FAIL (a FAIL is never outvoted), one that is INCONCLUSIVE makes a
+ * property that would PASS INCONCLUSIVE; a PASS never raises the terminal record's own state. When
+ * the terminal record itself carries nothing for the property (NOT_PRESENT, NOT_CHECKED), an
+ * interim record's PASS or INCONCLUSIVE is listed as NOT_CHECKED: it is about the interim record,
+ * and must not read as the terminal record's. Without interim records the result is returned as it was.
  */
 export function withInterim(result: PropertyResult, extra: readonly Check[]): PropertyResult {
   if (extra.length === 0) return result;
-  const checks = [...result.checks, ...extra];
-  const failed = extra.find((c) => c.state === "FAIL");
-  const inconclusive = extra.find((c) => c.state === "INCONCLUSIVE");
+  const idle = result.state === "NOT_PRESENT" || result.state === "NOT_CHECKED";
+  const listed = idle
+    ? extra.map((c) =>
+        c.state === "PASS" || c.state === "INCONCLUSIVE"
+          ? { ...c, state: "NOT_CHECKED" as const, detail: `not counted, the terminal record being ${result.state} here (${c.state}: ${c.detail})` }
+          : c,
+      )
+    : extra;
+  const checks = [...result.checks, ...listed];
+  const failed = listed.find((c) => c.state === "FAIL");
+  const inconclusive = listed.find((c) => c.state === "INCONCLUSIVE");
   const worst = failed ?? (result.state === "PASS" || result.state === "INCONCLUSIVE" ? inconclusive : undefined);
   if (result.state === "FAIL" || !worst) return { ...result, checks };
   return { state: worst.state, detail: `${worst.subject ?? ""}: ${worst.detail}`, checks };
