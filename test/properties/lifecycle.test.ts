@@ -278,6 +278,8 @@ describe("interim.cited and interim.prefix", () => {
       tamper: { payload: (p) => void (citation(p).state = IR) },
       decided: cited(/exactly the members evidenceId and sequence; this one has evidenceId, sequence, state/, "interimEvidence[0]"),
     },
+    { name: "a citation that is not an object", tamper: { payload: (p) => void ((p.interimEvidence as JsonValue[])[0] = "d805") }, decided: cited("a citation is an object {evidenceId, sequence}", "interimEvidence[0]") },
+    { name: "a sequence that is no position", tamper: { payload: (p) => void (citation(p).sequence = int(-1)) }, decided: cited("sequence -1 is not a transcript position", "interimEvidence[0]") },
     { name: "an evidenceId that is not hex", tamper: { payload: (p) => void (citation(p).evidenceId = "D805") }, decided: cited(/evidenceId "D805" is not 64 lowercase hex/, "interimEvidence[0]") },
     {
       name: "a sequence that is not a transition into an interrupted state",
@@ -336,6 +338,8 @@ describe("interim.cited and interim.prefix", () => {
   const prefix = (detail: RegExp): Decision => ({ state: "FAIL", check: "interim.prefix", subject: expect.stringMatching(/^interim record /) as never, detail });
   const prefixCases: Array<{ name: string; tamper: Tamper; decided: Decision }> = [
     { name: "another record profile", tamper: { interimBundle: (b) => void (b.recordProfile = "https://example.com/profiles/other/v9") }, decided: prefix(/its recordProfile "https:\/\/example\.com\/profiles\/other\/v9" is not the terminal record's/) },
+    { name: "another extension version", tamper: { interimBundle: (b) => void (b.extensionVersion = "2") }, decided: prefix(/its extensionVersion "2" is not the terminal record's "1"/) },
+    { name: "another context", tamper: { interimPayload: (p) => void (p.contextId = uuidFromLabel("another context")) }, decided: prefix(/its contextId .* the record of another Task/) },
     { name: "another Task", tamper: { interimPayload: (p) => void (p.taskId = uuidFromLabel("another task")) }, decided: prefix(/its taskId .* the record of another Task/) },
     { name: "another tenant", tamper: { interimPayload: (p) => void (p.tenantId = "tenant-b") }, decided: prefix(/its tenantId "tenant-b" is not the terminal record's null: the record of another tenant/) },
     { name: "another authority", tamper: { interimPayload: (p) => void (p.authority = "someone-else.example") }, decided: prefix(/the record of another authority/) },
