@@ -15,12 +15,26 @@ export interface MessageSpec {
   readonly messageId: string;
   readonly role: Role;
   readonly parts: readonly PartSpec[];
+  /**
+   * The Task and context the Message itself names, when not the exchange's own (a resumption
+   * spliced in from another Task, for negatives).
+   */
+  readonly taskId?: string;
+  readonly contextId?: string;
 }
 
 export interface ArtifactSpec {
   readonly artifactId: string;
   readonly name: string;
   readonly parts: readonly PartSpec[];
+  /** Extension URIs the Artifact lists (a Traceability trace Artifact lists that extension). */
+  readonly extensions?: readonly string[];
+  /**
+   * The transcript index after which the Artifact exists: an effect done before a pause at a later
+   * index is on the paused Task and in the interim record sealed there. Absent: it is produced
+   * after the whole transcript.
+   */
+  readonly after?: number;
 }
 
 /** A deterministic UUID-shaped id (version 4 layout) named by a label. */
@@ -51,16 +65,16 @@ export interface MessageContext {
 
 export function messageJson(spec: MessageSpec, ctx: MessageContext): JsonObject {
   return jsonObject({
-    contextId: ctx.contextId,
+    contextId: spec.contextId ?? ctx.contextId,
     extensions: ctx.extensions,
     messageId: spec.messageId,
     metadata: ctx.metadata,
     parts: spec.parts.map(partJson),
     role: spec.role,
-    taskId: ctx.taskId,
+    taskId: spec.taskId ?? ctx.taskId,
   });
 }
 
 export function artifactJson(spec: ArtifactSpec): JsonObject {
-  return jsonObject({ artifactId: spec.artifactId, name: spec.name, parts: spec.parts.map(partJson) });
+  return jsonObject({ artifactId: spec.artifactId, extensions: spec.extensions, name: spec.name, parts: spec.parts.map(partJson) });
 }

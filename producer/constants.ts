@@ -38,3 +38,22 @@ export type EvidenceStatus =
   | "EVIDENCE_STATUS_FAILED";
 export type Role = "ROLE_USER" | "ROLE_AGENT";
 export type DeliveryMode = "EVIDENCE_ARTIFACT" | "INLINE_METADATA";
+
+/** A2A v1.0 TaskState names the producer writes (a2a-wire.md §1.3). */
+export type TaskState =
+  | "TASK_STATE_SUBMITTED"
+  | "TASK_STATE_WORKING"
+  | "TASK_STATE_INPUT_REQUIRED"
+  | "TASK_STATE_AUTH_REQUIRED"
+  | "TASK_STATE_COMPLETED"
+  | "TASK_STATE_FAILED"
+  | "TASK_STATE_CANCELED"
+  | "TASK_STATE_REJECTED";
+export const INTERRUPTED_STATES: readonly TaskState[] = ["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"];
+
+/** First element of a transition entry's commitment preimage (docs/profile.md, v3.2 additions). */
+export const TRANSITION_COMMITMENT_TAG = "a2a-task-evidence/transition/v1";
+
+/** The a2a-samples Traceability extension (a2a-wire.md §5): activation URI and metadata key. */
+export const TRACEABILITY_URI = "https://github.com/a2aproject/a2a-samples/extensions/traceability/v1";
+export const TRACEABILITY_METADATA_KEY = "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability";

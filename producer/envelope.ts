@@ -12,15 +12,30 @@ export function getTaskResponse(id: number | string, finalTask: JsonObject): Jso
   return jsonObject({ id, jsonrpc: "2.0", result: copyObject(finalTask) });
 }
 
-export function wrapInput(envelope: Envelope, jsonRpcId: number | string, firstTask: JsonObject, finalTask: JsonObject): JsonObject {
+/**
+ * The input in its envelope. A capture also carries the interim bundles the client kept from the
+ * paused Task (docs/profile.md: the terminal Task replaces the evidence Artifact they came in).
+ */
+export function wrapInput(
+  envelope: Envelope,
+  jsonRpcId: number | string,
+  firstTask: JsonObject,
+  finalTask: JsonObject,
+  interimBundles: readonly JsonObject[] = [],
+): JsonObject {
   switch (envelope) {
     case "jsonrpc":
+    case "paused":
       return getTaskResponse(jsonRpcId, finalTask);
     case "task":
       return copyObject(finalTask);
     case "stream":
       return jsonObject({ task: copyObject(finalTask) });
     case "capture":
-      return jsonObject({ finalTask: copyObject(finalTask), firstTask: copyObject(firstTask) });
+      return jsonObject({
+        finalTask: copyObject(finalTask),
+        firstTask: copyObject(firstTask),
+        ...(interimBundles.length > 0 ? { interimBundles: interimBundles.map(copyObject) } : {}),
+      });
   }
 }

@@ -32,6 +32,15 @@ export interface Expectation {
   readonly evidenceLevel: EvidenceLevel | "NONE";
 }
 
+/** A Task that has not ended: no terminal record to verify yet (INPUT_EVIDENCE_PENDING, exit 3). */
+export interface PendingExpectation {
+  readonly exitCode: 3;
+  readonly properties: null;
+  readonly evidenceLevel: null;
+}
+
+export const PENDING: PendingExpectation = { exitCode: 3, properties: null, evidenceLevel: null };
+
 /**
  * States of an honest, fully observed exchange, changed by `overrides`. Three properties never
  * PASS from one v1 record: continuity is NOT_PRESENT because the profile carries no continuity

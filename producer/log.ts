@@ -14,6 +14,7 @@ import { int, jsonObject } from "./json-text.js";
 import { MmrBuilder, mmrSizeForLeaves, type ConsistencyProof, type InclusionProof } from "./mmr.js";
 import type { ResolvedOptions, WitnessOptions } from "./options.js";
 import { register, stubRecord, type TransparencyService } from "./transparency.js";
+import { ProducerError } from "./errors.js";
 
 export interface TransparencyServiceKey {
   readonly url: string;
@@ -62,6 +63,17 @@ export function consistencyProofJson(p: ConsistencyProof): JsonObject {
   });
 }
 
+/** The key a trust file pins for a Transparency Service, and how it labels the service. */
+export function transparencyServiceKey(w: WitnessOptions): TransparencyServiceKey {
+  const ts = transparencyService(w);
+  return {
+    url: w.url,
+    alg: ts.signer.alg,
+    publicKey: ts.signer.alg === "EdDSA" ? ts.signer.publicKeyHex : ts.signer.publicKeyPem,
+    operator: w.operator ?? "independent",
+  };
+}
+
 /** The service a witness option names: its key derived from its label, our entry's position in its log. */
 export function transparencyService(w: WitnessOptions): TransparencyService {
   const seed = seedFromLabel(w.keyLabel ?? `transparency-service ${w.url}`);
@@ -76,46 +88,96 @@ export function transparencyService(w: WitnessOptions): TransparencyService {
 
 /** What the log side of a record is built from; a re-signing mutator reads these back from a manifest. */
 export type LogOptions = Pick<ResolvedOptions, "leavesBefore" | "leavesAfter" | "logId" | "priorCheckpoint" | "checkpointTimestamp" | "witnesses">;
+/** One of our records in the log, in leaf order. */
+export interface LogRecord {
+  readonly capsuleId: string;
+  /**
+   * Sign a checkpoint of its own once it and the filler leaves after it are appended, before the
+   * next record (an interim record sealed at a pause); otherwise it sits under the final checkpoint.
+   */
+  readonly ownCheckpoint?: { readonly timestamp: string } | null;
+  /** Build its inclusion proof at this many leaves instead of at its checkpoint's (a stale proof). */
+  readonly proofLeaves?: number | null;
+}
 
-export function buildLog(o: LogOptions, capsuleId: string, signer: Ed25519Signer): LogPart {
+/** Filler leaves (other producers' records) between two of ours, so each sits at a distinct position. */
+export const GAP = 2;
+
+interface PlannedCheckpoint {
+  readonly leafCount: number;
+  readonly timestamp: string;
+}
+
+/**
+ * The producer's log with several of our records (a Task's interim records and its terminal one):
+ * `leavesBefore` filler leaves, our records with GAP fillers between them, `leavesAfter` fillers,
+ * one checkpoint chain — the prior checkpoint, each record's own checkpoint, the final one — and
+ * each record's view of it. One record gives exactly the single-record log.
+ */
+export function buildRecordsLog(o: LogOptions, records: readonly LogRecord[], signer: Ed25519Signer): LogPart[] {
   const mmr = new MmrBuilder();
   for (let i = 0; i < o.leavesBefore; i++) mmr.appendBody(fillerBody(i));
-  const ourLeaf = mmr.appendBody(hexToBytes(capsuleId) as Uint8Array);
-  for (let i = 0; i < o.leavesAfter; i++) mmr.appendBody(fillerBody(ourLeaf + 1 + i));
+  const leaves: number[] = [];
+  const own = new Map<number, PlannedCheckpoint>();
+  records.forEach((r, k) => {
+    leaves.push(mmr.appendBody(hexToBytes(r.capsuleId) as Uint8Array));
+    const fillers = k === records.length - 1 ? o.leavesAfter : GAP;
+    for (let i = 0; i < fillers; i++) mmr.appendBody(fillerBody(mmr.leafCount));
+    if (r.ownCheckpoint) {
+      if (k === records.length - 1) throw new ProducerError("PRODUCER_INVALID_OPTION", "the last record of a log sits under the final checkpoint");
+      own.set(k, { leafCount: mmr.leafCount, timestamp: r.ownCheckpoint.timestamp });
+    }
+  });
+  const final: PlannedCheckpoint = { leafCount: mmr.leafCount, timestamp: o.checkpointTimestamp };
+  const priorAt = o.priorCheckpoint;
+  const plan = [...(priorAt === null ? [] : [{ leafCount: priorAt.leafCount, timestamp: priorAt.timestamp }]), ...own.values(), final];
+  plan.forEach((c, i) => {
+    if (i > 0 && c.leafCount <= (plan[i - 1] as PlannedCheckpoint).leafCount) {
+      // A checkpoint chain needs mmr_size > prev_size (log-and-receipts.md §4.4).
+      throw new ProducerError("PRODUCER_INVALID_OPTION", `checkpoint at ${c.leafCount} leaves does not follow the one at ${(plan[i - 1] as PlannedCheckpoint).leafCount}`);
+    }
+  });
 
-  const checkpointAt = (leafCount: number, prevSize: number, prevRoot: string, timestamp: string) =>
-    signCheckpoint(
-      { logId: o.logId, mmrSize: mmrSizeForLeaves(leafCount), root: bytesToHex(mmr.root(leafCount)), prevSize, prevRoot, timestamp },
+  // A log's first checkpoint has prev_size 0 and prev_root "" (§4.4); each later one chains to the one before.
+  const signed = plan.map((c, i) => {
+    const prev = plan[i - 1];
+    return signCheckpoint(
+      {
+        logId: o.logId,
+        mmrSize: mmrSizeForLeaves(c.leafCount),
+        root: bytesToHex(mmr.root(c.leafCount)),
+        prevSize: prev === undefined ? 0 : mmrSizeForLeaves(prev.leafCount),
+        prevRoot: prev === undefined ? "" : bytesToHex(mmr.root(prev.leafCount)),
+        timestamp: c.timestamp,
+      },
       signer,
     );
-  const priorAt = o.priorCheckpoint;
-  // A log's first checkpoint has prev_size 0 and prev_root "" (§4.4); ours chains to the prior one.
-  const prior = priorAt === null ? null : checkpointAt(priorAt.leafCount, 0, "", priorAt.timestamp);
-  const current =
-    priorAt === null
-      ? checkpointAt(mmr.leafCount, 0, "", o.checkpointTimestamp)
-      : checkpointAt(mmr.leafCount, mmrSizeForLeaves(priorAt.leafCount), bytesToHex(mmr.root(priorAt.leafCount)), o.checkpointTimestamp);
+  });
 
+  const current = signed[signed.length - 1] as (typeof signed)[number];
   const transparencyServices: TransparencyServiceKey[] = [];
-  const records = o.witnesses.map((w) => {
+  const witnessRecords = o.witnesses.map((w) => {
     if (w.stub === true) return stubRecord(w.url, current.entryHash);
-    const ts = transparencyService(w);
-    transparencyServices.push({
-      url: w.url,
-      alg: ts.signer.alg,
-      publicKey: ts.signer.alg === "EdDSA" ? ts.signer.publicKeyHex : ts.signer.publicKeyPem,
-      operator: w.operator ?? "independent",
-    });
-    return register(ts, current.entryHash);
+    transparencyServices.push(transparencyServiceKey(w));
+    return register(transparencyService(w), current.entryHash);
   });
   // CLL writes `witnesses` only when there is at least one (§4.1).
-  if (records.length > 0) current.checkpoint.witnesses = records;
+  if (witnessRecords.length > 0) current.checkpoint.witnesses = witnessRecords;
 
-  return {
-    cllCheckpoint: current.checkpoint,
-    localInclusionProof: inclusionProofJson(mmr.inclusionProof(ourLeaf)),
-    priorCheckpoint: prior === null ? null : prior.checkpoint,
-    consistencyProof: priorAt === null ? null : consistencyProofJson(mmr.consistencyProof(priorAt.leafCount)),
-    transparencyServices,
-  };
+  return records.map((r, k) => {
+    const at = own.get(k) ?? final;
+    const index = plan.indexOf(at);
+    const prior = index > 0 ? (plan[index - 1] as PlannedCheckpoint) : undefined;
+    return {
+      cllCheckpoint: (signed[index] as (typeof signed)[number]).checkpoint,
+      localInclusionProof: inclusionProofJson(mmr.inclusionProof(leaves[k] as number, r.proofLeaves ?? at.leafCount)),
+      priorCheckpoint: prior === undefined ? null : (signed[index - 1] as (typeof signed)[number]).checkpoint,
+      consistencyProof: prior === undefined ? null : consistencyProofJson(mmr.consistencyProof(prior.leafCount, at.leafCount)),
+      transparencyServices,
+    };
+  });
+}
+
+export function buildLog(o: LogOptions & { readonly inclusionProofLeaves?: number | null }, capsuleId: string, signer: Ed25519Signer): LogPart {
+  return buildRecordsLog(o, [{ capsuleId, proofLeaves: o.inclusionProofLeaves ?? null }], signer)[0] as LogPart;
 }

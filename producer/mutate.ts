@@ -399,9 +399,11 @@ export function resign(exchange: Exchange, mutation: SemanticMutation = {}, keys
     firstTask,
     finalTask,
     getTaskResponse: getTaskResponse(id, finalTask),
-    input: wrapInput(envelopeOf(input), id, firstTask, finalTask),
+    // A capture keeps the interim records it was given: they are the client's, not the producer's to re-seal.
+    input: wrapInput(envelopeOf(input), id, firstTask, finalTask, isJsonObject(input) && Array.isArray(input.interimBundles) ? (input.interimBundles as JsonObject[]) : []),
     bundle,
     bundleBytes,
+    interimBundles: exchange.interimBundles,
     trust: copyObject(exchange.trust),
     keys: {
       producer: { publicKeyHex: producer.publicKeyHex, publicKeyPem: producer.publicKeyPem },

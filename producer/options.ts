@@ -7,7 +7,7 @@
 import type { JsonObject } from "../src/json/value.js";
 import { sha256Hex, utf8 } from "../src/util/bytes.js";
 import { uuidFromLabel, type ArtifactSpec, type MessageSpec } from "./a2a.js";
-import type { DeliveryMode, EvidenceLevel, EvidenceStatus } from "./constants.js";
+import type { DeliveryMode, EvidenceLevel, EvidenceStatus, TaskState } from "./constants.js";
 import { ProducerError } from "./errors.js";
 import type { ContinuityOptions } from "./witness.js";
 
@@ -35,6 +35,49 @@ export interface WitnessOptions {
   readonly stub?: boolean;
 }
 
+/**
+ * A transcript entry for a transition into or out of an interrupted state (docs/profile.md, v3.2
+ * additions). It is bound to the Message entry just before it — the agent's request for input or
+ * authentication, or the resuming Message — unless `bound` is false (authentication completed out
+ * of band, or the Task ended while paused).
+ */
+export interface TransitionSpec {
+  readonly transition: { readonly from: TaskState; readonly to: TaskState };
+  readonly bound?: boolean;
+}
+
+export type TranscriptSpec = MessageSpec | TransitionSpec;
+
+export function isTransition(t: TranscriptSpec): t is TransitionSpec {
+  return "transition" in t;
+}
+
+/** An interim record (§8.1.6), sealed when the Task entered the interrupted state of one transition. */
+export interface InterimSpec {
+  /** Index in `transcript` of the transition into the interrupted state it is sealed at. */
+  readonly at: number;
+  /**
+   * Its checkpoint: the terminal record's ("final"; the interim bundle as re-issued with the latest
+   * checkpoint) or its own, signed before the terminal record was appended ("own", default).
+   */
+  readonly checkpoint?: "final" | "own";
+  /** Where its leaf is: before the terminal record's (default), or after it (a negative). */
+  readonly leaf?: "before" | "after";
+  /** Sealed in another log than the terminal record (a negative). */
+  readonly otherLog?: boolean;
+  /** Signed by another producer key (a negative). */
+  readonly producerKeyLabel?: string;
+  /** Supplied with the terminal Task in the capture's `interimBundles` (default true). */
+  readonly supplied?: boolean;
+}
+
+/** A Traceability trace (a2a-wire.md §5) in the terminal Task's metadata. */
+export interface TraceMetadataOptions {
+  readonly trace: Record<string, unknown>;
+  /** The payload carries its digest (the capture policy includes the trace). */
+  readonly digested: boolean;
+}
+
 export interface PriorCheckpointOptions {
   /** Leaves in the log when the prior checkpoint was signed; 1 ≤ leafCount < total leaves. */
   readonly leafCount: number;
@@ -52,6 +95,10 @@ export interface PriorCheckpointOptions {
  */
 export interface Tamper {
   readonly payload?: (payload: JsonObject) => void;
+  /** As `payload`, `manifest` and `bundle`, for the interim record at this index of `interim`. */
+  readonly interimPayload?: (payload: JsonObject, index: number) => void;
+  readonly interimManifest?: (manifest: JsonObject, index: number) => void;
+  readonly interimBundle?: (bundle: JsonObject, index: number) => void;
   readonly manifest?: (manifest: JsonObject) => void;
   readonly bundle?: (bundle: JsonObject) => void;
   readonly finalTask?: (task: JsonObject) => void;
@@ -60,7 +107,10 @@ export interface Tamper {
 }
 
 export type Carrier = "raw" | "data" | "inline";
-export type Envelope = "jsonrpc" | "task" | "stream" | "capture";
+/** `paused`: the GetTask response while the Task waits in the interrupted state its transcript ends in. */
+export type Envelope = "jsonrpc" | "task" | "stream" | "capture" | "paused";
+
+export type TerminalState = "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_CANCELED" | "TASK_STATE_REJECTED";
 
 export interface ExchangeOptions {
   readonly taskId?: string;
@@ -68,8 +118,17 @@ export interface ExchangeOptions {
   readonly authority?: string;
   readonly tenantId?: string | null;
   readonly capturePolicyId?: string;
-  /** The Task history, in order; the first message carries the requirement. */
-  readonly transcript?: readonly MessageSpec[];
+  /** The Task history, in order, with any transitions; the first message carries the requirement. */
+  readonly transcript?: readonly TranscriptSpec[];
+  /** The state the Task ends in (default COMPLETED). */
+  readonly terminalState?: TerminalState;
+  /** Interim records sealed at pauses (§8.1.6). */
+  readonly interim?: readonly InterimSpec[];
+  readonly traceMetadata?: TraceMetadataOptions | null;
+  /** With evidenceStatus FAILED: the reference's typed failureReason. */
+  readonly failureReason?: string | null;
+  /** Build the terminal record's inclusion proof at this many leaves instead of the checkpoint's (a stale proof). */
+  readonly inclusionProofLeaves?: number | null;
   readonly artifacts?: readonly ArtifactSpec[];
   /** Producer log leaves appended before our record, and after it, before the checkpoint. */
   readonly leavesBefore?: number;
@@ -96,7 +155,10 @@ export interface ExchangeOptions {
   readonly tamper?: Tamper;
 }
 
-export type ResolvedOptions = Required<Omit<ExchangeOptions, "priorCheckpoint" | "requirement" | "evidenceStatus" | "continuity">> & {
+export type ResolvedOptions = Required<Omit<ExchangeOptions, "priorCheckpoint" | "requirement" | "evidenceStatus" | "continuity" | "traceMetadata" | "failureReason" | "inclusionProofLeaves">> & {
+  readonly traceMetadata: TraceMetadataOptions | null;
+  readonly failureReason: string | null;
+  readonly inclusionProofLeaves: number | null;
   readonly priorCheckpoint: Required<PriorCheckpointOptions> | null;
   readonly continuity: ContinuityOptions | null;
   readonly requirement: RequirementOptions;
@@ -120,7 +182,9 @@ function nonNegativeInteger(name: string, n: number): number {
 
 export function resolveOptions(o: ExchangeOptions): ResolvedOptions {
   const transcript = o.transcript ?? defaultTranscript();
-  if (transcript.length === 0) throw new ProducerError("PRODUCER_INVALID_OPTION", "the transcript needs the request message");
+  if (transcript.length === 0 || isTransition(transcript[0] as TranscriptSpec)) {
+    throw new ProducerError("PRODUCER_INVALID_OPTION", "the transcript needs the request message first");
+  }
   const leavesBefore = nonNegativeInteger("leavesBefore", o.leavesBefore ?? 0);
   const leavesAfter = nonNegativeInteger("leavesAfter", o.leavesAfter ?? 0);
   const totalLeaves = leavesBefore + 1 + leavesAfter;
@@ -140,6 +204,11 @@ export function resolveOptions(o: ExchangeOptions): ResolvedOptions {
     tenantId: o.tenantId === undefined ? null : o.tenantId,
     capturePolicyId: o.capturePolicyId ?? "a2a-server-boundary-v1",
     transcript,
+    terminalState: o.terminalState ?? "TASK_STATE_COMPLETED",
+    interim: o.interim ?? [],
+    traceMetadata: o.traceMetadata ?? null,
+    failureReason: o.failureReason ?? null,
+    inclusionProofLeaves: o.inclusionProofLeaves ?? null,
     artifacts: o.artifacts ?? defaultArtifacts(),
     leavesBefore,
     leavesAfter,

@@ -3,8 +3,8 @@
  * `<name>/expected.json` and the `README.md` table. Pure: the same definitions always give the
  * same bytes, which the reproducibility test checks against the committed `vectors/`.
  */
-import { buildExchange } from "./exchange.js";
-import { PROPERTIES, states, type Expectation } from "./expectations.js";
+import { buildExchange, buildPausedExchange, type Exchange } from "./exchange.js";
+import { PROPERTIES, states, type Expectation, type PendingExpectation } from "./expectations.js";
 import { jsonObject, jsonText } from "./json-text.js";
 import type { VectorDefinition } from "./vectors.js";
 import { isStreamVector, renderStreamInput } from "./vectors-stream.js";
@@ -17,7 +17,7 @@ function expectedJson(def: VectorDefinition): string {
       description: def.description,
       mutation: def.mutation,
       exitCode: def.expected.exitCode,
-      properties: Object.fromEntries(PROPERTIES.map((p) => [p, def.expected.properties[p]])),
+      properties: def.expected.properties === null ? null : Object.fromEntries(PROPERTIES.map((p) => [p, (def.expected as Expectation).properties[p]])),
       evidenceLevel: def.expected.evidenceLevel,
     }),
     { sortKeys: false },
@@ -26,9 +26,10 @@ function expectedJson(def: VectorDefinition): string {
 
 /** The three files of one vector, keyed by their path relative to the vectors directory. */
 export function renderVector(def: VectorDefinition): VectorFiles {
-  const exchange = buildExchange(def.options);
+  // A Task that has not ended is what GetTask shows while it waits: no terminal exchange.
+  const exchange = def.options.envelope === "paused" ? buildPausedExchange(def.options) : buildExchange(def.options);
   const [inputName, inputText] = isStreamVector(def)
-    ? renderStreamInput(def, exchange, def.options.jsonRpcId ?? 1)
+    ? renderStreamInput(def, exchange as Exchange, def.options.jsonRpcId ?? 1)
     : // The Task JSON is written the way the reference's Python emitter wrote its vector files.
       ["input.json", jsonText(exchange.input)];
   return new Map([
@@ -39,7 +40,8 @@ export function renderVector(def: VectorDefinition): VectorFiles {
 }
 
 /** The exit code, the level and the properties whose state differs from the honest baseline. */
-function summary(e: Expectation): string {
+function summary(e: Expectation | PendingExpectation): string {
+  if (e.properties === null) return `exit ${e.exitCode}, INPUT_EVIDENCE_PENDING (the Task has not ended; nothing is verified)`;
   const honest = states();
   const changed = PROPERTIES.filter((p) => e.properties[p] !== honest[p]).map((p) => `${p}=${e.properties[p]}`);
   return [`exit ${e.exitCode}, level ${e.evidenceLevel}`, ...changed].join("; ");
@@ -66,7 +68,8 @@ export function renderReadme(defs: readonly VectorDefinition[], generalNotes: Re
     "  into the Task it describes (see docs/inputs.md, \"Streams\");",
     "- `trust.json`: the caller's trust file (contract §5); without it the vector runs with no trust file;",
     "- `expected.json`: `description`, `mutation` (the single change from the vector it derives from, or null),",
-    "  `exitCode`, the state of each of the twelve `properties` (contract §4), and the achieved `evidenceLevel`;",
+    "  `exitCode`, the state of each of the thirteen `properties` (contract §4), and the achieved `evidenceLevel`",
+    "  (both `null` for a `pending-*` vector: a Task that has not ended has nothing to verify yet);",
     "- optionally `args.json`: a JSON array of further `verify` arguments, such as `[\"--min-evidence\", \"NONE\"]` or",
     "  `[\"--task\", \"task.json\"]`, file paths relative to the folder. The options it may hold are `--task`,",
     "  `--first-task`, `--authority`, `--tenant`, `--require` and `--min-evidence`; the trust file is `trust.json`.",
@@ -83,7 +86,8 @@ export function renderReadme(defs: readonly VectorDefinition[], generalNotes: Re
     "",
     "Every `neg-*` and `inconclusive-*` vector is one change to `valid-capture`, except the `*-stream-*` ones, each",
     "one change to the events of `valid-stream-sse-jsonrpc` after sealing, and the `*-continuity-*` ones that add",
-    "witness cosignatures, each one change to `valid-continuity-1of1`. A stream's first event is the first",
+    "witness cosignatures, each one change to `valid-continuity-1of1`, and the lifecycle ones, each one change to",
+    "the vector its description names. A stream's first event is the first",
     "Task, so the stream vectors observe the negotiation as a capture does. In `mutation`, `bundle` is the",
     "evidence bundle (re-encoded with pyjson into the artifact's `raw` part after the change), `payload` is the",
     "Task Evidence payload before sealing (everything downstream re-derived and re-signed), `manifest` is the",

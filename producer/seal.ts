@@ -13,7 +13,7 @@
  */
 import type { JsonObject, JsonValue } from "../src/json/value.js";
 import { bytesToBase64 } from "../src/util/bytes.js";
-import { textCommitment, type PartSpec } from "./a2a.js";
+import { textCommitment, type ArtifactSpec, type PartSpec } from "./a2a.js";
 import { producerEnvelopeOf, sealCapsule } from "./capsule.js";
 import {
   COVERAGE_SCOPE,
@@ -24,16 +24,17 @@ import {
   EXTENSION_VERSION,
   RECORD_PROFILE,
 } from "./constants.js";
-import { ed25519FromSeed, seedFromLabel } from "./ed25519.js";
+import { ed25519FromSeed, seedFromLabel, type Ed25519Signer } from "./ed25519.js";
 import { ProducerError } from "./errors.js";
 import { copyObject, int, jsonObject, pyjsonBytes, pyjsonDigestHex } from "./json-text.js";
-import { buildLog, type TransparencyServiceKey } from "./log.js";
-import { resolveOptions, type ExchangeOptions, type ResolvedOptions } from "./options.js";
+import { buildLog, type LogPart, type TransparencyServiceKey } from "./log.js";
+import { resolveOptions, type ExchangeOptions, type ResolvedOptions, type TerminalState, type TranscriptSpec } from "./options.js";
+import { transcriptEntries } from "./transitions.js";
 import { trustFile } from "./trust.js";
 import { witnessLog, type WitnessedLog } from "./witness.js";
 
-export const TERMINAL_STATES = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"] as const;
-export type TerminalState = (typeof TERMINAL_STATES)[number];
+export type { TerminalState } from "./options.js";
+export const TERMINAL_STATES = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"] as const satisfies readonly TerminalState[];
 
 /** Everything one sealing produces, before it is put on a Task. */
 export interface SealedRecord {
@@ -50,41 +51,80 @@ export interface SealedRecord {
   readonly witnessed: WitnessedLog | null;
 }
 
-/** The payload's projection of the terminal Task (content-binding.md §9.4). */
-export function taskEvidencePayload(o: ResolvedOptions, terminalState: string): JsonObject {
+/** What a payload projects, when it is not the whole exchange (an interim record's view at a pause). */
+export interface PayloadView {
+  readonly transcript: readonly TranscriptSpec[];
+  readonly artifacts: readonly ArtifactSpec[];
+  /** Citations of interim records (docs/profile.md): evidenceId and the sequence of the transition each was sealed at. */
+  readonly interimEvidence?: readonly { readonly evidenceId: string; readonly sequence: number }[];
+  /** Digests of Traceability traces in metadata the capture policy includes. */
+  readonly traceDigests?: readonly { readonly holder: "task" | "message" | "artifact"; readonly id: string; readonly traceDigest: string }[];
+}
+
+/**
+ * The payload's projection of the Task (content-binding.md §9.4), with the v3.2 additions only
+ * where there is something to add: transition entries in the transcript, interim citations, trace
+ * digests (docs/profile.md). Without them it is byte for byte the v3.1 payload.
+ */
+export function taskEvidencePayload(o: ResolvedOptions, terminalState: string, view: PayloadView = o): JsonObject {
+  const interim = view.interimEvidence ?? [];
+  const traces = view.traceDigests ?? [];
   return jsonObject({
     authority: o.authority,
     capturePolicyId: o.capturePolicyId,
     contextId: o.contextId,
-    nonEvidenceArtifacts: o.artifacts.map((a) => ({ artifactId: a.artifactId, contentCommitment: textCommitment(a.parts), name: a.name })),
+    ...(interim.length > 0 ? { interimEvidence: interim.map((c) => ({ evidenceId: c.evidenceId, sequence: int(c.sequence) })) } : {}),
+    nonEvidenceArtifacts: view.artifacts.map((a) => ({ artifactId: a.artifactId, contentCommitment: textCommitment(a.parts), name: a.name })),
     sealTime: o.sealTime,
     taskId: o.taskId,
     tenantId: o.tenantId,
     terminalState,
-    transcript: o.transcript.map((m, sequence) => ({
-      messageId: m.messageId,
-      partCommitment: textCommitment(m.parts),
-      role: m.role,
-      sequence: int(sequence),
-    })),
+    ...(traces.length > 0 ? { traceDigests: traces.map((t) => ({ holder: t.holder, id: t.id, traceDigest: t.traceDigest })) } : {}),
+    transcript: transcriptEntries(o, view.transcript),
   });
 }
 
-/**
- * Seals a payload: evidenceId, capsule, log, manifest, coreManifestDigest, reference, bundle.
- * `o.tamper.manifest` and `o.tamper.bundle` run at their stages (see `Tamper`).
- */
-export function sealPayload(payload: JsonObject, terminalState: string, o: ResolvedOptions): SealedRecord {
-  const signer = ed25519FromSeed(seedFromLabel(o.producerKeyLabel));
+/** Where a record is sealed: its key and the times it stamps (an interim record has its own). */
+export interface SealingOptions {
+  readonly producerKeyLabel: string;
+  readonly sealTime: string;
+  readonly capsuleTimestamp: string;
+  readonly actionId: string;
+}
+
+/** The payload's evidenceId and the capsule that commits to it, signed by the producer key. */
+export function sealRecordCapsule(payload: JsonObject, terminalState: string, o: ResolvedOptions, at: SealingOptions = o): { evidenceId: string; capsule: JsonObject; signer: Ed25519Signer } {
+  const signer = ed25519FromSeed(seedFromLabel(at.producerKeyLabel));
   const evidenceId = pyjsonDigestHex(payload);
   const capsule = sealCapsule(
-    { evidenceId, terminalState, actionId: o.actionId, timestamp: o.capsuleTimestamp, operator: o.operator, developer: o.developer },
+    { evidenceId, terminalState, actionId: at.actionId, timestamp: at.capsuleTimestamp, operator: o.operator, developer: o.developer },
     signer,
   );
-  const log = buildLog(o, capsule.capsule_id as string, signer);
-  // Witnesses see the checkpoints as the producer signed them, before any manifest hook runs.
-  const witnessed = o.continuity === null ? null : witnessLog(o.continuity, log, o.logId, signer.publicKeyHex);
+  return { evidenceId, capsule, signer };
+}
 
+/** The hooks and claims of one record's assembly (the terminal record's come from the options). */
+export interface AssemblyOptions {
+  readonly manifest?: (manifest: JsonObject) => void;
+  readonly bundle?: (bundle: JsonObject) => void;
+  readonly evidenceStatus: string;
+  readonly failureReason: string | null;
+  /** Have the continuity witnesses cosign this record's checkpoints (the terminal record's only). */
+  readonly witnessed: boolean;
+}
+
+/** The manifest, coreManifestDigest, reference and bundle of a sealed capsule in its log. */
+export function assembleRecord(
+  payload: JsonObject,
+  terminalState: string,
+  sealed: { evidenceId: string; capsule: JsonObject; signer: Ed25519Signer },
+  log: LogPart,
+  o: ResolvedOptions,
+  a: AssemblyOptions = { ...o.tamper, evidenceStatus: o.evidenceStatus, failureReason: o.failureReason, witnessed: true },
+): SealedRecord {
+  const { evidenceId, capsule, signer } = sealed;
+  // Witnesses see the checkpoints as the producer signed them, before any manifest hook runs.
+  const witnessed = o.continuity === null || !a.witnessed ? null : witnessLog(o.continuity, log, o.logId, signer.publicKeyHex);
   const manifest = jsonObject({
     capturePolicyId: o.capturePolicyId,
     cllCheckpoint: log.cllCheckpoint,
@@ -94,7 +134,7 @@ export function sealPayload(payload: JsonObject, terminalState: string, o: Resol
     producerEnvelope: producerEnvelopeOf(capsule),
     taskEvidencePayload: copyObject(payload),
   });
-  o.tamper.manifest?.(manifest);
+  a.manifest?.(manifest);
   const coreManifestDigest = pyjsonDigestHex(manifest);
 
   const reference = jsonObject({
@@ -102,8 +142,9 @@ export function sealPayload(payload: JsonObject, terminalState: string, o: Resol
     coverageScope: COVERAGE_SCOPE,
     deliveryMode: o.carrier === "inline" ? "INLINE_METADATA" : "EVIDENCE_ARTIFACT",
     evidenceId,
-    evidenceStatus: o.evidenceStatus,
+    evidenceStatus: a.evidenceStatus,
     extensionVersion: EXTENSION_VERSION,
+    ...(a.failureReason !== null ? { failureReason: a.failureReason } : {}),
     recordProfile: RECORD_PROFILE,
     terminalState,
   });
@@ -119,7 +160,7 @@ export function sealPayload(payload: JsonObject, terminalState: string, o: Resol
     // Outside the manifest, so not under coreManifestDigest: cosignatures are appended after sealing.
     ...(witnessed !== null && witnessed.evidence.length > 0 ? { continuityEvidence: witnessed.evidence } : {}),
   });
-  o.tamper.bundle?.(bundle);
+  a.bundle?.(bundle);
   return {
     evidenceId,
     coreManifestDigest,
@@ -130,6 +171,15 @@ export function sealPayload(payload: JsonObject, terminalState: string, o: Resol
     transparencyServices: log.transparencyServices,
     witnessed,
   };
+}
+
+/**
+ * Seals a payload: evidenceId, capsule, log, manifest, coreManifestDigest, reference, bundle.
+ * `o.tamper.manifest` and `o.tamper.bundle` run at their stages (see `Tamper`).
+ */
+export function sealPayload(payload: JsonObject, terminalState: string, o: ResolvedOptions): SealedRecord {
+  const sealed = sealRecordCapsule(payload, terminalState, o);
+  return assembleRecord(payload, terminalState, sealed, buildLog(o, sealed.capsule.capsule_id as string, sealed.signer), o);
 }
 
 /** The evidence Artifact (a2a-wire.md §6.5 step 2): the bundle in one part, the reference in its metadata. */

@@ -12,12 +12,13 @@ import { sha256Hex, utf8 } from "../src/util/bytes.js";
 import { uuidFromLabel, type ArtifactSpec, type MessageSpec } from "./a2a.js";
 import { EXTENSION_URI } from "./constants.js";
 import { ed25519FromSeed, seedFromLabel } from "./ed25519.js";
-import { expectation, type Expectation } from "./expectations.js";
+import { expectation, type Expectation, type PendingExpectation } from "./expectations.js";
 import { arrayAt, flipHexDigit, flipHexMember, flipLastBase64Byte, objectAt } from "./mutations.js";
 import type { ExchangeOptions } from "./options.js";
 import { PEAC_VECTORS } from "./vectors-peac.js";
 import { STREAM_VECTORS } from "./vectors-stream.js";
 import { CONTINUITY_VECTORS } from "./vectors-continuity.js";
+import { LIFECYCLE_NOTES, LIFECYCLE_VECTORS } from "./vectors-lifecycle.js";
 
 export interface VectorDefinition {
   readonly name: string;
@@ -25,7 +26,7 @@ export interface VectorDefinition {
   /** The single change from the vector it derives from, or null for an honest exchange. */
   readonly mutation: string | null;
   readonly options: ExchangeOptions;
-  readonly expected: Expectation;
+  readonly expected: Expectation | PendingExpectation;
   /** Why a property besides the targeted one changes, or where the expectation is a judgement. */
   readonly note?: string;
 }
@@ -99,6 +100,7 @@ export const GENERAL_NOTES: ReadonlyArray<readonly [string, string]> = [
       "contract §9.8). negotiation compares the server's stated terminal status with the accepted minimum; it does not depend on what " +
       "the verifier could establish (that is referenceConsistency's claimed-level check).",
   ],
+  ...LIFECYCLE_NOTES,
 ];
 
 export const VECTORS: readonly VectorDefinition[] = [
@@ -346,4 +348,5 @@ export const VECTORS: readonly VectorDefinition[] = [
   ...PEAC_VECTORS,
   ...STREAM_VECTORS,
   ...CONTINUITY_VECTORS,
+  ...LIFECYCLE_VECTORS,
 ];

@@ -46,3 +46,14 @@ export const ACCEPTED = "ACCEPTED";
 
 /** A typed failure reason: an upper-case code, a colon, a space, free text (e.g. `WITNESS_REQUIRED_NOT_CONFIRMED: …`). */
 export const TYPED_FAILURE_REASON = /^[A-Z][A-Z0-9_]*: \S/;
+
+/** States a Task waits in for its client (a2a-wire.md §1.3); evidence is PENDING there (§8.1). */
+export const INTERRUPTED_TASK_STATES = ["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"] as const;
+
+/** The v3.2 additions (docs/profile.md): a transition entry's `kind`, and its commitment's first element. */
+export const TRANSITION_KIND = "transition";
+export const TRANSITION_COMMITMENT_TAG = "a2a-task-evidence/transition/v1";
+
+/** The a2a-samples Traceability extension (a2a-wire.md §5): activation URI and metadata key, matched exactly. */
+export const TRACEABILITY_URI = "https://github.com/a2aproject/a2a-samples/extensions/traceability/v1";
+export const TRACEABILITY_METADATA_KEY = "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability";

@@ -33,6 +33,8 @@ export interface RunRequest extends VerifyOptions, Policy {
   readonly firstTask?: InputData;
   /** CLL checkpoints seen before (`--checkpoints`), compared with the inputs' to find a forked log. */
   readonly checkpoints?: readonly Checkpoint[];
+  /** Interim records sealed at the Task's pauses, or the paused Tasks that carry them (`--interim`). */
+  readonly interim?: readonly InputData[];
 }
 
 /** One input as a caller hands it in: its data, or why it could not be read. */
@@ -92,7 +94,7 @@ export function openSession(request: RunRequest): Opened {
   const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? null };
   const trust = guardedResult(() => resolveTrust(request.trust));
   if (!trust.ok) return { ok: false, policy, error: { ...failedInput("", trust).error, source: "trust" } };
-  const caller = guardedResult(() => loadCallerObservation(request.task, request.firstTask));
+  const caller = guardedResult(() => loadCallerObservation(request.task, request.firstTask, request.interim));
   if (!caller.ok) {
     const source = (caller as { readonly source?: ObservationSource }).source;
     return { ok: false, policy, error: { ...failedInput("", caller).error, ...(source ? { source } : {}) } };

@@ -28,6 +28,7 @@ interface VerifyFlags {
   trust?: string;
   task?: string;
   firstTask?: string;
+  interim: string[];
   authority?: string;
   tenant?: string;
   at?: string;
@@ -70,7 +71,18 @@ function nameOf(path: string): string {
 
 /** The caller's file a report-level error is about, named as the user gave it. */
 function errorSource(error: InputError, trustPath: string | undefined, flags: VerifyFlags): string | undefined {
-  const file = error.source === "trust" ? trustPath : error.source === "--task" ? flags.task : error.source === "--first-task" ? flags.firstTask : undefined;
+  // An --interim error names its position (`--interim[i]: …`): the i-th file given.
+  const interimIndex = error.source === "--interim" ? Number(/^--interim\[(\d+)\]/.exec(error.message)?.[1]) : NaN;
+  const file =
+    error.source === "trust"
+      ? trustPath
+      : error.source === "--task"
+        ? flags.task
+        : error.source === "--first-task"
+          ? flags.firstTask
+          : error.source === "--interim"
+            ? flags.interim[interimIndex]
+            : undefined;
   if (file === undefined) return undefined;
   return `${error.source === "trust" ? "trust file" : error.source} ${nameOf(file)}`;
 }
@@ -148,7 +160,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.shard !== undefined && !shard) throw new UsageError(`--shard: "${printable(flags.shard)}" is not i/n with 1 ≤ i ≤ n (e.g. 2/4)`);
   const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
-  const fromStdin = [...args, flags.trust, flags.task, flags.firstTask, flags.cosignatures, flags.checkpoints].filter((i) => i === "-" || i === "@-").length;
+  const fromStdin = [...args, flags.trust, flags.task, flags.firstTask, ...flags.interim, flags.cosignatures, flags.checkpoints].filter((i) => i === "-" || i === "@-").length;
   if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
     throw new UsageError(`--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
@@ -180,6 +192,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       ...(trustPath !== undefined ? { trust: await readOrFail(trustPath, "trust file") } : {}),
       ...(flags.task !== undefined ? { task: await readOrFail(flags.task, "--task") } : {}),
       ...(flags.firstTask !== undefined ? { firstTask: await readOrFail(flags.firstTask, "--first-task") } : {}),
+      ...(flags.interim.length > 0 ? { interim: await Promise.all(flags.interim.map((f) => readOrFail(f, "--interim"))) } : {}),
     };
     opened = openSession(request);
   } catch (e) {
@@ -300,6 +313,12 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     .option("--trust <file>", "trust configuration (env A2A_EVIDENCE_TRUST)")
     .option("--task <file>", "the Task the caller observed (GetTask result), for a bare bundle")
     .option("--first-task <file>", "the first Task returned by SendMessage, for the negotiation checks")
+    .option(
+      "--interim <file>",
+      "an interim record sealed at a pause, or the paused Task that carries it (repeatable)",
+      (file: string, previous: string[]) => [...previous, file],
+      [] as string[],
+    )
     .option("--authority <name>", "the authority the caller expects the producer to be")
     .option("--tenant <id>", "the tenant the caller addressed")
     .option("--at <time>", "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED");
@@ -323,7 +342,7 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
       wrapHelp(
         [
           "",
-          "Exit codes: 0 the policy holds · 1 some property FAILs · 2 could not run (usage, unreadable input, no evidence, invalid trust file) · 3 nothing FAILs, but the policy does not hold (the level is too low, or identityAuthorityBinding, taskBinding or a --require'd property is not PASS).",
+          "Exit codes: 0 the policy holds · 1 some property FAILs · 2 could not run (usage, unreadable input, no evidence, invalid trust file) · 3 nothing FAILs, but the policy does not hold (the level is too low, or identityAuthorityBinding, taskBinding or a --require'd property is not PASS), or the Task has not ended and its evidence is PENDING.",
           "",
           "Examples:",
           "  a2a-evidence verify --trust trust.json task.json",

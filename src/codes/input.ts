@@ -1,4 +1,4 @@
-/** Failure codes of input loading: shapes, carriers, bundle location. All of them exit 2. */
+/** Failure codes of input loading: shapes, carriers, bundle location. All of them exit 2, except INPUT_EVIDENCE_PENDING (3). */
 export const INPUT_CODES = [
   /** The input could not be read (missing file, permission, a directory, too large to read). */
   "INPUT_UNREADABLE",
@@ -44,5 +44,9 @@ export const INPUT_CODES = [
   "INPUT_STREAM_TOO_LARGE",
   /** The stream is a direct Message reply: there is no Task to verify. */
   "INPUT_STREAM_MESSAGE",
+  /** The Task has not ended (it waits in an interrupted state) and says its evidence is PENDING: exit 3, not 2. */
+  "INPUT_EVIDENCE_PENDING",
+  /** An --interim input (or a capture's interimBundles) holds no bundle. */
+  "INPUT_INTERIM_NO_BUNDLE",
 ] as const;
 export type InputCode = (typeof INPUT_CODES)[number];

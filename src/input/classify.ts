@@ -3,7 +3,7 @@
  * input is, and where in it the terminal Task, the first response and a bare bundle sit.
  *
  * Shapes, in order: a JSON-RPC 2.0 response whose result is a Task; an A2A v1.0 Task (REST body)
- * or a `{ "task": … }` wrapper; a capture `{ firstTask?, finalTask?, evidenceBundle? }`; a bare
+ * or a `{ "task": … }` wrapper; a capture `{ firstTask?, finalTask?, evidenceBundle?, interimBundles? }`; a bare
  * evidence bundle. A `trustConfig` inside a capture is ignored: trust never comes from the thing
  * being verified.
  */
@@ -29,6 +29,8 @@ export interface Classified {
   firstMessage?: Found;
   /** A bundle given directly: the capture's `evidenceBundle`, or the whole input. */
   bundle?: Found & { carrier: "capture" | "bare" };
+  /** The interim bundles a capture kept from the paused Task (docs/profile.md, v3.2 additions). */
+  interimBundles?: Found[];
   notes: string[];
 }
 
@@ -59,6 +61,7 @@ export function classify(v: JsonValue): Result<Classified> {
     return ok({ shape: "task", finalTask: { value: member(v, "task") as JsonValue, path: "task" }, notes: [] });
   }
   if (hasMember(v, "finalTask") || hasMember(v, "evidenceBundle")) return classifyCapture(v);
+  if (hasMember(v, "interimBundles")) return fail("INPUT_UNKNOWN_SHAPE", 'a capture with "interimBundles" also needs its "finalTask"', "$");
   if (isBundleShaped(v)) return ok({ shape: "bundle", bundle: { value: v, path: "$", carrier: "bare" }, notes: [] });
   if (Array.isArray(member(v, "tasks")) && hasMember(v, "nextPageToken")) {
     return fail("INPUT_UNKNOWN_SHAPE", "the input is a ListTasks response; pass one Task (GetTask result)", "$");
@@ -121,6 +124,16 @@ function classifyCapture(v: JsonObject): Result<Classified> {
   if (eb !== undefined && eb !== null) {
     if (!isJsonObject(eb)) return fail("INPUT_BUNDLE_NOT_OBJECT", '"evidenceBundle" is not a JSON object', "evidenceBundle");
     out.bundle = { value: eb, path: "evidenceBundle", carrier: "capture" };
+  }
+  const interim = member(v, "interimBundles");
+  if (interim !== undefined && interim !== null) {
+    if (!Array.isArray(interim)) return fail("INPUT_INTERIM_NO_BUNDLE", '"interimBundles" is not an array of bundles', "interimBundles");
+    const found: Found[] = [];
+    for (const [i, b] of interim.entries()) {
+      if (!isJsonObject(b)) return fail("INPUT_INTERIM_NO_BUNDLE", "an interim bundle is not a JSON object", joinPath("interimBundles", i));
+      found.push({ value: b, path: joinPath("interimBundles", i) });
+    }
+    out.interimBundles = found;
   }
   if (hasMember(v, "trustConfig")) notes.push("trustConfig in the input is ignored: trust comes only from --trust");
   return ok(out);

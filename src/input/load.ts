@@ -18,6 +18,8 @@ import { isFoldedStream, streamClassified, toInputValue, type FoldedStream } fro
 import { CARRIER_PRIORITY, DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Message, readV1Task } from "./read.js";
 import type { InputData } from "./data.js";
+import { captureInterims, loadInterimInput } from "./interim.js";
+import { pendingEvidence } from "./pending.js";
 
 /** Where an observed object came from: the input itself, or a file the caller passed beside it. */
 export type Origin = "input" | "--task" | "--first-task";
@@ -34,6 +36,8 @@ export interface Evidence {
   readonly firstMessage?: A2AMessage;
   readonly origin: { readonly observedTask?: Origin; readonly first?: Origin };
   readonly notes: readonly string[];
+  /** Interim records sealed at the Task's pauses: the capture's `interimBundles`, then `--interim`'s. */
+  readonly interimBundles?: readonly LocatedBundle[];
 }
 
 /** What one JSON document holds, before the caller's observation is merged in. */
@@ -44,6 +48,7 @@ interface Held {
   readonly firstMessage?: A2AMessage;
   readonly bundles: LocatedBundle[];
   readonly evidenceArtifacts: A2AArtifact[];
+  readonly interimBundles: LocatedBundle[];
   readonly notes: string[];
   /** Why an offered bundle could not be read, for the error when no bundle is found at all. */
   readonly rejected: readonly Failure[];
@@ -92,6 +97,7 @@ function read(value: JsonValue | FoldedStream, limits: LoadLimits): Result<Held>
     ...(firstMessage ? { firstMessage } : {}),
     bundles,
     evidenceArtifacts,
+    interimBundles: captureInterims(c.value.interimBundles ?? []),
     notes,
     rejected,
   });
@@ -116,6 +122,8 @@ export interface Observation {
   readonly firstMessage?: A2AMessage;
   /** Which flag the first response came from. */
   readonly firstFrom?: Origin;
+  /** The interim records `--interim` gave. */
+  readonly interim?: readonly LocatedBundle[];
 }
 
 /**
@@ -169,15 +177,16 @@ export function loadTaskInput(value: JsonValue | FoldedStream, role: "task" | "f
 }
 
 /** Which file the caller passed beside the inputs an observation error is about. */
-export type ObservationSource = "--task" | "--first-task";
+export type ObservationSource = "--task" | "--first-task" | "--interim";
 
 /**
- * --task, then --first-task; a --first-task beside a --task capture that has its own first response
- * is refused. A failure names the flag it is about.
+ * --task, then --first-task, then each --interim; a --first-task beside a --task capture that has
+ * its own first response is refused. A failure names the flag it is about.
  */
 export function loadCallerObservation(
   taskData: InputData | undefined,
   firstTaskData: InputData | undefined,
+  interimData: readonly InputData[] = [],
 ): Result<Observation> | (Failure & { readonly source: ObservationSource }) {
   const about = (source: ObservationSource, f: Failure) => ({ ...f, source });
   let observation: Observation = {};
@@ -198,7 +207,15 @@ export function loadCallerObservation(
     if (!r.ok) return about("--first-task", r);
     observation = { ...observation, ...r.value };
   }
-  return ok(observation);
+  const interim: LocatedBundle[] = [];
+  for (const [i, data] of interimData.entries()) {
+    const v = toInputValue(data);
+    if (!v.ok) return about("--interim", v);
+    const r = loadInterimInput(v.value, i);
+    if (!r.ok) return about("--interim", r);
+    interim.push(...r.value);
+  }
+  return ok(interim.length > 0 ? { ...observation, interim } : observation);
 }
 
 /** Exact bytes first, then structured carriers, then the capture's parsed copy (a stable sort). */
@@ -225,6 +242,8 @@ export function loadEvidence(value: JsonValue | FoldedStream, observation: Obser
   }
   // The input's own bundle is the one verified; --task's copies are compared with it, never preferred.
   const bundles = [...sortedByCarrier(input.bundles), ...sortedByCarrier(taskFile?.bundles ?? []).map(fromTaskFile)];
+  const pending = pendingEvidence(input.observedTask ?? taskFile?.observedTask, bundles);
+  if (pending) return pending;
   if (bundles.length === 0) {
     const rejected = input.rejected[0];
     if (rejected) return rejected;
@@ -245,5 +264,6 @@ export function loadEvidence(value: JsonValue | FoldedStream, observation: Obser
       ...(firstOrigin ? { first: firstOrigin } : {}),
     },
     notes: [...input.notes, ...(taskFile?.notes ?? []).map((n) => `--task: ${n}`)],
+    interimBundles: [...input.interimBundles, ...(taskFile?.interimBundles ?? []).map(fromTaskFile), ...(observation.interim ?? [])],
   });
 }

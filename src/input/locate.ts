@@ -22,6 +22,8 @@ export interface LocatedBundle {
   readonly bundle: JsonObject;
   /** The evidence Artifact that carried it, for artifact carriers. */
   readonly artifact?: A2AArtifact;
+  /** For an interim record given with the paused Task that carried it: that Task and its content Artifacts. */
+  readonly pausedTask?: { readonly task: A2ATask; readonly content: readonly A2AArtifact[] };
 }
 
 export interface LoadLimits {

@@ -3,9 +3,10 @@
  * (a2a-wire.md §3.3): a v0.3 Task read as v1.0 would silently lose its states and parts.
  */
 import type { JsonValue } from "../json/value.js";
-import { fail, type Result } from "../result.js";
+import { fail, ok, type Result } from "../result.js";
 import { readMessage, readTask, type A2AMessage, type A2ATask } from "./a2a.js";
 import { detectV03, detectV03Message } from "./v03.js";
+import { traceNotes } from "./trace.js";
 
 export function readV1Message(value: JsonValue, path: string): Result<A2AMessage> {
   const signals = detectV03Message(value, path);
@@ -24,5 +25,8 @@ export function readV1Task(value: JsonValue, path: string): Result<A2ATask> {
       path,
     );
   }
-  return readTask(value, path);
+  const task = readTask(value, path);
+  if (!task.ok) return task;
+  const traces = traceNotes(task.value);
+  return traces.length > 0 ? ok({ ...task.value, notes: [...task.value.notes, ...traces] }) : task;
 }

@@ -7,6 +7,8 @@
  *                         hex(SHA-256(pyjson(the nine signed members))) — not the raw digest, not the body
  *   checkpoint.signer     whether the signer is the producer key (capsule key_id) or a key the trust
  *                         file lists for the payload's authority; any other key is only self-asserted
+ *   interim.checkpoint    each supplied interim record's checkpoint passes these checks, under the
+ *                         terminal checkpoint's key
  */
 import { showValue } from "../json/diff.js";
 import { member } from "../json/value.js";
@@ -16,11 +18,27 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+import { interimChecks, withInterim } from "./shared/interim.js";
 
-export const CHECKS = checksFor(["checkpoint.shape", "checkpoint.signature", "checkpoint.signer"]);
+export const CHECKS = checksFor(["checkpoint.shape", "checkpoint.signature", "checkpoint.signer", "interim.checkpoint"]);
 const { check, only } = CHECKS;
 
 export function checkpointSignature(ctx: EvidenceContext): PropertyResult {
+  return withInterim(checkpointSignatureOfRecord(ctx), interimChecks(ctx, "interim.checkpoint", check, checkpointSignature, (r) => sameSigner(ctx, r.ctx)));
+}
+
+/** One log, one key: the interim record's checkpoint is signed by the key that signs the terminal one. */
+function sameSigner(terminal: EvidenceContext, interim: EvidenceContext): { state: "PASS" | "FAIL"; detail: string } | undefined {
+  const a = manifestCheckpoint(terminal)?.result;
+  const b = manifestCheckpoint(interim)?.result;
+  if (!a?.ok || !b?.ok) return undefined;
+  const expected = bytesToHex(a.value.keyId);
+  const got = bytesToHex(b.value.keyId);
+  if (got === expected) return { state: "PASS", detail: "signed by the key that signs the terminal record's checkpoint" };
+  return { state: "FAIL", detail: `its checkpoint is signed by ${got}, not by ${expected}, which signs the terminal record's: not the same log's checkpoint` };
+}
+
+function checkpointSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
   const parsed = manifestCheckpoint(ctx);
   if (parsed === undefined) return only("checkpoint.shape", "NOT_PRESENT", "the bundle carries no checkpoint");
   const cp = parsed.result;

@@ -8,6 +8,7 @@
  *   coreManifestDigest.recompute SHA-256(pyjson(manifest)) == coreManifestDigest
  *   capsule.agentInputDigest     capsule agent_input_digest == the recomputed evidenceId (the payload ↔ signed record link)
  *   capsule.agentOutputDigest    agent_output_digest == effect.response_digest == JCS digest of {"terminalState": …}
+ *   interim.content              each supplied interim record (docs/profile.md) passes these same checks
  * The copies of these digests in TaskEvidenceReference objects are referenceConsistency's.
  */
 import { member, memberAt, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
@@ -19,12 +20,17 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { Digest, EvidenceContext } from "./shared/context.js";
 import { findNarrowing, widenedReason } from "./shared/widening.js";
+import { interimChecks, withInterim } from "./shared/interim.js";
 
-export const CHECKS = checksFor(["evidenceId.recompute", "payload.copiesAgree", "coreManifestDigest.recompute", "capsule.agentInputDigest", "capsule.agentOutputDigest"]);
+export const CHECKS = checksFor(["evidenceId.recompute", "payload.copiesAgree", "coreManifestDigest.recompute", "capsule.agentInputDigest", "capsule.agentOutputDigest", "interim.content"]);
 const { check, only } = CHECKS;
 type CheckId = IdOf<typeof CHECKS>;
 
 export function contentBinding(ctx: EvidenceContext): PropertyResult {
+  return withInterim(contentBindingOfRecord(ctx), interimChecks(ctx, "interim.content", check, contentBinding));
+}
+
+function contentBindingOfRecord(ctx: EvidenceContext): PropertyResult {
   const payload = member(ctx.bundle, "taskEvidencePayload");
   const claimed = member(ctx.bundle, "evidenceId");
   if (payload === undefined || payload === null || claimed === undefined || claimed === null) {

@@ -5,18 +5,22 @@
  *   inclusion.proof   the checkpoint and the camelCase localInclusionProof are well-formed, the
  *                     proof is for the checkpoint's mmr_size, and the leaf body is a 32-byte id
  *   inclusion.verify  the MMR inclusion of leaf_hash(capsule_id) reconstructs cllCheckpoint.root
+ *   interim.inclusion each supplied interim record passes these checks under its own checkpoint
+ *   interim.log       it is an earlier leaf of the same log, under the same or an earlier checkpoint
  * The leaf body is the carried capsule_id (raw 32 bytes), as the producer appended it; whether that
  * id matches the capsule's content is producerSignature's check.
  */
 import { asSafeInteger, isJsonObject, member, type JsonValue } from "../json/value.js";
-import { hexToBytes, isHex64, bytesToHex } from "../util/bytes.js";
-import { parseInclusionProof, verifyInclusion } from "../log/mmr.js";
-import type { PropertyResult } from "./shared/types.js";
-import { checksFor, decide } from "./shared/checks.js";
+import { hexToBytes, isHex64, bytesToHex, bytesEqual } from "../util/bytes.js";
+import { parseConsistencyProof, parseInclusionProof, verifyConsistency, verifyInclusion, type ConsistencyProof } from "../log/mmr.js";
+import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
+import type { PropertyResult, State } from "./shared/types.js";
+import { checksFor, decide, type CheckExtras } from "./shared/checks.js";
+import { interimChecks, interimRecords, withInterim } from "./shared/interim.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
 
-export const CHECKS = checksFor(["inclusion.proof", "inclusion.verify"]);
+export const CHECKS = checksFor(["inclusion.proof", "inclusion.verify", "interim.inclusion", "interim.log"]);
 const { check, only } = CHECKS;
 
 const PROOF_PATH = "manifest.localInclusionProof";
@@ -30,6 +34,109 @@ function rootAndSize(cp: JsonValue | undefined): { root: Uint8Array; mmrSize: nu
 }
 
 export function localInclusion(ctx: EvidenceContext): PropertyResult {
+  const records = interimRecords(ctx);
+  return withInterim(localInclusionOfRecord(ctx), [
+    ...interimChecks(ctx, "interim.inclusion", check, localInclusion),
+    ...records.map((r) => {
+      const [state, detail, extras] = sameLog(ctx, r.ctx);
+      return check("interim.log", state, detail, { ...extras, subject: r.label });
+    }),
+  ]);
+}
+
+/** Where a record sits: its checkpoint and its proven leaf, when both parse. */
+function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
+  const cp = manifestCheckpoint(ctx)?.result;
+  const proof = ctx.manifest ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH) : undefined;
+  return cp?.ok && proof?.ok ? { checkpoint: cp.value, leafIndex: proof.value.leafIndex } : undefined;
+}
+
+/**
+ * An interim record is an earlier leaf of the terminal record's log (docs/profile.md, v3.2
+ * additions): the same log_id; a leaf index below the terminal record's; a checkpoint that is the
+ * terminal record's (same size, same root: two roots at one size are a fork) or an earlier one,
+ * which the terminal checkpoint provably extends through the consistency proofs the terminal and
+ * the supplied interim manifests carry. Each record's own inclusion is `interim.inclusion` and `inclusion.verify`.
+ */
+function sameLog(terminal: EvidenceContext, interim: EvidenceContext): [State, string, CheckExtras?] {
+  const t = position(terminal);
+  const i = position(interim);
+  if (!t || !i) return ["NOT_CHECKED", `not compared: ${!t ? "the terminal record's" : "its"} checkpoint or inclusion proof is malformed (reported by checkpointSignature and localInclusion)`];
+  const a = i.checkpoint;
+  const b = t.checkpoint;
+  const values = { interimLogId: a.logId, logId: b.logId, interimLeaf: String(i.leafIndex), leaf: String(t.leafIndex), interimMmrSize: String(a.mmrSize), mmrSize: String(b.mmrSize) };
+  if (a.logId !== b.logId) return ["FAIL", `it is in log ${a.logId}, not in the terminal record's log ${b.logId}: a record of another log`, { values }];
+  if (i.leafIndex >= t.leafIndex) {
+    return ["FAIL", `it is at leaf ${i.leafIndex}, not before the terminal record's leaf ${t.leafIndex}: a record sealed at a pause precedes the end`, { values }];
+  }
+  if (a.mmrSize > b.mmrSize) return ["FAIL", `its checkpoint (mmr_size ${a.mmrSize}) is later than the terminal record's (mmr_size ${b.mmrSize})`, { values }];
+  if (a.mmrSize === b.mmrSize) {
+    if (bytesEqual(a.root, b.root)) return ["PASS", `an earlier leaf (${i.leafIndex} < ${t.leafIndex}) under the terminal record's checkpoint (mmr_size ${b.mmrSize})`, { values }];
+    return ["FAIL", `its checkpoint has mmr_size ${a.mmrSize} like the terminal record's but root ${bytesToHex(a.root)}, not ${bytesToHex(b.root)}: two histories at one size`, { values }];
+  }
+  return consistentHistory(terminal, a, b, values);
+}
+
+/** A manifest's consistency proof from its prior checkpoint to its own: one proven step of the log's history. */
+interface Link {
+  readonly from: Checkpoint;
+  readonly to: Checkpoint;
+  readonly proof: ConsistencyProof;
+}
+
+function linkOf(ctx: EvidenceContext): Link | undefined {
+  const to = manifestCheckpoint(ctx)?.result;
+  const priorValue = ctx.manifest ? member(ctx.manifest, "priorCheckpoint") : undefined;
+  const proofValue = ctx.manifest ? member(ctx.manifest, "consistencyProof") : undefined;
+  if (!to?.ok || priorValue === undefined || priorValue === null || proofValue === undefined || proofValue === null) return undefined;
+  const from = parseCheckpoint(priorValue, "manifest.priorCheckpoint");
+  const proof = parseConsistencyProof(proofValue, "manifest.consistencyProof");
+  return from.ok && proof.ok ? { from: from.value, to: to.value, proof: proof.value } : undefined;
+}
+
+/**
+ * The interim checkpoint `a` is an earlier state of the terminal checkpoint `b`'s log when a chain
+ * of consistency proofs leads from one to the other: each record's manifest proves its checkpoint
+ * extends its prior checkpoint, so the terminal record and the supplied interim records together
+ * can bridge several pauses. Each step is verified; one that does not verify is a FAIL.
+ */
+function consistentHistory(terminal: EvidenceContext, a: Checkpoint, b: Checkpoint, values: Record<string, string>): [State, string, CheckExtras?] {
+  // Indexed once per input by where each step starts, so following a chain costs one lookup a step.
+  const links = terminal.once("consistency links", () => {
+    const byStart = new Map<string, Link[]>();
+    for (const l of [terminal, ...interimRecords(terminal).map((r) => r.ctx)].map(linkOf)) {
+      if (!l) continue;
+      const key = `${l.from.mmrSize}:${bytesToHex(l.from.root)}`;
+      byStart.set(key, [...(byStart.get(key) ?? []), l]);
+    }
+    return byStart;
+  });
+  let at = a;
+  const steps: string[] = [];
+  while (at.mmrSize < b.mmrSize) {
+    const from = at;
+    const next = (links.get(`${from.mmrSize}:${bytesToHex(from.root)}`) ?? [])
+      .filter((l) => l.to.mmrSize > from.mmrSize && l.to.mmrSize <= b.mmrSize)
+      .sort((x, y) => y.to.mmrSize - x.to.mmrSize)[0];
+    if (!next) {
+      return [
+        "INCONCLUSIVE",
+        `its checkpoint (mmr_size ${a.mmrSize}) is earlier than the terminal record's (${b.mmrSize}), and no consistency proof carried by these records leads from mmr_size ${from.mmrSize} towards it: the two cannot be shown to be one history`,
+        { values },
+      ];
+    }
+    const r = verifyConsistency(next.from.root, next.from.mmrSize, next.to.root, next.to.mmrSize, next.proof);
+    if (!r.ok) return ["FAIL", `the consistency proof from mmr_size ${next.from.mmrSize} to ${next.to.mmrSize} does not verify: ${r.detail}`, { code: r.code, values }];
+    steps.push(String(next.to.mmrSize));
+    at = next.to;
+  }
+  if (!bytesEqual(at.root, b.root)) {
+    return ["FAIL", `the consistency proofs lead to a checkpoint of mmr_size ${at.mmrSize} with root ${bytesToHex(at.root)}, not the terminal record's ${bytesToHex(b.root)}: two histories at one size`, { values }];
+  }
+  return ["PASS", `an earlier leaf under an earlier checkpoint (mmr_size ${a.mmrSize}) that the terminal checkpoint provably extends (consistency ${[String(a.mmrSize), ...steps].join(" → ")})`, { values }];
+}
+
+function localInclusionOfRecord(ctx: EvidenceContext): PropertyResult {
   const cp = manifestCheckpoint(ctx)?.result;
   const proofValue = ctx.manifest ? member(ctx.manifest, "localInclusionProof") : undefined;
   const capsule = ctx.capsule;

@@ -9,6 +9,7 @@
  *                              Ed25519 signature under the kid (AAC Producer Envelope, §8.3 order)
  *   envelope.keyId             the authenticated kid is the capsule's key_id
  *   manifest.producerEnvelope  the manifest's producerEnvelope copies the capsule's fields exactly
+ *   interim.signature          each supplied interim record passes these checks, under the terminal record's key
  * The key is self-attested (the kid): whether it may speak for the authority is
  * identityAuthorityBinding's question, answered only by the trust file.
  */
@@ -21,11 +22,28 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { findNarrowing, widenedReason } from "./shared/widening.js";
+import { interimChecks, withInterim } from "./shared/interim.js";
 
-export const CHECKS = checksFor(["capsuleId.recompute", "envelope.claim", "envelope.verify", "envelope.keyId", "manifest.producerEnvelope"]);
+export const CHECKS = checksFor(["capsuleId.recompute", "envelope.claim", "envelope.verify", "envelope.keyId", "manifest.producerEnvelope", "interim.signature"]);
 const { check, only } = CHECKS;
 
 export function producerSignature(ctx: EvidenceContext): PropertyResult {
+  return withInterim(producerSignatureOfRecord(ctx), interimChecks(ctx, "interim.signature", check, producerSignature, (r) => sameProducer(ctx, r.ctx)));
+}
+
+/**
+ * A Task's records are one producer's: an interim record signed by another key than the terminal
+ * record's is not this producer's record of the pause (the wrong issuer), however valid its own
+ * signature.
+ */
+function sameProducer(terminal: EvidenceContext, interim: EvidenceContext): { state: "PASS" | "FAIL"; detail: string } {
+  const expected = terminal.capsule ? member(terminal.capsule, "key_id") : undefined;
+  const got = interim.capsule ? member(interim.capsule, "key_id") : undefined;
+  if (got === expected) return { state: "PASS", detail: "the terminal record's producer key signed it" };
+  return { state: "FAIL", detail: `signed by key ${showValue(got)}, not by the terminal record's producer key ${showValue(expected)}: the wrong issuer for this Task's record` };
+}
+
+function producerSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
   const capsuleValue = member(ctx.bundle, "capsule");
   if (capsuleValue === undefined || capsuleValue === null) return only("envelope.claim", "NOT_PRESENT", "the bundle carries no capsule");
   if (!isJsonObject(capsuleValue)) return only("envelope.claim", "FAIL", "capsule is not a JSON object");

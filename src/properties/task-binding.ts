@@ -26,17 +26,31 @@
  *                                                 committed in order when the history does not hold it
  *   transcript.unobserved                         transcript entries the Task does not show: INCONCLUSIVE
  *                                                 (A2A does not guarantee complete history)
+ *   transcript.transition (per transition entry)  v3.2 (docs/profile.md): its members, states, order and
+ *                                                 contiguity, and its commitment recomputed from the Task
+ *   transcript.resumption (per resumption)        the resuming Message is observed and continues this Task
+ *   interim.cited                                 every supplied interim record is cited, every citation
+ *                                                 well-formed (a dropped citation FAILs)
+ *   interim.prefix (per cited, supplied record)   it is this Task's record at that pause: same Task, the
+ *                                                 transcript up to the pause, effects kept
+ *   interim.observed (per record given with its  it describes the paused Task it came with (--interim):
+ *   paused Task)                                  the state it waits in, its history, its effects
+ *   trace.digest (per Traceability trace)         a trace in metadata is recomputed against the payload's
+ *                                                 digest, or reported as informational
  * Work is linear in the Task and the payload; lists in details are capped (§9.20).
  */
 import { listCapped, showValue, valueText } from "../json/diff.js";
-import { member, hasMember, isJsonObject, jsonEquals, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
-import { joinPath } from "../json/path.js";
+import { member, hasMember, isJsonObject, jsonEquals, type JsonObject, type JsonValue } from "../json/value.js";
 import { sha256Hex, utf8 } from "../util/bytes.js";
 import { TERMINAL_TASK_STATES } from "../profile.js";
 import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2ATask } from "../input/a2a.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
+import { readTranscript, transitionChecks, type MessageEntry } from "./shared/transcript.js";
+import { interimCitationChecks } from "./shared/citations.js";
+import { traceDigestChecks } from "./shared/traces.js";
+import { withInterim } from "./shared/interim.js";
 
 export const CHECKS = checksFor([
   "task.observed",
@@ -53,6 +67,12 @@ export const CHECKS = checksFor([
   "transcript.message",
   "transcript.statusMessage",
   "transcript.unobserved",
+  "transcript.transition",
+  "transcript.resumption",
+  "interim.cited",
+  "interim.prefix",
+  "interim.observed",
+  "trace.digest",
 ]);
 const { check, only } = CHECKS;
 type CheckId = IdOf<typeof CHECKS>;
@@ -61,8 +81,13 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
   const payload = ctx.payload;
   if (!payload) return only("task.observed", "NOT_PRESENT", "the bundle carries no taskEvidencePayload");
   const task = ctx.observedTask;
+  // The interim records the caller supplied are observed too, with or without the terminal Task.
+  const interim = interimCitationChecks(ctx, payload, check);
   if (!task) {
-    return only("task.observed", "NOT_CHECKED", "no observed Task: verify a GetTask response or Task, or pass the observed Task with --task");
+    return withInterim(
+      only("task.observed", "NOT_CHECKED", "no observed Task: verify a GetTask response or Task, or pass the observed Task with --task"),
+      interim,
+    );
   }
   const checks: Check[] = [
     fieldCheck("task.id", payload, "taskId", task.id, "Task id"),
@@ -72,6 +97,8 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     optionCheck("task.tenant", payload, "tenantId", ctx.options.tenant, "--tenant"),
     ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts),
     ...transcriptChecks(payload, task),
+    ...interim,
+    ...traceDigestChecks(ctx, payload, task, check),
   ];
   return decide(checks, "payload binds the observed task, terminal state, artifacts and transcript");
 }
@@ -247,36 +274,8 @@ function artifactCheck(entry: JsonObject, subject: string, observed: ObservedArt
   return check(id, "PASS", `artifact ${artifactId} content matches its commitment ${c.hex}${c.note}`, { subject, values });
 }
 
-interface TranscriptEntry {
-  readonly messageId: string;
-  readonly role: JsonValue;
-  readonly partCommitment: JsonValue;
-  readonly index: number;
-}
-
-const TRANSCRIPT_MEMBERS = ["messageId", "role", "partCommitment", "sequence"] as const;
-
-/** The transcript's entries, or the first structural fault (§9.13: a missing member is a FAIL). */
-function readTranscript(transcript: JsonValue[]): { entries: TranscriptEntry[]; fault?: string } {
-  const entries: TranscriptEntry[] = [];
-  const seen = new Set<string>();
-  for (const [i, e] of transcript.entries()) {
-    const at = joinPath("transcript", i);
-    if (!isJsonObject(e)) return { entries, fault: `${at} is not an object` };
-    const missing = TRANSCRIPT_MEMBERS.filter((m) => !hasMember(e, m));
-    if (missing.length > 0) return { entries, fault: `${at} lacks ${missing.join(", ")}` };
-    if (asSafeInteger(member(e, "sequence")) !== i) return { entries, fault: `${at}.sequence is ${showValue(member(e, "sequence"))}, expected ${i}` };
-    const messageId = member(e, "messageId");
-    if (typeof messageId !== "string") return { entries, fault: `${at}.messageId is not a string` };
-    if (seen.has(messageId)) return { entries, fault: `${at}: messageId ${messageId} appears twice` };
-    seen.add(messageId);
-    entries.push({ messageId, role: member(e, "role") as JsonValue, partCommitment: member(e, "partCommitment") as JsonValue, index: i });
-  }
-  return { entries };
-}
-
 /** One observed Message against its transcript entry, which must come after `lastIndex`. */
-function messageCheck(id: "transcript.message" | "transcript.statusMessage", m: A2AMessage, entry: TranscriptEntry, lastIndex: number, subject: string): Check {
+function messageCheck(id: "transcript.message" | "transcript.statusMessage", m: A2AMessage, entry: MessageEntry, lastIndex: number, subject: string): Check {
   const t = textOfParts(m.parts);
   const recomputed = sha256Hex(utf8(t.text));
   const values: Record<string, string> = { recomputed, partCommitment: valueText(entry.partCommitment) };
@@ -308,12 +307,18 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
           `the observed history holds several messages with messageId ${listCapped(repeated.map((r) => showValue(r)))}: the observation cannot be matched to the commitment unambiguously`,
         ),
   );
-  const { entries, fault } = readTranscript(transcript);
+  const { entries: all, fault } = readTranscript(transcript);
   checks.push(
     fault
       ? check("transcript.sequence", "FAIL", fault)
       : check("transcript.sequence", "PASS", `${transcript.length} transcript entries, sequence contiguous from 0`),
   );
+  const entries = all.filter((e): e is MessageEntry => e.kind === "message");
+  if (entries.length !== all.length) {
+    const observedById = new Map(historyById);
+    if (task.statusMessage && !observedById.has(task.statusMessage.messageId)) observedById.set(task.statusMessage.messageId, task.statusMessage);
+    checks.push(...transitionChecks(all, payload, { task, byId: observedById }, check));
+  }
   const byId = new Map(entries.map((e) => [e.messageId, e]));
   const matched = new Set<string>();
   let lastIndex = -1;
@@ -362,7 +367,7 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
 function statusMessageCheck(
   m: A2AMessage,
   historyById: ReadonlyMap<string, A2AMessage>,
-  byId: ReadonlyMap<string, TranscriptEntry>,
+  byId: ReadonlyMap<string, MessageEntry>,
   matched: Set<string>,
   lastIndex: number,
 ): Check {

@@ -9,6 +9,7 @@ import { asText } from "./untrusted.js";
 import {
   PROPERTY_NAMES,
   type Check,
+  type FailedInput,
   type InputError,
   type PropertyName,
   type PropertyResult,
@@ -21,11 +22,16 @@ export const EXIT_MEANING: Readonly<Record<0 | 1 | 2 | 3, string>> = {
   0: "the policy holds",
   1: "some property FAILs",
   2: "could not run: the input could not be verified",
-  3: "nothing FAILs, but a required property is not PASS or the evidence level is below the minimum",
+  3: "nothing FAILs, but a required property is not PASS or the evidence level is below the minimum, or a Task has not ended",
 };
 
 export function exitMeaning(code: number): string {
   return code === 0 || code === 1 || code === 2 || code === 3 ? EXIT_MEANING[code] : `unknown exit code ${code}`;
+}
+
+/** What an input that was not verified means: it could not be (exit 2), or its Task has not ended (exit 3). */
+export function notVerifiedMeaning(input: FailedInput): string {
+  return input.exitCode === 3 ? "the Task has not ended: its evidence is pending" : exitMeaning(2);
 }
 
 /** `CODE: message at path` for an input that could not be verified, or a run that verified nothing. */

@@ -24,6 +24,7 @@ import {
   checkValues,
   decidingChecks,
   errorText,
+  notVerifiedMeaning,
   exitMeaning,
   inputMinimum,
   isRequired,
@@ -41,10 +42,11 @@ export function renderGithub(report: Report, options: RenderOptions): string {
     lines.push(command("error", { title: "a2a-evidence: nothing verified (exit 2)" }, errorText(report.error)));
   for (const input of report.inputs) {
     if (isFailedInput(input)) {
+      const pending = input.exitCode === 3;
       lines.push(
         command(
-          "error",
-          { file: input.source, title: "a2a-evidence: input not verified (exit 2)" },
+          pending ? "warning" : "error",
+          { file: input.source, title: pending ? "a2a-evidence: evidence pending (exit 3)" : "a2a-evidence: input not verified (exit 2)" },
           `${input.source}: ${errorText(input.error)}`,
         ),
       );
@@ -142,7 +144,12 @@ export function renderGithubSummary(report: Report): string {
   for (const input of report.inputs) {
     out.push(`### ${md(input.source)}`, "");
     if (isFailedInput(input)) {
-      out.push(`❌ **Input not verified (exit 2):** ${md(errorText(input.error))}`, "");
+      out.push(
+        input.exitCode === 3
+          ? `⏳ **Evidence pending (exit 3):** ${md(notVerifiedMeaning(input))}. ${md(errorText(input.error))}`
+          : `❌ **Input not verified (exit 2):** ${md(errorText(input.error))}`,
+        "",
+      );
       continue;
     }
     out.push("| property | state | detail |", "| --- | --- | --- |");

@@ -26,6 +26,7 @@ import {
   checkOperator,
   checkValues,
   exitMeaning,
+  notVerifiedMeaning,
   inputMinimum,
   isRequired,
   minimumText,
@@ -284,7 +285,7 @@ function failedInput(input: FailedInput, index: number): string[] {
   return [
     `<section class="input" id="input-${index + 1}">`,
     `<h2>${esc(input.source)}</h2>`,
-    `<div class="banner exit-2"><strong>Exit 2</strong>: ${esc(exitMeaning(2))}. ${errorHtml(input.error)}</div>`,
+    `<div class="banner exit-${input.exitCode}"><strong>Exit ${input.exitCode}</strong>: ${esc(notVerifiedMeaning(input))}. ${errorHtml(input.error)}</div>`,
     `</section>`,
   ];
 }

@@ -20,6 +20,7 @@ import {
   checkValues,
   decidingChecks,
   errorText,
+  notVerifiedMeaning,
   exitMeaning,
   inputMinimum,
   isRequired,
@@ -190,10 +191,15 @@ function errorOutcome(e: InputError, what: string): Outcome {
 }
 
 function failedSuite(input: FailedInput): Suite {
+  // A Task that has not ended is not an error of the input: there is nothing to verify yet.
+  const outcome: Outcome =
+    input.exitCode === 3
+      ? { kind: "skipped", type: input.error.code, message: errorText(input.error), body: `exit 3: ${notVerifiedMeaning(input)}` }
+      : errorOutcome(input.error, exitMeaning(2));
   return {
     name: input.source,
-    properties: [["exitCode", "2"]],
-    cases: [{ name: "input", classname: input.source, outcome: errorOutcome(input.error, exitMeaning(2)) }],
+    properties: [["exitCode", String(input.exitCode)]],
+    cases: [{ name: "input", classname: input.source, outcome }],
   };
 }
 

@@ -23,7 +23,7 @@ export interface InputError {
   readonly message: string;
   readonly path?: string;
   /** For a report-level error: which of the caller's files it is about. */
-  readonly source?: "trust" | "--task" | "--first-task" | "--cosignatures";
+  readonly source?: "trust" | "--task" | "--first-task" | "--cosignatures" | "--interim";
 }
 
 export interface VerifiedInput {
@@ -42,10 +42,14 @@ export interface VerifiedInput {
   readonly reasons: readonly string[];
 }
 
+/**
+ * An input that could not be verified (exit 2), or a Task that has not ended, whose evidence is
+ * PENDING (`INPUT_EVIDENCE_PENDING`, exit 3: nothing failed, the policy cannot hold yet).
+ */
 export interface FailedInput {
   readonly source: string;
   readonly error: InputError;
-  readonly exitCode: 2;
+  readonly exitCode: 2 | 3;
 }
 
 export type InputReport = VerifiedInput | FailedInput;
@@ -75,12 +79,12 @@ export function isFailedInput(r: InputReport): r is FailedInput {
 
 export const TOOL = { name: "a2a-evidence", version: TOOL_VERSION } as const;
 
-/** The report entry of an input that could not be verified (exit 2). */
+/** The report entry of an input that could not be verified (exit 2), or whose evidence is pending (exit 3). */
 export function failedInput(source: string, error: { code: InputError["code"]; detail: string; path?: string }): FailedInput {
   return {
     source,
     error: error.path !== undefined ? { code: error.code, message: error.detail, path: error.path } : { code: error.code, message: error.detail },
-    exitCode: 2,
+    exitCode: error.code === "INPUT_EVIDENCE_PENDING" ? 3 : 2,
   };
 }
 

@@ -53,10 +53,11 @@ const STATE_ORDER: readonly State[] = ["PASS", "FAIL", "INCONCLUSIVE", "NOT_CHEC
 
 function renderInput(input: InputReport, { verbose, style }: RenderOptions): string[] {
   if (isFailedInput(input)) {
+    const pending = input.exitCode === 3;
     return [
       style.bold(t(input.source)),
-      `  ${style.state("FAIL", "error")} ${input.error.code}: ${t(input.error.message)}${input.error.path ? ` at ${t(input.error.path)}` : ""}`,
-      `  exit 2: the input could not be verified: ${input.error.code}`,
+      `  ${pending ? style.state("NOT_CHECKED", "pending") : style.state("FAIL", "error")} ${input.error.code}: ${t(input.error.message)}${input.error.path ? ` at ${t(input.error.path)}` : ""}`,
+      pending ? "  exit 3: the Task has not ended; its evidence is pending" : `  exit 2: the input could not be verified: ${input.error.code}`,
     ];
   }
   const lines = [`${style.bold(t(input.source))}  ${style.dim(`(${input.shape}; bundle at ${t(input.locations.join(", "))})`)}`];

@@ -14,7 +14,8 @@ import type { PropertyName, VerifiedInput } from "../../src/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { valueAt, type Doc } from "./corpus.js";
 import type { Mutation, Op } from "./mutate-raw.js";
-import { normalize } from "./sites.js";
+import { TRACE_KEY, normalize } from "./sites.js";
+import { pyjson } from "../../src/canon/pyjson.js";
 
 export interface Context {
   readonly mutation: Mutation;
@@ -187,7 +188,72 @@ const RECORD: readonly PropertyName[] = [
   "referenceConsistency",
 ];
 
+// ---- the lifecycle additions (docs/profile.md) ----
+
+const pyjsonText = (v: JsonValue | undefined): string | undefined => {
+  if (v === undefined) return undefined;
+  const r = pyjson(v);
+  return r.ok ? r.value.text : undefined;
+};
+
+/** The payload digests the Task's trace, and the change alters what it digests. */
+const traceDigestChanged = (c: Context): boolean => {
+  const digests = valueAt(c.before.bundle, ["taskEvidencePayload", "traceDigests"]);
+  const taskDigested = Array.isArray(digests) && digests.some((d) => isJsonObject(d) && d.holder === "task");
+  const at = [...c.before.taskPath, "metadata", TRACE_KEY];
+  return taskDigested && pyjsonText(valueAt(c.before.input, at)) !== pyjsonText(valueAt(c.after.input, at));
+};
+
+/** The changed history Message is one a transition entry is bound to: its taskId and contextId are committed. */
+const boundByTransition = (c: Context): boolean => {
+  const path = containerPath(c);
+  const message = path ? valueAt(c.before.input, path) : undefined;
+  const transcript = valueAt(c.before.bundle, ["taskEvidencePayload", "transcript"]);
+  const id = isJsonObject(message) ? message.messageId : undefined;
+  return typeof id === "string" && Array.isArray(transcript) && transcript.some((e) => isJsonObject(e) && e.kind === "transition" && e.messageId === id);
+};
+
+/** The interim record at the site, before and after (a capture's `interimBundles[i]`). */
+const interimMember = (c: Context, member: string): [JsonValue | undefined, JsonValue | undefined] => {
+  const i = c.mutation.site.path[1];
+  return [valueAt(c.before.input, ["interimBundles", i as number, member]), valueAt(c.after.input, ["interimBundles", i as number, member])];
+};
+const interimDigestChanged = (member: string) => (c: Context): boolean => {
+  const [before, after] = interimMember(c, member);
+  return pyjsonText(before) !== pyjsonText(after);
+};
+const interimValueChanged = (member: string) => (c: Context): boolean => {
+  const [before, after] = interimMember(c, member);
+  return !jsonEquals(before, after);
+};
+
 export const RULES: readonly Rule[] = [
+  // A capture's interim records (docs/profile.md §3.3): each is verified as a record.
+  { at: "env.interimBundles.#.taskEvidencePayload", covers: ["contentBinding"], when: interimDigestChanged("taskEvidencePayload") },
+  { at: "env.interimBundles.#.taskEvidencePayload.**", covers: ["contentBinding"], when: interimDigestChanged("taskEvidencePayload") },
+  { at: "env.interimBundles.#.manifest", covers: ["contentBinding"], when: interimDigestChanged("manifest") },
+  { at: "env.interimBundles.#.manifest.**", covers: ["contentBinding"], when: interimDigestChanged("manifest") },
+  { at: "env.interimBundles.#.evidenceId", covers: ["contentBinding"], when: interimValueChanged("evidenceId") },
+  { at: "env.interimBundles.#.coreManifestDigest", covers: ["contentBinding"], when: interimValueChanged("coreManifestDigest") },
+  { at: "env.interimBundles.#.recordProfile", covers: ["taskBinding"], when: interimValueChanged("recordProfile") },
+  { at: "env.interimBundles.#.extensionVersion", covers: ["taskBinding"], when: interimValueChanged("extensionVersion") },
+  { at: "env.interimBundles.#.capsule", covers: ["producerSignature"], when: interimValueChanged("capsule") },
+  { at: "env.interimBundles.#.capsule.**", covers: ["producerSignature"], when: interimValueChanged("capsule") },
+  // A transition's bound Message: its own Task binding is committed (§2.4) and checked (transcript.resumption).
+  { at: "task.history.#.taskId", covers: ["taskBinding"], when: boundByTransition },
+  { at: "task.history.#.contextId", covers: ["taskBinding"], when: boundByTransition },
+  {
+    at: "task.artifacts.C.extensions.**",
+    benign: "a content Artifact's extensions list is not committed: a trace Artifact is content whatever it lists (docs/profile.md §4)",
+  },
+  // A Traceability trace in Task.metadata (§4): covered when the payload digests it, informational otherwise.
+  { at: "task.metadata.TRACE", covers: ["taskBinding"], when: traceDigestChanged },
+  { at: "task.metadata.TRACE.**", covers: ["taskBinding"], when: traceDigestChanged },
+  {
+    at: "task.metadata.TRACE.**",
+    benign: "a Traceability trace in metadata is informational unless the payload carries its digest (docs/profile.md §4), and a change that keeps its pyjson keeps its digest",
+  },
+
   // The bundle: integrity (contentBinding, producerSignature) and the log (localInclusion, checkpointSignature, externalRegistration).
   { at: "bundle", covers: RECORD },
   { at: "bundle.taskEvidencePayload", covers: ["contentBinding", "taskBinding"] },

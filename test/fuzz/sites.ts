@@ -2,7 +2,8 @@
  * Where a mutation can land in a document, and the normalized name of that place: the tree it is
  * in (`env` the envelope, `task` the terminal Task, `first` the first Task, `bundle` the evidence
  * bundle in whatever carrier), the evidence Artifact as `E` and content Artifacts as `C`, and the
- * extension URI key as `EXT` (the PEAC one as `PEAC`). The coverage map is written in those names.
+ * extension URI key as `EXT` (the PEAC one as `PEAC`, the Traceability one as `TRACE`). The
+ * coverage map is written in those names.
  */
 import { isJsonObject, type JsonValue } from "../../src/json/value.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
@@ -10,6 +11,8 @@ import { valueAt, type Doc, type Path } from "./corpus.js";
 
 /** The PEAC traceability extension key (peac-carriers.md §5): receipts an A2A Task may carry in metadata. */
 export const PEAC_URI = "https://www.peacprotocol.org/ext/traceability/v1";
+/** The a2a-samples Traceability metadata key (docs/profile.md §4): a trace the payload may digest. */
+export const TRACE_KEY = "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability";
 
 export type Root = "input" | "bundle";
 
@@ -51,7 +54,7 @@ export function sites(doc: Doc): Site[] {
 
 /** The normalized name of a site, as the coverage map spells it. */
 export function normalize(doc: Doc, site: Site): string[] {
-  const seg = (s: string | number): string => (s === EXTENSION_URI ? "EXT" : s === PEAC_URI ? "PEAC" : String(s));
+  const seg = (s: string | number): string => (s === EXTENSION_URI ? "EXT" : s === PEAC_URI ? "PEAC" : s === TRACE_KEY ? "TRACE" : String(s));
   if (site.root === "bundle") return ["bundle", ...site.path.map(seg)];
   const p = site.path;
   if (doc.carrier !== "raw" && startsWith(p, doc.bundlePath))

@@ -19,7 +19,11 @@ const text = (e: Exchange) => [jsonText(e.input), jsonText(e.bundle), jsonText(e
 const definition = (name: string) => VECTORS.find((v) => v.name === name)!;
 
 describe("resign", () => {
-  const resignable = VECTORS.filter((v) => v.mutation === null && v.options.continuity === undefined);
+  // Not re-derivable: continuity cosignatures, a log holding a Task's interim records beside the
+  // terminal one (the mutator rebuilds a log of one record), and a Task that has not ended (no record).
+  const resignable = VECTORS.filter(
+    (v) => v.mutation === null && v.options.continuity === undefined && (v.options.interim ?? []).length === 0 && v.expected.properties !== null,
+  );
   it.each(resignable.map((v) => v.name))("gives %s back byte for byte when nothing changes", (name) => {
     const e = buildExchange(definition(name).options);
     expect(text(resign(e))).toEqual(text(e));

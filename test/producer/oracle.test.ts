@@ -27,6 +27,7 @@ describe("oracle", () => {
         "capsuleId",
         "chain",
         "checkpointSignature",
+        "claimSupported",
         "consistency",
         "contextId",
         "coreManifestDigest",
@@ -34,6 +35,7 @@ describe("oracle", () => {
         "envelopeCopy",
         "envelopeSignature",
         "evidenceId",
+        "failureTyped",
         "localInclusion",
         "minimumMet",
         "payloadCopies",
@@ -42,6 +44,7 @@ describe("oracle", () => {
         "receiptPinned",
         "referenceCopies",
         "referenceValues",
+        "requirementFixed",
         "statusTerminal",
         "taskId",
         "terminalState",
@@ -49,6 +52,25 @@ describe("oracle", () => {
       ].sort(),
     );
     expect(broken({})).toEqual([]);
+  });
+
+  it("knows the lifecycle facts of a Task that paused, and of its interim record", () => {
+    const e = buildExchange({
+      envelope: "capture",
+      transcript: [
+        { messageId: "m0", role: "ROLE_USER", parts: ["book"] },
+        { messageId: "m1", role: "ROLE_AGENT", parts: ["when?"] },
+        { transition: { from: "TASK_STATE_WORKING", to: "TASK_STATE_INPUT_REQUIRED" } },
+        { messageId: "m2", role: "ROLE_USER", parts: ["now"] },
+        { transition: { from: "TASK_STATE_INPUT_REQUIRED", to: "TASK_STATE_WORKING" } },
+      ],
+      interim: [{ at: 2 }],
+      leavesBefore: 1,
+    });
+    const known = facts(jsonText(e.input), jsonText(e.trust));
+    for (const f of ["transitions", "resumptionTask", "interimCitations", "interimContent", "interimSignature", "interimCheckpoint", "interimInclusion", "interimLog", "interimPrefix"]) {
+      expect([f, known[f]]).toEqual([f, true]);
+    }
   });
 
   it.each([

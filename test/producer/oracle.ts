@@ -16,9 +16,11 @@ import { pyjson } from "../../src/canon/pyjson.js";
 import { jcs } from "../../src/canon/jcs.js";
 import { base64ToBytesStrict, bytesEqual, bytesToHex, hexToBytes, sha256, sha256Hex, utf8 } from "../../src/util/bytes.js";
 import { mmrConsistencyHolds, mmrInclusionHolds, rfc9162RootFromPath } from "./proof-folds.js";
+import { lifecycleFacts } from "./oracle-lifecycle.js";
 
 const EXT = "https://agentactioncapsule.org/extensions/a2a-task-evidence/v1";
 const LEVELS = ["SIGNED_RECORD", "EXTERNALLY_REGISTERED", "CONTINUITY_WITNESSED"];
+const TERMINAL = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"];
 
 export function parse(text: string | Uint8Array): JsonValue {
   const r = parseStrictJson(text);
@@ -44,7 +46,7 @@ const num = (v: JsonValue | undefined): number => (v instanceof JsonNumber ? v.t
 const arr = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 const hex = (v: JsonValue | undefined): Uint8Array => hexToBytes(str(v)) ?? new Uint8Array(0);
 
-function pyjsonHex(v: JsonValue): string {
+export function pyjsonHex(v: JsonValue): string {
   const r = pyjson(v);
   if (!r.ok) throw new Error(r.detail);
   return sha256Hex(utf8(r.value.text));
@@ -54,7 +56,7 @@ export function ed25519Key(raw: Uint8Array): KeyObject {
   return createPublicKey({ key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw]), format: "der", type: "spki" });
 }
 
-function verifyCose(alg: number, key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
+export function verifyCose(alg: number, key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
   try {
     return alg === -8 ? verify(null, message, key, signature) : verify("sha256", message, { key, dsaEncoding: "ieee-p1363" }, signature);
   } catch {
@@ -79,11 +81,11 @@ function checkpointDigest(cp: JsonObject): string {
   return pyjsonHex(signed);
 }
 
-function checkpointSigned(cp: JsonObject): boolean {
+export function checkpointSigned(cp: JsonObject): boolean {
   return verifyCose(-8, ed25519Key(hex(cp.key_id)), utf8(checkpointDigest(cp)), hex(cp.signature));
 }
 
-function textCommitment(parts: JsonValue | undefined): string {
+export function textCommitment(parts: JsonValue | undefined): string {
   const texts = arr(parts).filter(isJsonObject).filter((p) => typeof p.text === "string").map((p) => p.text as string);
   return sha256Hex(utf8(texts.join("\n")));
 }
@@ -162,9 +164,49 @@ export function streamCapture(fileName: string, text: string): JsonObject {
   return capture;
 }
 
+/** capsule_id (format "4"): SHA-256 of JCS of the capsule without capsule_id, signature, key_id. */
+export function capsuleIdHolds(capsule: JsonObject): boolean {
+  const identity: JsonObject = Object.create(null);
+  for (const k of Object.keys(capsule)) if (!["capsule_id", "signature", "key_id"].includes(k)) identity[k] = capsule[k] as JsonValue;
+  const identityJcs = jcs(identity, { numbers: "safe-integers" });
+  return identityJcs.ok && sha256Hex(utf8(identityJcs.value)) === capsule.capsule_id;
+}
+
+/** The Producer Envelope: EdDSA, the capsule-id content type, kid = key_id, payload = capsule_id, a valid signature. */
+export function envelopeHolds(capsule: JsonObject): boolean {
+  const envelope = decodeSign1(hex(capsule.signature));
+  const kid = envelope.protectedMap.get(4) as Uint8Array;
+  return (
+    envelope.protectedMap.get(1) === -8 &&
+    envelope.protectedMap.get(3) === "application/agent-action-capsule-id" &&
+    bytesToHex(kid) === capsule.key_id &&
+    envelope.payload !== null &&
+    bytesToHex(envelope.payload) === capsule.capsule_id &&
+    verifyCose(-8, ed25519Key(kid), sigStructure(envelope.protectedBytes, envelope.payload), envelope.signature)
+  );
+}
+
+/** The carried capsule_id is a leaf under the checkpoint's root, by the manifest's inclusion proof. */
+export function inclusionHolds(manifest: JsonObject, checkpoint: JsonObject, capsule: JsonObject): boolean {
+  const inclusion = obj(manifest, "localInclusionProof");
+  return (
+    num(inclusion.size) === num(checkpoint.mmr_size) &&
+    mmrInclusionHolds(hex(checkpoint.root), num(checkpoint.mmr_size), hex(capsule.capsule_id), {
+      leafIndex: num(inclusion.leafIndex),
+      witness: arr(inclusion.witness).map(hex),
+      peaksLeft: arr(inclusion.peaksLeft).map(hex),
+      peaksRight: arr(inclusion.peaksRight).map(hex),
+    })
+  );
+}
+
 /** Every elementary fact of one vector, true when it holds. */
 export function facts(input: string | JsonValue, trustText: string): Record<string, boolean> {
-  const { finalTask, firstTask, bundle, evidenceArtifact } = locate(typeof input === "string" ? parse(input) : input);
+  const value = typeof input === "string" ? parse(input) : input;
+  const { finalTask, firstTask, bundle, evidenceArtifact } = locate(value);
+  // A Task that has not ended has no terminal record: its one fact is that it says so (docs/profile.md §5).
+  const state = str(at(finalTask, "status", "state"));
+  if (!TERMINAL.includes(state)) return { pendingStatus: at(finalTask, "metadata", EXT, "evidenceStatus") === "EVIDENCE_STATUS_PENDING" };
   const trust = obj(parse(trustText));
   const payload = obj(bundle, "taskEvidencePayload");
   const manifest = obj(bundle, "manifest");
@@ -179,31 +221,12 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
   f.agentInputDigest = at(capsule, "model_attestation", "compute_attestation", "agent_input_digest") === bundle.evidenceId;
 
   // producerSignature
-  const identity: JsonObject = Object.create(null);
-  for (const k of Object.keys(capsule)) if (!["capsule_id", "signature", "key_id"].includes(k)) identity[k] = capsule[k] as JsonValue;
-  const identityJcs = jcs(identity, { numbers: "safe-integers" });
-  f.capsuleId = identityJcs.ok && sha256Hex(utf8(identityJcs.value)) === capsule.capsule_id;
-  const envelope = decodeSign1(hex(capsule.signature));
-  const kid = envelope.protectedMap.get(4) as Uint8Array;
-  f.envelopeSignature =
-    envelope.protectedMap.get(1) === -8 &&
-    envelope.protectedMap.get(3) === "application/agent-action-capsule-id" &&
-    bytesToHex(kid) === capsule.key_id &&
-    envelope.payload !== null &&
-    bytesToHex(envelope.payload) === capsule.capsule_id &&
-    verifyCose(-8, ed25519Key(kid), sigStructure(envelope.protectedBytes, envelope.payload), envelope.signature);
+  f.capsuleId = capsuleIdHolds(capsule);
+  f.envelopeSignature = envelopeHolds(capsule);
   f.envelopeCopy = jsonEquals(manifest.producerEnvelope, parse(JSON.stringify({ capsuleId: capsule.capsule_id, keyId: capsule.key_id, signature: capsule.signature })));
 
   // localInclusion
-  const inclusion = obj(manifest, "localInclusionProof");
-  f.localInclusion =
-    num(inclusion.size) === num(checkpoint.mmr_size) &&
-    mmrInclusionHolds(hex(checkpoint.root), num(checkpoint.mmr_size), hex(capsule.capsule_id), {
-      leafIndex: num(inclusion.leafIndex),
-      witness: arr(inclusion.witness).map(hex),
-      peaksLeft: arr(inclusion.peaksLeft).map(hex),
-      peaksRight: arr(inclusion.peaksRight).map(hex),
-    });
+  f.localInclusion = inclusionHolds(manifest, checkpoint, capsule);
 
   // checkpointSignature
   f.checkpointSignature = checkpoint.v instanceof JsonNumber && checkpoint.v.lexeme === "1" && checkpoint.kind === "mmr_checkpoint" && checkpointSigned(checkpoint);
@@ -261,14 +284,14 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     payload.nonEvidenceArtifacts,
     parse(JSON.stringify(observedArtifacts.map((a) => ({ artifactId: a.artifactId, contentCommitment: textCommitment(a.parts), name: a.name })))),
   );
-  f.transcript = jsonEquals(
-    payload.transcript,
-    parse(
-      JSON.stringify(
-        arr(finalTask.history).filter(isJsonObject).map((m, sequence) => ({ messageId: m.messageId, partCommitment: textCommitment(m.parts), role: m.role, sequence })),
-      ),
-    ),
-  );
+  // The Message entries, in order, numbered with the transition entries (docs/profile.md §2.1).
+  const entries = arr(payload.transcript);
+  f.transcript =
+    entries.every((e, i) => num(at(e, "sequence")) === i) &&
+    jsonEquals(
+      parse(JSON.stringify(entries.filter((e) => isJsonObject(e) && !("kind" in e)).map((e) => ({ messageId: at(e, "messageId"), partCommitment: at(e, "partCommitment"), role: at(e, "role") })))),
+      parse(JSON.stringify(arr(finalTask.history).filter(isJsonObject).map((m) => ({ messageId: m.messageId, partCommitment: textCommitment(m.parts), role: m.role })))),
+    );
 
   // referenceConsistency
   const reference = obj(bundle, "taskEvidenceReference");
@@ -281,6 +304,10 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     reference.terminalState === payload.terminalState &&
     reference.deliveryMode === (evidenceArtifact === undefined ? "INLINE_METADATA" : "EVIDENCE_ARTIFACT");
   f.statusTerminal = copies.every((c) => at(c, "evidenceStatus") !== "EVIDENCE_STATUS_PENDING");
+  const typed = (c: JsonValue | undefined) => at(c, "evidenceStatus") !== "EVIDENCE_STATUS_FAILED" || /^[A-Z][A-Z0-9_]*: \S/.test(str(at(c, "failureReason")));
+  f.failureTyped = copies.every(typed);
+  // A continuity claim needs continuity evidence in the bundle (contract §9.10).
+  f.claimSupported = reference.evidenceStatus !== "EVIDENCE_STATUS_CONTINUITY_WITNESSED" || bundle.continuityEvidence !== undefined;
 
   // negotiation (only when the first Task was captured)
   if (firstTask !== undefined) {
@@ -296,9 +323,12 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
       acceptance.minimumEvidence === requirement.minimumEvidence &&
       num(acceptance.maximumRegistrationDelaySeconds) <= num(requirement.maximumRegistrationDelaySeconds) &&
       arr(requirement.deliveryModes).includes(str(reference.deliveryMode));
-    f.minimumMet = LEVELS.indexOf(claimed) >= LEVELS.indexOf(str(requirement.minimumEvidence));
+    // The requirement is fixed for the Task: a later Message in the history may not carry another one.
+    f.requirementFixed = arr(finalTask.history).every((m) => at(m, "metadata", EXT) === undefined || jsonEquals(at(m, "metadata", EXT), requirement));
+    // A server may fail (FAILED with a typed reason), never silently downgrade.
+    f.minimumMet = claimed === "FAILED" ? typed(reference) : LEVELS.indexOf(claimed) >= LEVELS.indexOf(str(requirement.minimumEvidence));
   }
-  return f;
+  return { ...f, ...lifecycleFacts(value, bundle, finalTask) };
 }
 
 /** The leaf count n of an MMR of `size` nodes: 2n − popcount(n) = size. */

@@ -4,6 +4,7 @@ import { PROPERTY_NAMES, type PropertyName, type State } from "../../src/report/
 import { visible } from "../../src/report/untrusted.js";
 import {
   HOSTILE,
+  PENDING_VECTOR_NAMES,
   PLAIN,
   VERBOSE,
   decidingId,
@@ -143,6 +144,18 @@ describe("github: the shipped vectors", () => {
     expect(renderGithubSummary(vectorReport("neg-taskBinding-task-id"))).toBe(
       renderGithubSummary(vectorReport("neg-taskBinding-task-id")),
     );
+  });
+});
+
+describe("github: a Task that has not ended", () => {
+  it.each(PENDING_VECTOR_NAMES)("%s is one warning and a pending line in the summary, exit 3", (name) => {
+    const report = vectorReport(name);
+    const lines = renderGithub(report, PLAIN).trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    // Workflow-command properties escape ":" and ",": the title reads "a2a-evidence%3A evidence pending (exit 3)".
+    expect(lines[0]).toMatch(/^::warning file=[^,]+,title=a2a-evidence%3A evidence pending \(exit 3\)::.*INPUT_EVIDENCE_PENDING: the Task is in TASK_STATE_/);
+    // Markdown escapes the underscores of the code.
+    expect(renderGithubSummary(report)).toMatch(/⏳ \*\*Evidence pending \(exit 3\):\*\* the Task has not ended: its evidence is pending\. INPUT\\_EVIDENCE\\_PENDING/);
   });
 });
 

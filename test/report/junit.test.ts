@@ -8,6 +8,7 @@ import {
   HOSTILE,
   PLAIN,
   VECTOR_NAMES,
+  PENDING_VECTOR_NAMES,
   VERBOSE,
   bareBundle,
   decidingId,
@@ -105,6 +106,18 @@ describe("junit: the shipped vectors", () => {
       expect(r.output.match(/ validates/g)).toHaveLength(docs.length);
     },
   );
+});
+
+describe("junit: a Task that has not ended", () => {
+  it.each(PENDING_VECTOR_NAMES)("%s is one skipped testcase, exit 3, not an error", (name) => {
+    const suites = parseJunit(renderJunit(vectorReport(name), PLAIN)).testsuites.testsuite ?? [];
+    const suite = suites[0] as ParsedSuite;
+    const props = Object.fromEntries((suite.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
+    expect(props.exitCode).toBe("3");
+    expect(suite.testcase).toHaveLength(1);
+    const c = suite.testcase[0] as ParsedCase;
+    expect([c.error, c.failure, c.skipped?.[0]?.["@_message"]?.startsWith("INPUT_EVIDENCE_PENDING: the Task is in TASK_STATE_")]).toEqual([undefined, undefined, true]);
+  });
 });
 
 describe("junit: policy", () => {

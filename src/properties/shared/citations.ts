@@ -1,0 +1,239 @@
+/**
+ * The terminal payload's citations of interim records (docs/profile.md, v3.2 additions; A2A Task
+ * Evidence §8.1.6, §12): `interimEvidence`, one `{evidenceId, sequence}` per interim record, in
+ * transcript order, where `sequence` is the transition into the interrupted state it was sealed at.
+ *
+ *   interim.cited   each citation is well-formed and names a transition into an interrupted state;
+ *                   each supplied interim record is cited (a record the caller holds that the
+ *                   terminal payload leaves out is a dropped citation: FAIL); a citation whose
+ *                   record is not supplied is listed, not verified
+ *   interim.prefix  a cited, supplied record is this Task's record at that pause: the same record
+ *                   profile and extension version, the same Task,
+ *                   authority, tenant and capture policy; sealed in the state that transition
+ *                   entered; its transcript is the terminal transcript up to and including that
+ *                   transition; every effect it recorded is in the terminal record unchanged; it
+ *                   cites exactly the interim records before it
+ *   interim.observed a record given with the paused Task that carried it (--interim) describes that
+ *                   Task: its id and context, the state it waits in, every Message of its history
+ *                   and every effect (content Artifact) it shows — the effects done before the pause
+ *                   are recorded before it
+ */
+import { firstDifference, listCapped, showValue, type Difference } from "../../json/diff.js";
+import { asSafeInteger, isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
+import { isHex64, sha256Hex, utf8 } from "../../util/bytes.js";
+import { textOfParts } from "../../input/a2a.js";
+import { INTERRUPTED_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
+import type { EvidenceContext } from "./context.js";
+import type { Check, State } from "./types.js";
+import type { CheckExtras } from "./checks.js";
+import { interimRecords, type InterimRecord } from "./interim.js";
+
+type Make = (id: "interim.cited" | "interim.prefix" | "interim.observed", state: State, detail: string, extras?: CheckExtras) => Check;
+
+interface Citation {
+  readonly evidenceId: string;
+  readonly sequence: number;
+  readonly subject: string;
+}
+
+const CITATION_MEMBERS = ["evidenceId", "sequence"];
+/** The members that say whose record it is: an interim record must say the same as the terminal one. */
+const SAME_TASK_MEMBERS = ["taskId", "contextId", "authority", "tenantId", "capturePolicyId"] as const;
+
+function transcriptOf(payload: JsonObject | undefined): readonly JsonValue[] {
+  const t = payload ? member(payload, "transcript") : undefined;
+  return Array.isArray(t) ? t : [];
+}
+
+export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject, make: Make): Check[] {
+  const cited = member(payload, "interimEvidence");
+  const records = interimRecords(ctx);
+  if (cited === undefined && records.length === 0) return [];
+  const checks: Check[] = [];
+  const citations: Citation[] = [];
+  const citedSoFar = new Set<string>();
+  if (cited !== undefined) {
+    if (!Array.isArray(cited)) return [make("interim.cited", "FAIL", `taskEvidencePayload.interimEvidence is not an array: ${showValue(cited)}`)];
+    const transcript = transcriptOf(payload);
+    cited.forEach((c, i) => {
+      const subject = `interimEvidence[${i}]`;
+      const fault = citationFault(c, transcript, citations, citedSoFar);
+      if (fault) checks.push(make("interim.cited", "FAIL", fault, { subject }));
+      else {
+        const evidenceId = member(c as JsonObject, "evidenceId") as string;
+        citedSoFar.add(evidenceId);
+        citations.push({ evidenceId, sequence: asSafeInteger(member(c as JsonObject, "sequence")) as number, subject });
+      }
+    });
+  }
+  const byId = new Map<string, InterimRecord>();
+  for (const r of records) {
+    const id = r.evidenceId;
+    if (id === undefined) {
+      checks.push(make("interim.cited", "FAIL", "the supplied interim record carries no evidenceId: nothing can cite it", { subject: r.label }));
+      continue;
+    }
+    const seen = byId.get(id);
+    if (seen && !jsonEquals(seen.located.bundle, r.located.bundle)) {
+      checks.push(make("interim.cited", "FAIL", `two different interim bundles carry evidenceId ${id} (${seen.located.location} and ${r.located.location})`, { subject: r.label }));
+    }
+    if (!seen) byId.set(id, r);
+  }
+  const citedIds = new Set(citations.map((c) => c.evidenceId));
+  for (const c of citations) {
+    const r = byId.get(c.evidenceId);
+    const state = stateAt(transcriptOf(payload), c.sequence);
+    checks.push(
+      r
+        ? make("interim.cited", "PASS", `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited and supplied (${r.located.location})`, { subject: c.subject })
+        : make("interim.cited", "NOT_CHECKED", `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited but not supplied: pass it (or the paused Task that carries it) with --interim to verify it`, { subject: c.subject }),
+    );
+    if (r) checks.push(prefixCheck(ctx, payload, citations, c, r, make));
+  }
+  for (const r of records) if (r.located.pausedTask) checks.push(observedCheck(r, make));
+  for (const [id, r] of byId) {
+    if (!citedIds.has(id)) {
+      checks.push(
+        make("interim.cited", "FAIL", `the supplied interim record ${id} is not cited by the terminal payload: a dropped citation (the record of a pause this Task went through is missing from its terminal record)`, {
+          subject: r.label,
+        }),
+      );
+    }
+  }
+  return checks;
+}
+
+function stateAt(transcript: readonly JsonValue[], sequence: number): string {
+  const s = member(transcript[sequence] as JsonObject, "toState");
+  return typeof s === "string" ? s : "(unknown state)";
+}
+
+function citationFault(c: JsonValue, transcript: readonly JsonValue[], earlier: readonly Citation[], citedSoFar: ReadonlySet<string>): string | undefined {
+  if (!isJsonObject(c)) return "a citation is an object {evidenceId, sequence}";
+  const keys = Object.keys(c);
+  if (keys.length !== CITATION_MEMBERS.length || !CITATION_MEMBERS.every((m) => keys.includes(m))) {
+    return `a citation has exactly the members evidenceId and sequence; this one has ${listCapped(keys)}`;
+  }
+  const evidenceId = member(c, "evidenceId");
+  const sequence = asSafeInteger(member(c, "sequence"));
+  if (!isHex64(evidenceId)) return `evidenceId ${showValue(evidenceId)} is not 64 lowercase hex`;
+  if (sequence === undefined || sequence < 0) return `sequence ${showValue(member(c, "sequence"))} is not a transcript position`;
+  const entry = transcript[sequence];
+  const to = isJsonObject(entry) ? member(entry, "toState") : undefined;
+  if (!isJsonObject(entry) || member(entry, "kind") !== TRANSITION_KIND || typeof to !== "string" || !(INTERRUPTED_TASK_STATES as readonly string[]).includes(to)) {
+    return `sequence ${sequence} is not a transition into an interrupted state in the transcript: an interim record is sealed at a pause`;
+  }
+  const last = earlier[earlier.length - 1];
+  if (last && sequence <= last.sequence) return `sequence ${sequence} does not follow the previous citation's ${last.sequence}: citations are in transcript order, one per pause`;
+  if (citedSoFar.has(evidenceId)) return `evidenceId ${evidenceId} is cited twice`;
+  return undefined;
+}
+
+function prefixCheck(ctx: EvidenceContext, payload: JsonObject, citations: readonly Citation[], c: Citation, r: InterimRecord, make: Make): Check {
+  const subject = r.label;
+  const fail = (detail: string) => make("interim.prefix", "FAIL", detail, { subject });
+  // One Task, one profile: an interim record under another profile would be judged by rules it does not follow.
+  for (const m of ["recordProfile", "extensionVersion"]) {
+    if (!jsonEquals(member(r.located.bundle, m), member(ctx.bundle, m))) {
+      return fail(`its ${m} ${showValue(member(r.located.bundle, m))} is not the terminal record's ${showValue(member(ctx.bundle, m))}`);
+    }
+  }
+  const interim = r.ctx.payload;
+  if (!interim) return fail("the interim record carries no taskEvidencePayload");
+  for (const m of SAME_TASK_MEMBERS) {
+    if (!jsonEquals(member(interim, m), member(payload, m))) {
+      return fail(`its ${m} ${showValue(member(interim, m))} is not the terminal record's ${showValue(member(payload, m))}: the record of ${m === "tenantId" ? "another tenant" : m === "authority" ? "another authority" : m === "capturePolicyId" ? "another capture policy" : "another Task"}`);
+    }
+  }
+  const state = stateAt(transcriptOf(payload), c.sequence);
+  if (member(interim, "terminalState") !== state) {
+    return fail(`it was sealed in ${showValue(member(interim, "terminalState"))}, but the transition at transcript[${c.sequence}] enters ${state}`);
+  }
+  const mine = transcriptOf(interim);
+  const theirs = transcriptOf(payload);
+  if (mine.length !== c.sequence + 1) {
+    return fail(`its transcript has ${mine.length} entries; sealed at transcript[${c.sequence}] it holds exactly the ${c.sequence + 1} entries up to and including that transition`);
+  }
+  for (let i = 0; i < mine.length; i++) {
+    if (!jsonEquals(mine[i], theirs[i])) {
+      const d = firstDifference(theirs[i], mine[i]) as Difference;
+      return fail(`its transcript[${i}] differs from the terminal record's at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)} — the record of the pause and the end disagree on what happened before it`);
+    }
+  }
+  const finalArtifacts = member(payload, "nonEvidenceArtifacts");
+  const byArtifact = new Map<string, JsonValue>();
+  for (const a of Array.isArray(finalArtifacts) ? finalArtifacts : []) {
+    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
+    if (typeof id === "string" && !byArtifact.has(id)) byArtifact.set(id, a);
+  }
+  const effects = member(interim, "nonEvidenceArtifacts");
+  for (const a of Array.isArray(effects) ? effects : []) {
+    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
+    const kept = typeof id === "string" ? byArtifact.get(id) : undefined;
+    if (!jsonEquals(kept, a)) {
+      return fail(`it records artifact ${showValue(id)} as done before the pause, but the terminal record ${kept === undefined ? "does not commit it" : "commits it with other content"}: an effect recorded before the pause is not undone after it`);
+    }
+  }
+  const before = citations.filter((x) => x.sequence < c.sequence).map((x) => ({ evidenceId: x.evidenceId, sequence: x.sequence }));
+  const own = member(interim, "interimEvidence");
+  const ownList = own === undefined ? [] : Array.isArray(own) ? own.map((x) => ({ evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x, sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined })) : null;
+  const same = ownList !== null && ownList.length === before.length && ownList.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence);
+  if (!same) return fail(`it cites ${showValue(own ?? [])}, not exactly the ${before.length} interim record(s) the terminal record cites before transcript[${c.sequence}]`);
+  return make("interim.prefix", "PASS", `this Task's record at the pause at transcript[${c.sequence}] (${state}): the transcript up to it and ${Array.isArray(effects) ? effects.length : 0} effect(s) recorded there agree with the terminal record`, { subject });
+}
+
+/** The paused Task an interim record came with against what the record says of it. */
+function observedCheck(r: InterimRecord, make: Make): Check {
+  const subject = r.label;
+  const fail = (detail: string) => make("interim.observed", "FAIL", detail, { subject });
+  const paused = r.located.pausedTask as NonNullable<InterimRecord["located"]["pausedTask"]>;
+  const task = paused.task;
+  const payload = r.ctx.payload;
+  if (!payload) return fail("the interim record carries no taskEvidencePayload");
+  if (member(payload, "taskId") !== task.id || (member(payload, "contextId") ?? "") !== (task.contextId ?? "")) {
+    return fail(`it names Task ${showValue(member(payload, "taskId"))} (context ${showValue(member(payload, "contextId"))}), but came with Task ${task.id} (context ${showValue(task.contextId ?? "")})`);
+  }
+  if (member(payload, "terminalState") !== task.state) {
+    return fail(`it was sealed in ${showValue(member(payload, "terminalState"))}, but the Task it came with waits in ${task.state}`);
+  }
+  const byMessage = new Map<string, { index: number; entry: JsonObject }>();
+  transcriptOf(payload).forEach((e, index) => {
+    if (isJsonObject(e) && !("kind" in e) && typeof member(e, "messageId") === "string" && !byMessage.has(member(e, "messageId") as string)) {
+      byMessage.set(member(e, "messageId") as string, { index, entry: e });
+    }
+  });
+  let last = -1;
+  for (const m of task.history ?? []) {
+    const e = byMessage.get(m.messageId);
+    if (!e) return fail(`the paused Task's Message ${m.messageId} is not in the interim record's transcript: what happened before the pause is recorded at the pause`);
+    if (e.index < last) return fail(`the paused Task's Message ${m.messageId} is out of order in the interim record's transcript`);
+    last = e.index;
+    const recomputed = sha256Hex(utf8(textOfParts(m.parts).text));
+    if (member(e.entry, "partCommitment") !== recomputed || member(e.entry, "role") !== m.role) {
+      return fail(`the paused Task's Message ${m.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`);
+    }
+  }
+  const effects = new Map<string, JsonValue>();
+  const recorded = member(payload, "nonEvidenceArtifacts");
+  for (const a of Array.isArray(recorded) ? recorded : []) {
+    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
+    if (typeof id === "string" && !effects.has(id)) effects.set(id, member(a as JsonObject, "contentCommitment") as JsonValue);
+  }
+  for (const a of paused.content) {
+    const recomputed = sha256Hex(utf8(textOfParts(a.parts).text));
+    const committed = effects.get(a.artifactId);
+    if (committed !== recomputed) {
+      return fail(
+        committed === undefined
+          ? `the paused Task shows artifact ${a.artifactId}, which its interim record does not record: an effect done before the pause is recorded before it`
+          : `the paused Task's artifact ${a.artifactId} is not what the interim record commits (${showValue(committed)} != ${recomputed})`,
+      );
+    }
+  }
+  return make(
+    "interim.observed",
+    "PASS",
+    `the paused Task it came with (${task.state}, ${(task.history ?? []).length} Message(s), ${paused.content.length} effect(s)) is what it records`,
+    { subject },
+  );
+}
