@@ -9,5 +9,6 @@ export default defineConfig({
     // Vitest's default is one worker per CPU less one: a single worker on a 2-core machine.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30000,
+    setupFiles: ["test/helpers/tmp-setup.ts"],
   },
 });
