@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Benchmark: how much verifying a bundle costs compared with the signature checks it must make.
-// Runs the built library (npm run build first) over the shipped vectors and, when present, the
-// published reference vector; prints per-input time, the cost of the same number of bare Ed25519
-// verifications, and the ratio. Numbers, not assertions: run it before and after a change.
+// `npm run bench -- --vectors`: the per-vector table. How much verifying each shipped vector costs
+// in-process (wall clock, after warm-up) compared with the signature checks it makes. Runs the
+// built library (npm run build first) over the shipped vectors and, when present, the published
+// reference vector; prints per-input time, the cost of the same number of bare Ed25519
+// verifications, and the ratio. Numbers, not assertions. The project's goals are measured by
+// bench/run.mjs (docs/performance.md).
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// The crypto + hash floor of one bundle: the node:crypto work verifying it cannot avoid, replayed
+// from plan.json (written by bench/inputs.ts from what the producer built) — each key imported in
+// the form the trust file gives it (raw Ed25519 as SPKI DER, P-256 as PEM), each signature
+// verified over a message of the bundle's length (fresh keys: Ed25519 and ECDSA verification take
+// the same time whatever the key), each SHA-256 call made over as many bytes as the bundle's.
+//
+//   node bench/floor.mjs <plan.json> <bundles>    does the floor <bundles> times, as a CLI run would
+//
+// Imported by bench/inprocess.mjs to time the same work in-process.
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign, verify } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+
+/** Everything the floor needs, made once: key material, signed messages, hash inputs. */
+export function prepareFloor(plan) {
+  const ed = generateKeyPairSync("ed25519");
+  const ec = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const edRaw = ed.publicKey.export({ format: "der", type: "spki" }).subarray(-32);
+  const ecPem = ec.publicKey.export({ format: "pem", type: "spki" });
+  const keys = plan.keys.map((k) =>
+    k.form === "spki-pem" ? { pem: ecPem } : { der: Buffer.concat([ED25519_SPKI_PREFIX, edRaw]) },
+  );
+  const signatures = plan.signatures.map((s) => {
+    const message = randomBytes(s.bytes);
+    return s.alg === "ES256"
+      ? { alg: s.alg, message, signature: sign("sha256", message, { key: ec.privateKey, dsaEncoding: "ieee-p1363" }) }
+      : { alg: s.alg, message, signature: sign(null, message, ed.privateKey) };
+  });
+  const hashes = [];
+  for (const h of plan.sha256) for (let i = 0; i < h.count; i++) hashes.push(randomBytes(h.bytes));
+
+  /** One bundle's floor; throws if a signature does not verify (the floor must do real work). */
+  function one() {
+    let ed25519Key;
+    let p256Key;
+    for (const k of keys) {
+      if (k.pem) p256Key = createPublicKey(k.pem);
+      else ed25519Key = createPublicKey({ key: k.der, format: "der", type: "spki" });
+    }
+    for (const s of signatures) {
+      const ok =
+        s.alg === "ES256"
+          ? verify("sha256", s.message, { key: p256Key, dsaEncoding: "ieee-p1363" }, s.signature)
+          : verify(null, s.message, ed25519Key, s.signature);
+      if (!ok) throw new Error(`floor: a ${s.alg} signature did not verify`);
+    }
+    let x = 0;
+    for (const b of hashes) x ^= createHash("sha256").update(b).digest()[0];
+    return x;
+  }
+  return {
+    one,
+    counts: {
+      signatures: signatures.length,
+      keys: keys.length,
+      sha256: hashes.length,
+      sha256Bytes: hashes.reduce((n, b) => n + b.length, 0),
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [planFile, n] = process.argv.slice(2);
+  const floor = prepareFloor(JSON.parse(readFileSync(planFile, "utf8")));
+  let x = 0;
+  for (let i = 0; i < Number(n); i++) x ^= floor.one();
+  // The result is printed so no work is dead.
+  process.stdout.write(`${x}\n`);
+}

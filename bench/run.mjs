@@ -1,0 +1,613 @@
+#!/usr/bin/env node
+// `npm run bench`: the project's performance numbers (docs/performance.md), measured on whatever
+// dist/ holds (npm run build first).
+//
+//   npm run bench                   every measure and scaling row
+//   npm run bench -- --quick        a fast smoke run: fewer rounds, smaller inputs
+//   npm run bench -- --vectors      the per-vector in-process table (bench/vectors.mjs)
+//   options: --rounds N (CPU rounds per measure), --json FILE (every raw number),
+//            --cache DIR (where generated inputs are kept; env A2A_EVIDENCE_BENCH_CACHE)
+//
+// Every number is CPU time (user + system) of a whole process, or of a batch in one process, paired
+// in the same round with its baseline, the order alternating from round to round; a measure is the
+// median over the rounds and a ratio is the ratio of the medians. The machine's load average is
+// printed beside the numbers. Goals are reported PASS or over; the bench never fails on them.
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { benchEnv, cpuMs, makeRunner, rssMb } from "./rusage.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..");
+
+// ---------------------------------------------------------------------------------------------
+// What is measured, and how hard.
+
+const GOALS = {
+  startup: { goal: 1.4, text: "≤ 1.4×" },
+  marginal: { goal: 2.5, text: "≤ 2.5×" },
+  inProcess: { goal: 2, text: "≤ 2×" },
+  memory: { goal: 20, text: "± 20 MB" },
+};
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const MODES = {
+  full: {
+    rounds: { startup: 21, marginal: 11, inProcess: 15, memory: 3, scale: 5 },
+    distinct: 200,
+    many: { marginal: 200, memory: 2000 },
+    transcript: [100, 1000, 10000],
+    leaves: [1000, 10000, 1000000],
+    artifactBytes: [256 * KiB, 1 * MiB, 4 * MiB],
+  },
+  quick: {
+    rounds: { startup: 3, marginal: 2, inProcess: 3, memory: 1, scale: 1 },
+    distinct: 4,
+    // Smaller runs than the goals name (200 and 2,000): the smoke run shows the harness works.
+    many: { marginal: 50, memory: 500 },
+    transcript: [100, 1000, 10000],
+    leaves: [1000, 10000, 100000],
+    artifactBytes: [256 * KiB, 1 * MiB, 4 * MiB],
+  },
+};
+
+function parseArgs(argv) {
+  const out = {
+    quick: false,
+    vectors: false,
+    rounds: undefined,
+    json: undefined,
+    cache: process.env.A2A_EVIDENCE_BENCH_CACHE || join(tmpdir(), "a2a-evidence-bench"),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) usage(`${a} needs a value`);
+      return v;
+    };
+    if (a === "--quick") out.quick = true;
+    else if (a === "--vectors") out.vectors = true;
+    else if (a === "--rounds") {
+      out.rounds = Number(value());
+      if (!Number.isInteger(out.rounds) || out.rounds < 1) usage("--rounds takes a positive integer");
+    } else if (a === "--json") out.json = value();
+    else if (a === "--cache") out.cache = value();
+    else if (a === "--help" || a === "-h") usage();
+    else usage(`unknown option ${a}`);
+  }
+  return out;
+}
+
+function usage(message) {
+  if (message) process.stderr.write(`bench: ${message}\n`);
+  process.stderr.write(
+    "usage: npm run bench [-- --quick] [-- --vectors] [-- --rounds N] [-- --json FILE] [-- --cache DIR]\n",
+  );
+  process.exit(message ? 2 : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small statistics.
+
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+const median = (xs) => quantile(xs, 0.5);
+/** Half the interquartile range, relative to the median: the noise a number carries. */
+const spread = (xs) => (xs.length < 3 ? NaN : (quantile(xs, 0.75) - quantile(xs, 0.25)) / 2 / Math.abs(median(xs)));
+
+const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
+const pct = (x) => (Number.isFinite(x) ? `±${(x * 100).toFixed(0)}%` : "±?");
+const group = (n) => n.toLocaleString("en-US");
+const kb = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`);
+const rounds_ = (n) => `${n} round${n === 1 ? "" : "s"}`;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+// ---------------------------------------------------------------------------------------------
+// The inputs: generated by bench/inputs.ts (tsx) into a cache folder named by everything they
+// depend on, so a second run reuses them and any change to the producer makes new ones.
+
+function sourcesDigest(spec) {
+  const h = createHash("sha256").update(JSON.stringify(spec));
+  const files = [join(here, "inputs.ts"), join(root, "node_modules", "cborg", "package.json")];
+  for (const dir of ["producer", "src/canon"])
+    for (const f of readdirSync(join(root, dir)).sort()) if (f.endsWith(".ts")) files.push(join(root, dir, f));
+  files.push(join(root, "src", "json", "value.ts"), join(root, "src", "util", "bytes.ts"));
+  for (const f of files) h.update(f).update(readFileSync(f));
+  return h.digest("hex").slice(0, 16);
+}
+
+function prepareInputs(mode, spec, cacheRoot) {
+  const name = `${mode}-${sourcesDigest(spec)}`;
+  const dir = join(cacheRoot, name);
+  if (!existsSync(join(dir, "inputs.json"))) {
+    mkdirSync(cacheRoot, { recursive: true });
+    // One folder per mode: an older one (another producer, other sizes) is only in the way.
+    for (const old of readdirSync(cacheRoot))
+      if (old.startsWith(`${mode}-`) && old !== name) rmSync(join(cacheRoot, old), { recursive: true, force: true });
+    progress(`generating inputs in ${dir} (kept for the next run; the largest log takes a while)`);
+    const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+    execFileSync(process.execPath, [tsx, join(here, "inputs.ts"), JSON.stringify({ ...spec, dir })], {
+      cwd: root,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: benchEnv(),
+    });
+  }
+  const listed = JSON.parse(readFileSync(join(dir, "inputs.json"), "utf8"));
+  return {
+    dir,
+    trust: join(dir, "trust.json"),
+    planFile: join(dir, "plan.json"),
+    plan: JSON.parse(readFileSync(join(dir, "plan.json"), "utf8")),
+    ...listed,
+  };
+}
+
+/** `n` input files (relative to the cache folder), distinct names, cycling through the distinct bundles. */
+function manyInputs(inputs, n) {
+  const many = join(inputs.dir, "many");
+  mkdirSync(many, { recursive: true });
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const file = join(many, `i${String(i).padStart(4, "0")}.json`);
+    if (!existsSync(file)) {
+      const source = inputs.bundles[i % inputs.bundles.length];
+      try {
+        linkSync(source, file);
+      } catch {
+        copyFileSync(source, file);
+      }
+    }
+    out.push(relative(inputs.dir, file));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running and pairing.
+
+let quietProgress = false;
+function progress(line) {
+  if (!quietProgress) process.stderr.write(`bench: ${line}\n`);
+}
+
+const problems = [];
+
+/**
+ * `n` rounds of `jobs`, each job once per round, the order reversed every other round; with
+ * `warmup`, one more round first whose numbers are dropped (file cache, CPU frequency). Returns
+ * each job's results by round, so a job and its baseline pair up by index.
+ */
+async function rounds(runner, cwd, n, jobs, { warmup = true, label }) {
+  const out = Object.fromEntries(jobs.map((j) => [j.name, []]));
+  for (let r = warmup ? -1 : 0; r < n; r++) {
+    const order = r % 2 === 0 ? jobs : [...jobs].reverse();
+    for (const job of order) {
+      const res = await runner.run(job.argv, { cwd });
+      if (res.error) throw new Error(`${label}: ${job.name}: ${res.error}`);
+      if (res.code !== (job.code ?? 0)) {
+        const problem = `${label}: ${job.name} exited ${res.code}, not ${job.code ?? 0}: these numbers are of a run that did not verify`;
+        if (!problems.includes(problem)) problems.push(problem);
+      }
+      if (r >= 0) out[job.name].push(res);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function resolveCli() {
+  // The launcher the package's bin names (bin/a2a-evidence.cjs when there is one).
+  for (const f of ["bin/a2a-evidence.cjs", "bin/a2a-evidence.js"]) if (existsSync(join(root, f))) return join(root, f);
+  throw new Error("no bin/a2a-evidence launcher");
+}
+
+function machine() {
+  const c = cpus();
+  const model = c[0]?.model?.trim() ?? "unknown CPU";
+  return `${c.length} × ${model}`;
+}
+
+function builtAt(file) {
+  try {
+    return statSync(file)
+      .mtime.toISOString()
+      .replace(/\.\d+Z$/, "Z");
+  } catch {
+    return "missing";
+  }
+}
+
+/** The signature checks the verify report must show PASS for the floor plan to be this bundle's. */
+const SIGNATURE_CHECKS = new Set(["envelope.verify", "checkpoint.signature", "witness.signature", "chain.link"]);
+
+async function sanity(runner, inputs, cli) {
+  const out = join(inputs.dir, "report.json");
+  const res = await runner.run([cli, "verify", "--format", "json", "--trust", inputs.trust, inputs.bundles[0]], {
+    stdout: out,
+  });
+  const report = JSON.parse(readFileSync(out, "utf8"));
+  if (res.code !== 0)
+    problems.push(`the base bundle exits ${res.code}, not 0: the bench measures a failing verification`);
+  const checks = Object.values(report.inputs[0]?.properties ?? {}).flatMap((p) => p.checks);
+  const signatures = checks.filter((c) => SIGNATURE_CHECKS.has(c.id) && c.state === "PASS").length;
+  const messages = checks.filter((c) => c.id === "transcript.message" && c.state === "PASS").length;
+  const agrees = signatures === inputs.plan.expect.signatureChecks && messages === inputs.plan.expect.messages;
+  if (!agrees) {
+    problems.push(
+      `the floor plan counts ${inputs.plan.expect.signatureChecks} signatures and ${inputs.plan.expect.messages} messages; the report shows ${signatures} signature checks and ${messages} transcript checks PASS`,
+    );
+  }
+  return { signatures, messages, agrees };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.vectors) {
+    await import("./vectors.mjs");
+    return;
+  }
+  const modeName = args.quick ? "quick" : "full";
+  const mode = MODES[modeName];
+  const { marginal: MARGINAL_INPUTS, memory: MEMORY_INPUTS } = mode.many;
+  const R = { ...mode.rounds };
+  if (args.rounds !== undefined) {
+    R.startup = R.marginal = R.inProcess = args.rounds;
+    R.memory = R.scale = Math.max(1, Math.round(args.rounds / 3));
+  }
+  for (const f of ["dist/index.js", "dist/a2a-evidence.cjs"]) {
+    if (!existsSync(join(root, f))) {
+      process.stderr.write(`bench: ${f} is missing; run \`npm run build\` first\n`);
+      process.exit(2);
+    }
+  }
+  const cli = resolveCli();
+  const started = new Date();
+  const loadBefore = load();
+  const inputs = prepareInputs(
+    modeName,
+    { distinct: mode.distinct, transcript: mode.transcript, leaves: mode.leaves, artifactBytes: mode.artifactBytes },
+    args.cache,
+  );
+  const runner = makeRunner();
+  const floorScript = join(here, "floor.mjs");
+  const results = {
+    date: started.toISOString(),
+    mode: modeName,
+    inputsPerRun: mode.many,
+    node: process.version,
+    machine: machine(),
+    runner: runner.name,
+    rounds: R,
+    measures: {},
+    scaling: {},
+  };
+  const loads = {};
+
+  try {
+    const check = await sanity(runner, inputs, cli);
+    const base = inputs.bundles[0];
+    const manyMarginal = manyInputs(inputs, MARGINAL_INPUTS);
+    const manyMemory = manyInputs(inputs, MEMORY_INPUTS);
+    const verifyArgv = (files, extra = []) => [cli, "verify", ...extra, "--trust", inputs.trust, ...files];
+
+    // 1. One bundle through the CLI against bare Node.
+    progress(`one-bundle verify vs node -e 0 (${R.startup} rounds)`);
+    const s = await rounds(
+      runner,
+      inputs.dir,
+      R.startup,
+      [
+        { name: "verify", argv: verifyArgv([base]) },
+        { name: "node", argv: ["-e", "0"] },
+      ],
+      { label: "startup" },
+    );
+    loads.startup = load();
+    const sv = s.verify.map(cpuMs);
+    const sn = s.node.map(cpuMs);
+    results.measures.startup = { verifyMs: sv, nodeMs: sn, ratio: median(sv) / median(sn) };
+
+    // 2. The marginal bundle of a 200-input run against the floor's marginal bundle.
+    progress(`marginal CPU per bundle, ${MARGINAL_INPUTS}-input runs vs the floor (${R.marginal} rounds)`);
+    const m = await rounds(
+      runner,
+      inputs.dir,
+      R.marginal,
+      [
+        { name: "cli1", argv: verifyArgv([base]) },
+        { name: "floor1", argv: [floorScript, inputs.planFile, "1"] },
+        { name: "cliMany", argv: verifyArgv(manyMarginal) },
+        { name: "floorMany", argv: [floorScript, inputs.planFile, String(MARGINAL_INPUTS)] },
+      ],
+      { label: "marginal" },
+    );
+    loads.marginal = load();
+    const per = (big, one) => big.map((b, i) => (cpuMs(b) - cpuMs(one[i])) / (MARGINAL_INPUTS - 1));
+    const mc = per(m.cliMany, m.cli1);
+    const mf = per(m.floorMany, m.floor1);
+    results.measures.marginal = {
+      cliMsPerBundle: mc,
+      floorMsPerBundle: mf,
+      cli1Ms: m.cli1.map(cpuMs),
+      cliManyMs: m.cliMany.map(cpuMs),
+      floor1Ms: m.floor1.map(cpuMs),
+      floorManyMs: m.floorMany.map(cpuMs),
+      ratio: median(mc) / median(mf),
+    };
+
+    // 3. Warm in-process verify() against the floor in-process.
+    progress(`warm in-process verify() vs the floor in-process (${R.inProcess} rounds)`);
+    const inproc = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          join(here, "inprocess.mjs"),
+          join(root, "dist", "index.js"),
+          inputs.trust,
+          inputs.planFile,
+          String(R.inProcess),
+          ...inputs.bundles,
+        ],
+        {
+          env: benchEnv(),
+          maxBuffer: 1 << 24,
+        },
+      ).toString(),
+    );
+    loads.inProcess = load();
+    const iv = inproc.verifyUs.map((u) => u / 1000);
+    const iff = inproc.floorUs.map((u) => u / 1000);
+    results.measures.inProcess = { verifyMs: iv, floorMs: iff, batch: inproc.batch, ratio: median(iv) / median(iff) };
+
+    // 4. Peak RSS of a 2,000-input JSON report against a 200-input one.
+    progress(`peak RSS, ${group(MEMORY_INPUTS)} vs ${MARGINAL_INPUTS} inputs, --format json (${R.memory} rounds)`);
+    const mem = await rounds(
+      runner,
+      inputs.dir,
+      R.memory,
+      [
+        { name: "small", argv: verifyArgv(manyMarginal, ["--format", "json"]) },
+        { name: "large", argv: verifyArgv(manyMemory, ["--format", "json"]) },
+      ],
+      { warmup: false, label: "memory" },
+    );
+    loads.memory = load();
+    const rSmall = mem.small.map(rssMb);
+    const rLarge = mem.large.map(rssMb);
+    results.measures.memory = {
+      rssSmallMb: rSmall,
+      rssLargeMb: rLarge,
+      cpuSmallMs: mem.small.map(cpuMs),
+      cpuLargeMs: mem.large.map(cpuMs),
+      deltaMb: median(rLarge) - median(rSmall),
+    };
+
+    // Scaling rows: one input of each size, every size once per round.
+    for (const family of ["transcript", "leaves", "artifact"]) {
+      const rows = inputs.scale.filter((x) => x.family === family);
+      progress(`scaling: ${family} (${rows.map((r) => group(r.size)).join(", ")}; ${R.scale} rounds)`);
+      const res = await rounds(
+        runner,
+        inputs.dir,
+        R.scale,
+        rows.map((r) => ({ name: String(r.size), argv: verifyArgv([r.file]) })),
+        { warmup: false, label: `scaling ${family}` },
+      );
+      results.scaling[family] = rows.map((r) => ({
+        size: r.size,
+        bytes: statSync(r.file).size,
+        cpuMs: res[String(r.size)].map(cpuMs),
+        rssMb: res[String(r.size)].map(rssMb),
+      }));
+    }
+    loads.scaling = load();
+
+    results.inputs = describeInputs(inputs, check);
+    results.loadavg = { before: loadBefore, ...loads, after: load() };
+    printReport(results, inputs, cli, check, mode.many);
+    if (args.json) writeFileSync(args.json, JSON.stringify(results, null, 2));
+  } finally {
+    runner.close();
+  }
+  if (problems.length > 0) process.exitCode = 1;
+}
+
+function describeInputs(inputs, check) {
+  const p = inputs.plan;
+  const sha = p.sha256.reduce((n, h) => n + h.count, 0);
+  const shaBytes = p.sha256.reduce((n, h) => n + h.count * h.bytes, 0);
+  const ed = p.signatures.filter((x) => x.alg === "Ed25519").length;
+  const es = p.signatures.filter((x) => x.alg === "ES256").length;
+  return {
+    bundleBytes: statSync(inputs.bundles[0]).size,
+    distinct: inputs.bundles.length,
+    floor: { ed25519: ed, es256: es, keyImports: p.keys.length, sha256: sha, sha256Bytes: shaBytes },
+    reportAgrees: check.agrees,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The report.
+
+function verdict(ok) {
+  return ok ? "PASS" : "over";
+}
+
+function growthLinear(rows, unit, perUnit) {
+  const [a, b, c] = rows.map((r) => ({ s: r.size, cpu: median(r.cpuMs), rss: median(r.rssMb) }));
+  if (!c) return "";
+  const low = (b.cpu - a.cpu) / (b.s - a.s);
+  const high = (c.cpu - b.cpu) / (c.s - b.s);
+  const rss = (c.rss - a.rss) / (c.s - a.s);
+  const ratio = high / low;
+  const shape = !(low > 0) ? "too small to see" : ratio <= 2 ? "linear" : "superlinear";
+  return `${shape}: ${fmt(low * perUnit, 3)} → ${fmt(high * perUnit, 3)} ms CPU and ${fmt(rss * perUnit, 2)} MB per ${unit}`;
+}
+
+function growthLog(rows) {
+  const a = rows[0];
+  const c = rows[rows.length - 1];
+  const dc = median(c.cpuMs) - median(a.cpuMs);
+  const dr = median(c.rssMb) - median(a.rssMb);
+  const flat = dc <= Math.max(3, 0.1 * median(a.cpuMs)) && dr <= 10;
+  return `${flat ? "logarithmic (flat within noise)" : "grows"}: ×${group(c.size / a.size)} leaves → ${dc >= 0 ? "+" : ""}${fmt(dc)} ms CPU, ${dr >= 0 ? "+" : ""}${fmt(dr)} MB`;
+}
+
+function printReport(results, inputs, cli, check, { marginal: MARGINAL_INPUTS, memory: MEMORY_INPUTS }) {
+  const m = results.measures;
+  const info = results.inputs;
+  const f = info.floor;
+  const R = results.rounds;
+  const out = [];
+  const line = (s = "") => out.push(s);
+  line(
+    `a2a-evidence bench (${results.mode}) · ${results.date.replace(/\.\d+Z$/, "Z")} · Node ${results.node} · ${process.platform} ${process.arch} · ${results.machine}`,
+  );
+  line(`load average (1, 5, 15 min): ${results.loadavg.before} before · ${results.loadavg.after} after`);
+  const busiest = Math.max(...Object.values(results.loadavg).map((l) => Number(l.split(" ")[0])));
+  const cores = cpus().length;
+  if (busiest > cores)
+    line(
+      `note     the machine was busy (load up to ${busiest.toFixed(1)} on ${cores} CPUs): CPU times run higher than on an idle machine; the ratios, paired round by round, are the numbers to compare`,
+    );
+  line(
+    `CLI      node ${relative(root, cli)} → dist/a2a-evidence.cjs (built ${builtAt(join(root, "dist", "a2a-evidence.cjs"))}); library dist/index.js`,
+  );
+  line(`CPU      user + system, ${makeRunnerDescription(results.runner)}; medians of paired rounds, order alternating`);
+  line(
+    `input    ${kb(info.bundleBytes)} GetTask response: 8 messages, 2 artifacts, a 5,000-leaf log with a prior checkpoint and consistency proof, receipts Ed25519 + ES256; ${info.distinct} distinct bundles`,
+  );
+  line(
+    `floor    ${f.ed25519} Ed25519 + ${f.es256} ES256 verifies, ${f.keyImports} key imports, ${f.sha256} SHA-256 calls over ${kb(f.sha256Bytes)} per bundle — counted from the producer's construction; ` +
+      (check.agrees
+        ? `the report's ${check.signatures} signature and ${check.messages} transcript checks agree`
+        : "the report DISAGREES (see problems)"),
+  );
+  line();
+  const rows = [
+    [
+      "one-bundle verify vs node -e 0",
+      `${fmt(median(m.startup.verifyMs))} / ${fmt(median(m.startup.nodeMs))} ms = ${fmt(m.startup.ratio, 2)}×`,
+      GOALS.startup.text,
+      verdict(m.startup.ratio <= GOALS.startup.goal),
+      `${rounds_(R.startup)}, ${pct(spread(m.startup.verifyMs))} / ${pct(spread(m.startup.nodeMs))}, load ${results.loadavg.startup.split(" ")[0]}`,
+    ],
+    [
+      `marginal CPU per bundle, ${MARGINAL_INPUTS}-input run vs floor`,
+      `${fmt(median(m.marginal.cliMsPerBundle), 3)} / ${fmt(median(m.marginal.floorMsPerBundle), 3)} ms = ${fmt(m.marginal.ratio, 2)}×`,
+      GOALS.marginal.text,
+      verdict(m.marginal.ratio <= GOALS.marginal.goal),
+      `${rounds_(R.marginal)}, ${pct(spread(m.marginal.cliMsPerBundle))} / ${pct(spread(m.marginal.floorMsPerBundle))}, load ${results.loadavg.marginal.split(" ")[0]}`,
+    ],
+    [
+      "warm in-process verify() per bundle vs floor",
+      `${fmt(median(m.inProcess.verifyMs), 3)} / ${fmt(median(m.inProcess.floorMs), 3)} ms = ${fmt(m.inProcess.ratio, 2)}×`,
+      GOALS.inProcess.text,
+      verdict(m.inProcess.ratio <= GOALS.inProcess.goal),
+      `${rounds_(R.inProcess)} of ${m.inProcess.batch.verify} / ${m.inProcess.batch.floor}, ${pct(spread(m.inProcess.verifyMs))} / ${pct(spread(m.inProcess.floorMs))}, load ${results.loadavg.inProcess.split(" ")[0]}`,
+    ],
+    [
+      `peak RSS, ${group(MEMORY_INPUTS)} vs ${MARGINAL_INPUTS} inputs, --format json`,
+      `${fmt(median(m.memory.rssLargeMb))} vs ${fmt(median(m.memory.rssSmallMb))} MB = ${m.memory.deltaMb >= 0 ? "+" : ""}${fmt(m.memory.deltaMb)} MB`,
+      GOALS.memory.text,
+      verdict(Math.abs(m.memory.deltaMb) <= GOALS.memory.goal),
+      `${rounds_(R.memory)}, load ${results.loadavg.memory.split(" ")[0]}`,
+    ],
+  ];
+  table(line, ["measure", "measured", "goal", "", "rounds, noise (±½ IQR), load"], rows);
+  line();
+  line(
+    `scaling (one input per run unless said; medians of ${R.scale} rounds; load ${results.loadavg.scaling.split(" ")[0]})`,
+  );
+  const sc = results.scaling;
+  const srows = [];
+  const sizeName = {
+    transcript: (n) => `transcript, ${group(n)} messages`,
+    leaves: (n) => `log, 10^${Math.round(Math.log10(n))} leaves`,
+    artifact: (n) => `artifact, ${n >= MiB ? `${n / MiB} MiB` : `${n / KiB} KiB`}`,
+  };
+  const growth = {
+    transcript: (r) => growthLinear(r, "1,000 messages", 1000),
+    leaves: growthLog,
+    artifact: (r) => growthLinear(r, "MiB", MiB),
+  };
+  for (const family of ["transcript", "leaves", "artifact"]) {
+    const list = sc[family];
+    list.forEach((r, i) =>
+      srows.push([
+        sizeName[family](r.size),
+        kb(r.bytes),
+        fmt(median(r.cpuMs)),
+        fmt(median(r.rssMb)),
+        i === list.length - 1 ? growth[family](list) : "",
+      ]),
+    );
+  }
+  const c200 = median(m.memory.cpuSmallMs);
+  const c2000 = median(m.memory.cpuLargeMs);
+  srows.push([
+    `${MARGINAL_INPUTS} inputs, --format json`,
+    kb(MARGINAL_INPUTS * info.bundleBytes),
+    fmt(c200),
+    fmt(median(m.memory.rssSmallMb)),
+    "",
+  ]);
+  srows.push([
+    `${group(MEMORY_INPUTS)} inputs, --format json`,
+    kb(MEMORY_INPUTS * info.bundleBytes),
+    fmt(c2000),
+    fmt(median(m.memory.rssLargeMb)),
+    `${Math.abs(m.memory.deltaMb) <= GOALS.memory.goal ? "memory flat" : "memory grows"}: ${fmt(m.memory.deltaMb)} MB for ${group(MEMORY_INPUTS - MARGINAL_INPUTS)} more inputs; ${fmt((c2000 - c200) / (MEMORY_INPUTS - MARGINAL_INPUTS), 3)} ms CPU each`,
+  ]);
+  table(line, ["row", "input", "CPU ms", "peak RSS MB", "growth"], srows);
+  if (problems.length > 0) {
+    line();
+    for (const p of problems) line(`PROBLEM: ${p}`);
+  }
+  process.stdout.write(out.join("\n") + "\n");
+}
+
+function makeRunnerDescription(name) {
+  return name === "wait4"
+    ? "each child's own rusage from wait4(2), µs"
+    : "each child's own rusage at its exit (python3 missing, no wait4), µs";
+}
+
+function table(line, head, rows) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const fmtRow = (r) =>
+    r
+      .map((c, i) => String(c).padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
+  line(fmtRow(head));
+  for (const r of rows) line(fmtRow(r));
+}
+
+await main();

@@ -1,0 +1,183 @@
+/**
+ * The benchmark harness runs end to end: `npm run bench -- --quick` generates its inputs, checks
+ * that the floor plan matches what the verify report shows, measures every goal and scaling row,
+ * and prints them. Only the shape of the output is asserted, never a time: the numbers depend on
+ * the machine and its load (docs/performance.md).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const BUILT =
+  existsSync(join(REPO_ROOT, "dist", "index.js")) && existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
+if (!BUILT) process.stderr.write("SKIPPED: bench test: dist/ is not built (npm run build)\n");
+
+const work = mkdtempSync(join(tmpdir(), "a2a-evidence-bench-test-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Results {
+  readonly rounds: {
+    readonly startup: number;
+    readonly marginal: number;
+    readonly inProcess: number;
+    readonly memory: number;
+    readonly scale: number;
+  };
+  readonly measures: {
+    readonly startup: { readonly verifyMs: number[]; readonly nodeMs: number[]; readonly ratio: number };
+    readonly marginal: {
+      readonly cliMsPerBundle: number[];
+      readonly floorMsPerBundle: number[];
+      readonly ratio: number;
+    };
+    readonly inProcess: { readonly verifyMs: number[]; readonly floorMs: number[]; readonly ratio: number };
+    readonly memory: { readonly rssSmallMb: number[]; readonly rssLargeMb: number[]; readonly deltaMb: number };
+  };
+  readonly scaling: Record<string, { readonly size: number; readonly cpuMs: number[]; readonly rssMb: number[] }[]>;
+  readonly inputs: {
+    readonly reportAgrees: boolean;
+    readonly floor: {
+      readonly ed25519: number;
+      readonly es256: number;
+      readonly keyImports: number;
+      readonly sha256: number;
+    };
+  };
+}
+
+const positive = (xs: readonly number[]) => xs.every((x) => Number.isFinite(x) && x > 0);
+
+describe.skipIf(!BUILT)("npm run bench -- --quick", () => {
+  const json = join(work, "results.json");
+  let status: number | null = null;
+  let stdout = "";
+  let stderr = "";
+
+  beforeAll(() => {
+    const r = spawnSync(
+      process.execPath,
+      [join(REPO_ROOT, "bench", "run.mjs"), "--quick", "--json", json, "--cache", join(work, "cache")],
+      {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        timeout: 600_000,
+      },
+    );
+    status = r.status;
+    stdout = r.stdout;
+    stderr = r.stderr;
+  }, 660_000);
+
+  it("runs end to end and exits 0", () => {
+    expect(stderr).not.toMatch(/Error/);
+    expect(status).toBe(0);
+  });
+
+  it("prints one line per goal, with the goal and PASS or over, and the load average", () => {
+    expect(status).toBe(0);
+    const goals: [RegExp, string][] = [
+      [/^one-bundle verify vs node -e 0 /m, "≤ 1.4×"],
+      [/^marginal CPU per bundle, \d+-input run vs floor /m, "≤ 2.5×"],
+      [/^warm in-process verify\(\) per bundle vs floor /m, "≤ 2×"],
+      [/^peak RSS, [\d,]+ vs \d+ inputs, --format json /m, "± 20 MB"],
+    ];
+    for (const [head, goal] of goals) {
+      const line = stdout.split("\n").find((l) => head.test(`${l}\n`));
+      expect(line, `no line matching ${head}`).toBeDefined();
+      expect(line).toContain(goal);
+      expect(line).toMatch(/ (PASS|over) /);
+    }
+    expect(stdout).toMatch(/^load average \(1, 5, 15 min\): [\d.]+ [\d.]+ [\d.]+ before/m);
+    expect(stdout).not.toContain("PROBLEM");
+  });
+
+  it("prints every scaling row with its growth", () => {
+    for (const row of [
+      "transcript, 10,000 messages",
+      "log, 10^3 leaves",
+      "log, 10^4 leaves",
+      "artifact, 4 MiB",
+      "inputs, --format json",
+    ])
+      expect(stdout).toContain(row);
+    expect(stdout).toMatch(/transcript, 10,000 messages .*(linear|superlinear|too small to see)/);
+    expect(stdout).toMatch(/log, 10\^5 leaves .*(logarithmic|grows)/);
+    expect(stdout).toMatch(/inputs, --format json .*memory (flat|grows)/);
+  });
+
+  it("writes every raw number, one per round, and a floor that matches the report", () => {
+    const r = JSON.parse(readFileSync(json, "utf8")) as Results;
+    const m = r.measures;
+    expect(m.startup.verifyMs).toHaveLength(r.rounds.startup);
+    expect(m.startup.nodeMs).toHaveLength(r.rounds.startup);
+    expect(m.marginal.cliMsPerBundle).toHaveLength(r.rounds.marginal);
+    expect(m.inProcess.verifyMs).toHaveLength(r.rounds.inProcess);
+    expect(m.memory.rssLargeMb).toHaveLength(r.rounds.memory);
+    for (const xs of [
+      m.startup.verifyMs,
+      m.startup.nodeMs,
+      m.marginal.floorMsPerBundle,
+      m.inProcess.verifyMs,
+      m.inProcess.floorMs,
+      m.memory.rssSmallMb,
+      m.memory.rssLargeMb,
+    ]) {
+      expect(positive(xs)).toBe(true);
+    }
+    expect(Object.keys(r.scaling).sort()).toEqual(["artifact", "leaves", "transcript"]);
+    for (const rows of Object.values(r.scaling)) {
+      expect(rows).toHaveLength(3);
+      for (const row of rows) expect(positive([...row.cpuMs, ...row.rssMb])).toBe(true);
+    }
+    expect(r.inputs.reportAgrees).toBe(true);
+    expect(r.inputs.floor).toMatchObject({ ed25519: 4, es256: 1, keyImports: 3 });
+    expect(r.inputs.floor.sha256).toBeGreaterThan(50);
+  });
+});
+
+/** Runs one command through the harness's runner, chosen by A2A_EVIDENCE_BENCH_RUNNER, in a child Node. */
+function measureWith(
+  runner: string,
+  argv: readonly string[],
+): { name: string; result: { code: number; userUs: number; sysUs: number; maxRssKb: number } } {
+  const script = `import(${JSON.stringify(join(REPO_ROOT, "bench", "rusage.mjs"))}).then(async (m) => {
+    const r = m.makeRunner();
+    const result = await r.run(${JSON.stringify(argv)});
+    r.close();
+    process.stdout.write(JSON.stringify({ name: r.name, result }));
+  })`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    encoding: "utf8",
+    env: { ...process.env, A2A_EVIDENCE_BENCH_RUNNER: runner },
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout) as ReturnType<typeof measureWith>;
+}
+
+const HAS_WAIT4 = spawnSync("python3", ["-c", "import os; os.wait4; os.posix_spawn"], { stdio: "ignore" }).status === 0;
+if (!HAS_WAIT4)
+  process.stderr.write("SKIPPED: bench test: no python3 with os.wait4 here; only the exit-hook runner is tested\n");
+
+describe("measuring one child process", () => {
+  // Busy for a while, then an exit code of its own: both must come back, and memory it really touched.
+  const busy = ["-e", "const a = []; for (let i = 0; i < 2e5; i++) a.push({ i }); process.exitCode = 3;"];
+
+  it.skipIf(!HAS_WAIT4)("wait4: the child's own CPU, peak RSS and exit code", () => {
+    const { name, result } = measureWith("wait4", busy);
+    expect(name).toBe("wait4");
+    expect(result.code).toBe(3);
+    expect(result.userUs + result.sysUs).toBeGreaterThan(0);
+    expect(result.maxRssKb).toBeGreaterThan(10_000);
+  });
+
+  it("exit hook (no python3): the child's own CPU, peak RSS and exit code", () => {
+    const { name, result } = measureWith("exit", busy);
+    expect(name).toBe("exit");
+    expect(result.code).toBe(3);
+    expect(result.userUs + result.sysUs).toBeGreaterThan(0);
+    expect(result.maxRssKb).toBeGreaterThan(10_000);
+  });
+});
