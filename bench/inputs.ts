@@ -115,9 +115,11 @@ function exchange(k: number, overrides: Partial<ExchangeOptions> = {}): Exchange
   });
 }
 
+/** Whole files only, even with two runs filling one cache folder: a half-written input is never read. */
 function writeAtomic(path: string, bytes: Uint8Array): void {
-  writeFileSync(`${path}.tmp`, bytes);
-  renameSync(`${path}.tmp`, path);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, path);
 }
 
 // ---------------------------------------------------------------------------------------------
