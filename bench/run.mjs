@@ -27,7 +27,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchEnv, cpuMs, makeRunner, rssMb } from "./rusage.mjs";
 
@@ -46,23 +46,24 @@ const GOALS = {
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
+const FULL = {
+  rounds: { startup: 21, marginal: 11, inProcess: 15, memory: 3, scale: 5 },
+  distinct: 200,
+  many: { marginal: 200, memory: 2000 },
+  transcript: [100, 1000, 10000],
+  leaves: [1000, 10000, 1000000],
+  artifactBytes: [256 * KiB, 1 * MiB, 4 * MiB],
+};
 const MODES = {
-  full: {
-    rounds: { startup: 21, marginal: 11, inProcess: 15, memory: 3, scale: 5 },
-    distinct: 200,
-    many: { marginal: 200, memory: 2000 },
-    transcript: [100, 1000, 10000],
-    leaves: [1000, 10000, 1000000],
-    artifactBytes: [256 * KiB, 1 * MiB, 4 * MiB],
-  },
+  full: FULL,
+  // Fewer rounds, and smaller runs than the goals name (200 and 2,000 inputs, 10^6 leaves): the
+  // smoke run shows the harness works, in about half a minute.
   quick: {
+    ...FULL,
     rounds: { startup: 3, marginal: 2, inProcess: 3, memory: 1, scale: 1 },
     distinct: 4,
-    // Smaller runs than the goals name (200 and 2,000): the smoke run shows the harness works.
     many: { marginal: 50, memory: 500 },
-    transcript: [100, 1000, 10000],
     leaves: [1000, 10000, 100000],
-    artifactBytes: [256 * KiB, 1 * MiB, 4 * MiB],
   },
 };
 
@@ -72,7 +73,7 @@ function parseArgs(argv) {
     vectors: false,
     rounds: undefined,
     json: undefined,
-    cache: process.env.A2A_EVIDENCE_BENCH_CACHE || join(tmpdir(), "a2a-evidence-bench"),
+    cache: resolve(process.env.A2A_EVIDENCE_BENCH_CACHE || join(tmpdir(), "a2a-evidence-bench")),
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -87,7 +88,7 @@ function parseArgs(argv) {
       out.rounds = Number(value());
       if (!Number.isInteger(out.rounds) || out.rounds < 1) usage("--rounds takes a positive integer");
     } else if (a === "--json") out.json = value();
-    else if (a === "--cache") out.cache = value();
+    else if (a === "--cache") out.cache = resolve(value());
     else if (a === "--help" || a === "-h") usage();
     else usage(`unknown option ${a}`);
   }
@@ -137,7 +138,7 @@ function sourcesDigest(spec) {
   for (const dir of ["producer", "src/canon"])
     for (const f of readdirSync(join(root, dir)).sort()) if (f.endsWith(".ts")) files.push(join(root, dir, f));
   files.push(join(root, "src", "json", "value.ts"), join(root, "src", "util", "bytes.ts"));
-  for (const f of files) h.update(f).update(readFileSync(f));
+  for (const f of files) h.update(relative(root, f)).update(readFileSync(f));
   return h.digest("hex").slice(0, 16);
 }
 
@@ -190,9 +191,8 @@ function manyInputs(inputs, n) {
 // ---------------------------------------------------------------------------------------------
 // Running and pairing.
 
-let quietProgress = false;
 function progress(line) {
-  if (!quietProgress) process.stderr.write(`bench: ${line}\n`);
+  process.stderr.write(`bench: ${line}\n`);
 }
 
 const problems = [];
@@ -209,8 +209,8 @@ async function rounds(runner, cwd, n, jobs, { warmup = true, label }) {
     for (const job of order) {
       const res = await runner.run(job.argv, { cwd });
       if (res.error) throw new Error(`${label}: ${job.name}: ${res.error}`);
-      if (res.code !== (job.code ?? 0)) {
-        const problem = `${label}: ${job.name} exited ${res.code}, not ${job.code ?? 0}: these numbers are of a run that did not verify`;
+      if (res.code !== 0) {
+        const problem = `${label}: ${job.name} exited ${res.code}, not 0: these numbers are of a run that did not verify`;
         if (!problems.includes(problem)) problems.push(problem);
       }
       if (r >= 0) out[job.name].push(res);
@@ -221,10 +221,12 @@ async function rounds(runner, cwd, n, jobs, { warmup = true, label }) {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The launcher the package's `bin` names: what `npx a2a-evidence` runs. */
 function resolveCli() {
-  // The launcher the package's bin names (bin/a2a-evidence.cjs when there is one).
-  for (const f of ["bin/a2a-evidence.cjs", "bin/a2a-evidence.js"]) if (existsSync(join(root, f))) return join(root, f);
-  throw new Error("no bin/a2a-evidence launcher");
+  const bin = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).bin?.["a2a-evidence"];
+  if (typeof bin !== "string" || !existsSync(join(root, bin)))
+    throw new Error("package.json names no a2a-evidence launcher that exists");
+  return join(root, bin);
 }
 
 function machine() {
@@ -251,7 +253,12 @@ async function sanity(runner, inputs, cli) {
   const res = await runner.run([cli, "verify", "--format", "json", "--trust", inputs.trust, inputs.bundles[0]], {
     stdout: out,
   });
-  const report = JSON.parse(readFileSync(out, "utf8"));
+  let report;
+  try {
+    report = JSON.parse(readFileSync(out, "utf8"));
+  } catch {
+    throw new Error(`the CLI wrote no JSON report for the base bundle (exit ${res.code}); is dist/ built?`);
+  }
   if (res.code !== 0)
     problems.push(`the base bundle exits ${res.code}, not 0: the bench measures a failing verification`);
   const checks = Object.values(report.inputs[0]?.properties ?? {}).flatMap((p) => p.checks);
@@ -317,7 +324,7 @@ async function main() {
     const verifyArgv = (files, extra = []) => [cli, "verify", ...extra, "--trust", inputs.trust, ...files];
 
     // 1. One bundle through the CLI against bare Node.
-    progress(`one-bundle verify vs node -e 0 (${R.startup} rounds)`);
+    progress(`one-bundle verify vs node -e 0 (${rounds_(R.startup)})`);
     const s = await rounds(
       runner,
       inputs.dir,
@@ -334,7 +341,7 @@ async function main() {
     results.measures.startup = { verifyMs: sv, nodeMs: sn, ratio: median(sv) / median(sn) };
 
     // 2. The marginal bundle of a 200-input run against the floor's marginal bundle.
-    progress(`marginal CPU per bundle, ${MARGINAL_INPUTS}-input runs vs the floor (${R.marginal} rounds)`);
+    progress(`marginal CPU per bundle, ${MARGINAL_INPUTS}-input runs vs the floor (${rounds_(R.marginal)})`);
     const m = await rounds(
       runner,
       inputs.dir,
@@ -362,7 +369,7 @@ async function main() {
     };
 
     // 3. Warm in-process verify() against the floor in-process.
-    progress(`warm in-process verify() vs the floor in-process (${R.inProcess} rounds)`);
+    progress(`warm in-process verify() vs the floor in-process (${rounds_(R.inProcess)})`);
     const inproc = JSON.parse(
       execFileSync(
         process.execPath,
@@ -386,7 +393,7 @@ async function main() {
     results.measures.inProcess = { verifyMs: iv, floorMs: iff, batch: inproc.batch, ratio: median(iv) / median(iff) };
 
     // 4. Peak RSS of a 2,000-input JSON report against a 200-input one.
-    progress(`peak RSS, ${group(MEMORY_INPUTS)} vs ${MARGINAL_INPUTS} inputs, --format json (${R.memory} rounds)`);
+    progress(`peak RSS, ${group(MEMORY_INPUTS)} vs ${MARGINAL_INPUTS} inputs, --format json (${rounds_(R.memory)})`);
     const mem = await rounds(
       runner,
       inputs.dir,
@@ -411,7 +418,7 @@ async function main() {
     // Scaling rows: one input of each size, every size once per round.
     for (const family of ["transcript", "leaves", "artifact"]) {
       const rows = inputs.scale.filter((x) => x.family === family);
-      progress(`scaling: ${family} (${rows.map((r) => group(r.size)).join(", ")}; ${R.scale} rounds)`);
+      progress(`scaling: ${family} (${rows.map((r) => group(r.size)).join(", ")}; ${rounds_(R.scale)})`);
       const res = await rounds(
         runner,
         inputs.dir,
@@ -424,6 +431,7 @@ async function main() {
         bytes: statSync(r.file).size,
         cpuMs: res[String(r.size)].map(cpuMs),
         rssMb: res[String(r.size)].map(rssMb),
+        ...(family === "leaves" ? { proofHashes: proofHashes(r.file) } : {}),
       }));
     }
     loads.scaling = load();
@@ -470,13 +478,23 @@ function growthLinear(rows, unit, perUnit) {
   return `${shape}: ${fmt(low * perUnit, 3)} → ${fmt(high * perUnit, 3)} ms CPU and ${fmt(rss * perUnit, 2)} MB per ${unit}`;
 }
 
+/** Hashes the bundle's log proofs carry (inclusion path and peaks, consistency paths and old peaks): what grows with the log. */
+function proofHashes(file) {
+  const input = JSON.parse(readFileSync(file, "utf8"));
+  const artifact = input.result.artifacts.find((a) => a.artifactId === "task-evidence-bundle");
+  const { localInclusionProof: i, consistencyProof: c } = JSON.parse(
+    Buffer.from(artifact.parts[0].raw, "base64").toString("utf8"),
+  ).manifest;
+  return i.witness.length + i.peaksLeft.length + i.peaksRight.length + c.witness.flat().length + c.old_peaks.length;
+}
+
 function growthLog(rows) {
   const a = rows[0];
   const c = rows[rows.length - 1];
   const dc = median(c.cpuMs) - median(a.cpuMs);
   const dr = median(c.rssMb) - median(a.rssMb);
   const flat = dc <= Math.max(3, 0.1 * median(a.cpuMs)) && dr <= 10;
-  return `${flat ? "logarithmic (flat within noise)" : "grows"}: ×${group(c.size / a.size)} leaves → ${dc >= 0 ? "+" : ""}${fmt(dc)} ms CPU, ${dr >= 0 ? "+" : ""}${fmt(dr)} MB`;
+  return `${flat ? "logarithmic (flat within noise)" : "grows"}: ×${group(c.size / a.size)} leaves (proof hashes ${rows.map((r) => r.proofHashes).join(" → ")}) → ${dc >= 0 ? "+" : ""}${fmt(dc)} ms CPU, ${dr >= 0 ? "+" : ""}${fmt(dr)} MB`;
 }
 
 function printReport(results, inputs, cli, check, { marginal: MARGINAL_INPUTS, memory: MEMORY_INPUTS }) {
@@ -543,7 +561,7 @@ function printReport(results, inputs, cli, check, { marginal: MARGINAL_INPUTS, m
   table(line, ["measure", "measured", "goal", "", "rounds, noise (±½ IQR), load"], rows);
   line();
   line(
-    `scaling (one input per run unless said; medians of ${R.scale} rounds; load ${results.loadavg.scaling.split(" ")[0]})`,
+    `scaling (one input per run unless said; medians of ${rounds_(R.scale)}; load ${results.loadavg.scaling.split(" ")[0]})`,
   );
   const sc = results.scaling;
   const srows = [];
