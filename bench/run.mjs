@@ -62,7 +62,7 @@ const MODES = {
     ...FULL,
     rounds: { startup: 3, marginal: 2, inProcess: 3, memory: 1, scale: 1 },
     distinct: 4,
-    many: { marginal: 50, memory: 500 },
+    many: { marginal: 20, memory: 200 },
     leaves: [1000, 10000, 100000],
   },
 };
