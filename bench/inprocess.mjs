@@ -5,27 +5,41 @@
 // (user + system, process.cpuUsage(), every thread counted: GC is part of the cost). Prints one
 // JSON object: per-round µs per bundle for both.
 //
-//   node bench/inprocess.mjs <dist/index.js> <trust.json> <plan.json> <rounds> <bundle.json>...
+// The warm-up verifies other bundles than the measured ones, and every measured bundle is
+// verified exactly once: the verifier remembers signature outcomes it has seen (per key), which
+// is right for a run that meets one checkpoint again and again, but a bundle verified twice would
+// time that memory, not the work a new Task's evidence costs.
+//
+//   node bench/inprocess.mjs <dist/index.js> <trust.json> <plan.json> <rounds> \
+//        --measure <bundle.json>... --warm <bundle.json>...
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { prepareFloor } from "./floor.mjs";
 
-const [dist, trustFile, planFile, roundsArg, ...bundleFiles] = process.argv.slice(2);
+const [dist, trustFile, planFile, roundsArg, ...rest] = process.argv.slice(2);
 const rounds = Number(roundsArg);
+const measureFiles = rest.slice(rest.indexOf("--measure") + 1, rest.indexOf("--warm"));
+const warmFiles = rest.slice(rest.indexOf("--warm") + 1);
+if (measureFiles.length < rounds || warmFiles.length === 0)
+  throw new Error("inprocess: need --measure (at least one bundle per round) and --warm bundles");
 const lib = await import(pathToFileURL(dist).href);
 const parsed = lib.parseStrictJson(readFileSync(trustFile));
 if (!parsed.ok) throw new Error(`trust file: ${parsed.detail}`);
 const trust = lib.loadTrustConfig(parsed.value);
 if (!trust.ok) throw new Error(`trust file: ${trust.detail}`);
-const bundles = bundleFiles.map((f) => ({ source: f, data: new Uint8Array(readFileSync(f)) }));
+const load = (f) => ({ source: f, data: new Uint8Array(readFileSync(f)) });
+const measured = measureFiles.map(load);
+const warm = warmFiles.map(load);
 const floor = prepareFloor(JSON.parse(readFileSync(planFile, "utf8")));
 
-let next = 0;
-function verifyOne() {
-  const input = bundles[next++ % bundles.length];
+function verifyOne(input) {
   const report = lib.verify({ inputs: [input], trust: trust.value });
   if (report.policy.exitCode !== 0) throw new Error(`${input.source}: exit ${report.policy.exitCode} in-process`);
 }
+let nextWarm = 0;
+const verifyWarm = () => verifyOne(warm[nextWarm++ % warm.length]);
+let nextMeasured = 0;
+const verifyMeasured = () => verifyOne(measured[nextMeasured++]);
 
 const cpu = () => {
   const u = process.cpuUsage();
@@ -47,22 +61,22 @@ function calibrate(f, ms) {
   }
 }
 
-// Warm-up: every bundle verified several times, so V8 has optimised what a long run optimises.
-for (let i = 0; i < Math.max(300, bundles.length * 3); i++) verifyOne();
+// Warm-up on the other bundles, several times over, so V8 has optimised what a long run optimises.
+for (let i = 0; i < Math.max(300, warm.length * 3); i++) verifyWarm();
 for (let i = 0; i < 2000; i++) floor.one();
-const target = Number(process.env.A2A_EVIDENCE_BENCH_BATCH_MS ?? 150);
-const nVerify = calibrate(verifyOne, target);
-const nFloor = calibrate(floor.one, target);
+// Every measured bundle once, spread over the rounds; the floor's batches take as long.
+const nVerify = Math.floor(measured.length / rounds);
+const nFloor = calibrate(floor.one, batch(verifyWarm, nVerify) / 1000);
 
 const verifyUs = [];
 const floorUs = [];
 for (let r = 0; r < rounds; r++) {
   if (r % 2 === 0) {
-    verifyUs.push(batch(verifyOne, nVerify) / nVerify);
+    verifyUs.push(batch(verifyMeasured, nVerify) / nVerify);
     floorUs.push(batch(floor.one, nFloor) / nFloor);
   } else {
     floorUs.push(batch(floor.one, nFloor) / nFloor);
-    verifyUs.push(batch(verifyOne, nVerify) / nVerify);
+    verifyUs.push(batch(verifyMeasured, nVerify) / nVerify);
   }
 }
 process.stdout.write(JSON.stringify({ verifyUs, floorUs, batch: { verify: nVerify, floor: nFloor } }) + "\n");
