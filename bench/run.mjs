@@ -47,7 +47,7 @@ const GOALS = {
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const FULL = {
-  rounds: { startup: 21, marginal: 11, inProcess: 15, memory: 3, scale: 5 },
+  rounds: { startup: 21, marginal: 11, inProcess: 15, memory: 3, scale: 11 },
   // Distinct bundles: the in-process measure verifies each of the first 300 once, after a warm-up
   // on the last 100; the 200-input run takes the first 200; the 2,000-input run cycles through all.
   distinct: 400,
@@ -291,7 +291,8 @@ async function main() {
     R.startup = R.marginal = args.rounds;
     // Each in-process round verifies bundles never verified before: at most one round per bundle.
     R.inProcess = Math.min(args.rounds, mode.distinct - mode.warm);
-    R.memory = R.scale = Math.max(1, Math.round(args.rounds / 3));
+    R.memory = Math.max(1, Math.round(args.rounds / 7));
+    R.scale = Math.max(1, Math.round(args.rounds / 2));
   }
   for (const f of ["dist/index.js", "dist/a2a-evidence.cjs"]) {
     if (!existsSync(join(root, f))) {
@@ -476,14 +477,26 @@ function verdict(ok) {
   return ok ? "PASS" : "over";
 }
 
+/**
+ * Linear growth: the cost per unit of the second step (×4 or ×10 the size) is at most twice the
+ * first step's; superlinear otherwise. A first step whose CPU difference is within the noise of
+ * the medians cannot be compared, and is said so rather than judged.
+ */
 function growthLinear(rows, unit, perUnit) {
-  const [a, b, c] = rows.map((r) => ({ s: r.size, cpu: median(r.cpuMs), rss: median(r.rssMb) }));
+  const [a, b, c] = rows.map((r) => ({
+    s: r.size,
+    cpu: median(r.cpuMs),
+    noise: quantile(r.cpuMs, 0.75) - quantile(r.cpuMs, 0.25),
+    rss: median(r.rssMb),
+  }));
   if (!c) return "";
   const low = (b.cpu - a.cpu) / (b.s - a.s);
   const high = (c.cpu - b.cpu) / (c.s - b.s);
   const rss = (c.rss - a.rss) / (c.s - a.s);
-  const ratio = high / low;
-  const shape = !(low > 0) ? "too small to see" : ratio <= 2 ? "linear" : "superlinear";
+  // Three standard errors of a difference of two medians, each ≈ 0.93 · IQR / √n (normal noise).
+  const n = rows[0].cpuMs.length;
+  const visible = b.cpu - a.cpu > Math.max(1, (3 * 0.93 * Math.hypot(a.noise, b.noise)) / Math.sqrt(n));
+  const shape = !visible ? "first step within noise, not judged" : high / low <= 2 ? "linear" : "superlinear";
   return `${shape}: ${fmt(low * perUnit, 3)} → ${fmt(high * perUnit, 3)} ms CPU and ${fmt(rss * perUnit, 2)} MB per ${unit}`;
 }
 
