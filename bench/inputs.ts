@@ -8,7 +8,7 @@
  *   tsx bench/inputs.ts '<spec JSON>'
  *
  * The spec names the folder and the sizes; files already in the folder are kept, so a cached
- * folder is only completed. Also writes `plan.json`: the crypto one bundle needs — signatures,
+ * folder is only completed (a file's name says all it depends on besides the generator). Also writes `plan.json`: the crypto one bundle needs — signatures,
  * key imports and SHA-256 calls with their byte lengths — counted from what the producer built
  * (the floor `bench/floor.mjs` replays).
  */
@@ -25,6 +25,8 @@ import type { ExchangeOptions, WitnessOptions } from "../producer/options.js";
 
 export interface InputSpec {
   readonly dir: string;
+  /** The file listing what this spec uses, written last: its presence says the folder is complete. */
+  readonly listing: string;
   /** Distinct bundles of the base shape (the many-input runs cycle through them). */
   readonly distinct: number;
   readonly transcript: readonly number[];
@@ -335,7 +337,7 @@ function main(spec: InputSpec): void {
     );
     written.push({ family: "artifact", size: n, file });
   }
-  writeAtomic(join(spec.dir, "inputs.json"), Buffer.from(JSON.stringify({ bundles: files, scale: written }, null, 2)));
+  writeAtomic(join(spec.dir, spec.listing), Buffer.from(JSON.stringify({ bundles: files, scale: written }, null, 2)));
 }
 
 main(JSON.parse(process.argv[2] ?? "{}") as InputSpec);
