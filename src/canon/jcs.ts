@@ -12,7 +12,7 @@
  */
 import type { JsonNumber, JsonValue } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
-import { escapeUnit, serialize } from "./serialize.js";
+import { serialize } from "./serialize.js";
 
 export interface JcsOptions {
   readonly numbers?: "es6" | "safe-integers";
@@ -47,22 +47,11 @@ export function jcsNumber(n: JsonNumber, rule: "es6" | "safe-integers", path: st
 
 /** RFC 8785 string form, or undefined for a string with a lone surrogate. */
 export function jcsString(s: string): string | undefined {
-  let out = '"';
-  let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const d = s.charCodeAt(i + 1);
-      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-        i++;
-        continue;
-      }
-      return undefined;
-    }
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue;
-    out += s.slice(run, i);
-    out += escapeUnit(c);
-    run = i + 1;
-  }
-  return out + s.slice(run) + '"';
+  // ECMAScript's JSON string form is RFC 8785's for a well-formed string; a lone surrogate has
+  // no UTF-8 form, so it has none here (JSON.stringify would write it as an escape).
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
+  return LONE_SURROGATE.test(s) ? undefined : JSON.stringify(s);
 }
+
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -58,14 +58,12 @@ export function compareCodePoints(a: string, b: string): number {
 
 /** Python `json.dumps` string form with ensure_ascii: `\uXXXX` (lowercase) outside U+0020–U+007E. */
 export function pyString(s: string): string {
-  let out = '"';
-  let run = 0; // start of the current run of characters copied verbatim
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
-    out += s.slice(run, i);
-    out += escapeUnit(c);
-    run = i + 1;
-  }
-  return out + s.slice(run) + '"';
+  // Most strings need no escape: one native scan decides. Otherwise ECMAScript's JSON string form
+  // is Python's for every unit below U+007F (the same short escapes, lowercase `\u00XX` for the
+  // other controls, lone surrogates as `\udXXX`), and what is left to escape is U+007F and above.
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
+  return JSON.stringify(s).replace(NON_ASCII, (c) => escapeUnit(c.charCodeAt(0)));
 }
+
+const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+const NON_ASCII = /[\u007f-\uffff]/g;

@@ -19,55 +19,56 @@ export interface Dialect {
 }
 
 export function serialize(value: JsonValue, dialect: Dialect): Result<string> {
-  const out: string[] = [];
+  let out = "";
   const path: PathSegment[] = [];
   const at = () => formatPath(path);
 
   const write = (v: JsonValue, depth: number): Result<never> | undefined => {
-    if (v === null) out.push("null");
-    else if (v === true) out.push("true");
-    else if (v === false) out.push("false");
+    if (v === null) out += "null";
+    else if (v === true) out += "true";
+    else if (v === false) out += "false";
     else if (typeof v === "string") {
       const s = dialect.string(v);
       if (s === undefined) return fail("CANON_LONE_SURROGATE", "string is not well-formed UTF-16", at());
-      out.push(s);
+      out += s;
     } else if (v instanceof JsonNumber) {
       const n = dialect.number(v, at);
       if (!n.ok) return n;
-      out.push(n.value);
+      out += n.value;
     } else if (Array.isArray(v)) {
       if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
-      out.push("[");
+      out += "[";
       for (let i = 0; i < v.length; i++) {
-        if (i > 0) out.push(",");
+        if (i > 0) out += ",";
         path.push(i);
         const f = write(v[i] as JsonValue, depth + 1);
         if (f) return f;
         path.pop();
       }
-      out.push("]");
+      out += "]";
     } else if (isJsonObject(v)) {
       if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
       const keys = Object.keys(v).sort(dialect.compareKeys);
-      out.push("{");
+      out += "{";
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i] as string;
         path.push(k);
         const ks = dialect.string(k);
         if (ks === undefined) return fail("CANON_LONE_SURROGATE", "member name is not well-formed UTF-16", at());
-        if (i > 0) out.push(",");
-        out.push(ks, ":");
+        if (i > 0) out += ",";
+        out += ks;
+        out += ":";
         const f = write(v[k] as JsonValue, depth + 1);
         if (f) return f;
         path.pop();
       }
-      out.push("}");
+      out += "}";
     }
     return undefined;
   };
 
   const fault = write(value, 0);
-  return fault ?? ok(out.join(""));
+  return fault ?? ok(out);
 }
 
 const SHORT_ESCAPES: Record<number, string> = {

@@ -63,8 +63,12 @@ export interface A2ATask {
 
 const ROLES = ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"] as const;
 
+const SNAKE = new Map<string, string>();
+/** The proto name of a JSON name; the verifier reads a few dozen names, so each is made once. */
 function snakeCase(camel: string): string {
-  return camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let snake = SNAKE.get(camel);
+  if (snake === undefined) SNAKE.set(camel, (snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
+  return snake;
 }
 
 /** Reads a field under its JSON name or its proto name; both present is malformed. */

@@ -19,6 +19,12 @@ export function formatPath(segments: readonly PathSegment[]): string {
 
 /** Appends segments to an already formatted path. */
 export function joinPath(base: string, ...segments: PathSegment[]): string {
+  // The usual call appends one plain member or index to a formatted path: no array walk.
+  if (segments.length === 1 && base !== "$" && base !== "") {
+    const seg = segments[0] as PathSegment;
+    if (typeof seg === "number") return `${base}[${seg}]`;
+    if (IDENTIFIER.test(seg)) return `${base}.${seg}`;
+  }
   const tail = formatPath(segments);
   if (base === "$" || base === "") return tail;
   if (tail === "$") return base;
