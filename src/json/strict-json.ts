@@ -1,9 +1,10 @@
 /**
  * Strict JSON (RFC 8259) parser for untrusted input.
  *
- * `JSON.parse` is not on the verification path: it keeps the last of two duplicate members (so a
+ * `JSON.parse` does not parse documents here: it keeps the last of two duplicate members (so a
  * parser differential can show one value to us and another to the producer), rounds integers
- * beyond 2^53 and forgets number lexemes. This parser:
+ * beyond 2^53 and forgets number lexemes. (It only decodes one string literal at a time, whose
+ * grammar it shares, and the result is checked.) This parser:
  *   - rejects duplicate member names (compared after escape decoding, exactly, no normalization);
  *   - keeps every number's lexeme, and rejects numbers that cannot round-trip through an IEEE
  *     double (e.g. 2^53+1, 1e400, 0.1000000000000000000001);
@@ -89,6 +90,7 @@ export function parseStrictJson(input: Uint8Array | string, limits: JsonLimits =
 
 /** What a string needs the careful path for: an escape, a control character or a surrogate. */
 const SLOW_STRING = /[\\\u0000-\u001f\ud800-\udfff]/;
+const SURROGATE = /[\ud800-\udfff]/;
 
 class Parser {
   private pos: number;
@@ -254,7 +256,10 @@ class Parser {
         this.pos = quote + 1;
         return candidate;
       }
+      const escaped = this.escapedString(begin, quote);
+      if (escaped !== undefined) return escaped;
     }
+    // The unit-by-unit walk: the definition, and the one path that names what is wrong.
     let p = begin;
     for (;;) {
       const c = t.charCodeAt(p);
@@ -318,6 +323,35 @@ class Parser {
           throw new ParseFault("JSON_SYNTAX", "invalid escape sequence in a string", p);
       }
     }
+  }
+
+  /**
+   * A string with escapes (a JSON document carried in a text part is mostly `\"`): its end is the
+   * first quote preceded by an even run of backslashes, and ECMAScript's JSON.parse decodes the
+   * same string grammar natively. It accepts lone surrogates, and joins an escaped high surrogate
+   * with a raw low one (Python keeps those as two code points: a parser differential), both of
+   * which this parser refuses; so a string with any surrogate, and anything JSON.parse rejects,
+   * goes to the unit-by-unit walk, which decides and says what is wrong.
+   */
+  private escapedString(begin: number, firstQuote: number): string | undefined {
+    const t = this.text;
+    let q = firstQuote;
+    for (;;) {
+      let b = q - 1;
+      while (b >= begin && t.charCodeAt(b) === 0x5c) b--;
+      if ((q - 1 - b) % 2 === 0) break;
+      q = t.indexOf('"', q + 1);
+      if (q < 0) return undefined;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(`"${t.slice(begin, q)}"`);
+    } catch {
+      return undefined;
+    }
+    if (typeof value !== "string" || SURROGATE.test(value)) return undefined;
+    this.pos = q + 1;
+    return value;
   }
 
   private hex4(at: number): number {
