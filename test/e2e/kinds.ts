@@ -170,9 +170,10 @@ const isEvidenceArtifact = (a: Json) => a.artifactId === EVIDENCE_ARTIFACT_ID;
  * quote), then the agent asks for input and the Task waits in INPUT_REQUIRED, carrying the
  * interim record sealed at the pause in the evidence Artifact. The client's second Message on
  * the same taskId resumes it: the response Artifact, the terminal record (both transitions around
- * the resuming Message, citing the interim record) replacing the interim one, COMPLETED.
+ * the resuming Message, citing the interim record) replacing the interim one, COMPLETED. With
+ * `citeInterim: false` the terminal record drops the interim record the paused Task showed.
  */
-const paused: TaskKind = async (k) => {
+const pausedKind = (options: { citeInterim: boolean }): TaskKind => async (k) => {
   if (!k.request.task) {
     publishFirstTask(k, { accept: true });
     publishStatus(k, "TASK_STATE_WORKING");
@@ -218,9 +219,10 @@ const paused: TaskKind = async (k) => {
       ],
     },
     { authority: E2E_AUTHORITY, ...sealTimesAt(new Date()), terminalState: "TASK_STATE_COMPLETED" },
+    options.citeInterim,
   );
   // The producer derives its log from the Task: the interim record it cites is the one the paused Task carried.
-  if (sealed.interims[0]?.evidenceId !== kept) throw new Error(`the terminal record cites ${String(sealed.interims[0]?.evidenceId)}, the paused Task carried ${String(kept)}`);
+  if (options.citeInterim && sealed.interims[0]?.evidenceId !== kept) throw new Error(`the terminal record cites ${String(sealed.interims[0]?.evidenceId)}, the paused Task carried ${String(kept)}`);
   publishArtifact(k, sealed.artifact);
   publishStatus(k, "TASK_STATE_COMPLETED", { metadata: { [EXTENSION_URI]: sealed.reference }, message: done });
 };
@@ -242,7 +244,8 @@ export const TASK_KINDS: Readonly<Record<string, TaskKind>> = {
   failed,
   "silent-downgrade": silentDowngrade,
   "lower-acceptance": lowerAcceptance,
-  paused,
+  paused: pausedKind({ citeInterim: true }),
+  "paused-drops-interim": pausedKind({ citeInterim: false }),
   "never-accepts": neverAccepts,
   "message-reply": messageReply,
 };

@@ -54,7 +54,7 @@ function messageSpec(m: Json): MessageSpec {
   return { messageId: str(m.messageId), role: m.role as MessageSpec["role"], parts: parts(m.parts), taskId: str(m.taskId), contextId: str(m.contextId) };
 }
 
-function optionsOf(view: PausedTaskView, extra: ExchangeOptions): ReturnType<typeof resolveOptions> {
+function optionsOf(view: PausedTaskView, extra: ExchangeOptions, sealInterims = true): ReturnType<typeof resolveOptions> {
   const transcript: TranscriptSpec[] = [];
   const messageIndex: number[] = [];
   const interim: { at: number }[] = [];
@@ -62,7 +62,7 @@ function optionsOf(view: PausedTaskView, extra: ExchangeOptions): ReturnType<typ
     messageIndex.push(transcript.length);
     transcript.push(messageSpec(turn.message));
     if (turn.then) {
-      if (turn.then.to === "TASK_STATE_INPUT_REQUIRED") interim.push({ at: transcript.length });
+      if (sealInterims && turn.then.to === "TASK_STATE_INPUT_REQUIRED") interim.push({ at: transcript.length });
       transcript.push({ transition: { from: turn.then.from, to: turn.then.to } });
     }
   }
@@ -92,9 +92,13 @@ export function sealInterim(view: PausedTaskView, options: ExchangeOptions): Sea
   return forWire(o, last);
 }
 
-/** The terminal record, citing the interim record of every pause, and those interim records as its log shows them. */
-export function sealTerminal(view: PausedTaskView, options: ExchangeOptions): SealedForWire & { readonly interims: readonly SealedRecord[] } {
-  const o = optionsOf(view, options);
+/**
+ * The terminal record, citing the interim record of every pause, and those interim records as its
+ * log shows them. `citeInterims: false` is a dishonest producer: it seals the terminal record as if
+ * no interim record had been sealed — the one the paused Task showed is dropped.
+ */
+export function sealTerminal(view: PausedTaskView, options: ExchangeOptions, citeInterims = true): SealedForWire & { readonly interims: readonly SealedRecord[] } {
+  const o = optionsOf(view, options, citeInterims);
   const records = sealTaskRecords(o, true);
   if (!records.terminal) throw new Error("no terminal record was sealed");
   return { ...forWire(o, records.terminal), interims: records.interims };
