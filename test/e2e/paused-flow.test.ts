@@ -235,6 +235,24 @@ describe("interim records of another paused Task", () => {
   });
 });
 
+describe("a terminal record that drops the interim record the paused Task showed", () => {
+  it("passes on its own — nothing in the terminal Task tells — and FAILs interim.cited with the paused Task as --interim", async () => {
+    const run = await runLiveTask(server, "paused-drops-interim", "HTTP+JSON");
+    const dropped = evidenceArtifact(taskOf(pausedOf(run).getTask["HTTP+JSON"])).reference.evidenceId as string;
+    const payload = bundleOf(evidenceArtifact(taskOf(run.getTask["HTTP+JSON"])).raw).taskEvidencePayload as Json;
+    expect(payload.interimEvidence).toBeUndefined();
+    // The transitions are still recorded: only the citation is gone.
+    expect((payload.transcript as Json[]).filter((e) => e.kind === "transition")).toHaveLength(2);
+    const alone = verify({ inputs: [{ source: "final", data: run.getTask["HTTP+JSON"] }], firstTask: run.sendResponse, trust: TRUST, minEvidence: MIN });
+    expectReport(alone, EXPECTED);
+    const input = verified(verify({ inputs: [{ source: "final", data: run.getTask["HTTP+JSON"] }], firstTask: run.sendResponse, interim: [pausedOf(run).getTask.JSONRPC], trust: TRUST, minEvidence: MIN }));
+    expect(input.properties.taskBinding.state).toBe("FAIL");
+    const cited = input.properties.taskBinding.checks.filter((c) => c.id === "interim.cited" && c.state === "FAIL");
+    expect(cited).toHaveLength(1);
+    expect(cited[0]?.detail).toContain(dropped);
+  });
+});
+
 describe("the built CLI on the saved bytes of a paused Task", () => {
   const bin = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
   const cli = (...args: string[]) => spawnSync(process.execPath, [bin, "verify", ...args], { encoding: "utf8" });
