@@ -71,7 +71,8 @@ export async function runLiveTask(
   server: LiveServer,
   kind: string,
   sendBinding: Binding,
-  options: { text?: string; requirement?: RequirementJson; resumeText?: string } = {},
+  /** `resumeWithoutContext`: the second Message names the Task by taskId alone (A2A lets it leave contextId out). */
+  options: { text?: string; requirement?: RequirementJson; resumeText?: string; resumeWithoutContext?: boolean } = {},
 ): Promise<LiveRun> {
   const taps = Object.fromEntries(BINDINGS.map((b) => [b, new Tap()])) as Record<Binding, Tap>;
   const clients = Object.fromEntries(
@@ -85,7 +86,7 @@ export async function runLiveTask(
   const settled = await pollUntil(sender, first.id, TERMINAL_OR_PAUSED);
   if ((settled.status as { state?: string }).state === INPUT_REQUIRED) {
     const waiting = await getTaskOverEach(clients, taps, first.id, sendBinding);
-    const resume = resumeRequest(kind, { id: first.id, contextId: String(settled.contextId) }, options.resumeText);
+    const resume = resumeRequest(kind, { id: first.id, contextId: options.resumeWithoutContext ? "" : String(settled.contextId) }, options.resumeText);
     const resumed = await sender.sendMessage(resume, EXTENSION_HEADER);
     if ("messageId" in resumed) throw new Error(`kind ${kind} answered the resumption with a direct Message`);
     const exchange = taps[sendBinding].last(isSend);

@@ -235,6 +235,22 @@ describe("interim records of another paused Task", () => {
   });
 });
 
+describe("a resumption that names the Task by taskId alone", () => {
+  it("is stored without contextId by the SDK, and verifies over each binding: transcript.resumption PASS", async () => {
+    const run = await runLiveTask(server, "paused", "JSONRPC", { resumeWithoutContext: true });
+    const paused = pausedOf(run);
+    const interimId = evidenceArtifact(taskOf(paused.getTask.JSONRPC)).reference.evidenceId as string;
+    for (const b of BINDINGS) {
+      const resume = (taskOf(run.getTask[b]).history as Json[]).find((m) => m.messageId === paused.resumeMessageId);
+      expect(resume).toMatchObject({ taskId: run.taskId, role: "ROLE_USER" });
+      expect(resume).not.toHaveProperty("contextId");
+      const input = expectReport(verify({ inputs: [{ source: b, data: run.getTask[b] }], firstTask: run.sendResponse, interim: [paused.getTask[b]], trust: TRUST, minEvidence: MIN }), EXPECTED);
+      expectLifecyclePasses(input, interimId, b);
+      expect(checksOf(input, "transcript.resumption")[0]?.detail).toMatch(/names no context/);
+    }
+  });
+});
+
 describe("a terminal record that drops the interim record the paused Task showed", () => {
   it("passes on its own — nothing in the terminal Task tells — and FAILs interim.cited with the paused Task as --interim", async () => {
     const run = await runLiveTask(server, "paused-drops-interim", "HTTP+JSON");

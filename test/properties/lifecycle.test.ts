@@ -251,6 +251,27 @@ describe("transcript.resumption", () => {
     expect(checkOf(input, "taskBinding", "transcript.transition", "transcript[4]").state).toBe("PASS");
   });
 
+  it("PASSes a resuming Message that names this Task and no context: A2A lets a Message continuing a Task leave contextId out", () => {
+    const noContext = { ...RESUME, contextId: "" };
+    const input = check(exchange({ interim: [], transcript: PAUSE.map((t) => (t === RESUME ? noContext : t)) }));
+    expect(statesOf(input)).toEqual(baseline());
+    expect(checkOf(input, "taskBinding", "transcript.resumption", "transcript[4]")).toMatchObject({
+      state: "PASS",
+      detail: expect.stringMatching(/it names no context: a Message continuing a Task may leave contextId out/),
+    });
+  });
+
+  it("FAILs a resuming Message that names this context but no Task (a Message without taskId starts a Task, it resumes none)", () => {
+    const noTask = { ...RESUME, taskId: "" };
+    const input = expectOnly(exchange({ interim: [], transcript: PAUSE.map((t) => (t === RESUME ? noTask : t)) }), "taskBinding", {
+      state: "FAIL",
+      check: "transcript.resumption",
+      subject: "transcript[4]",
+      detail: /names Task "" in context "[0-9a-f-]+", not this Task .*: a resumption spliced in from another Task/,
+    });
+    expect(checkOf(input, "taskBinding", "transcript.transition", "transcript[4]").state).toBe("PASS");
+  });
+
   it("FAILs a resuming Message missing from a history that shows later Messages (omitted, not truncated)", () => {
     const e = exchange({ interim: [] }, { finalTask: (t) => void (t.history as JsonValue[]).splice(2, 1) });
     const input = check(e);
