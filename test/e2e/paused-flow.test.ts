@@ -210,6 +210,19 @@ for (const sendBinding of BINDINGS) {
       expect(report.policy.exitCode).toBe(1);
     });
 
+    it("the SDK's terminal bytes with the resuming Message taken out of the history FAIL transcript.resumption: omitted, not truncated", () => {
+      const task = taskOf(run.getTask["HTTP+JSON"]);
+      const history = task.history as Json[];
+      const omitted = JSON.stringify({ ...task, history: history.filter((m) => m.messageId !== paused.resumeMessageId) });
+      expect(JSON.stringify(task)).toBe(text(run.getTask["HTTP+JSON"]));
+      const report = verify({ inputs: [{ source: "omitted", data: omitted }], firstTask: run.sendResponse, interim: [paused.getTask["HTTP+JSON"]], trust: TRUST, minEvidence: MIN });
+      const input = verified(report);
+      expect(PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL")).toEqual(["taskBinding"]);
+      const resumption = checksOf(input, "transcript.resumption");
+      expect(resumption).toMatchObject([{ state: "FAIL", subject: "transcript[4]", detail: expect.stringMatching(/the resumption was omitted/) }]);
+      expect(report.policy.exitCode).toBe(1);
+    });
+
     it("the paused Task given as --interim with its quote changed FAILs interim.observed: the effect before the pause is recorded as it was", () => {
       const pausedBody = text(paused.getTask.JSONRPC);
       const changed = pausedBody.replace("characters to seal", "characters to shred");
