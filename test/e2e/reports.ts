@@ -29,6 +29,22 @@ export function expectReport(report: Report, expected: KindExpectation): Verifie
   return input;
 }
 
+/** Each lifecycle check of a verified input (docs/properties.md, the Task lifecycle), as `id state`, in property order. */
+export const lifecycleChecks = (input: VerifiedInput): string[] =>
+  PROPERTY_NAMES.flatMap((p) => input.properties[p].checks.filter((c) => /^(interim\.|transcript\.(transition|resumption)$)/.test(c.id)).map((c) => `${c.id} ${c.state}`));
+
+/** The interim.* checks of a Task whose one interim record was supplied with its paused Task, all PASS, in property order. */
+export const INTERIM_PASSES: readonly string[] = [
+  "interim.content PASS",
+  "interim.signature PASS",
+  "interim.cited PASS",
+  "interim.prefix PASS",
+  "interim.observed PASS",
+  "interim.inclusion PASS",
+  "interim.log PASS",
+  "interim.checkpoint PASS",
+];
+
 export const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** The Task of a GetTask response body: a JSON-RPC envelope's result, or the REST body itself. */
