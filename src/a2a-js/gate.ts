@@ -14,7 +14,7 @@
  *       exchange's first Task.
  *   after getTask (and any Task it sees)
  *     - a Task of this gate's waiting for input or authentication, not yet resumed, with an interim
- *       record in its evidence Artifact (docs/profile.md §3): kept, the latest copy of each record, so that the
+ *       record in its evidence Artifact (docs/profile.md §3): kept, once per bundle shown, so that the
  *       record is verified with the terminal one — a terminal record that no longer cites what the
  *       client was shown at the pause is a dropped citation (interim.cited FAIL);
  *     - a terminal Task: runs verify() over {firstTask, finalTask} and the interim records kept,
@@ -130,14 +130,15 @@ function stateOf(task: Json): string | undefined {
 const isTerminal = (task: Json) => (TERMINAL_TASK_STATES as readonly (string | undefined)[]).includes(stateOf(task));
 const isInterrupted = (state: unknown) => (INTERRUPTED_TASK_STATES as readonly unknown[]).includes(state);
 
-/** Distinct interim records kept per Task: a server cannot grow the gate's memory by re-issuing at every poll. */
+/** Distinct interim bundles kept per Task: a server cannot grow the gate's memory by changing one at every poll. */
 const MAX_INTERIM_RECORDS = 100;
 
 /**
- * The evidenceIds of the interim records a paused Task says it carries: evidence Artifacts whose
- * reference names an interrupted state (docs/profile.md §3.1). The verifier reads the bundles
- * themselves; this only decides what to keep, and a record re-issued under a later checkpoint
- * (same evidenceId, other bytes) replaces the copy kept — two bundles under one evidenceId FAIL.
+ * The interim records a paused Task carries, as delivered: the parts of its evidence Artifacts
+ * whose reference names an interrupted state (docs/profile.md §3.1), so that the same bundle seen
+ * on every poll is kept once. The verifier reads the bundles themselves. A bundle is stable while
+ * its Task waits (it is re-issued only under the terminal record's checkpoint, after the end): two
+ * shown under one evidenceId are both kept, and FAIL as two records of one evidenceId.
  */
 function interimRecordKey(task: Json): string | undefined {
   if (!isInterrupted(stateOf(task))) return undefined;
@@ -147,12 +148,12 @@ function interimRecordKey(task: Json): string | undefined {
   const request = (task.status as Json | undefined)?.message as Json | undefined;
   const history = Array.isArray(task.history) ? (task.history as Json[]) : [];
   if (request?.messageId === undefined || history.at(-1)?.messageId !== request.messageId) return undefined;
-  const ids = (Array.isArray(task.artifacts) ? (task.artifacts as Json[]) : []).flatMap((a) => {
+  const interim = (Array.isArray(task.artifacts) ? (task.artifacts as Json[]) : []).filter((a) => {
     const marked = a.artifactId === EVIDENCE_ARTIFACT_ID || (Array.isArray(a.extensions) && a.extensions.includes(EXTENSION_URI));
     const reference = (a.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined;
-    return marked && isInterrupted(reference?.terminalState) ? [String(reference?.evidenceId)] : [];
+    return marked && isInterrupted(reference?.terminalState);
   });
-  return ids.length > 0 ? ids.join(",") : undefined;
+  return interim.length > 0 ? JSON.stringify(interim.map((a) => a.parts)) : undefined;
 }
 
 function withHeader(current: string | undefined): string {
