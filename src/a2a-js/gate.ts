@@ -12,8 +12,13 @@
  *     - the first Task of a REQUIRED requirement must show `evidenceAcceptance.state` ACCEPTED with
  *       the requested profile and minimum → NOT_ACCEPTED / ACCEPTANCE_TERMS; it is kept as the
  *       exchange's first Task.
- *   after getTask (and any terminal Task it sees)
- *     - runs verify() over {firstTask, finalTask} with the caller's trust and policy (default under
+ *   after getTask (and any Task it sees)
+ *     - a Task of this gate's waiting for input or authentication, not yet resumed, with an interim
+ *       record in its evidence Artifact (docs/profile.md §3): kept, once per bundle shown, so that the
+ *       record is verified with the terminal one — a terminal record that no longer cites what the
+ *       client was shown at the pause is a dropped citation (interim.cited FAIL);
+ *     - a terminal Task: runs verify() over {firstTask, finalTask} and the interim records kept,
+ *       as the paused Tasks that carried them, with the caller's trust and policy (default under
  *       REQUIRED: the requested minimum and `negotiation` PASS; under PREFERRED: no minimum, and a
  *       Task without evidence passes); a report whose exit code is not 0 is thrown as
  *       EVIDENCE_FAILED (1), POLICY_NOT_MET (3) or UNVERIFIABLE (2).
@@ -28,7 +33,16 @@
  */
 import type { AfterArgs, BeforeArgs, CallInterceptor } from "@a2a-js/sdk/client";
 import { Task as TaskCodec, type Task as SdkTask } from "@a2a-js/sdk";
-import { EXTENSION_URI, RECORD_PROFILE_V1, TERMINAL_TASK_STATES, ACCEPTED, type EvidenceLevel, type EvidenceLevelOrNone } from "../profile.js";
+import {
+  EVIDENCE_ARTIFACT_ID,
+  EXTENSION_URI,
+  INTERRUPTED_TASK_STATES,
+  RECORD_PROFILE_V1,
+  TERMINAL_TASK_STATES,
+  ACCEPTED,
+  type EvidenceLevel,
+  type EvidenceLevelOrNone,
+} from "../profile.js";
 import { verify, type InputData } from "../verify.js";
 import { resolveTrust } from "../trust/config.js";
 import type { TrustConfig } from "../trust/config.js";
@@ -114,6 +128,33 @@ function stateOf(task: Json): string | undefined {
 }
 
 const isTerminal = (task: Json) => (TERMINAL_TASK_STATES as readonly (string | undefined)[]).includes(stateOf(task));
+const isInterrupted = (state: unknown) => (INTERRUPTED_TASK_STATES as readonly unknown[]).includes(state);
+
+/** Distinct interim bundles kept per Task: a server cannot grow the gate's memory by changing one at every poll. */
+const MAX_INTERIM_RECORDS = 100;
+
+/**
+ * The interim records a paused Task carries, as delivered: the parts of its evidence Artifacts
+ * whose reference names an interrupted state (docs/profile.md §3.1), so that the same bundle seen
+ * on every poll is kept once. The verifier reads the bundles themselves. A bundle is stable while
+ * its Task waits (it is re-issued only under the terminal record's checkpoint, after the end): two
+ * shown under one evidenceId are both kept, and FAIL as two records of one evidenceId.
+ */
+function interimRecordKey(task: Json): string | undefined {
+  if (!isInterrupted(stateOf(task))) return undefined;
+  // Still waiting: the agent's request (the interrupted status's message) ends the history. a2a-js
+  // appends a resuming Message to the stored Task before its state moves on, so a copy taken then
+  // shows the pause with what came after it — not what the interim record was sealed from.
+  const request = (task.status as Json | undefined)?.message as Json | undefined;
+  const history = Array.isArray(task.history) ? (task.history as Json[]) : [];
+  if (request?.messageId === undefined || history.at(-1)?.messageId !== request.messageId) return undefined;
+  const interim = (Array.isArray(task.artifacts) ? (task.artifacts as Json[]) : []).filter((a) => {
+    const marked = a.artifactId === EVIDENCE_ARTIFACT_ID || (Array.isArray(a.extensions) && a.extensions.includes(EXTENSION_URI));
+    const reference = (a.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined;
+    return marked && isInterrupted(reference?.terminalState);
+  });
+  return interim.length > 0 ? JSON.stringify(interim.map((a) => a.parts)) : undefined;
+}
 
 function withHeader(current: string | undefined): string {
   const uris = (current ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
@@ -137,6 +178,8 @@ export class EvidenceGate implements CallInterceptor {
   private readonly trust: TrustConfig | undefined;
   private readonly policy: { require: PropertyName[]; minEvidence: EvidenceLevelOrNone };
   private readonly firstTasks = new Map<string, Json>();
+  /** Per tracked Task, the paused Tasks that carried its interim records, by record. */
+  private readonly pausedTasks = new Map<string, Map<string, Json>>();
 
   constructor(private readonly options: EvidenceGateOptions) {
     this.requirement = requirementJson(options.requirement);
@@ -212,6 +255,16 @@ export class EvidenceGate implements CallInterceptor {
       this.track(id, json);
     }
     if (isTerminal(json)) this.verifyTerminal(id, json);
+    else this.keepInterim(id, json);
+  }
+
+  private keepInterim(id: string, task: Json): void {
+    const key = interimRecordKey(task);
+    if (key === undefined || !this.firstTasks.has(id)) return;
+    const kept = this.pausedTasks.get(id) ?? new Map<string, Json>();
+    if (!kept.has(key) && kept.size >= MAX_INTERIM_RECORDS) return;
+    kept.set(key, task);
+    this.pausedTasks.set(id, kept);
   }
 
   private checkAcceptance(task: Json): void {
@@ -235,16 +288,23 @@ export class EvidenceGate implements CallInterceptor {
 
   private track(id: string, task: Json): void {
     const max = this.options.maxTrackedTasks ?? 1000;
-    while (this.firstTasks.size >= max) this.firstTasks.delete(this.firstTasks.keys().next().value as string);
+    while (this.firstTasks.size >= max) {
+      const oldest = this.firstTasks.keys().next().value as string;
+      this.firstTasks.delete(oldest);
+      this.pausedTasks.delete(oldest);
+    }
     this.firstTasks.set(id, task);
   }
 
   private verifyTerminal(id: string, task: Json): void {
     const first = this.firstTasks.get(id);
+    const paused = [...(this.pausedTasks.get(id)?.values() ?? [])];
     this.firstTasks.delete(id);
+    this.pausedTasks.delete(id);
     const raw = verify({
       inputs: [{ source: `task ${id} (SDK object)`, data: JSON.stringify(task) }],
       ...(first ? { firstTask: JSON.stringify(first) } : {}),
+      ...(paused.length > 0 ? { interim: paused.map((t) => JSON.stringify(t)) } : {}),
       ...(this.trust ? { trust: this.trust } : {}),
       ...this.policy,
       ...(this.options.authority !== undefined ? { authority: this.options.authority } : {}),

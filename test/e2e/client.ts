@@ -106,4 +106,30 @@ export function sendRequest(kind: string, text: string, requirement: Requirement
   };
 }
 
+/** The client's answer to the paused kind's question. */
+export const RESUME_TEXT = "text, please.";
+
+/**
+ * The second Message of a Task that waits for input: on the same taskId and contextId (the Task
+ * it continues, by its own ids; `contextId: ""` leaves the context out, as ProtoJSON omits it).
+ */
+export function resumeRequest(kind: string, task: { readonly id: string; readonly contextId: string }, text = RESUME_TEXT) {
+  counter += 1;
+  return {
+    tenant: "",
+    message: {
+      messageId: `msg-e2e-${process.pid}-${counter}`,
+      contextId: task.contextId,
+      taskId: task.id,
+      role: 1, // ROLE_USER
+      parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "text/plain" }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: { [KIND_METADATA_KEY]: kind },
+  };
+}
+
 export const EXTENSION_HEADER = { serviceParameters: { "A2A-Extensions": EXTENSION_URI } };

@@ -49,6 +49,17 @@ export const KIND_EXPECTATIONS: Readonly<Record<string, KindExpectation>> = {
     achieved: "EXTERNALLY_REGISTERED",
     claimed: "EXTERNALLY_REGISTERED",
   },
+  // Paused for input, resumed by the client's second Message, completed. Verified without its
+  // interim record, the citation is listed NOT_CHECKED and decides nothing: the same report as a
+  // one-shot Task (the lifecycle checks with the interim record are in paused-flow.test.ts).
+  paused: {
+    taskState: "TASK_STATE_COMPLETED",
+    acceptedMinimum: "EXTERNALLY_REGISTERED",
+    properties: SEALED_AND_REGISTERED,
+    exitCode: 0,
+    achieved: "EXTERNALLY_REGISTERED",
+    claimed: "EXTERNALLY_REGISTERED",
+  },
   // Accepted the caller's minimum, delivered a signed record only, and said nothing: a silent downgrade.
   "silent-downgrade": {
     taskState: "TASK_STATE_COMPLETED",

@@ -13,9 +13,11 @@ import { EXTENSION_URI } from "../../producer/constants.js";
 import { producerTrust } from "../../producer/seal.js";
 import { runCommand } from "../helpers/commands.js";
 import { tempFile } from "../helpers/cli.js";
+import { EXTENSION_HEADER, isSend, resumeRequest, sdkClient, sendRequest, Tap } from "./client.js";
 import { KIND_EXPECTATIONS } from "./expectations.js";
-import { runLiveTask } from "./harness.js";
+import { INPUT_REQUIRED, pollToTerminal, pollUntil, runLiveTask } from "./harness.js";
 import { E2E_AUTHORITY } from "./kinds.js";
+import { INTERIM_PASSES, lifecycleChecks } from "./reports.js";
 import { startLiveServer, type LiveServer } from "./server.js";
 
 const TRUST = producerTrust({ authority: E2E_AUTHORITY });
@@ -72,6 +74,37 @@ describe("fetch against an @a2a-js/sdk server", () => {
       expect(states(report)).toEqual(EXPECTED?.properties);
       expect(report.inputs[0]).toMatchObject({ evidenceLevel: { achieved: "EXTERNALLY_REGISTERED", negotiated: "EXTERNALLY_REGISTERED" } });
       expect(report.policy.exitCode).toBe(0);
+    });
+  }
+
+  for (const [binding, flag] of [["JSONRPC", "jsonrpc"], ["HTTP+JSON", "rest"]] as const) {
+    it(`GetTask over ${flag} of a Task waiting for input saves it pending (exit 3); once resumed, the fetched end verifies with it as --interim`, async () => {
+      const tap = new Tap();
+      const client = await sdkClient(server.baseUrl, binding, { tap });
+      const first = await client.sendMessage(sendRequest("paused", "seal this exchange"), EXTENSION_HEADER);
+      if ("messageId" in first) throw new Error("expected a Task");
+      const sendResponse = await tap.last(isSend).body;
+      const waiting = await pollUntil(client, first.id, new Set([INPUT_REQUIRED]));
+      const url = binding === "JSONRPC" ? server.jsonRpcUrl : server.restUrl;
+      const paused = out();
+      const p = await fetchCli(["--url", url, "--binding", flag, "--task-id", first.id, "-o", paused]);
+      expect(p.stderr).toBe("");
+      expect(p.code).toBe(0);
+      expect(p.stdout).toContain(`in ${INPUT_REQUIRED}`);
+      const pending = verify({ inputs: [{ source: paused, data: readFileSync(paused) }], firstTask: sendResponse, trust: TRUST, minEvidence: "EXTERNALLY_REGISTERED" });
+      expect(pending.inputs[0]).toMatchObject({ error: { code: "INPUT_EVIDENCE_PENDING" }, exitCode: 3 });
+      expect(pending.policy.exitCode).toBe(3);
+
+      await client.sendMessage(resumeRequest("paused", { id: first.id, contextId: String(waiting.contextId) }), EXTENSION_HEADER);
+      await pollToTerminal(client, first.id);
+      const final = out();
+      expect((await fetchCli(["--url", url, "--binding", flag, "--task-id", first.id, "-o", final])).code).toBe(0);
+      const report = verify({ inputs: [{ source: final, data: readFileSync(final) }], firstTask: sendResponse, interim: [readFileSync(paused)], trust: TRUST, minEvidence: "EXTERNALLY_REGISTERED" });
+      expect(states(report)).toEqual(KIND_EXPECTATIONS.paused?.properties);
+      expect(report.policy.exitCode).toBe(0);
+      const input = report.inputs[0];
+      if (!input || isFailedInput(input)) throw new Error("not verified");
+      expect(lifecycleChecks(input).filter((l) => l.startsWith("interim."))).toEqual(INTERIM_PASSES);
     });
   }
 

@@ -1,16 +1,19 @@
 /**
  * The relying-party gate (a2a-evidence/a2a-js) inside a real SDK client, against the live SDK
- * server: the honest agent's Tasks pass; a silent downgrade, an agent that never accepts and one
- * that answers with a Message are each refused with an EvidencePolicyError naming the reason.
+ * server: the honest agent's Tasks pass — one that pauses for input too, its interim record
+ * verified with the terminal one; a silent downgrade, an agent that never accepts, one that
+ * answers with a Message and one whose terminal record drops the interim record it showed at the
+ * pause are each refused with an EvidencePolicyError naming the reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evidenceGate, EvidencePolicyError, SDK_OBJECT_NOTE, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
-import { isFailedInput, type Report } from "../../src/index.js";
+import { isFailedInput, type Report, type VerifiedInput } from "../../src/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { producerTrust } from "../../producer/seal.js";
-import { BINDINGS, isSend, REFERENCE_REQUIREMENT, sdkClient, sendRequest, Tap, type Binding } from "./client.js";
-import { pollToTerminal } from "./harness.js";
+import { BINDINGS, isSend, REFERENCE_REQUIREMENT, resumeRequest, sdkClient, sendRequest, Tap, type Binding } from "./client.js";
+import { INPUT_REQUIRED, pollToTerminal, pollUntil } from "./harness.js";
 import { E2E_AUTHORITY } from "./kinds.js";
+import { INTERIM_PASSES, lifecycleChecks } from "./reports.js";
 import { startLiveServer, type LiveServer } from "./server.js";
 
 const TRUST = producerTrust({ authority: E2E_AUTHORITY });
@@ -51,6 +54,25 @@ async function refusal(p: Promise<unknown>): Promise<EvidencePolicyError> {
 
 const send = (kind: string) => sendRequest(kind, "seal this gated exchange", null);
 
+function onlyInput(report: Report | undefined): VerifiedInput {
+  const input = report?.inputs[0];
+  if (!input || isFailedInput(input)) throw new Error("no verified input");
+  return input;
+}
+
+/** Through the gated client: the Task sent, polled until it waits for input (passed through), resumed, polled on (the verdict). */
+async function pauseAndResume(binding: Binding, kind: string) {
+  const { client, tap, accepted } = gated(binding);
+  const c = await client;
+  const first = await c.sendMessage(send(kind));
+  if ("messageId" in first) throw new Error("expected a Task");
+  const waiting = await pollUntil(c, first.id, new Set([INPUT_REQUIRED]));
+  const acceptedWhilePaused = accepted.length;
+  const resumed = await c.sendMessage(resumeRequest(kind, { id: first.id, contextId: String(waiting.contextId) }));
+  const resumeBody = JSON.parse(tap.last(isSend).requestBody ?? "{}");
+  return { c, first, accepted, acceptedWhilePaused, resumed, resumeMessage: resumeBody.params?.message ?? resumeBody.message };
+}
+
 for (const binding of BINDINGS) {
   describe(`the gate over ${binding}`, () => {
     for (const kind of ["one-shot", "failed"]) {
@@ -74,6 +96,57 @@ for (const binding of BINDINGS) {
         expect(input.evidenceLevel.achieved).toBe("EXTERNALLY_REGISTERED");
         expect(input.notes).toContain(SDK_OBJECT_NOTE);
         expect(accepted[0]?.policy).toEqual({ require: ["negotiation"], minEvidence: "EXTERNALLY_REGISTERED", exitCode: 0 });
+      });
+    }
+
+    it("passes a Task waiting for input through, adds the same requirement to the resuming Message, and verifies the interim record it saw with the terminal one", async () => {
+      const { c, first, accepted, acceptedWhilePaused, resumed, resumeMessage } = await pauseAndResume(binding, "paused");
+      expect(acceptedWhilePaused).toBe(0);
+      expect("id" in resumed && resumed.id).toBe(first.id);
+      expect(resumeMessage).toMatchObject({ taskId: first.id, extensions: [EXTENSION_URI], metadata: { [EXTENSION_URI]: { ...REFERENCE_REQUIREMENT } } });
+      const final = await pollToTerminal(c, first.id);
+      expect(final.status).toMatchObject({ state: "TASK_STATE_COMPLETED" });
+      expect(accepted).toHaveLength(1);
+      expect(accepted[0]?.policy.exitCode).toBe(0);
+      const input = onlyInput(accepted[0]);
+      expect(input.properties.negotiation.checks.find((ch) => ch.id === "requirement.unchanged")?.state).toBe("PASS");
+      // One of each: the gate kept the paused Task once, however often it was polled.
+      expect(lifecycleChecks(input).filter((l) => l.startsWith("interim."))).toEqual(INTERIM_PASSES);
+      expect(lifecycleChecks(input).filter((l) => l.startsWith("transcript."))).toEqual(["transcript.transition PASS", "transcript.transition PASS", "transcript.resumption PASS"]);
+      expect(input.properties.taskBinding.checks.find((ch) => ch.id === "interim.observed")?.subject).toMatch(/ at --interim\[0\]:artifacts\[1\]/);
+    });
+
+    it("refuses a terminal record that drops the interim record shown at the pause (EVIDENCE_FAILED: interim.cited FAIL)", async () => {
+      const { c, first, accepted, acceptedWhilePaused } = await pauseAndResume(binding, "paused-drops-interim");
+      expect(acceptedWhilePaused).toBe(0);
+      const e = await refusal(pollToTerminal(c, first.id));
+      expect(e.reason).toBe("EVIDENCE_FAILED");
+      expect(e.report?.policy.exitCode).toBe(1);
+      const input = onlyInput(e.report);
+      expect(input.properties.taskBinding.state).toBe("FAIL");
+      const cited = input.properties.taskBinding.checks.filter((ch) => ch.id === "interim.cited");
+      expect(cited.map((ch) => ch.state)).toEqual(["FAIL"]);
+      expect(cited[0]?.detail).toMatch(/not cited/);
+      expect(accepted).toHaveLength(0);
+    });
+
+    for (const lookWhilePaused of [true, false]) {
+      it(`a paused Task over streams${lookWhilePaused ? ", with a gated getTask while it waits: its interim record is verified at the end" : " only: the gate never sees the paused Task, and the citation is listed NOT_CHECKED"}`, async () => {
+        const { client, accepted } = gated(binding);
+        const c = await client;
+        let taskId = "";
+        let contextId = "";
+        for await (const event of c.sendMessageStream(send("paused"))) {
+          if (event.payload?.$case === "task") ({ id: taskId, contextId } = event.payload.value);
+        }
+        // The stream ends with the INPUT_REQUIRED status update: a Task only a getTask shows.
+        if (lookWhilePaused) await c.getTask({ tenant: "", id: taskId });
+        for await (const _ of c.sendMessageStream(resumeRequest("paused", { id: taskId, contextId }))) void _;
+        expect(accepted).toHaveLength(0);
+        await c.getTask({ tenant: "", id: taskId });
+        expect(accepted).toHaveLength(1);
+        expect(accepted[0]?.policy.exitCode).toBe(0);
+        expect(lifecycleChecks(onlyInput(accepted[0])).filter((l) => l.startsWith("interim."))).toEqual(lookWhilePaused ? INTERIM_PASSES : ["interim.cited NOT_CHECKED"]);
       });
     }
 

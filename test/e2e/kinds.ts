@@ -9,8 +9,9 @@
  */
 import { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
-import { EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
+import { EVIDENCE_ARTIFACT_ID, EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
 import { plainJson, sealTaskEvidence, sealTimesAt, type TaskSealOptions, type TerminalState } from "../../producer/seal.js";
+import { sealInterim, sealTerminal } from "./paused-seal.js";
 
 export const E2E_AUTHORITY = "e2e-agent.example";
 
@@ -107,6 +108,12 @@ function sealAndFinish(
   publishStatus(k, terminalState, { metadata: { [EXTENSION_URI]: plainJson(sealed.reference) }, ...(statusMessage ? { message: statusMessage } : {}) });
 }
 
+/** A Message's text parts, joined as the text commitment joins them. */
+function textOf(message: Json): string {
+  const parts = Array.isArray(message.parts) ? (message.parts as Json[]) : [];
+  return parts.map((p) => (typeof p.text === "string" ? p.text : "")).join("\n");
+}
+
 function responseArtifact(k: KindContext): Json {
   return { artifactId: `response-${k.request.taskId}`, name: "response", parts: [{ text: k.text.toUpperCase() }] };
 }
@@ -148,6 +155,78 @@ const lowerAcceptance: TaskKind = async (k) => {
   sealAndFinish(k, { history: [k.userMessage], artifacts: [response] }, "TASK_STATE_COMPLETED", { witnesses: [] });
 };
 
+/** What the paused kind's agent asks, and says when it is done. */
+export const PAUSED_ASK = "Which format: text or json?";
+export const PAUSED_DONE = "Sealed in the format you chose.";
+
+const INPUT_REQUIRED = "TASK_STATE_INPUT_REQUIRED";
+const INTO_PAUSE = { from: "TASK_STATE_WORKING", to: INPUT_REQUIRED } as const;
+const OUT_OF_PAUSE = { from: INPUT_REQUIRED, to: "TASK_STATE_WORKING" } as const;
+
+const isEvidenceArtifact = (a: Json) => a.artifactId === EVIDENCE_ARTIFACT_ID;
+
+/**
+ * A multi-turn Task (docs/profile.md, v3.2 additions). The first Message: accepted, an effect (a
+ * quote), then the agent asks for input and the Task waits in INPUT_REQUIRED, carrying the
+ * interim record sealed at the pause in the evidence Artifact. The client's second Message on
+ * the same taskId resumes it: the response Artifact, the terminal record (both transitions around
+ * the resuming Message, citing the interim record) replacing the interim one, COMPLETED. With
+ * `citeInterim: false` the terminal record drops the interim record the paused Task showed.
+ */
+const pausedKind = (options: { citeInterim: boolean }): TaskKind => async (k) => {
+  if (!k.request.task) {
+    publishFirstTask(k, { accept: true });
+    publishStatus(k, "TASK_STATE_WORKING");
+    const quote = { artifactId: `quote-${k.request.taskId}`, name: "quote", parts: [{ text: `quote: ${k.text.length} characters to seal` }] };
+    publishArtifact(k, quote);
+    const ask = agentMessage(k, "ask", PAUSED_ASK);
+    const interim = sealInterim(
+      { id: k.request.taskId, contextId: k.request.contextId, turns: [{ message: k.userMessage }, { message: ask, then: INTO_PAUSE }], artifacts: [{ artifact: quote, afterMessages: 1 }] },
+      { authority: E2E_AUTHORITY, ...sealTimesAt(new Date()) },
+    );
+    publishArtifact(k, interim.artifact);
+    // The request is the interrupted status's message (the SDK appends it to history); the
+    // evidence status stays the first Task's PENDING until the terminal record exists.
+    publishStatus(k, INPUT_REQUIRED, { message: ask });
+    return;
+  }
+  // Resumed: the SDK has appended the resuming Message to the stored Task's history.
+  const task = Task.toJSON(k.request.task) as Json;
+  const state = (task.status as Json | undefined)?.state;
+  const history = (task.history ?? []) as Json[];
+  const [request, ask, resume] = history;
+  if (state !== INPUT_REQUIRED || history.length !== 3 || !request || !ask || !resume || resume.messageId !== k.userMessage.messageId) {
+    throw new Error(`the paused kind resumes a Task waiting for input once, not one in ${String(state)} with ${history.length} Messages`);
+  }
+  const artifacts = (task.artifacts ?? []) as Json[];
+  const quote = artifacts.find((a) => !isEvidenceArtifact(a));
+  const kept = ((artifacts.find(isEvidenceArtifact)?.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined)?.evidenceId;
+  if (!quote) throw new Error("the paused Task shows no quote");
+  // A stream must begin with the Task (the SDK rejects an update first): the stored one, as it is.
+  k.bus.publish(AgentEvent.task(k.request.task));
+  publishStatus(k, "TASK_STATE_WORKING");
+  const response = { artifactId: `response-${k.request.taskId}`, name: "response", parts: [{ text: textOf(request).toUpperCase() }] };
+  publishArtifact(k, response);
+  const done = agentMessage(k, "done", PAUSED_DONE);
+  const sealed = sealTerminal(
+    {
+      id: k.request.taskId,
+      contextId: k.request.contextId,
+      turns: [{ message: request }, { message: ask, then: INTO_PAUSE }, { message: resume, then: OUT_OF_PAUSE }, { message: done }],
+      artifacts: [
+        { artifact: quote, afterMessages: 1 },
+        { artifact: response, afterMessages: 3 },
+      ],
+    },
+    { authority: E2E_AUTHORITY, ...sealTimesAt(new Date()), terminalState: "TASK_STATE_COMPLETED" },
+    options.citeInterim,
+  );
+  // The producer derives its log from the Task: the interim record it cites is the one the paused Task carried.
+  if (options.citeInterim && sealed.interims[0]?.evidenceId !== kept) throw new Error(`the terminal record cites ${String(sealed.interims[0]?.evidenceId)}, the paused Task carried ${String(kept)}`);
+  publishArtifact(k, sealed.artifact);
+  publishStatus(k, "TASK_STATE_COMPLETED", { metadata: { [EXTENSION_URI]: sealed.reference }, message: done });
+};
+
 /** Ignores the extension: a Task without acceptance, completed without evidence. */
 const neverAccepts: TaskKind = async (k) => {
   publishFirstTask(k, { accept: false });
@@ -165,6 +244,8 @@ export const TASK_KINDS: Readonly<Record<string, TaskKind>> = {
   failed,
   "silent-downgrade": silentDowngrade,
   "lower-acceptance": lowerAcceptance,
+  paused: pausedKind({ citeInterim: true }),
+  "paused-drops-interim": pausedKind({ citeInterim: false }),
   "never-accepts": neverAccepts,
   "message-reply": messageReply,
 };
@@ -176,9 +257,7 @@ export async function runKind(kind: TaskKind, request: RequestContext, bus: Exec
   const extensions = Array.isArray(userMessage.extensions) ? userMessage.extensions : [];
   const metadata = (userMessage.metadata ?? {}) as Json;
   const requirement = extensions.includes(EXTENSION_URI) ? (metadata[EXTENSION_URI] as Json | undefined) : undefined;
-  const parts = Array.isArray(userMessage.parts) ? (userMessage.parts as Json[]) : [];
-  const text = parts.map((p) => (typeof p.text === "string" ? p.text : "")).join("\n");
-  await kind({ request, bus, userMessage, requirement, text });
+  await kind({ request, bus, userMessage, requirement, text: textOf(userMessage) });
   bus.finished();
 }
 

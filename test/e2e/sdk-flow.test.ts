@@ -8,21 +8,17 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verify, isFailedInput, PROPERTY_NAMES, type Report, type VerifiedInput } from "../../src/index.js";
+import { verify, PROPERTY_NAMES, type Report } from "../../src/index.js";
 import { base64ToBytesStrict } from "../../src/util/bytes.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { jsonText } from "../../producer/json-text.js";
-import { producerTrust } from "../../producer/seal.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { tempFile } from "../helpers/cli.js";
 import { BINDINGS, EXTENSION_HEADER, isSend, sdkClient, sendRequest, Tap, REFERENCE_REQUIREMENT } from "./client.js";
 import { KIND_EXPECTATIONS, type KindExpectation } from "./expectations.js";
 import { extensionMetadata, runLiveTask, streamEvents, type LiveRun } from "./harness.js";
-import { E2E_AUTHORITY } from "./kinds.js";
+import { expectReport, MIN, taskOf, text, TRUST, verified } from "./reports.js";
 import { startLiveServer, type LiveServer } from "./server.js";
-
-const TRUST = producerTrust({ authority: E2E_AUTHORITY });
-const MIN = REFERENCE_REQUIREMENT.minimumEvidence as "EXTERNALLY_REGISTERED";
 
 let server: LiveServer;
 beforeAll(async () => {
@@ -31,30 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-function verified(report: Report): VerifiedInput {
-  const input = report.inputs[0];
-  if (!input || isFailedInput(input)) throw new Error(`input not verified: ${JSON.stringify(input ?? report.error)}`);
-  return input;
-}
-
-function expectReport(report: Report, expected: KindExpectation): VerifiedInput {
-  const input = verified(report);
-  const states = Object.fromEntries(PROPERTY_NAMES.map((p) => [p, input.properties[p].state]));
-  expect(states).toEqual(expected.properties);
-  expect(input.evidenceLevel).toEqual({ achieved: expected.achieved, claimed: expected.claimed, negotiated: MIN });
-  expect(report.policy.exitCode).toBe(expected.exitCode);
-  const negotiationFails = input.properties.negotiation.checks.filter((c) => c.state === "FAIL").map((c) => c.id);
-  expect(negotiationFails).toEqual(expected.negotiationFails ?? []);
-  return input;
-}
-
-const text = (b: Uint8Array) => new TextDecoder().decode(b);
-
-function taskOf(getTaskBody: Uint8Array): Record<string, unknown> {
-  const body = JSON.parse(text(getTaskBody)) as Record<string, unknown>;
-  return (body.jsonrpc === "2.0" ? body.result : body) as Record<string, unknown>;
-}
 
 for (const [kind, expected] of Object.entries(KIND_EXPECTATIONS)) {
   for (const sendBinding of BINDINGS) {

@@ -240,15 +240,32 @@ describe("transcript.transition FAIL paths", () => {
 });
 
 describe("transcript.resumption", () => {
-  it("FAILs a resumption spliced in from another Task (consistently committed)", () => {
-    const spliced = { ...RESUME, taskId: uuidFromLabel("another task"), contextId: uuidFromLabel("another context") };
-    const input = expectOnly(exchange({ interim: [], transcript: PAUSE.map((t) => (t === RESUME ? spliced : t)) }), "taskBinding", {
-      state: "FAIL",
-      check: "transcript.resumption",
-      subject: "transcript[4]",
-      detail: /names Task "[0-9a-f-]+" in context "[0-9a-f-]+", not this Task .*: a resumption spliced in from another Task/,
+  const resumptionFailures: [string, Partial<MessageSpec>, RegExp][] = [
+    ["spliced in from another Task (consistently committed)", { taskId: uuidFromLabel("another task"), contextId: uuidFromLabel("another context") }, /names Task "[0-9a-f-]+" in context "[0-9a-f-]+"/],
+    // A Message without taskId starts a Task: it resumes none.
+    ["naming this context but no Task", { taskId: "" }, /names Task "" in context "[0-9a-f-]+"/],
+  ];
+  for (const [what, ids, names] of resumptionFailures) {
+    it(`FAILs a resumption ${what}`, () => {
+      const resumed = { ...RESUME, ...ids };
+      const input = expectOnly(exchange({ interim: [], transcript: PAUSE.map((t) => (t === RESUME ? resumed : t)) }), "taskBinding", {
+        state: "FAIL",
+        check: "transcript.resumption",
+        subject: "transcript[4]",
+        detail: new RegExp(`${names.source}, not this Task .*: a resumption spliced in from another Task`),
+      });
+      expect(checkOf(input, "taskBinding", "transcript.transition", "transcript[4]").state).toBe("PASS");
     });
-    expect(checkOf(input, "taskBinding", "transcript.transition", "transcript[4]").state).toBe("PASS");
+  }
+
+  it("PASSes a resuming Message that names this Task and no context: A2A lets a Message continuing a Task leave contextId out", () => {
+    const noContext = { ...RESUME, contextId: "" };
+    const input = check(exchange({ interim: [], transcript: PAUSE.map((t) => (t === RESUME ? noContext : t)) }));
+    expect(statesOf(input)).toEqual(baseline());
+    expect(checkOf(input, "taskBinding", "transcript.resumption", "transcript[4]")).toMatchObject({
+      state: "PASS",
+      detail: expect.stringMatching(/it names no context: a Message continuing a Task may leave contextId out/),
+    });
   });
 
   it("FAILs a resuming Message missing from a history that shows later Messages (omitted, not truncated)", () => {

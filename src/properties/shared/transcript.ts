@@ -283,7 +283,10 @@ function resumptionCheck(index: number, messageId: string, observed: Observed, o
   const ids = messageTaskIds(m);
   const contextId = observed.task.contextId ?? "";
   const values = { messageTaskId: ids.taskId, messageContextId: ids.contextId, taskId: observed.task.id, contextId };
-  if (ids.taskId !== observed.task.id || ids.contextId !== contextId) {
+  // A Message that continues a Task names it by taskId; its contextId is optional (A2A: the server
+  // takes the Task's, and a2a-js 1.3.0 stores the Message without one). No context names none other.
+  const otherContext = ids.contextId !== "" && ids.contextId !== contextId;
+  if (ids.taskId !== observed.task.id || otherContext) {
     return make(
       "transcript.resumption",
       "FAIL",
@@ -291,5 +294,6 @@ function resumptionCheck(index: number, messageId: string, observed: Observed, o
       { subject, values },
     );
   }
-  return make("transcript.resumption", "PASS", `the resuming Message ${messageId} (${m.path}) continues this Task and context`, { subject, values });
+  const context = ids.contextId === "" ? " (it names no context: a Message continuing a Task may leave contextId out)" : " and context";
+  return make("transcript.resumption", "PASS", `the resuming Message ${messageId} (${m.path}) continues this Task${context}`, { subject, values });
 }
