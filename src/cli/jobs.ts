@@ -20,7 +20,7 @@ interface Job {
 }
 interface Done {
   readonly k: number;
-  readonly sighting?: InputCheckpoints;
+  readonly sighting?: InputCheckpoints | undefined;
   readonly report?: InputReport;
 }
 
