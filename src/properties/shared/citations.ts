@@ -21,7 +21,7 @@
 import { firstDifference, listCapped, showValue, type Difference } from "../../json/diff.js";
 import { asSafeInteger, isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
 import { isHex64, sha256Hex, utf8 } from "../../util/bytes.js";
-import { textOfParts } from "../../input/a2a.js";
+import { textOfParts, type A2AMessage } from "../../input/a2a.js";
 import { INTERRUPTED_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
 import type { EvidenceContext } from "./context.js";
 import type { Check, State } from "./types.js";
@@ -90,7 +90,7 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
     );
     if (r) checks.push(prefixCheck(ctx, payload, citations, c, r, make));
   }
-  for (const r of records) if (r.located.pausedTask) checks.push(observedCheck(r, make));
+  for (const r of records) if (r.located.pausedTask) checks.push(observedCheck(r, transcriptOf(payload), citations, make));
   for (const [id, r] of byId) {
     if (!citedIds.has(id)) {
       checks.push(
@@ -182,8 +182,35 @@ function prefixCheck(ctx: EvidenceContext, payload: JsonObject, citations: reado
   return make("interim.prefix", "PASS", `this Task's record at the pause at transcript[${c.sequence}] (${state}): the transcript up to it and ${Array.isArray(effects) ? effects.length : 0} effect(s) recorded there agree with the terminal record`, { subject });
 }
 
+/**
+ * The resuming Message a paused Task may show beyond its interim record: a2a-js appends the
+ * Message that resumes a Task to the stored Task's history before the state leaves the pause, so
+ * a copy taken in that window (the non-blocking resume response, a resumption stream's first
+ * event, a GetTask then) is "the pause + that one Message". It is accepted only as the Message the
+ * terminal record commits right after the transition into this record's pause (the one the
+ * transition out is bound to), by messageId, role and partCommitment; undefined otherwise. Any
+ * other extra Message — not committed, another one, an agent's, a record the terminal payload does
+ * not cite — is content the interim record does not record.
+ */
+function resumingEntry(
+  m: A2AMessage,
+  record: readonly JsonValue[],
+  terminal: readonly JsonValue[],
+  sequence: number | undefined,
+): number | undefined {
+  if (sequence === undefined || record.length !== sequence + 1 || m.role !== "ROLE_USER") return undefined;
+  const entry = terminal[sequence + 1];
+  const out = terminal[sequence + 2];
+  const into = terminal[sequence];
+  if (!isJsonObject(entry) || "kind" in entry || !isJsonObject(out) || !isJsonObject(into) || !jsonEquals(into, record[sequence])) return undefined;
+  if (member(entry, "messageId") !== m.messageId || member(entry, "role") !== "ROLE_USER") return undefined;
+  if (member(entry, "partCommitment") !== sha256Hex(utf8(textOfParts(m.parts).text))) return undefined;
+  const resumes = member(out, "kind") === TRANSITION_KIND && member(out, "messageId") === m.messageId && member(out, "fromState") === member(into, "toState");
+  return resumes ? sequence + 1 : undefined;
+}
+
 /** The paused Task an interim record came with against what the record says of it. */
-function observedCheck(r: InterimRecord, make: Make): Check {
+function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citations: readonly Citation[], make: Make): Check {
   const subject = r.label;
   const fail = (detail: string) => make("interim.observed", "FAIL", detail, { subject });
   const paused = r.located.pausedTask as NonNullable<InterimRecord["located"]["pausedTask"]>;
@@ -203,9 +230,14 @@ function observedCheck(r: InterimRecord, make: Make): Check {
     }
   });
   let last = -1;
-  for (const m of task.history ?? []) {
+  let resuming: number | undefined;
+  const history = task.history ?? [];
+  const sequence = citations.find((c) => c.evidenceId === r.evidenceId)?.sequence;
+  for (const [i, m] of history.entries()) {
     const e = byMessage.get(m.messageId);
-    if (!e) return fail(`the paused Task's Message ${m.messageId} is not in the interim record's transcript: what happened before the pause is recorded at the pause`);
+    if (!e && i === history.length - 1) resuming = resumingEntry(m, transcriptOf(payload), terminal, sequence);
+    if (resuming !== undefined) break;
+    if (!e) return fail(`the paused Task's Message ${m.messageId} is not in the interim record's transcript: what happened before the pause is recorded at the pause (the one Message it may show beyond it is the resuming Message the terminal record commits right after this record's cited pause)`);
     if (e.index < last) return fail(`the paused Task's Message ${m.messageId} is out of order in the interim record's transcript`);
     last = e.index;
     const recomputed = sha256Hex(utf8(textOfParts(m.parts).text));
@@ -233,7 +265,10 @@ function observedCheck(r: InterimRecord, make: Make): Check {
   return make(
     "interim.observed",
     "PASS",
-    `the paused Task it came with (${task.state}, ${(task.history ?? []).length} Message(s), ${paused.content.length} effect(s)) is what it records`,
+    `the paused Task it came with (${task.state}, ${history.length} Message(s), ${paused.content.length} effect(s)) is what it records` +
+      (resuming === undefined
+        ? ""
+        : `, its last Message ${history.at(-1)?.messageId ?? ""} excepted: that is the resuming Message the terminal record commits at transcript[${resuming}], shown by the server before the state left the pause`),
     { subject },
   );
 }
