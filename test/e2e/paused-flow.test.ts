@@ -23,7 +23,7 @@ import { BINDINGS, EXTENSION_HEADER, isGetTask, isSend, RESUME_TEXT, resumeReque
 import { KIND_EXPECTATIONS, type KindExpectation } from "./expectations.js";
 import { extensionMetadata, INPUT_REQUIRED, pollToTerminal, pollUntil, runLiveTask, streamEvents, type LiveRun, type PausedRun } from "./harness.js";
 import { PAUSED_ASK, PAUSED_DONE } from "./kinds.js";
-import { expectReport, MIN, taskOf, text, TRUST, verified } from "./reports.js";
+import { expectReport, INTERIM_PASSES, lifecycleChecks, MIN, taskOf, text, TRUST, verified } from "./reports.js";
 import { startLiveServer, type LiveServer } from "./server.js";
 
 const EXPECTED = KIND_EXPECTATIONS.paused as KindExpectation;
@@ -221,6 +221,32 @@ for (const sendBinding of BINDINGS) {
       const resumption = checksOf(input, "transcript.resumption");
       expect(resumption).toMatchObject([{ state: "FAIL", subject: "transcript[4]", detail: expect.stringMatching(/the resumption was omitted/) }]);
       expect(report.policy.exitCode).toBe(1);
+    });
+
+    it("the non-blocking resume response — still INPUT_REQUIRED, its history ending with the resuming Message — as --interim: interim.observed PASS, naming that Message", () => {
+      // a2a-js stores the resuming Message before the state leaves the pause: this is what a client holds then.
+      const window = ((JSON.parse(text(paused.resumeResponse)) as Json).result ?? JSON.parse(text(paused.resumeResponse))) as { task: Json };
+      expect(window.task.status).toMatchObject({ state: INPUT_REQUIRED });
+      expect((window.task.history as Json[]).map((m) => m.messageId).at(-1)).toBe(paused.resumeMessageId);
+      for (const b of BINDINGS) {
+        const input = expectReport(verify({ inputs: [{ source: b, data: run.getTask[b] }], firstTask: run.sendResponse, interim: [paused.resumeResponse], trust: TRUST, minEvidence: MIN }), EXPECTED);
+        expect(lifecycleChecks(input).filter((l) => l.startsWith("interim."))).toEqual(INTERIM_PASSES);
+        expect(lifecycleChecks(input).filter((l) => l.startsWith("transcript."))).toEqual(["transcript.transition PASS", "transcript.transition PASS", "transcript.resumption PASS"]);
+        const observed = checksOf(input, "interim.observed");
+        expect(observed).toMatchObject([{ state: "PASS", detail: expect.stringMatching(/excepted: that is the resuming Message the terminal record commits at transcript\[3\]/) }]);
+        expect(observed[0]?.detail).toContain(paused.resumeMessageId);
+      }
+    });
+
+    it("the resume response with the resuming Message's text changed FAILs interim.observed: only the Message the terminal record commits is let through", () => {
+      const body = text(paused.resumeResponse);
+      const changed = body.replace(`"text":"${RESUME_TEXT}"`, `"text":"json, please."`);
+      expect(changed).not.toBe(body);
+      const input = verified(verify({ inputs: [{ source: "final", data: run.getTask.JSONRPC }], firstTask: run.sendResponse, interim: [changed], trust: TRUST, minEvidence: MIN }));
+      expect(PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL")).toEqual(["taskBinding"]);
+      expect(input.properties.taskBinding.checks.filter((c) => c.state === "FAIL")).toMatchObject([
+        { id: "interim.observed", detail: expect.stringMatching(new RegExp(`Message ${paused.resumeMessageId} is not in the interim record's transcript`)) },
+      ]);
     });
 
     it("the paused Task given as --interim with its quote changed FAILs interim.observed: the effect before the pause is recorded as it was", () => {
