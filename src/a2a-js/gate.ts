@@ -13,8 +13,8 @@
  *       the requested profile and minimum → NOT_ACCEPTED / ACCEPTANCE_TERMS; it is kept as the
  *       exchange's first Task.
  *   after getTask (and any Task it sees)
- *     - a Task of this gate's waiting for input or authentication, not yet resumed, with an interim
- *       record in its evidence Artifact (docs/profile.md §3): kept, once per bundle shown, so that the
+ *     - a Task of this gate's waiting for input or authentication (or being resumed from it), with an
+ *       interim record in its evidence Artifact (docs/profile.md §3): kept, once per bundle shown, so that the
  *       record is verified with the terminal one — a terminal record that no longer cites what the
  *       client was shown at the pause is a dropped citation (interim.cited FAIL);
  *     - a terminal Task: runs verify() over {firstTask, finalTask} and the interim records kept,
@@ -141,13 +141,11 @@ const MAX_INTERIM_RECORDS = 100;
  * shown under one evidenceId are both kept, and FAIL as two records of one evidenceId.
  */
 function interimRecordKey(task: Json): string | undefined {
+  // a2a-js appends the resuming Message to the stored Task before its state leaves the pause: a copy
+  // taken then (the resume response, a resumption stream's first event) is kept too — the verifier
+  // accepts that one Message only as the resuming Message the terminal record commits
+  // (interim.observed), so it is often the only copy of the record a streaming client sees.
   if (!isInterrupted(stateOf(task))) return undefined;
-  // Still waiting: the agent's request (the interrupted status's message) ends the history. a2a-js
-  // appends a resuming Message to the stored Task before its state moves on, so a copy taken then
-  // shows the pause with what came after it — not what the interim record was sealed from.
-  const request = (task.status as Json | undefined)?.message as Json | undefined;
-  const history = Array.isArray(task.history) ? (task.history as Json[]) : [];
-  if (request?.messageId === undefined || history.at(-1)?.messageId !== request.messageId) return undefined;
   const interim = (Array.isArray(task.artifacts) ? (task.artifacts as Json[]) : []).filter((a) => {
     const marked = a.artifactId === EVIDENCE_ARTIFACT_ID || (Array.isArray(a.extensions) && a.extensions.includes(EXTENSION_URI));
     const reference = (a.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined;
@@ -262,7 +260,8 @@ export class EvidenceGate implements CallInterceptor {
     const key = interimRecordKey(task);
     if (key === undefined || !this.firstTasks.has(id)) return;
     const kept = this.pausedTasks.get(id) ?? new Map<string, Json>();
-    if (!kept.has(key) && kept.size >= MAX_INTERIM_RECORDS) return;
+    // The first copy of a record is kept: a later one (the resumption window) adds nothing to check.
+    if (kept.has(key) || kept.size >= MAX_INTERIM_RECORDS) return;
     kept.set(key, task);
     this.pausedTasks.set(id, kept);
   }
