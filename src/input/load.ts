@@ -141,6 +141,9 @@ export function loadTaskInput(value: JsonValue | FoldedStream, role: "task" | "f
     }
     const c = streamClassified(value);
     if (!c.ok) return c;
+    if (!c.value.firstTask) {
+      return fail("INPUT_NOT_A_TASK", `the --first-task stream is not SendMessage's first stream: ${c.value.notes.at(-1) ?? ""}`, "$");
+    }
     const t = readV1Task(c.value.firstTask.value, c.value.firstTask.path);
     return t.ok ? ok({ firstTask: t.value, firstFrom: "--first-task" }) : t;
   }

@@ -1193,19 +1193,51 @@ function firstTaskPath(folded: FoldedStream): string {
 }
 
 /**
+ * The later client turn a stream's first Task already shows, if any: a ROLE_USER Message after a
+ * ROLE_AGENT one. SendMessage's first response to a new Task answers the Task's first Message, so
+ * it cannot hold a second client turn; a stream whose first Task does is a later request's stream
+ * on an existing Task (a resumption: a2a-js sends the stored Task, with the resuming Message
+ * appended, as its first event) or a subscription joined after one. Its first event is then the
+ * stored Task, past its acceptance — not the first response (contract §9.18 judges that one).
+ * A first response already terminal or holding results shows no such turn, and is still judged.
+ */
+export function laterClientTurn(task: JsonObject): string | undefined {
+  const history = member(task, "history");
+  let agentSpoke = false;
+  for (const m of Array.isArray(history) ? history : []) {
+    const role = isJsonObject(m) ? member(m, "role") : undefined;
+    if (role === "ROLE_AGENT") agentSpoke = true;
+    else if (role === "ROLE_USER" && agentSpoke) {
+      const id = member(m as JsonObject, "messageId");
+      return typeof id === "string" ? id : "(no messageId)";
+    }
+  }
+  return undefined;
+}
+
+/**
  * A folded stream as the input stage classifies an input: the folded Task is the observed Task
- * (its paths are the folded Task's own), the first event's Task is the first response, and the
- * notes say what was folded. A direct Message reply is refused: it carries no Task evidence.
+ * (its paths are the folded Task's own), the first event's Task is the first response — unless it
+ * already shows a later client turn (`laterClientTurn`): then the stream carries no first response,
+ * a note says why, and the acceptance is the caller's to supply (--first-task) — and the notes say
+ * what was folded. A direct Message reply is refused: it carries no Task evidence.
  */
 export function streamClassified(
   folded: FoldedStream,
-): Result<{ shape: "stream"; finalTask: Found; firstTask: Found; notes: string[] }> {
+): Result<{ shape: "stream"; finalTask: Found; firstTask?: Found; notes: string[] }> {
   if (folded.kind === "message") return streamTask(folded) as Failure;
+  const later = laterClientTurn(folded.firstTask);
+  const notes = [streamNote(folded), ...folded.notes];
+  if (later !== undefined) {
+    notes.push(
+      `the stream's first Task (${firstTaskPath(folded)}) already shows a later client turn (Message ${later} after the agent's): it is the stored Task of a later request on this Task, not SendMessage's first response — the acceptance is not observed here (pass the first response with --first-task)`,
+    );
+  }
   return ok({
     shape: "stream",
     finalTask: { value: folded.task, path: "$" },
-    firstTask: { value: folded.firstTask, path: firstTaskPath(folded) },
-    notes: [streamNote(folded), ...folded.notes],
+    ...(later === undefined ? { firstTask: { value: folded.firstTask, path: firstTaskPath(folded) } } : {}),
+    notes,
   });
 }
 

@@ -504,9 +504,9 @@ describe("folding a stream into the Task", () => {
     const c = streamClassified(f.value);
     if (!c.ok) throw new Error("classify");
     expect(c.value.shape).toBe("stream");
-    expect([c.value.finalTask.path, c.value.firstTask.path]).toEqual(["$", "event[1].result.task"]);
+    expect([c.value.finalTask.path, c.value.firstTask?.path]).toEqual(["$", "event[1].result.task"]);
     expect(plain(c.value.finalTask.value)).toEqual({ id: T, contextId: C, status: { state: "TASK_STATE_COMPLETED" } });
-    expect(plain(c.value.firstTask.value)).toEqual(task().task);
+    expect(plain(c.value.firstTask?.value as never)).toEqual(task().task);
     expect(c.value.notes).toEqual(["input is an SSE stream (JSON-RPC framing): 2 events, folded into the Task"]);
     const rest = foldStream(ndjson(task(), done));
     if (!rest.ok) throw new Error("fold");
@@ -516,7 +516,7 @@ describe("folding a stream into the Task", () => {
     const events = parseStrictJson(JSON.stringify([task(), done]));
     if (!events.ok || !Array.isArray(events.value)) throw new Error("parse");
     const array = classifyStreamArray(events.value);
-    expect(array.ok && [array.value.firstTask.path, array.value.notes[0]]).toEqual([
+    expect(array.ok && [array.value.firstTask?.path, array.value.notes[0]]).toEqual([
       "event[1].task",
       "input is a JSON array of stream events (REST framing): 2 events, folded into the Task",
     ]);
