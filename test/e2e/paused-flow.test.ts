@@ -394,6 +394,17 @@ describe("a paused Task over streams (sendMessageStream, then a second sendMessa
       expect(bundle.evidenceId).toBe(streamedId);
       expect((bundle.taskEvidencePayload as Json).interimEvidence).toEqual([{ evidenceId: interimId, sequence: 2 }]);
 
+      // The resumption stream on its own: its first event is the stored Task, not the first response.
+      const alone = verified(verify({ inputs: [{ source: "resumption stream", data: resumed.body }], interim: [pausedStream.body], trust: TRUST, minEvidence: MIN }));
+      expect(PROPERTY_NAMES.filter((p) => alone.properties[p].state === "FAIL")).toEqual([]);
+      expect(alone.properties.negotiation.state).toBe("INCONCLUSIVE");
+      expect(alone.properties.negotiation.checks.find((c) => c.id === "acceptance.accepted")).toMatchObject({ state: "INCONCLUSIVE", detail: expect.stringMatching(/acceptance not observed/) });
+      expect(alone.notes.join("\n")).toContain("already shows a later client turn");
+      // With the first stream as --first-task beside it, the acceptance is judged where it was given.
+      const both = expectReport(verify({ inputs: [{ source: "resumption stream", data: resumed.body }], firstTask: pausedStream.body, interim: [pausedStream.body], trust: TRUST, minEvidence: MIN }), EXPECTED);
+      expect(both.properties.negotiation.checks.find((c) => c.id === "acceptance.beforeWork")?.state).toBe("PASS");
+      expect(both.evidenceId).toBe(streamedId);
+
       // GetTask afterwards, with the first stream's first Task and the first stream itself as --interim (a stream that ended at the pause).
       await client.getTask({ tenant: "", id: taskId });
       const getTask = await tap.last(isGetTask).body;
