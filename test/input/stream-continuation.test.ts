@@ -41,7 +41,7 @@ const history = final.history as JsonObject[];
 
 /** A REST-framed SSE stream: the first event's Task, then (unless it is terminal) the evidence Artifact and the status update that end it as the final Task. */
 function stream(first: JsonObject): Uint8Array {
-  const ids = { taskId: final.id, contextId: final.contextId };
+  const ids = { taskId: final.id as string, contextId: final.contextId as string };
   const evidence = (final.artifacts as JsonObject[]).find((a) => a.artifactId !== uuidFromLabel("cont slots")) as JsonObject;
   const ends = (first.status as JsonObject).state === "TASK_STATE_COMPLETED";
   const events: JsonValue[] = [
