@@ -23,9 +23,10 @@ import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
 export const CHECKS = checksFor(["inclusion.proof", "inclusion.verify", "interim.inclusion", "interim.log"]);
 const { check, only } = CHECKS;
 
-const PROOF_PATH = "manifest.localInclusionProof";
+export const PROOF_PATH = "manifest.localInclusionProof";
 
-function rootAndSize(cp: JsonValue | undefined): { root: Uint8Array; mmrSize: number } | undefined {
+/** The root and size inclusion needs, read even from a checkpoint that does not parse (also `inspect`'s). */
+export function rootAndSize(cp: JsonValue | undefined): { root: Uint8Array; mmrSize: number } | undefined {
   if (!isJsonObject(cp)) return undefined;
   const root = member(cp, "root");
   const mmrSize = asSafeInteger(member(cp, "mmr_size"));

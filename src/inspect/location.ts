@@ -1,0 +1,37 @@
+/** Where the bundle was found: every located copy, its carrier, and which one is verified. */
+import type { Evidence } from "../input/load.js";
+import type { Carrier } from "../input/locate.js";
+import { member } from "../json/value.js";
+import { listed } from "./common.js";
+import type { InspectOptions, LocationSection } from "./model.js";
+
+const CARRIER_NOTES: Readonly<Record<Carrier, string>> = {
+  raw: "a base64 raw part: the producer's exact bytes, every digest is recomputed over them",
+  data: "a data part: it passed through protobuf Struct/Value, whose numbers are doubles, so numeric lexemes may not be the producer's",
+  inline: "inline metadata: it passed through protobuf Struct/Value, whose numbers are doubles, so numeric lexemes may not be the producer's",
+  capture: "the capture's evidenceBundle: the copy the client recorded, as JSON",
+  bare: "the input itself is the bundle",
+};
+
+export function locationSection(evidence: Evidence, o: InspectOptions): LocationSection {
+  const primary = evidence.bundles[0];
+  if (primary === undefined) throw new Error("loadEvidence returned no bundle");
+  const str = (name: string): string | null => {
+    const v = member(primary.bundle, name);
+    return typeof v === "string" ? v : null;
+  };
+  return {
+    copies: listed(evidence.bundles, o, (b, i) => ({
+      location: b.location,
+      carrier: b.carrier,
+      artifactId: b.artifact?.artifactId ?? null,
+      verified: i === 0,
+    })),
+    verified: primary.location,
+    carrier: primary.carrier,
+    carrierNote: CARRIER_NOTES[primary.carrier],
+    structuredCarrier: primary.carrier === "data" || primary.carrier === "inline",
+    recordProfile: str("recordProfile"),
+    extensionVersion: str("extensionVersion"),
+  };
+}

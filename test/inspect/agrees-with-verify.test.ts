@@ -1,0 +1,239 @@
+/**
+ * inspect never contradicts verify: on every shipped vector (with its trust file and without) and
+ * on the published reference vector, each value a verify check compared is the value inspect
+ * prints for that step, and every signature or comparison inspect reports agrees with the state
+ * of the check that made it.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { inspect, type Explanation } from "../../src/inspect/index.js";
+import { isAbsent, type ReceiptRecord } from "../../src/inspect/model.js";
+import { isFailedInput, type Check, type VerifiedInput } from "../../src/report/model.js";
+import { verify, type InputData } from "../../src/verify.js";
+import { REPO_ROOT, externalPath, hasExternal } from "../helpers/external.js";
+import { vectorInput } from "../helpers/vector-input.js";
+
+const VECTORS = join(REPO_ROOT, "vectors");
+const NAMES = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
+
+interface Case {
+  readonly name: string;
+  readonly data: InputData;
+  readonly trust?: InputData;
+}
+
+function cases(): Case[] {
+  const out: Case[] = [];
+  for (const name of NAMES) {
+    const dir = join(VECTORS, name);
+    out.push({ name, data: vectorInput(dir), trust: readFileSync(join(dir, "trust.json")) });
+    out.push({ name: `${name} (no trust file)`, data: vectorInput(dir) });
+  }
+  if (hasExternal("a2a-reference")) {
+    const bytes = readFileSync(externalPath("a2a-reference", "positive_vector.json"));
+    const trust = JSON.stringify(JSON.parse(bytes.toString("utf8")).trustConfig);
+    out.push({ name: "a2a-reference/positive_vector.json", data: bytes, trust });
+    const tamper = readFileSync(externalPath("a2a-reference", "tamper_negative_vector.json"));
+    out.push({ name: "a2a-reference/tamper_negative_vector.json", data: tamper, trust });
+  } else {
+    process.stderr.write(`SKIPPED: inspect agrees with verify on the reference vector: ${externalPath("a2a-reference")} is absent\n`);
+  }
+  return out;
+}
+
+function present<T extends object>(s: T | { absent: string }): T {
+  if (isAbsent(s)) throw new Error(`section absent: ${s.absent}`);
+  return s;
+}
+
+function record(e: Explanation, subject: string | undefined): ReceiptRecord {
+  const r = present(e.receipts).records.items.find((x) => subject !== undefined && subject.startsWith(`${x.at} `));
+  if (!r) throw new Error(`no receipt record for ${subject}`);
+  return r;
+}
+
+function message(e: Explanation, id: string): { recomputed: string; partCommitment: string | null } {
+  const c = present(e.commitments);
+  const row = c.transcript.items.find((t) => t.messageId === id && t.observed !== null);
+  if (row?.observed) return { recomputed: row.observed.recomputed, partCommitment: row.partCommitment };
+  const u = c.uncommittedMessages.items.find((m) => m.id === id);
+  if (u) return { recomputed: u.recomputed, partCommitment: null };
+  throw new Error(`no observed message ${id}`);
+}
+
+const stateIs = (c: Check, pass: boolean, what: string) => expect(c.state === "PASS", `${c.id} ${c.subject ?? ""}: ${what}`).toBe(pass);
+
+/**
+ * For each check id: the explanation's value for each `values` key verify reported, and what the
+ * check's state says inspect's result must be. A key missing here is not compared (and listed).
+ */
+const MAP: Record<string, (e: Explanation, c: Check) => Record<string, string | null | undefined>> = {
+  "evidenceId.recompute": (e) => {
+    const s = present(e.evidenceId);
+    return { claimed: s.claimed, recomputed: s.recomputed, recomputedNarrowed: s.narrowed?.recomputed };
+  },
+  "coreManifestDigest.recompute": (e) => {
+    const s = present(e.coreManifestDigest);
+    return { claimed: s.claimed, recomputed: s.recomputed, recomputedNarrowed: s.narrowed?.recomputed };
+  },
+  "capsule.agentInputDigest": (e) => {
+    const s = present(e.agentDigests);
+    return { agentInputDigest: s.agentInputDigest, evidenceId: s.evidenceId };
+  },
+  "capsule.agentOutputDigest": (e, c) => {
+    const s = present(e.agentDigests);
+    if (c.state === "PASS") expect([s.agentOutputDigest, s.responseDigest].filter((d) => d !== null).every((d) => d === s.outputRecomputed)).toBe(true);
+    return { expected: s.outputRecomputed, agentOutputDigest: s.agentOutputDigest, responseDigest: s.responseDigest };
+  },
+  "capsuleId.recompute": (e, c) => {
+    const s = present(e.capsuleId);
+    if (c.state === "PASS") expect(s.equal).toBe(true);
+    return { capsuleId: s.narrowed?.kind === "match" ? s.narrowed.recomputed : s.recomputed };
+  },
+  "envelope.verify": (e, c) => {
+    const s = present(e.producerEnvelope);
+    stateIs(c, s.result === "verifies", "the envelope's signature");
+    return { kid: s.kid, capsuleId: s.signedId };
+  },
+  "envelope.keyId": (e) => ({ kid: present(e.producerEnvelope).kid }),
+  "inclusion.verify": (e, c) => {
+    const s = present(e.inclusion);
+    stateIs(c, s.equal && s.root === s.checkpointRoot, "the bagged root equals the checkpoint's");
+    return { root: s.checkpointRoot, mmrSize: String(s.mmrSize), leafIndex: String(s.leafIndex), leafBody: s.leafBody };
+  },
+  "checkpoint.signature": (e, c) => {
+    const s = present(e.checkpoint);
+    expect(c.state === "FAIL", "checkpoint signature").toBe(s.result !== "verifies");
+    expect(c.state === "INCONCLUSIVE", "a reconstructed checkpoint").toBe(s.reconstructed && s.result === "verifies");
+    return { keyId: s.keyId, digest: s.digest };
+  },
+  "witness.entryHash": (e, c) => {
+    const r = record(e, c.subject);
+    expect(c.state === "FAIL", "entry_hash").toBe(r.entryHash?.equal === false);
+    return { recomputed: r.entryHash?.recomputed, stated: r.entryHash?.stated ?? "absent" };
+  },
+  "witness.receipt": (e, c) => ({ root: record(e, c.subject).root }),
+  "witness.treePosition": (e, c) => {
+    const r = record(e, c.subject);
+    const p = r.recordPosition;
+    return {
+      receipt: `${r.proof?.treeSize}/${r.proof?.leafIndex}`,
+      ...(/^\d+\/\d+$/.test(c.values?.record ?? "") ? { record: `${p?.treeSize}/${p?.leafIndex}` } : {}),
+    };
+  },
+  "witness.signature": (e, c) => {
+    const r = record(e, c.subject);
+    if (c.state !== "NOT_CHECKED") stateIs(c, r.signature === "verifies", "the receipt's signature");
+    else expect(r.signature).toBe("not checked");
+    return { key: r.key };
+  },
+  "chain.link": (e) => {
+    const ct = present(e.continuity);
+    return { priorRoot: ct.prior?.root, root: present(e.checkpoint).root, logId: present(e.checkpoint).logId };
+  },
+  "chain.key": (e) => ({ priorKey: present(e.continuity).prior?.keyId, key: present(e.checkpoint).keyId }),
+  "cosignature.note": (e, c) => {
+    const n = present(e.continuity).notes.find((x) => `${x.checkpoint} checkpoint` === c.subject);
+    return { origin: n?.origin, leafCount: String(n?.leafCount), root: n?.rootBase64 };
+  },
+  "cosignature.signature": (e, c) => {
+    const l = present(e.continuity).lines.items.find((x) => x.at === c.subject);
+    if (!l) throw new Error(`no line ${c.subject}`);
+    stateIs(c, l.result === "verifies", "the cosignature");
+    return { keyId: l.keyId, name: l.name, timestamp: l.timestamp, checkpoint: l.checkpoint, witness: l.witness };
+  },
+  "authority.keyAuthorized": (e, c) => {
+    const k = e.keys.keys.items.find((x) => x.role.startsWith("the capsule's key_id"));
+    if (c.state === "PASS") expect(k?.matches.length).toBeGreaterThan(0);
+    return { keyId: k?.key };
+  },
+  "artifact.binding": (e, c) => {
+    const i = Number(/^nonEvidenceArtifacts\[(\d+)\]$/.exec(c.subject ?? "")?.[1]);
+    const row = present(e.commitments).artifacts.items[i];
+    return { artifactId: row?.artifactId, contentCommitment: row?.contentCommitment, recomputed: row?.observed?.recomputed };
+  },
+  "transcript.message": (e, c) => {
+    const m = message(e, (c.subject ?? "").replace(/^history message /, ""));
+    return { recomputed: m.recomputed, ...(m.partCommitment !== null ? { partCommitment: m.partCommitment } : {}) };
+  },
+  "transcript.statusMessage": (e, c) => ({ recomputed: message(e, (c.subject ?? "").replace(/^status\.message /, "")).recomputed }),
+};
+
+/** Checks whose values inspect has no step for: the Task's fields, time, the level claim, witness counting. */
+const NOT_INSPECTED = new Set([
+  "reference.claimedLevel",
+  "task.id",
+  "task.contextId",
+  "task.terminalState",
+  "task.authority",
+  "task.tenant",
+  "equivocation.crossInput",
+  "cosignature.time",
+  "witness.eligible",
+  "witness.quorum",
+  "peac.carrier",
+  "requirement.wellFormed",
+  "acceptance.terms",
+  "status.meetsMinimum",
+]);
+
+describe("inspect agrees with verify", () => {
+  const compared = new Set<string>();
+  for (const c of cases()) {
+    it(c.name, () => {
+      const report = verify({ inputs: [{ source: c.name, data: c.data }], ...(c.trust ? { trust: c.trust } : {}) });
+      const input = report.inputs[0];
+      const explained = inspect({ source: c.name, data: c.data, ...(c.trust ? { trust: c.trust } : {}) }, { bytes: false, all: true });
+      if (!input || isFailedInput(input)) {
+        // An input verify cannot read, inspect cannot read either.
+        expect(explained.ok).toBe(false);
+        return;
+      }
+      expect(explained.ok, JSON.stringify(explained)).toBe(true);
+      if (!explained.ok) return;
+      const e = explained.value;
+      expect(e.location.copies.items.map((x) => x.location)).toEqual((input as VerifiedInput).locations);
+      let n = 0;
+      for (const p of Object.values(input.properties)) {
+        for (const check of p.checks) {
+          const map = MAP[check.id];
+          if (!map || !check.values) {
+            if (check.values && !NOT_INSPECTED.has(check.id)) throw new Error(`${check.id} compared values inspect is not held to: ${JSON.stringify(check.values)}`);
+            continue;
+          }
+          const ours = map(e, check);
+          for (const [key, value] of Object.entries(check.values)) {
+            if (!(key in ours)) continue;
+            expect(ours[key], `${check.id} ${check.subject ?? ""} ${key}`).toBe(value);
+            compared.add(`${check.id} ${key}`);
+            n++;
+          }
+        }
+      }
+      expect(n).toBeGreaterThan(0);
+    });
+  }
+
+  it("compared every step over the vectors: digests, envelope, inclusion, checkpoint, receipts, chain, cosignatures, commitments", () => {
+    for (const key of [
+      "evidenceId.recompute recomputed",
+      "coreManifestDigest.recompute recomputed",
+      "capsuleId.recompute capsuleId",
+      "capsule.agentOutputDigest expected",
+      "envelope.verify kid",
+      "inclusion.verify root",
+      "checkpoint.signature digest",
+      "witness.entryHash recomputed",
+      "witness.receipt root",
+      "witness.signature key",
+      "chain.link priorRoot",
+      "cosignature.note root",
+      "cosignature.signature timestamp",
+      "artifact.binding recomputed",
+      "transcript.message recomputed",
+    ]) {
+      expect(compared.has(key), key).toBe(true);
+    }
+  });
+});
