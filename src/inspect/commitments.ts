@@ -13,9 +13,10 @@ import { sha256Hex, utf8 } from "../util/bytes.js";
 import { listed } from "./common.js";
 import type { Absent, ArtifactRow, CommitmentsSection, InspectOptions, ObservedText, TranscriptRow } from "./model.js";
 
-function observed(at: string, parts: readonly A2APart[], o: InspectOptions): ObservedText {
+/** What an observed Message's or Artifact's commitment is over; `prefix` names a --task file's paths. */
+function observedText(at: string, parts: readonly A2APart[], prefix: string, o: InspectOptions): ObservedText {
   const t = textOfParts(parts);
-  return { at, textParts: t.textParts, otherParts: t.otherParts, recomputed: sha256Hex(utf8(t.text)), ...(o.bytes ? { text: t.text } : {}) };
+  return { at: `${prefix}${at}`, textParts: t.textParts, otherParts: t.otherParts, recomputed: sha256Hex(utf8(t.text)), ...(o.bytes ? { text: t.text } : {}) };
 }
 
 function str(v: JsonValue | undefined): string | null {
@@ -29,6 +30,9 @@ function firstBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T> 
 }
 
 export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): CommitmentsSection | Absent {
+  // Paths in a --task file are named as such, as verify names the locations of its bundles.
+  const prefix = ctx.evidence.origin.observedTask === "--task" ? "--task:" : "";
+  const observed = (at: string, parts: readonly A2APart[], _o: InspectOptions) => observedText(at, parts, prefix, o);
   const payload = ctx.payload;
   if (!payload) return { absent: "the bundle carries no taskEvidencePayload" };
   const task = ctx.observedTask;
@@ -101,7 +105,7 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
   const uncommittedMessages = [...messages.values(), ...(status ? [status] : [])].filter((m) => !committedMessages.has(m.messageId));
   const uncommittedArtifacts = content.filter((a) => !committedIds.has(a.artifactId) && artifacts.get(a.artifactId) === a);
   return {
-    observedTask: `${ctx.evidence.origin.observedTask === "--task" ? "--task:" : ""}${task.path}`,
+    observedTask: `${prefix}${task.path}`,
     transcript: listed(transcript, o, transcriptRow),
     uncommittedMessages: listed(uncommittedMessages, o, (m) => ({ ...observed(m.path, m.parts, o), id: m.messageId })),
     artifacts: listed(committedArtifacts, o, artifactRow),

@@ -62,7 +62,9 @@ export function continuitySection(ctx: EvidenceContext, o: InspectOptions): Cont
     const proof: ConsistencyProof | null = proofParsed?.ok ? proofParsed.value : null;
     const traced = proof && prior ? consistencyTrace(proof) : undefined;
     const r = verifyCheckpointChain(prior, current, proof, traced?.trace);
-    if (traced) consistency = traced.section;
+    // Shown only when the chain rule reached the proof: a link that fails first (another log, a
+    // prev_root that is not the prior's root) leaves the proof unchecked, as in verify.
+    if (traced && traced.section.oldBagged !== null) consistency = traced.section;
     if (r.ok) {
       chain =
         r.value.link === "first"

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspect, type Explanation } from "../../src/inspect/index.js";
-import { isAbsent, type ReceiptRecord } from "../../src/inspect/model.js";
+import { isAbsent, type Absent, type ReceiptRecord } from "../../src/inspect/model.js";
 import { isFailedInput, type Check, type VerifiedInput } from "../../src/report/model.js";
 import { verify, type InputData } from "../../src/verify.js";
 import { REPO_ROOT, externalPath, hasExternal } from "../helpers/external.js";
@@ -42,9 +42,9 @@ function cases(): Case[] {
   return out;
 }
 
-function present<T extends object>(s: T | { absent: string }): T {
+function present<T extends object>(s: T): Exclude<T, Absent> {
   if (isAbsent(s)) throw new Error(`section absent: ${s.absent}`);
-  return s;
+  return s as Exclude<T, Absent>;
 }
 
 function record(e: Explanation, subject: string | undefined): ReceiptRecord {
