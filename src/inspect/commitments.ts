@@ -23,6 +23,16 @@ function str(v: JsonValue | undefined): string | null {
   return v === undefined || v === null ? null : valueText(v);
 }
 
+/** The string ids the payload's entries name (entries of another shape name none). */
+function idsOf(entries: readonly JsonValue[], name: string): Set<string> {
+  const ids = new Set<string>();
+  for (const e of entries) {
+    const id = isJsonObject(e) ? member(e, name) : undefined;
+    if (typeof id === "string") ids.add(id);
+  }
+  return ids;
+}
+
 function firstBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T> {
   const m = new Map<string, T>();
   for (const item of items) if (!m.has(key(item))) m.set(key(item), item);
@@ -43,11 +53,7 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
   const status = task.statusMessage && !messages.has(task.statusMessage.messageId) ? task.statusMessage : undefined;
   const transcriptValue = member(payload, "transcript");
   const transcript = Array.isArray(transcriptValue) ? transcriptValue : [];
-  const committedMessages = new Set<string>();
-  for (const e of transcript) {
-    const id = isJsonObject(e) ? member(e, "messageId") : undefined;
-    if (typeof id === "string") committedMessages.add(id);
-  }
+  const committedMessages = idsOf(transcript, "messageId");
   const messageOf = (id: string): A2AMessage | undefined => messages.get(id) ?? (status?.messageId === id ? status : undefined);
 
   const content = (task.artifacts ?? []).filter((a) => !ctx.evidence.evidenceArtifacts.has(a));
@@ -61,11 +67,7 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
   }
   const artifactsValue = member(payload, "nonEvidenceArtifacts");
   const committedArtifacts = Array.isArray(artifactsValue) ? artifactsValue : [];
-  const committedIds = new Set<string>();
-  for (const e of committedArtifacts) {
-    const id = isJsonObject(e) ? member(e, "artifactId") : undefined;
-    if (typeof id === "string") committedIds.add(id);
-  }
+  const committedIds = idsOf(committedArtifacts, "artifactId");
 
   const transcriptRow = (e: JsonValue, index: number): TranscriptRow => {
     const entry = isJsonObject(e) ? e : undefined;

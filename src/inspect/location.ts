@@ -2,7 +2,8 @@
 import type { Evidence } from "../input/load.js";
 import type { Carrier } from "../input/locate.js";
 import { member } from "../json/value.js";
-import { listed } from "./common.js";
+import { base64ToBytesStrict } from "../util/bytes.js";
+import { binary, listed } from "./common.js";
 import type { InspectOptions, LocationSection } from "./model.js";
 
 const CARRIER_NOTES: Readonly<Record<Carrier, string>> = {
@@ -20,6 +21,9 @@ export function locationSection(evidence: Evidence, o: InspectOptions): Location
     const v = member(primary.bundle, name);
     return typeof v === "string" ? v : null;
   };
+  // A raw bundle is its part's one raw member, decoded (locate.ts reads exactly that part).
+  const part = primary.carrier === "raw" ? primary.artifact?.parts[0]?.raw : undefined;
+  const raw = part === undefined ? undefined : base64ToBytesStrict(part);
   return {
     copies: listed(evidence.bundles, o, (b, i) => ({
       location: b.location,
@@ -29,6 +33,8 @@ export function locationSection(evidence: Evidence, o: InspectOptions): Location
     })),
     verified: primary.location,
     carrier: primary.carrier,
+    // Shown as text with --bytes: the strict parse has already refused anything but UTF-8 JSON.
+    bytes: raw === undefined ? null : { ...binary(raw, { ...o, bytes: false }), ...(o.bytes ? { text: Buffer.from(raw).toString("utf8") } : {}) },
     carrierNote: CARRIER_NOTES[primary.carrier],
     structuredCarrier: primary.carrier === "data" || primary.carrier === "inline",
     recordProfile: str("recordProfile"),

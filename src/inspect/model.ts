@@ -56,6 +56,8 @@ export interface LocationSection {
   readonly copies: Listed<Copy>;
   readonly verified: string;
   readonly carrier: Carrier;
+  /** A raw part's decoded bytes: exactly the producer's, what `base64 -d` of the part gives. */
+  readonly bytes: Bytes | null;
   /** What the carrier means for the bytes: exact, or passed through protobuf doubles. */
   readonly carrierNote: string;
   readonly structuredCarrier: boolean;

@@ -99,7 +99,7 @@ function digest(l: Lines, title: string, s: DigestSection | Absent): void {
   l.more(4, s.numberFlags, "number(s)");
   failureLine(l, 2, s.failure);
   if (s.recomputed) l.kv(2, "recomputed", s.recomputed);
-  l.kv(2, "claimed", `${s.claimed === null ? "absent" : `${s.claimed}${s.recomputed ? ` ${equalText(s.equal)}` : ""}`} (${s.claimedAt})`);
+  l.kv(2, "claimed", s.claimed === null ? `absent (no ${s.claimedAt})` : `${s.claimed} at ${s.claimedAt}${s.recomputed ? ` ${equalText(s.equal)}` : ""}`);
   narrowedLines(l, s.narrowed);
 }
 
@@ -157,6 +157,10 @@ export function renderExplanationText(e: Explanation): string {
   }
   l.more(4, loc.copies, "copies");
   l.kv(2, "verified copy", loc.verified);
+  if (loc.bytes) {
+    l.kv(2, "its bytes", `${bytesText(loc.bytes)} (the base64 part decoded)`);
+    shownBytes(l, 4, loc.bytes);
+  }
   l.kv(2, "carrier", `${loc.carrier}: ${loc.carrierNote}`);
   l.kv(2, "extensionVersion", loc.extensionVersion ?? "absent");
   l.kv(2, "recordProfile", loc.recordProfile ?? "absent");

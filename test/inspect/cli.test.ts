@@ -184,15 +184,17 @@ describe("--task and --cosignatures", () => {
   });
 
   it("the --cosignatures file's lines for this input's checkpoints are explained like carried ones", async () => {
+    // The file is built from what inspect printed for the bundle: its rendered notes and its lines.
+    const carried = JSON.parse((await runCli(["inspect", "--format", "json", input("valid-continuity-1of1")])).stdout).continuity;
+    const file = (["current", "prior"] as const).map((role) => ({
+      type: "c2sp-cosignature/v1",
+      note: carried.notes.find((n: { checkpoint: string }) => n.checkpoint === role).text,
+      lines: carried.lines.items.filter((l: { checkpoint: string }) => l.checkpoint === role).map((l: { line: string }) => l.line),
+    }));
+    // The same input without them: continuityEvidence sits outside the manifest, so every digest holds.
     const task = JSON.parse(readFileSync(input("valid-continuity-1of1"), "utf8"));
-    const raw = task.finalTask.artifacts.at(-1).parts[0];
-    const bundle = JSON.parse(Buffer.from(raw.raw, "base64").toString("utf8"));
-    const m = bundle.manifest;
-    const note = (cp: { log_id: string; root: string }, leaves: number) => `agentactioncapsule.org/cll-mmr/v1/${cp.log_id}\n${leaves}\n${Buffer.from(cp.root, "hex").toString("base64")}\n`;
-    const notes: Record<string, string> = { current: note(m.cllCheckpoint, 9), prior: note(m.priorCheckpoint, 5) };
-    const file = bundle.continuityEvidence.map((e: { checkpoint: string; lines: string[] }) => ({ type: "c2sp-cosignature/v1", note: notes[e.checkpoint], lines: e.lines }));
-    delete bundle.continuityEvidence;
-    raw.raw = Buffer.from(JSON.stringify(bundle)).toString("base64");
+    const part = task.finalTask.artifacts.at(-1).parts[0];
+    part.raw = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(part.raw, "base64").toString("utf8")), continuityEvidence: undefined })).toString("base64");
     const stripped = tempFile("input.json", JSON.stringify(task));
     const without = await runCli(["inspect", "--trust", trust("valid-continuity-1of1"), stripped]);
     expect(without.stdout).toContain("cosignature lines: none carried");
