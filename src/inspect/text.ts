@@ -64,8 +64,9 @@ function equalText(equal: boolean): string {
   return equal ? "(equal)" : "(differs)";
 }
 
-function failureLine(l: Lines, indent: number, f: StepFailure | undefined): void {
-  if (f) l.add(indent, `stopped: ${f.code ? `${f.code}: ` : ""}${f.detail}${f.path ? ` (at ${f.path})` : ""}`);
+/** Why a step stopped before its result ("stopped"), or what the primitive said of a result it computed ("code"). */
+function failureLine(l: Lines, indent: number, f: StepFailure | undefined, computed = false): void {
+  if (f) l.add(indent, `${computed ? "code" : "stopped"}: ${f.code ? `${f.code}: ` : ""}${f.detail}${f.path ? ` (at ${f.path})` : ""}`);
 }
 
 function absent(l: Lines, s: object): s is Absent {
@@ -217,7 +218,7 @@ export function renderExplanationText(e: Explanation): string {
       shownBytes(l, 4, pe.sigStructure);
     }
     l.kv(2, "Ed25519", `under the kid ${pe.kid ?? "(none)"}: ${pe.result}`);
-    failureLine(l, 2, pe.failure);
+    failureLine(l, 2, pe.failure, pe.result === "does not verify");
   }
   l.add(0, "");
 
@@ -233,7 +234,7 @@ export function renderExplanationText(e: Explanation): string {
     if (inc.mountain) {
       l.kv(2, "its mountain", `${inc.mountain.index + 1} of ${inc.mountain.of}: height ${inc.mountain.height}, peak at position ${inc.mountain.peak}`);
     }
-    failureLine(l, 2, inc.failure);
+    if (inc.root === null) failureLine(l, 2, inc.failure);
     if (inc.leafHash) {
       l.add(2, inc.folds.length === 0 ? "folds to the peak: none (the leaf is its mountain's peak)" : "folds to the peak: SHA-256(be64(position + 1) ‖ left ‖ right)");
       for (const f of inc.folds) l.add(4, `position ${f.position}: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
@@ -245,6 +246,7 @@ export function renderExplanationText(e: Explanation): string {
     }
     if (inc.root) l.kv(2, "bagged root", inc.root);
     l.kv(2, "checkpoint root", `${inc.checkpointRoot ?? "none"}${inc.root ? ` ${equalText(inc.equal)}` : ""}`);
+    if (inc.root !== null) failureLine(l, 2, inc.failure, true);
   }
   l.add(0, "");
 
@@ -293,7 +295,7 @@ export function renderExplanationText(e: Explanation): string {
         shownBytes(l, 6, r.sigStructure);
       }
       if (r.root) l.kv(4, "signature", resultText(r.signature, r.signatureDetail));
-      failureLine(l, 4, r.failure);
+      failureLine(l, 4, r.failure, r.signature === "does not verify");
     }
     l.more(2, rs.records, "witness record(s)");
   }

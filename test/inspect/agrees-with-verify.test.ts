@@ -30,6 +30,11 @@ function cases(): Case[] {
     out.push({ name, data: vectorInput(dir), trust: readFileSync(join(dir, "trust.json")) });
     out.push({ name: `${name} (no trust file)`, data: vectorInput(dir) });
   }
+  // A data part whose integers a protobuf Struct widened (0 → 0.0, 1 → 1.0): verify judges the
+  // digests and the checkpoint under a narrowing, and inspect must show that very narrowing.
+  const dataPart = join(VECTORS, "valid-data-part");
+  const widened = readFileSync(join(dataPart, "input.json"), "utf8").replace(/"sequence": 0\b/g, '"sequence": 0.0').replace('"mmr_size": 1', '"mmr_size": 1.0');
+  out.push({ name: "valid-data-part, its integers widened", data: widened, trust: readFileSync(join(dataPart, "trust.json")) });
   if (hasExternal("a2a-reference")) {
     const bytes = readFileSync(externalPath("a2a-reference", "positive_vector.json"));
     const trust = JSON.stringify(JSON.parse(bytes.toString("utf8")).trustConfig);
@@ -212,6 +217,11 @@ describe("inspect agrees with verify", () => {
         }
       }
       expect(n).toBeGreaterThan(0);
+      if (c.name.endsWith("widened")) {
+        expect([present(e.evidenceId).narrowed?.kind, present(e.coreManifestDigest).narrowed?.kind, present(e.checkpoint).reconstructed]).toEqual(["match", "match", true]);
+        expect([input.properties.contentBinding.state, input.properties.checkpointSignature.state]).toEqual(["INCONCLUSIVE", "INCONCLUSIVE"]);
+        compared.add("narrowed");
+      }
     });
   }
 
@@ -232,6 +242,8 @@ describe("inspect agrees with verify", () => {
       "cosignature.signature timestamp",
       "artifact.binding recomputed",
       "transcript.message recomputed",
+      "evidenceId.recompute recomputedNarrowed",
+      "narrowed",
     ]) {
       expect(compared.has(key), key).toBe(true);
     }
