@@ -6,11 +6,13 @@
  * content Artifacts only; an unmatched artifact gets at most three same-named ones as a hint.
  */
 import { valueText } from "../json/diff.js";
-import { isJsonObject, member, type JsonValue } from "../json/value.js";
+import { hasMember, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart } from "../input/a2a.js";
 import type { EvidenceContext } from "../properties/shared/context.js";
 import { sha256Hex, utf8 } from "../util/bytes.js";
 import { listed } from "./common.js";
+import { traceRows } from "./traces.js";
+import { transitionRow } from "./transitions.js";
 import type { Absent, ArtifactRow, CommitmentsSection, InspectOptions, ObservedText, TranscriptRow } from "./model.js";
 
 /** What an observed Message's or Artifact's commitment is over; `prefix` names a --task file's paths. */
@@ -23,11 +25,14 @@ function str(v: JsonValue | undefined): string | null {
   return v === undefined || v === null ? null : valueText(v);
 }
 
-/** The string ids the payload's entries name (entries of another shape name none). */
+/**
+ * The string ids the payload's entries name (entries of another shape name none). A transition
+ * entry repeats the messageId of the Message it is bound to: it does not commit that Message.
+ */
 function idsOf(entries: readonly JsonValue[], name: string): Set<string> {
   const ids = new Set<string>();
   for (const e of entries) {
-    const id = isJsonObject(e) ? member(e, name) : undefined;
+    const id = isJsonObject(e) && !hasMember(e, "kind") ? member(e, name) : undefined;
     if (typeof id === "string") ids.add(id);
   }
   return ids;
@@ -69,14 +74,17 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
   const committedArtifacts = Array.isArray(artifactsValue) ? artifactsValue : [];
   const committedIds = idsOf(committedArtifacts, "artifactId");
 
+  const observedMessage = (m: A2AMessage) => ({ ...observed(m.path, m.parts, o), role: m.role });
   const transcriptRow = (e: JsonValue, index: number): TranscriptRow => {
     const entry = isJsonObject(e) ? e : undefined;
+    if (entry && hasMember(entry, "kind")) return transitionRow(entry, index, task, messageOf, observedMessage, o);
     const id = entry ? member(entry, "messageId") : undefined;
     const partCommitment = entry ? str(member(entry, "partCommitment")) : null;
     const m = typeof id === "string" ? messageOf(id) : undefined;
-    const seen = m ? { ...observed(m.path, m.parts, o), role: m.role } : null;
+    const seen = m ? observedMessage(m) : null;
     return {
       index,
+      kind: "message",
       messageId: str(id),
       role: entry ? str(member(entry, "role")) : null,
       partCommitment,
@@ -112,5 +120,6 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
     uncommittedMessages: listed(uncommittedMessages, o, (m) => ({ ...observed(m.path, m.parts, o), id: m.messageId })),
     artifacts: listed(committedArtifacts, o, artifactRow),
     uncommittedArtifacts: listed(uncommittedArtifacts, o, (a) => ({ ...observed(a.path, a.parts, o), id: a.artifactId })),
+    traces: traceRows(payload, task, prefix, o),
   };
 }

@@ -105,7 +105,7 @@ export function continuitySection(ctx: EvidenceContext, o: InspectOptions): Cont
   };
 }
 
-function consistencyTrace(proof: ConsistencyProof): { section: ConsistencySection; trace: Parameters<typeof verifyCheckpointChain>[3] } {
+export function consistencyTrace(proof: ConsistencyProof): { section: ConsistencySection; trace: Parameters<typeof verifyCheckpointChain>[3] } {
   const climbs: ConsistencyClimb[] = [];
   let folds: MmrFoldStep[] = [];
   const section = {

@@ -25,7 +25,7 @@ function present(v: JsonValue | undefined): v is JsonValue {
 }
 
 /** A narrowing of widened numbers under which `preimageOf` gives `target`, as verify searches for it. */
-function narrowing(value: JsonValue, target: string, preimageOf: (v: JsonValue) => string | undefined, o: InspectOptions): Narrowed {
+export function narrowing(value: JsonValue, target: string, preimageOf: (v: JsonValue) => string | undefined, o: InspectOptions): Narrowed {
   const n = findNarrowing(value, (candidate) => {
     const p = preimageOf(candidate);
     return p !== undefined && sha256Hex(utf8(p)) === target;
@@ -36,7 +36,7 @@ function narrowing(value: JsonValue, target: string, preimageOf: (v: JsonValue) 
   return { kind: "match", numbers: n.narrowed, preimage: text(p, o), recomputed: sha256Hex(utf8(p)) };
 }
 
-function pyjsonText(v: JsonValue): string | undefined {
+export function pyjsonText(v: JsonValue): string | undefined {
   const r = pyjson(v);
   return r.ok ? r.value.text : undefined;
 }

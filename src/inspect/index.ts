@@ -24,10 +24,12 @@ import { envelopeSection } from "./envelope.js";
 import { inclusionSection } from "./inclusion.js";
 import { keysSection } from "./keys.js";
 import { locationSection } from "./location.js";
-import { INSPECT_VERSION, isAbsent, type Explanation, type InspectOptions } from "./model.js";
+import { interimSection } from "./interim.js";
+import { INSPECT_VERSION, isAbsent, type Explanation, type InspectOptions, type PendingExplanation } from "./model.js";
+import { pendingExplanation } from "./pending.js";
 import { receiptsSection } from "./receipts.js";
 
-export { INSPECT_VERSION, type Explanation, type InspectOptions } from "./model.js";
+export { INSPECT_VERSION, type Explanation, type InspectOptions, type PendingExplanation } from "./model.js";
 
 export interface InspectRequest {
   readonly source: string;
@@ -38,10 +40,16 @@ export interface InspectRequest {
   readonly task?: InputData;
   /** A `--cosignatures` file: its lines for this input's checkpoints are explained too. */
   readonly cosignatures?: InputData;
+  /** `--interim` files: interim records sealed at the Task's pauses, or the paused Tasks that carry them. */
+  readonly interim?: readonly InputData[];
 }
 
-/** Which file could not be used: the input, or one the caller passed beside it. */
-export type InspectFailure = Failure & { readonly about: "input" | "trust" | "--task" | "--cosignatures" };
+/**
+ * Which file could not be used: the input, or one the caller passed beside it. A Task that has not
+ * ended cannot be verified either (INPUT_EVIDENCE_PENDING, as verify reports it), but what it
+ * carries can still be explained: `pending`.
+ */
+export type InspectFailure = Failure & { readonly about: "input" | "trust" | "--task" | "--cosignatures" | "--interim"; readonly pending?: PendingExplanation };
 
 function refused(about: InspectFailure["about"], f: Failure): InspectFailure {
   return { ...f, about };
@@ -52,8 +60,8 @@ export function inspect(request: InspectRequest, options: InspectOptions): Ok<Ex
   try {
     const trust = resolveTrust(request.trust);
     if (!trust.ok) return refused("trust", trust);
-    const caller = loadCallerObservation(request.task, undefined);
-    if (!caller.ok) return refused("--task", caller);
+    const caller = loadCallerObservation(request.task, undefined, request.interim ?? []);
+    if (!caller.ok) return refused((caller as { readonly source?: string }).source === "--interim" ? "--interim" : "--task", caller);
     let cosignatures: ReturnType<typeof toJsonValue> | undefined;
     if (request.cosignatures !== undefined) {
       cosignatures = toJsonValue(request.cosignatures);
@@ -62,9 +70,16 @@ export function inspect(request: InspectRequest, options: InspectOptions): Ok<Ex
     }
     const value = toInputValue(request.data);
     if (!value.ok) return refused("input", value);
+    const verifyOptions = cosignatures?.ok ? { cosignatures: cosignatures.value } : {};
     const evidence = loadEvidence(value.value, caller.value);
-    if (!evidence.ok) return refused("input", evidence);
-    const ctx = new EvidenceContext(evidence.value, trust.value, cosignatures?.ok ? { cosignatures: cosignatures.value } : {});
+    if (!evidence.ok) {
+      const pending =
+        evidence.code === "INPUT_EVIDENCE_PENDING"
+          ? pendingExplanation(request.source, value.value, caller.value, evidence, trust.value, verifyOptions, { ...options, cosignatures: cosignatures !== undefined })
+          : undefined;
+      return pending ? { ...refused("input", evidence), pending } : refused("input", evidence);
+    }
+    const ctx = new EvidenceContext(evidence.value, trust.value, verifyOptions);
     return ok(explain(request.source, ctx, options));
   } catch (e) {
     return refused("input", fail("VERIFY_INTERNAL_ERROR", `the explanation failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
@@ -96,6 +111,7 @@ export function explain(source: string, ctx: EvidenceContext, o: InspectOptions)
     continuity,
     keys: keysSection(ctx, { envelope: producerEnvelope, receipts, continuity }, o),
     commitments: commitmentsSection(ctx, o),
+    interim: interimSection(ctx, o),
     notes: listed(evidence.notes, o, (n) => n),
   };
 }

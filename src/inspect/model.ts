@@ -341,13 +341,43 @@ export interface ObservedText {
   readonly text?: string;
 }
 
+/**
+ * A transition entry (docs/profile.md §2.4): its commitment recomputed as SHA-256 of pyjson of the
+ * ten-element array, from the observed Task and the Message the entry is bound to.
+ */
+export interface TransitionRow {
+  readonly fromState: string | null;
+  readonly toState: string | null;
+  readonly transitionCommitment: string | null;
+  /** Members a transition entry must have and this one lacks, and members it carries beyond the six. */
+  readonly missingMembers: readonly string[];
+  readonly extraMembers: readonly string[];
+  /** The observed Task's id and contextId ("" when absent): the preimage's second and third elements. */
+  readonly taskId: string;
+  readonly contextId: string;
+  /** The bound Message's own taskId and contextId, as it carries them; null when bound to none or not observed. */
+  readonly messageTaskId: string | null;
+  readonly messageContextId: string | null;
+  /** pyjson of the ten-element array; null when the entry or its Message cannot give one. */
+  readonly preimage: Bytes | null;
+  readonly recomputed: string | null;
+  /** A transition out of a pause bound to a resuming Message: the Task and context it names beside this Task's. */
+  readonly resumption: { readonly messageTaskId: string; readonly messageContextId: string; readonly taskId: string; readonly contextId: string; readonly equal: boolean } | null;
+  readonly failure?: StepFailure;
+}
+
 export interface TranscriptRow {
   readonly index: number;
+  /** A v3.1 Message entry, or a v3.2 transition entry (an entry with a `kind` member). */
+  readonly kind: "message" | "transition";
   readonly messageId: string | null;
   readonly role: string | null;
   readonly partCommitment: string | null;
+  /** The observed Message of that messageId (for a transition, the Message it is bound to). */
   readonly observed: (ObservedText & { readonly role: string }) | null;
+  /** Message: partCommitment equals the observed text's SHA-256; transition: the commitment recomputes. */
   readonly equal: boolean;
+  readonly transition?: TransitionRow;
 }
 
 export interface ArtifactRow {
@@ -365,6 +395,33 @@ export interface UncommittedItem extends ObservedText {
   readonly id: string;
 }
 
+/** A callee record a trace step cites: listed, never fetched or followed. */
+export interface CalleeCitationRow {
+  readonly step: string;
+  readonly callee: string;
+  readonly evidenceId: string;
+}
+
+/** A Traceability trace in metadata (docs/profile.md §4): the payload's digest of it, or none. */
+export interface TraceRow {
+  /** `traceDigests[i]` for a digest the payload carries; null for a trace it does not digest. */
+  readonly entry: string | null;
+  readonly holder: string | null;
+  readonly id: string | null;
+  readonly traceDigest: string | null;
+  /** Where the trace sits in the observed Task; null when the holder shows none. */
+  readonly at: string | null;
+  /** pyjson of the value under the Traceability key. */
+  readonly preimage: Bytes | null;
+  readonly recomputed: string | null;
+  readonly equal: boolean;
+  readonly narrowed?: Narrowed;
+  readonly callees: Listed<CalleeCitationRow>;
+  /** What the row is: digested, informational, or why there is nothing to recompute. */
+  readonly detail: string;
+  readonly failure?: StepFailure;
+}
+
 export interface CommitmentsSection {
   /** Where the observed Task is: the input's own, or the --task file's. */
   readonly observedTask: string;
@@ -374,6 +431,146 @@ export interface CommitmentsSection {
   readonly artifacts: Listed<ArtifactRow>;
   /** Observed content artifacts the payload does not commit to. */
   readonly uncommittedArtifacts: Listed<UncommittedItem>;
+  /** Traces in the observed Task's metadata, and the payload's traceDigests. */
+  readonly traces: Listed<TraceRow>;
+}
+
+/** Two values an interim record and the record it is compared with must share. */
+export interface Comparison {
+  readonly what: string;
+  readonly interim: string;
+  readonly other: string;
+  readonly equal: boolean;
+}
+
+/** A citation of an interim record in the terminal payload's interimEvidence (docs/profile.md §3.2). */
+export interface CitationRow {
+  readonly at: string;
+  readonly evidenceId: string | null;
+  readonly sequence: number | null;
+  /** The transcript entry at that sequence: its kind and the state it enters (null: no entry there). */
+  readonly entry: { readonly kind: string | null; readonly toState: string | null } | null;
+  /** Where the supplied record carrying that evidenceId was found; null when none is supplied. */
+  readonly supplied: string | null;
+  /** Why the citation is not followed: it is not a well-formed citation of a pause (verify's words). */
+  readonly failure?: StepFailure;
+}
+
+/** A cited interim record against the terminal record (docs/profile.md §3.3, interim.prefix). */
+export interface PrefixSection {
+  readonly citation: string;
+  readonly sequence: number;
+  /** The bundle's recordProfile and extensionVersion, the payload's Task members, and the state it was sealed in. */
+  readonly members: readonly Comparison[];
+  /** Its transcript: how many entries, how many it must hold (sequence + 1), the first entry that differs. */
+  readonly transcript: {
+    readonly length: number;
+    readonly expected: number;
+    readonly firstDifference: { readonly index: number; readonly path: string; readonly interim: string; readonly other: string } | null;
+    readonly equal: boolean;
+  };
+  /** Each effect it recorded, and whether the terminal payload commits it identically. */
+  readonly effects: Listed<{ readonly artifactId: string | null; readonly kept: "identical" | "not committed" | "other content" }>;
+  readonly effectsKept: boolean;
+  /** Its own interimEvidence beside the terminal citations before it. */
+  readonly citations: Comparison;
+}
+
+/** One consistency proof followed from an interim checkpoint towards the terminal one. */
+export interface ChainStep {
+  readonly fromSize: number;
+  readonly toSize: number;
+  /** Whose manifest carries it: the terminal record, or an interim record (its label). */
+  readonly carriedBy: string;
+  readonly consistency: ConsistencySection;
+  readonly verifies: boolean;
+  readonly failure?: StepFailure;
+}
+
+/** An interim record's place in the terminal record's log (interim.log). */
+export interface LogRelation {
+  readonly logId: Comparison;
+  readonly leafIndex: { readonly interim: number; readonly terminal: number };
+  readonly mmrSize: { readonly interim: number; readonly terminal: number };
+  readonly root: { readonly interim: string; readonly terminal: string };
+  /** The consistency proofs followed from the interim checkpoint's size towards the terminal one's. */
+  readonly chain: readonly ChainStep[];
+  /** The checkpoint the chain reached (the interim one when it has no step), and its root. */
+  readonly reached: { readonly size: number; readonly root: string };
+}
+
+/** A paused Task an interim record came with, against what the record says of it (interim.observed). */
+export interface PausedTaskSection {
+  readonly task: string;
+  readonly members: readonly Comparison[];
+  readonly messages: Listed<{
+    readonly messageId: string;
+    readonly observed: ObservedText & { readonly role: string };
+    /** The Message entry of that messageId in the interim transcript, and what it commits. */
+    readonly entry: number | null;
+    readonly role: string | null;
+    readonly partCommitment: string | null;
+    readonly inOrder: boolean;
+    readonly equal: boolean;
+  }>;
+  readonly effects: Listed<{ readonly artifactId: string; readonly observed: ObservedText; readonly contentCommitment: string | null; readonly equal: boolean }>;
+}
+
+/** One interim record, derived step by step as the terminal record is (sections 1–7), then related to it. */
+export interface InterimRecordSection {
+  /** How verify's interim checks name it: "interim record <evidenceId> at <where>". */
+  readonly label: string;
+  readonly location: LocationSection;
+  /** The state its payload was sealed in (its terminalState member), and its sealTime (reported, never proof of time). */
+  readonly sealedIn: string | null;
+  readonly sealTime: string | null;
+  readonly evidenceId: DigestSection | Absent;
+  readonly coreManifestDigest: DigestSection | Absent;
+  readonly capsuleId: CapsuleIdSection | Absent;
+  readonly agentDigests: AgentDigestsSection | Absent;
+  readonly producerEnvelope: EnvelopeSection | Absent;
+  readonly inclusion: InclusionSection | Absent;
+  readonly checkpoint: CheckpointSection | Absent;
+  /** Its capsule key_id and checkpoint key_id beside the terminal record's; null without a terminal record. */
+  readonly signers: { readonly capsuleKey: Comparison; readonly checkpointKey: Comparison | null } | null;
+  /** The citation that names it, when one does. */
+  readonly citedBy: string | null;
+  readonly prefix: PrefixSection | null;
+  readonly log: LogRelation | null;
+  /** Why it is not placed in the log: a checkpoint or inclusion proof that does not parse. */
+  readonly logFailure?: string;
+  readonly pausedTask: PausedTaskSection | null;
+}
+
+export interface InterimSection {
+  /** taskEvidencePayload.interimEvidence, entry by entry. */
+  readonly citations: Listed<CitationRow>;
+  readonly citationsFailure?: StepFailure;
+  /** The interim records supplied (a capture's interimBundles, --interim) or, for a pending Task, carried. */
+  readonly records: Listed<InterimRecordSection>;
+}
+
+/**
+ * A Task that has not ended (docs/profile.md §5): verify reports it as INPUT_EVIDENCE_PENDING
+ * (exit 3) and verifies nothing. What can be explained is the Task's state and the interim records
+ * it carries, each derived on its own.
+ */
+export interface PendingExplanation {
+  readonly inspectVersion: typeof INSPECT_VERSION;
+  readonly tool: { readonly name: "a2a-evidence"; readonly version: string };
+  readonly source: string;
+  readonly shape: InputShape;
+  readonly options: Explanation["options"];
+  readonly pending: {
+    readonly code: "INPUT_EVIDENCE_PENDING";
+    /** verify's words. */
+    readonly detail: string;
+    readonly task: string;
+    readonly state: string;
+    readonly evidenceStatus: string | null;
+  };
+  readonly interim: InterimSection;
+  readonly notes: Listed<string>;
 }
 
 export interface Explanation {
@@ -394,6 +591,7 @@ export interface Explanation {
   readonly continuity: ContinuitySection | Absent;
   readonly keys: KeysSection;
   readonly commitments: CommitmentsSection | Absent;
+  readonly interim: InterimSection | Absent;
   readonly notes: Listed<string>;
 }
 

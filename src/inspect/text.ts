@@ -10,13 +10,24 @@ import {
   type Absent,
   type Bytes,
   type CheckpointSection,
+  type Comparison,
   type CoseSection,
   type DigestSection,
   type Explanation,
+  type InterimRecordSection,
+  type InterimSection,
   type Listed,
+  type LocationSection,
+  type LogRelation,
   type Narrowed,
   type ObservedText,
+  type PausedTaskSection,
+  type PendingExplanation,
+  type PrefixSection,
   type StepFailure,
+  type TraceRow,
+  type TranscriptRow,
+  type TransitionRow,
 } from "./model.js";
 
 const LABEL = 20;
@@ -38,6 +49,10 @@ class Lines {
   }
   more(indent: number, l: Listed<unknown>, what: string): void {
     if (l.omitted > 0) this.add(indent, `… and ${l.omitted} more ${what} (--all lists every one)`);
+  }
+  /** Another section's lines, indented under this one (made printable once, by `text`). */
+  nest(indent: number, child: Lines): void {
+    for (const line of child.out) this.out.push(line === "" ? "" : `${" ".repeat(indent)}${line}`);
   }
   text(): string {
     return `${this.out.map(printable).join("\n")}\n`;
@@ -142,16 +157,7 @@ function observedText(l: Lines, indent: number, o: ObservedText): void {
   if (o.text !== undefined) l.block(indent, "the text hashed", o.text);
 }
 
-export function renderExplanationText(e: Explanation): string {
-  const l = new Lines();
-  l.add(0, `inspect ${e.source}`);
-  l.add(2, "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)");
-  l.kv(2, "input shape", e.shape);
-  l.kv(2, "trust file", e.options.trust ? `given (${e.keys.trust} shape)` : "none (keys are matched against nothing)");
-  l.add(0, "");
-
-  l.add(0, "1. Where the bundle was found");
-  const loc = e.location;
+function locationLines(l: Lines, loc: LocationSection): void {
   l.add(2, `${loc.copies.items.length + loc.copies.omitted} cop${loc.copies.items.length + loc.copies.omitted === 1 ? "y" : "ies"} located:`);
   for (const c of loc.copies.items) {
     l.add(4, `${c.verified ? "* " : "  "}${c.location}  (${c.carrier}${c.artifactId !== null ? `, artifact ${c.artifactId}` : ""})${c.verified ? "  <- verified" : ""}`);
@@ -165,14 +171,19 @@ export function renderExplanationText(e: Explanation): string {
   l.kv(2, "carrier", `${loc.carrier}: ${loc.carrierNote}`);
   l.kv(2, "extensionVersion", loc.extensionVersion ?? "absent");
   l.kv(2, "recordProfile", loc.recordProfile ?? "absent");
+}
+
+/** The sections a record's own derivation has (2–7), for the terminal record and each interim one. */
+type RecordSections = Pick<Explanation, "evidenceId" | "coreManifestDigest" | "capsuleId" | "agentDigests" | "producerEnvelope" | "inclusion" | "checkpoint">;
+
+function recordLines(l: Lines, e: RecordSections, titles: readonly string[]): void {
+  const [evidenceTitle, manifestTitle, capsuleTitle, envelopeTitle, inclusionTitle, checkpointTitle] = titles as [string, string, string, string, string, string];
+  digest(l, evidenceTitle, e.evidenceId);
+  l.add(0, "");
+  digest(l, manifestTitle, e.coreManifestDigest);
   l.add(0, "");
 
-  digest(l, "2. evidenceId", e.evidenceId);
-  l.add(0, "");
-  digest(l, "3. coreManifestDigest", e.coreManifestDigest);
-  l.add(0, "");
-
-  l.add(0, "4. capsule_id, and the capsule's digests");
+  l.add(0, capsuleTitle);
   const c = e.capsuleId;
   if (!absent(l, c)) {
     l.kv(2, "format_version", c.formatVersion ?? "absent");
@@ -200,7 +211,7 @@ export function renderExplanationText(e: Explanation): string {
   }
   l.add(0, "");
 
-  l.add(0, "5. Producer Envelope (COSE_Sign1)");
+  l.add(0, envelopeTitle);
   const pe = e.producerEnvelope;
   if (!absent(l, pe)) {
     l.kv(2, "at", pe.at);
@@ -222,7 +233,7 @@ export function renderExplanationText(e: Explanation): string {
   }
   l.add(0, "");
 
-  l.add(0, "6. Inclusion in the producer's log (MMR)");
+  l.add(0, inclusionTitle);
   const inc = e.inclusion;
   if (!absent(l, inc)) {
     l.kv(2, "proof", inc.at);
@@ -250,8 +261,22 @@ export function renderExplanationText(e: Explanation): string {
   }
   l.add(0, "");
 
-  l.add(0, "7. Checkpoint signature");
+  l.add(0, checkpointTitle);
   if (!absent(l, e.checkpoint)) checkpoint(l, 2, e.checkpoint);
+}
+
+export function renderExplanationText(e: Explanation): string {
+  const l = new Lines();
+  l.add(0, `inspect ${e.source}`);
+  l.add(2, "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)");
+  l.kv(2, "input shape", e.shape);
+  l.kv(2, "trust file", e.options.trust ? `given (${e.keys.trust} shape)` : "none (keys are matched against nothing)");
+  l.add(0, "");
+
+  l.add(0, "1. Where the bundle was found");
+  locationLines(l, e.location);
+  l.add(0, "");
+  recordLines(l, e, ["2. evidenceId", "3. coreManifestDigest", "4. capsule_id, and the capsule's digests", "5. Producer Envelope (COSE_Sign1)", "6. Inclusion in the producer's log (MMR)", "7. Checkpoint signature"]);
   l.add(0, "");
 
   l.add(0, "8. Transparency Service receipts");
@@ -367,6 +392,10 @@ export function renderExplanationText(e: Explanation): string {
     const count = (x: Listed<unknown>) => x.items.length + x.omitted;
     l.add(2, `transcript (${count(cm.transcript)} entr${count(cm.transcript) === 1 ? "y" : "ies"}): partCommitment = SHA-256 of the text parts joined with "\\n"`);
     for (const t of cm.transcript.items) {
+      if (t.transition) {
+        transitionLines(l, t, t.transition);
+        continue;
+      }
       l.add(4, `[${t.index}] ${t.messageId ?? "(no messageId)"} ${t.role ?? ""} partCommitment ${t.partCommitment ?? "absent"}`);
       if (t.observed) {
         l.add(6, `${observedLine(t.observed, ` (${t.observed.role})`)} ${equalText(t.equal)}`);
@@ -399,12 +428,202 @@ export function renderExplanationText(e: Explanation): string {
       observedText(l, 6, u);
     }
     l.more(4, cm.uncommittedArtifacts, "uncommitted artifact(s)");
+    traceLines(l, cm.traces);
   }
-  if (e.notes.items.length > 0 || e.notes.omitted > 0) {
+  l.add(0, "");
+
+  l.add(0, "12. Interim records");
+  if (!absent(l, e.interim)) interimLines(l, e.interim, true);
+  notesLines(l, e.notes);
+  return l.text();
+}
+
+function notesLines(l: Lines, notes: Listed<string>): void {
+  if (notes.items.length > 0 || notes.omitted > 0) {
     l.add(0, "");
     l.add(0, "Notes");
-    for (const n of e.notes.items) l.add(2, n);
-    l.more(2, e.notes, "note(s)");
+    for (const n of notes.items) l.add(2, n);
+    l.more(2, notes, "note(s)");
   }
+}
+
+const PREIMAGE = '["a2a-task-evidence/transition/v1", taskId, contextId, sequence, fromState, toState, messageId, the Message\'s taskId, its contextId, its partCommitment]';
+
+function transitionLines(l: Lines, row: TranscriptRow, t: TransitionRow): void {
+  l.add(4, `[${row.index}] transition ${t.fromState ?? "(no fromState)"} -> ${t.toState ?? "(no toState)"}, messageId ${row.messageId ?? "null"}, transitionCommitment ${t.transitionCommitment ?? "absent"}`);
+  if (t.missingMembers.length > 0 || t.extraMembers.length > 0) {
+    l.add(6, `members: ${[t.missingMembers.length > 0 ? `lacks ${t.missingMembers.join(", ")}` : "", t.extraMembers.length > 0 ? `also carries ${t.extraMembers.join(", ")}` : ""].filter(Boolean).join("; ")} (a transition entry has exactly fromState, kind, messageId, sequence, toState, transitionCommitment)`);
+  }
+  if (row.observed) {
+    l.add(6, `bound to the ${observedLine(row.observed, ` (${row.observed.role})`).replace(/^observed /, "observed Message ")}`);
+    l.add(8, `which names taskId ${JSON.stringify(t.messageTaskId ?? "")}, contextId ${JSON.stringify(t.messageContextId ?? "")} (absent is "")`);
+    observedText(l, 8, row.observed);
+  } else if (row.messageId === null && !t.failure) {
+    l.add(6, "bound to no Message: the last four elements are null");
+  }
+  failureLine(l, 6, t.failure);
+  if (t.preimage) {
+    l.kv(6, "preimage", `pyjson of ${PREIMAGE}, with this Task's id ${JSON.stringify(t.taskId)} and contextId ${JSON.stringify(t.contextId)}: ${bytesText(t.preimage)}`);
+    shownBytes(l, 8, t.preimage);
+    l.kv(6, "recomputed", `${t.recomputed} ${equalText(row.equal)}`);
+  }
+  if (t.resumption) {
+    const r = t.resumption;
+    l.kv(6, "resumption", `the resuming Message names Task ${JSON.stringify(r.messageTaskId)}, context ${JSON.stringify(r.messageContextId)}; this Task is ${JSON.stringify(r.taskId)}, context ${JSON.stringify(r.contextId)} ${equalText(r.equal)}`);
+  }
+}
+
+function traceLines(l: Lines, traces: Listed<TraceRow>): void {
+  const n = traces.items.length + traces.omitted;
+  if (n === 0) return;
+  l.add(2, `Traceability traces in metadata (${n}): traceDigest = SHA-256(pyjson(the value under the Traceability key))`);
+  for (const t of traces.items) {
+    if (t.entry === null) l.add(4, `${t.at ?? ""}: ${t.detail}`);
+    else {
+      l.add(4, `${t.entry} ${t.holder ?? "(no holder)"} ${t.id ?? "(no id)"} traceDigest ${t.traceDigest ?? "absent"}`);
+      if (t.at === null && !t.failure) l.add(6, t.detail);
+    }
+    failureLine(l, 6, t.failure);
+    if (t.entry !== null && t.preimage) {
+      l.add(6, `observed ${t.at}: pyjson ${bytesText(t.preimage)} ${equalText(t.equal)}`);
+      shownBytes(l, 8, t.preimage);
+      const nl = new Lines();
+      narrowedLines(nl, t.narrowed);
+      l.nest(2, nl);
+    }
+    if (t.callees.items.length > 0) {
+      l.add(6, "callee evidence cited (listed, never fetched or followed):");
+      for (const c of t.callees.items) l.add(8, `step ${c.step} (${c.callee}) -> ${c.evidenceId}`);
+      l.more(8, t.callees, "citation(s)");
+    }
+  }
+  l.more(4, traces, "trace(s)");
+}
+
+function comparisonText(c: Comparison, other: string): string {
+  return `${c.what}: ${c.interim === "" ? '""' : c.interim}; ${other} ${c.other === "" ? '""' : c.other} ${equalText(c.equal)}`;
+}
+
+/** Section 12, and a pending Task's records: the citations, then each record in full. */
+function interimLines(l: Lines, s: InterimSection, terminal: boolean): void {
+  if (terminal) {
+    const cited = s.citations.items.length + s.citations.omitted;
+    l.add(2, `citations in the terminal payload (taskEvidencePayload.interimEvidence): ${cited === 0 && !s.citationsFailure ? "none" : cited}`);
+    failureLine(l, 4, s.citationsFailure);
+    for (const c of s.citations.items) {
+      const entry = c.entry === null ? "no transcript entry there" : c.entry.kind === null ? "a Message entry" : `a ${c.entry.kind} into ${c.entry.toState ?? "(no toState)"}`;
+      l.add(4, `${c.at}: evidenceId ${c.evidenceId ?? "(none)"} at transcript[${c.sequence ?? "?"}] (${entry})`);
+      if (c.failure) failureLine(l, 6, c.failure);
+      else l.add(6, c.supplied !== null ? `supplied at ${c.supplied}` : "not supplied: pass it, or the paused Task that carries it, with --interim to have it explained");
+    }
+    l.more(4, s.citations, "citation(s)");
+  }
+  const n = s.records.items.length + s.records.omitted;
+  l.add(2, `${n} interim record(s) ${terminal ? "supplied (a capture's interimBundles, --interim)" : "carried"}`);
+  for (const r of s.records.items) {
+    l.add(0, "");
+    l.add(2, r.label);
+    recordOfInterim(l, r, terminal);
+  }
+  l.more(2, s.records, "interim record(s)");
+}
+
+function recordOfInterim(l: Lines, r: InterimRecordSection, terminal: boolean): void {
+  l.kv(4, "sealed in", `${r.sealedIn ?? "(no terminalState)"}${r.sealTime !== null ? `, sealTime ${r.sealTime} (reported, never proof of time)` : ""}`);
+  const own = new Lines();
+  own.add(0, "where it was found");
+  locationLines(own, r.location);
+  own.add(0, "");
+  recordLines(own, r, ["its evidenceId", "its coreManifestDigest", "its capsule_id, and the capsule's digests", "its Producer Envelope (COSE_Sign1)", "its inclusion in the producer's log (MMR)", "its checkpoint signature"]);
+  l.nest(4, own);
+  if (terminal) {
+    l.add(4, "against the terminal record");
+    if (r.signers) {
+      l.add(6, comparisonText(r.signers.capsuleKey, "the terminal record's"));
+      if (r.signers.checkpointKey) l.add(6, comparisonText(r.signers.checkpointKey, "the terminal record's"));
+    }
+    l.add(6, r.citedBy === null ? "cited by no citation of the terminal payload" : `cited by ${r.citedBy}`);
+    if (r.prefix) prefixLines(l, r.prefix);
+    if (r.log) logLines(l, r.log);
+    else if (r.logFailure) l.add(6, r.logFailure);
+  }
+  if (r.pausedTask) pausedLines(l, r.pausedTask);
+}
+
+function prefixLines(l: Lines, p: PrefixSection): void {
+  l.add(6, `this Task's record at the pause at transcript[${p.sequence}]: the terminal record up to it`);
+  for (const m of p.members) l.add(8, comparisonText(m, "the terminal record's"));
+  const t = p.transcript;
+  l.add(8, `transcript: ${t.length} entr${t.length === 1 ? "y" : "ies"}; sealed at transcript[${p.sequence}] it holds the ${t.expected} up to and including that transition ${equalText(t.length === t.expected)}`);
+  l.add(10, t.firstDifference === null ? "each entry is the terminal transcript's at that index (equal)" : `transcript[${t.firstDifference.index}] differs from the terminal record's at ${t.firstDifference.path}: ${t.firstDifference.interim}; the terminal record's ${t.firstDifference.other}`);
+  l.add(8, `effects it recorded (${p.effects.items.length + p.effects.omitted}): each in the terminal payload's nonEvidenceArtifacts, identical`);
+  for (const e of p.effects.items) l.add(10, `${e.artifactId ?? "(no artifactId)"}: ${e.kept}`);
+  l.more(10, p.effects, "effect(s)");
+  l.add(8, comparisonText(p.citations, "the terminal record's citations before it"));
+}
+
+function logLines(l: Lines, g: LogRelation): void {
+  l.add(6, "its place in the log");
+  l.add(8, comparisonText(g.logId, "the terminal checkpoint's"));
+  l.add(8, `leaf ${g.leafIndex.interim}; the terminal record's leaf ${g.leafIndex.terminal} ${g.leafIndex.interim < g.leafIndex.terminal ? "(earlier)" : "(not earlier)"}`);
+  l.add(8, `checkpoint mmr_size ${g.mmrSize.interim}, root ${g.root.interim}`);
+  l.add(8, `the terminal checkpoint's mmr_size ${g.mmrSize.terminal}, root ${g.root.terminal}${g.mmrSize.interim === g.mmrSize.terminal ? ` ${g.root.interim === g.root.terminal ? "(the same checkpoint)" : "(the same size, another root)"}` : ""}`);
+  for (const step of g.chain) {
+    const c = step.consistency;
+    l.add(8, `consistency ${step.fromSize} -> ${step.toSize}, carried by ${step.carriedBy} (${c.at}): ${step.verifies ? "verifies" : "does not verify"}`);
+    l.add(10, "old peaks:");
+    c.oldPeaks.forEach((x, i) => l.add(12, `#${i + 1} ${x}`));
+    if (c.oldBagged) l.kv(10, "bagged", c.oldBagged);
+    l.add(10, "new peaks:");
+    c.newPeaks.forEach((x, i) => l.add(12, `#${i + 1} ${x}`));
+    if (c.newBagged) l.kv(10, "bagged", c.newBagged);
+    for (const climb of c.climbs) {
+      l.add(10, `old peak #${climb.oldPeak + 1} climbs to new peak #${climb.newPeak + 1}:${climb.folds.length === 0 ? " it is that peak" : ""}`);
+      for (const f of climb.folds) l.add(12, `position ${f.position}: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
+      l.add(12, `reached ${climb.top} ${equalText(climb.equal)}`);
+    }
+    failureLine(l, 10, step.failure, true);
+  }
+  if (g.mmrSize.interim < g.mmrSize.terminal) {
+    l.add(8, `the chain reached mmr_size ${g.reached.size}, root ${g.reached.root}${g.reached.size === g.mmrSize.terminal ? ` ${equalText(g.reached.root === g.root.terminal)}` : ": no carried consistency proof leads on from there"}`);
+  }
+}
+
+function pausedLines(l: Lines, p: PausedTaskSection): void {
+  l.add(4, `against the paused Task it came with, ${p.task}`);
+  for (const m of p.members) l.add(6, comparisonText(m, "the Task's"));
+  l.add(6, `its Messages (${p.messages.items.length + p.messages.omitted}), each in the interim transcript, in order, with its role and text commitment:`);
+  for (const m of p.messages.items) {
+    l.add(8, `${observedLine(m.observed, ` (${m.observed.role})`)}`);
+    l.add(10, m.entry === null ? `no Message entry ${m.messageId} in the interim transcript` : `transcript[${m.entry}] ${m.role ?? "(no role)"} partCommitment ${m.partCommitment ?? "absent"}${m.inOrder ? "" : " (out of order)"} ${equalText(m.equal)}`);
+    observedText(l, 10, m.observed);
+  }
+  l.more(8, p.messages, "Message(s)");
+  l.add(6, `its effects (${p.effects.items.length + p.effects.omitted} content Artifact(s)), each committed by the interim record:`);
+  for (const e of p.effects.items) {
+    l.add(8, `artifact ${e.artifactId}, ${observedLine(e.observed, "")}`);
+    l.add(10, `contentCommitment ${e.contentCommitment ?? "(not recorded)"} ${equalText(e.equal)}`);
+    observedText(l, 10, e.observed);
+  }
+  l.more(8, p.effects, "effect(s)");
+}
+
+/** A Task that has not ended: what it is, what verify says of it, and the interim records it carries. */
+export function renderPendingText(e: PendingExplanation): string {
+  const l = new Lines();
+  l.add(0, `inspect ${e.source}`);
+  l.add(2, "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)");
+  l.kv(2, "input shape", e.shape);
+  l.kv(2, "trust file", e.options.trust ? "given" : "none (keys are matched against nothing)");
+  l.add(0, "");
+  l.add(0, `The Task has not ended: ${e.pending.code}`);
+  l.kv(2, "Task", `${e.pending.task}, in ${e.pending.state}`);
+  l.kv(2, "evidenceStatus", e.pending.evidenceStatus ?? "absent");
+  l.kv(2, "verify says", e.pending.detail);
+  l.add(2, "there is no terminal record to derive yet: verify verifies nothing and exits 3; each interim record is derived below as verify will derive it with the terminal record");
+  l.add(0, "");
+  l.add(0, "Interim records");
+  interimLines(l, e.interim, false);
+  notesLines(l, e.notes);
   return l.text();
 }

@@ -46,7 +46,7 @@ export function localInclusion(ctx: EvidenceContext): PropertyResult {
 }
 
 /** Where a record sits: its checkpoint and its proven leaf, when both parse. */
-function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
+export function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
   const cp = manifestCheckpoint(ctx)?.result;
   const proof = ctx.manifest ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH) : undefined;
   return cp?.ok && proof?.ok ? { checkpoint: cp.value, leafIndex: proof.value.leafIndex } : undefined;
@@ -79,13 +79,13 @@ function sameLog(terminal: EvidenceContext, interim: EvidenceContext): [State, s
 }
 
 /** A manifest's consistency proof from its prior checkpoint to its own: one proven step of the log's history. */
-interface Link {
+export interface Link {
   readonly from: Checkpoint;
   readonly to: Checkpoint;
   readonly proof: ConsistencyProof;
 }
 
-function linkOf(ctx: EvidenceContext): Link | undefined {
+export function linkOf(ctx: EvidenceContext): Link | undefined {
   const to = manifestCheckpoint(ctx)?.result;
   const priorValue = ctx.manifest ? member(ctx.manifest, "priorCheckpoint") : undefined;
   const proofValue = ctx.manifest ? member(ctx.manifest, "consistencyProof") : undefined;

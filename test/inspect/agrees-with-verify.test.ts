@@ -2,17 +2,21 @@
  * inspect never contradicts verify: on every shipped vector (with its trust file and without) and
  * on the published reference vector, each value a verify check compared is the value inspect
  * prints for that step, and every signature or comparison inspect reports agrees with the state
- * of the check that made it.
+ * of the check that made it. The lifecycle too: each transition's and trace's recomputed value,
+ * the resumption's ids, and each interim record — its own derivation, its citation, its prefix of
+ * the terminal record, its place in the log, the paused Task it came with — against the state of
+ * the interim check that judged it; a Task that has not ended is pending in both.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspect, type Explanation } from "../../src/inspect/index.js";
-import { isAbsent, type Absent, type ReceiptRecord } from "../../src/inspect/model.js";
+import { isAbsent, type Absent, type InterimRecordSection, type ReceiptRecord, type TranscriptRow, type TransitionRow } from "../../src/inspect/model.js";
 import { isFailedInput, type Check, type VerifiedInput } from "../../src/report/model.js";
 import { verify, type InputData } from "../../src/verify.js";
 import { REPO_ROOT, externalPath, hasExternal } from "../helpers/external.js";
 import { vectorInput } from "../helpers/vector-input.js";
+import { lifecycleCases } from "./lifecycle-cases.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 const NAMES = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
@@ -21,6 +25,7 @@ interface Case {
   readonly name: string;
   readonly data: InputData;
   readonly trust?: InputData;
+  readonly interim?: readonly InputData[];
 }
 
 function cases(): Case[] {
@@ -44,7 +49,7 @@ function cases(): Case[] {
   } else {
     process.stderr.write(`SKIPPED: inspect agrees with verify on the reference vector: ${externalPath("a2a-reference")} is absent\n`);
   }
-  return out;
+  return [...out, ...lifecycleCases()];
 }
 
 function present<T extends object>(s: T): Exclude<T, Absent> {
@@ -60,7 +65,7 @@ function record(e: Explanation, subject: string | undefined): ReceiptRecord {
 
 function message(e: Explanation, id: string): { recomputed: string; partCommitment: string | null } {
   const c = present(e.commitments);
-  const row = c.transcript.items.find((t) => t.messageId === id && t.observed !== null);
+  const row = c.transcript.items.find((t) => t.kind === "message" && t.messageId === id && t.observed !== null);
   if (row?.observed) return { recomputed: row.observed.recomputed, partCommitment: row.partCommitment };
   const u = c.uncommittedMessages.items.find((m) => m.id === id);
   if (u) return { recomputed: u.recomputed, partCommitment: null };
@@ -68,6 +73,103 @@ function message(e: Explanation, id: string): { recomputed: string; partCommitme
 }
 
 const stateIs = (c: Check, pass: boolean, what: string) => expect(c.state === "PASS", `${c.id} ${c.subject ?? ""}: ${what}`).toBe(pass);
+
+/** The transcript row a `transcript[i]` subject names, a transition entry's. */
+function transition(e: Explanation, c: Check): { row: TranscriptRow; t: TransitionRow } {
+  const i = Number(/^transcript\[(\d+)\]$/.exec(c.subject ?? "")?.[1]);
+  const row = present(e.commitments).transcript.items[i];
+  if (!row?.transition) throw new Error(`no transition row for ${c.subject}`);
+  return { row, t: row.transition };
+}
+
+/** The interim record a check's subject names ("interim record <id> at <where>"). */
+function interimRecord(e: Explanation, c: Check): InterimRecordSection {
+  const r = present(e.interim).records.items.find((x) => x.label === c.subject);
+  if (!r) throw new Error(`no interim record ${c.subject}`);
+  return r;
+}
+
+const sectionEqual = (s: object, equal: (x: never) => boolean) => !isAbsent(s as Absent) && equal(s as never);
+
+/** Every comparison inspect shows for a cited record against the terminal one holds. */
+function prefixHolds(r: InterimRecordSection): boolean {
+  const p = r.prefix;
+  return p !== null && p.members.every((m) => m.equal) && p.transcript.equal && p.effectsKept && p.citations.equal;
+}
+
+function pausedHolds(r: InterimRecordSection): boolean {
+  const p = r.pausedTask;
+  return p !== null && p.members.every((m) => m.equal) && p.messages.items.every((m) => m.equal && m.inOrder) && p.effects.items.every((x) => x.equal);
+}
+
+/** Where the log relation reaches what interim.log requires: one log, an earlier leaf, the same or a provably earlier checkpoint. */
+function logHolds(r: InterimRecordSection): boolean {
+  const g = r.log;
+  if (!g || !g.logId.equal || g.leafIndex.interim >= g.leafIndex.terminal || g.mmrSize.interim > g.mmrSize.terminal) return false;
+  if (g.mmrSize.interim === g.mmrSize.terminal) return g.root.interim === g.root.terminal;
+  return g.chain.every((s) => s.verifies) && g.reached.size === g.mmrSize.terminal && g.reached.root === g.root.terminal;
+}
+
+/**
+ * Checks that compare no values but whose state the explanation must bear out: what inspect shows
+ * of an interim record (or a transition inspect could not recompute) against the interim check's state.
+ */
+const STATES: Record<string, (e: Explanation, c: Check) => void> = {
+  "transcript.transition": (e, c) => {
+    if (c.subject === "transcript") return;
+    const { row, t } = transition(e, c);
+    if (c.state === "PASS") expect(row.equal, `${c.subject} recomputes`).toBe(true);
+    if (c.state === "INCONCLUSIVE") expect([row.observed, t.recomputed], `${c.subject}: its Message is not observed`).toEqual([null, null]);
+    if (c.values && c.state === "FAIL") expect(row.equal).toBe(false);
+  },
+  "interim.content": (e, c) => {
+    const r = interimRecord(e, c);
+    if (c.state !== "PASS") return;
+    const agent = r.agentDigests;
+    expect([
+      sectionEqual(r.evidenceId, (d: { equal: boolean }) => d.equal),
+      sectionEqual(r.coreManifestDigest, (d: { equal: boolean }) => d.equal),
+      !isAbsent(agent) && agent.inputEqual && agent.agentOutputDigest === agent.outputRecomputed && agent.responseDigest === agent.outputRecomputed,
+    ]).toEqual([true, true, true]);
+  },
+  "interim.signature": (e, c) => {
+    const r = interimRecord(e, c);
+    const envelope = r.producerEnvelope;
+    const verifies = !isAbsent(envelope) && envelope.result === "verifies" && sectionEqual(r.capsuleId, (x: { equal: boolean }) => x.equal);
+    if (c.state === "PASS") expect([verifies, r.signers?.capsuleKey.equal]).toEqual([true, true]);
+    if (r.signers?.capsuleKey.equal === false || (!isAbsent(envelope) && envelope.result === "does not verify")) expect(c.state).toBe("FAIL");
+  },
+  "interim.checkpoint": (e, c) => {
+    const r = interimRecord(e, c);
+    const cp = r.checkpoint;
+    if (c.state === "PASS") expect([!isAbsent(cp) && cp.result === "verifies" && !cp.reconstructed, r.signers?.checkpointKey?.equal]).toEqual([true, true]);
+    if ((!isAbsent(cp) && cp.result === "does not verify") || r.signers?.checkpointKey?.equal === false) expect(c.state).toBe("FAIL");
+  },
+  "interim.inclusion": (e, c) => {
+    const r = interimRecord(e, c);
+    const inc = r.inclusion;
+    if (c.state === "PASS") expect(!isAbsent(inc) && inc.equal).toBe(true);
+    if (!isAbsent(inc) && inc.root !== null && !inc.equal) expect(c.state).toBe("FAIL");
+  },
+  "interim.log": (e, c) => {
+    const r = interimRecord(e, c);
+    if (c.state === "NOT_CHECKED") expect(r.log).toBe(null);
+    else expect(logHolds(r), `${c.subject}: ${c.detail}`).toBe(c.state === "PASS");
+  },
+  "interim.cited": (e, c) => {
+    const s = present(e.interim);
+    const citation = s.citations.items.find((x) => x.at === c.subject);
+    if (citation) {
+      expect([citation.failure !== undefined, citation.supplied !== null]).toEqual(c.state === "FAIL" ? [true, false] : c.state === "PASS" ? [false, true] : [false, false]);
+      return;
+    }
+    if (c.subject === undefined) expect(s.citationsFailure).toBeDefined();
+    // A supplied record no citation names (or a second bundle under one evidenceId): FAIL.
+    else expect([c.state, interimRecord(e, c).prefix]).toEqual(["FAIL", null]);
+  },
+  "interim.prefix": (e, c) => expect(prefixHolds(interimRecord(e, c)), `${c.subject}: ${c.detail}`).toBe(c.state === "PASS"),
+  "interim.observed": (e, c) => expect(pausedHolds(interimRecord(e, c)), `${c.subject}: ${c.detail}`).toBe(c.state === "PASS"),
+};
 
 /**
  * For each check id: the explanation's value for each `values` key verify reported, and what the
@@ -163,6 +265,35 @@ const MAP: Record<string, (e: Explanation, c: Check) => Record<string, string | 
     return { recomputed: m.recomputed, ...(m.partCommitment !== null ? { partCommitment: m.partCommitment } : {}) };
   },
   "transcript.statusMessage": (e, c) => ({ recomputed: message(e, (c.subject ?? "").replace(/^status\.message /, "")).recomputed }),
+  "transcript.transition": (e, c) => {
+    const { t } = transition(e, c);
+    return { transitionCommitment: t.transitionCommitment, recomputed: t.recomputed };
+  },
+  "transcript.resumption": (e, c) => {
+    const r = transition(e, c).t.resumption;
+    if (!r) throw new Error(`no resumption at ${c.subject}`);
+    stateIs(c, r.equal, "the resuming Message names this Task and context");
+    return { messageTaskId: r.messageTaskId, messageContextId: r.messageContextId, taskId: r.taskId, contextId: r.contextId };
+  },
+  "trace.digest": (e, c) => {
+    const row = present(e.commitments).traces.items.find((t) => t.entry === c.subject);
+    if (!row) throw new Error(`no trace row ${c.subject}`);
+    stateIs(c, row.equal, "the trace hashes to its digest");
+    if (c.state === "INCONCLUSIVE") expect(row.narrowed?.kind === "match" || row.narrowed?.kind === "tooMany").toBe(true);
+    return { traceDigest: row.traceDigest, recomputed: row.recomputed };
+  },
+  "interim.log": (e, c) => {
+    const g = interimRecord(e, c).log;
+    if (!g) throw new Error(`${c.subject} is not placed in the log`);
+    return {
+      interimLogId: g.logId.interim,
+      logId: g.logId.other,
+      interimLeaf: String(g.leafIndex.interim),
+      leaf: String(g.leafIndex.terminal),
+      interimMmrSize: String(g.mmrSize.interim),
+      mmrSize: String(g.mmrSize.terminal),
+    };
+  },
 };
 
 /** Checks whose values inspect has no step for: the Task's fields, time, the level claim, witness counting. */
@@ -187,12 +318,24 @@ describe("inspect agrees with verify", () => {
   const compared = new Set<string>();
   for (const c of cases()) {
     it(c.name, () => {
-      const report = verify({ inputs: [{ source: c.name, data: c.data }], ...(c.trust ? { trust: c.trust } : {}) });
+      const extra = { ...(c.trust ? { trust: c.trust } : {}), ...(c.interim ? { interim: c.interim } : {}) };
+      const report = verify({ inputs: [{ source: c.name, data: c.data }], ...extra });
       const input = report.inputs[0];
-      const explained = inspect({ source: c.name, data: c.data, ...(c.trust ? { trust: c.trust } : {}) }, { bytes: false, all: true });
+      const explained = inspect({ source: c.name, data: c.data, ...extra }, { bytes: false, all: true });
       if (!input || isFailedInput(input)) {
-        // An input verify cannot read, inspect cannot read either.
+        // An input verify cannot read, inspect cannot read either, for the same reason.
         expect(explained.ok).toBe(false);
+        if (explained.ok) return;
+        expect([explained.code, explained.detail]).toEqual([input?.error.code ?? report.error?.code, input?.error.message ?? report.error?.message]);
+        // A Task that has not ended: both say pending, and inspect explains each record verify names.
+        expect(explained.pending !== undefined).toBe(input?.error.code === "INPUT_EVIDENCE_PENDING");
+        if (explained.pending) {
+          compared.add("pending");
+          for (const r of explained.pending.interim.records.items) {
+            if (r.location.verified.startsWith("--interim[")) continue;
+            expect(input?.error.message).toContain(r.label.replace(/^interim record /, ""));
+          }
+        }
         return;
       }
       expect(explained.ok, JSON.stringify(explained)).toBe(true);
@@ -202,6 +345,12 @@ describe("inspect agrees with verify", () => {
       let n = 0;
       for (const p of Object.values(input.properties)) {
         for (const check of p.checks) {
+          const bears = STATES[check.id];
+          if (bears) {
+            bears(e, check);
+            compared.add(`${check.id} ${check.state}`);
+            n++;
+          }
           const map = MAP[check.id];
           if (!map || !check.values) {
             if (check.values && !NOT_INSPECTED.has(check.id)) throw new Error(`${check.id} compared values inspect is not held to: ${JSON.stringify(check.values)}`);
@@ -225,7 +374,7 @@ describe("inspect agrees with verify", () => {
     });
   }
 
-  it("compared every step over the vectors: digests, envelope, inclusion, checkpoint, receipts, chain, cosignatures, commitments", () => {
+  it("compared every step over the vectors: digests, envelope, inclusion, checkpoint, receipts, chain, cosignatures, commitments, the lifecycle", () => {
     for (const key of [
       "evidenceId.recompute recomputed",
       "coreManifestDigest.recompute recomputed",
@@ -244,6 +393,29 @@ describe("inspect agrees with verify", () => {
       "transcript.message recomputed",
       "evidenceId.recompute recomputedNarrowed",
       "narrowed",
+      "transcript.transition recomputed",
+      "transcript.transition FAIL",
+      "transcript.transition INCONCLUSIVE",
+      "transcript.resumption messageTaskId",
+      "trace.digest recomputed",
+      "interim.content PASS",
+      "interim.content FAIL",
+      "interim.signature PASS",
+      "interim.signature FAIL",
+      "interim.checkpoint PASS",
+      "interim.checkpoint FAIL",
+      "interim.inclusion PASS",
+      "interim.log interimMmrSize",
+      "interim.log PASS",
+      "interim.log FAIL",
+      "interim.cited PASS",
+      "interim.cited NOT_CHECKED",
+      "interim.cited FAIL",
+      "interim.prefix PASS",
+      "interim.prefix FAIL",
+      "interim.observed PASS",
+      "interim.observed FAIL",
+      "pending",
     ]) {
       expect(compared.has(key), key).toBe(true);
     }
