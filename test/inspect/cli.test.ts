@@ -2,8 +2,10 @@
  * `a2a-evidence inspect` and `verify --explain` at the command line: every shipped vector (valid
  * and negative, JSON and stream inputs) explains with exit 0 and JSON that validates against
  * schemas/inspect.schema.json; the output is deterministic; `--bytes` adds the bytes, `--all`
- * lifts the caps; an input that cannot be read exits 2 with one line; text from the input is
- * printed through printable; `verify --explain` appends the same explanation to the report.
+ * lifts the caps; an input that cannot be read exits 2 with one line; a Task that has not ended
+ * exits 3, as verify, with the interim records it carries explained; --interim adds records; text
+ * from the input is printed through printable; `verify --explain` appends the same explanation to
+ * the report.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -38,16 +40,23 @@ describe("inspect on every shipped vector", () => {
   });
 
   for (const name of NAMES) {
-    it(`${name}: exit 0, JSON valid against the schema, the same bytes twice, with and without a trust file`, async () => {
+    // A Task that has not ended is pending, as verify says: exit 3, and what it carries explained.
+    const pending = name.startsWith("pending-");
+    it(`${name}: exit ${pending ? 3 : 0}, JSON valid against the schema, the same bytes twice, with and without a trust file`, async () => {
       for (const args of [["--trust", trust(name)], []]) {
         const text = await runCli(["inspect", ...args, input(name)]);
-        expect([text.code, text.stderr]).toEqual([0, ""]);
-        expect(text.stdout).toMatch(/^inspect .*\n[\s\S]*\n1\. Where the bundle was found\n[\s\S]*\n11\. Commitments to the observed Task\n/);
+        expect([text.code, text.stderr]).toEqual([pending ? 3 : 0, ""]);
+        expect(text.stdout).toMatch(
+          pending
+            ? /^inspect .*\n[\s\S]*\nThe Task has not ended: INPUT_EVIDENCE_PENDING\n {2}Task: {16}result, in TASK_STATE_[A-Z_]+\n[\s\S]*\nInterim records\n {2}\d interim record\(s\) carried\n/
+            : /^inspect .*\n[\s\S]*\n1\. Where the bundle was found\n[\s\S]*\n11\. Commitments to the observed Task\n[\s\S]*\n12\. Interim records\n/,
+        );
         const again = await runCli(["inspect", ...args, input(name)]);
         expect(again.stdout).toBe(text.stdout);
         for (const extra of [[], ["--bytes", "--all"]]) {
           const json = await runCli(["inspect", "--format", "json", ...extra, ...args, input(name)]);
-          expect([json.code, json.stderr]).toEqual([0, ""]);
+          expect([json.code, json.stderr]).toEqual([pending ? 3 : 0, ""]);
+          expect(JSON.parse(json.stdout).pending !== undefined).toBe(pending);
           expect(schemaErrors(JSON.parse(json.stdout))).toBe("");
           expect((await runCli(["inspect", "--format", "json", ...extra, ...args, input(name)])).stdout).toBe(json.stdout);
         }
@@ -226,6 +235,78 @@ describe("text from the input is printed through printable", () => {
     const text = await runCli(["inspect", file]);
     expect(text.stdout).toContain("m\\u001b[31mFAIL\\u202e\\u2028");
     expect(JSON.parse((await runCli(["inspect", "--format", "json", file])).stdout).commitments.transcript.items[0].messageId).toBe(hostile);
+  });
+});
+
+describe("the Task lifecycle", () => {
+  const capture = "valid-lifecycle-interim-earlier-checkpoint";
+  /** The capture without its interimBundles, and each interim record as a file of its own. */
+  function split(): { input: string; interim: string[] } {
+    const task = JSON.parse(readFileSync(input(capture), "utf8"));
+    const interim = (task.interimBundles as unknown[]).map((b, i) => tempFile(`interim-${i}.json`, JSON.stringify(b)));
+    delete task.interimBundles;
+    return { input: tempFile("terminal.json", JSON.stringify(task)), interim };
+  }
+
+  it("explains each transition entry, its preimage and the resumption; the supplied interim record in section 12", async () => {
+    const r = await runCli(["inspect", "--trust", trust(capture), input(capture)]);
+    expect(r.code).toBe(0);
+    // The worked values of docs/profile.md §2.4 and §3.2.
+    expect(r.stdout).toContain(
+      "    [2] transition TASK_STATE_WORKING -> TASK_STATE_INPUT_REQUIRED, messageId 7a66e626-220a-415c-9606-a89fa4563632, transitionCommitment 69e624111b566c20d8ad56925a3e844c7be9e2e603622432b548d9899d57c874\n",
+    );
+    expect(r.stdout).toMatch(/\n {6}preimage: .*: 348 bytes, SHA-256 69e624111b566c20d8ad56925a3e844c7be9e2e603622432b548d9899d57c874\n {6}recomputed: {10}69e6\w+ \(equal\)\n/);
+    expect(r.stdout).toMatch(/\n {6}resumption: {10}the resuming Message names Task "9c404a25-77e6-4746-ac93-8f4ec9d3b189", .* \(equal\)\n/);
+    expect(r.stdout).toContain("\n  interim record d805cff62d7c74d1d396da5cb4d7fa9ec47725c240704e6d52f6df48057904ed at interimBundles[0]\n");
+    expect(r.stdout).toContain("\n        consistency 10 -> 16, carried by the terminal record (manifest.consistencyProof): verifies\n");
+    const bytes = await runCli(["inspect", "--bytes", input(capture)]);
+    expect(bytes.stdout).toContain(
+      '        | ["a2a-task-evidence/transition/v1","9c404a25-77e6-4746-ac93-8f4ec9d3b189","895e3603-bb2d-42e2-8fb1-afbbc22fcf82",2,"TASK_STATE_WORKING","TASK_STATE_INPUT_REQUIRED","7a66e626-220a-415c-9606-a89fa4563632","9c404a25-77e6-4746-ac93-8f4ec9d3b189","895e3603-bb2d-42e2-8fb1-afbbc22fcf82","f4df30201600454737eb1422f5435615147cdef35f8601d223757a31a976edf9"]\n',
+    );
+  });
+
+  it("--interim adds records, named by position; one that cannot be used names --interim and the file", async () => {
+    const { input: terminal, interim } = split();
+    const without = await runCli(["inspect", terminal]);
+    expect(without.stdout).toContain("      not supplied: pass it, or the paused Task that carries it, with --interim to have it explained\n");
+    const r = await runCli(["inspect", "--format", "json", ...interim.flatMap((f) => ["--interim", f]), terminal]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(schemaErrors(json)).toBe("");
+    expect(json.interim.records.items.map((x: { label: string }) => x.label)).toEqual(["interim record d805cff62d7c74d1d396da5cb4d7fa9ec47725c240704e6d52f6df48057904ed at --interim[0]:$"]);
+    expect(json.interim.citations.items[0].supplied).toBe("--interim[0]:$");
+    const bad = await runCli(["inspect", "--interim", terminal, terminal]);
+    expect([bad.code, bad.stdout]).toEqual([2, ""]);
+    expect(bad.stderr).toMatch(/^a2a-evidence: --interim .*terminal\.json: INPUT_INTERIM_NO_BUNDLE: --interim\[0\]: .*\n$/);
+    const missing = await runCli(["inspect", "--interim", "/nonexistent/interim.json", terminal]);
+    expect([missing.code, missing.stderr]).toEqual([2, "a2a-evidence: --interim: /nonexistent/interim.json: no such file\n"]);
+  });
+
+  it("a pending Task: exit 3, its interim record explained with the paused Task it came with", async () => {
+    const name = "pending-auth-required-with-interim";
+    const r = await runCli(["inspect", "--trust", trust(name), input(name)]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain("\n  evidenceStatus:      EVIDENCE_STATUS_PENDING\n");
+    expect(r.stdout).toContain("\n  interim record adad3022f0b6c1e0f603f04e084c6d0264b4a7e409d464c480ef69e28e10acb6 at result.artifacts[0].parts[0].raw\n");
+    expect(r.stdout).toContain("\n    against the paused Task it came with, result (TASK_STATE_AUTH_REQUIRED)\n");
+    expect(r.stdout).not.toContain("against the terminal record");
+  });
+
+  it("verify --explain takes --interim, and explains a pending Task after its report", async () => {
+    const { input: terminal, interim } = split();
+    const args = ["--trust", trust(capture), "--interim", interim[0] as string, terminal];
+    const report = await runCli(["verify", ...args]);
+    const explained = await runCli(["inspect", ...args]);
+    const both = await runCli(["verify", "--explain", ...args]);
+    expect([report.code, both.code]).toEqual([0, 0]);
+    expect(both.stdout).toBe(`${report.stdout}\n${explained.stdout}`);
+    expect(both.stdout).toContain("at --interim[0]:$\n");
+    const name = "pending-auth-required-with-interim";
+    const pendingReport = await runCli(["verify", "--trust", trust(name), input(name)]);
+    const pending = await runCli(["verify", "--explain", "--trust", trust(name), input(name)]);
+    const pendingExplained = await runCli(["inspect", "--trust", trust(name), input(name)]);
+    expect([pendingReport.code, pending.code]).toEqual([3, 3]);
+    expect(pending.stdout).toBe(`${pendingReport.stdout}\n${pendingExplained.stdout}`);
   });
 });
 

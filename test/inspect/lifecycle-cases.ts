@@ -9,7 +9,6 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseStrictJson } from "../../src/json/strict-json.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import type { InputData } from "../../src/verify.js";
 import { utf8 } from "../../src/util/bytes.js";
 import { uuidFromLabel, type MessageSpec } from "../../producer/a2a.js";
 import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
@@ -20,9 +19,10 @@ import { at, copy } from "../properties/harness.js";
 
 export interface LifecycleCase {
   readonly name: string;
-  readonly data: InputData;
-  readonly trust?: InputData;
-  readonly interim?: readonly InputData[];
+  /** The input's bytes, as a file holds them. */
+  readonly data: Uint8Array;
+  readonly trust?: Uint8Array;
+  readonly interim?: readonly Uint8Array[];
 }
 
 const user = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_USER", parts: [text] });
@@ -73,14 +73,15 @@ export function lifecycleCases(): LifecycleCase[] {
   const changed = (name: string, change: (t: JsonObject) => void): LifecycleCase => {
     const task = copy(pausedTask);
     change(task);
-    return { name: `--interim: the paused Task with ${name}`, data: terminal.input, trust: terminal.trust, interim: [file(task)] };
+    return { name: `--interim: the paused Task with ${name}`, data: file(terminal.input), trust: file(terminal.trust), interim: [file(task)] };
   };
   const first = copy(pausedTask);
   first.status = { state: "TASK_STATE_SUBMITTED" } as never;
   first.history = [copy((pausedTask.history as JsonValue[])[0] as JsonObject)] as never;
   delete first.artifacts;
   const ids = { taskId: pausedTask.id, contextId: pausedTask.contextId };
-  const sse = [{ task: first }, { artifactUpdate: { ...ids, artifact: copy(at(pausedTask, "artifacts", 0)) } }, { statusUpdate: { ...ids, status: copy(at(pausedTask, "status")) } }]
+  const updates = (pausedTask.artifacts as JsonObject[]).map((a) => ({ artifactUpdate: { ...ids, artifact: copy(a) } }));
+  const sse = [{ task: first }, ...updates, { statusUpdate: { ...ids, status: copy(at(pausedTask, "status")) } }]
     .map((e) => `data: ${jsonText(copy(e as never)).replace(/\n\s*/g, "")}\n\n`)
     .join("");
   const other = buildPausedExchange({ ...PAUSED, taskId: uuidFromLabel("inspect other task") }).interimBundles[0] as JsonObject;
@@ -89,11 +90,11 @@ export function lifecycleCases(): LifecycleCase[] {
   at(truncated, "result").history = (at(truncated, "result").history as JsonValue[]).slice(2) as never;
   return [
     ...asInterimFiles(),
-    { name: "--interim: the interim bundle", data: terminal.input, trust: terminal.trust, interim: [file(paused.interimBundles[0] as JsonObject)] },
-    { name: "--interim: the paused Task's GetTask response", data: terminal.input, trust: terminal.trust, interim: [file(paused.input as JsonObject)] },
-    { name: "--interim: the paused Task", data: terminal.input, trust: terminal.trust, interim: [file(pausedTask)] },
-    { name: "--interim: the paused Task as an SSE stream", data: terminal.input, trust: terminal.trust, interim: [utf8(sse)] },
-    { name: "--interim: a record of another Task beside the cited one", data: terminal.input, trust: terminal.trust, interim: [file(paused.interimBundles[0] as JsonObject), file(other)] },
+    { name: "--interim: the interim bundle", data: file(terminal.input), trust: file(terminal.trust), interim: [file(paused.interimBundles[0] as JsonObject)] },
+    { name: "--interim: the paused Task's GetTask response", data: file(terminal.input), trust: file(terminal.trust), interim: [file(paused.input as JsonObject)] },
+    { name: "--interim: the paused Task", data: file(terminal.input), trust: file(terminal.trust), interim: [file(pausedTask)] },
+    { name: "--interim: the paused Task as an SSE stream", data: file(terminal.input), trust: file(terminal.trust), interim: [utf8(sse)] },
+    { name: "--interim: a record of another Task beside the cited one", data: file(terminal.input), trust: file(terminal.trust), interim: [file(paused.interimBundles[0] as JsonObject), file(other)] },
     changed("an effect it does not record", (t) => void ((t.artifacts as JsonValue[]).unshift(copy(at(t, "artifacts", 0))), (at(t, "artifacts", 0).artifactId = "another-effect"))),
     changed("an effect with other content", (t) => void (at(t, "artifacts", 0, "parts", 0).text = "100 EUR = 200 USD")),
     changed("a Message it does not record", (t) => void ((t.history as JsonValue[]).push(copy(at(t, "history", 0))), (at(t, "history", 2).messageId = "another-message"))),
@@ -101,8 +102,8 @@ export function lifecycleCases(): LifecycleCase[] {
     changed("Messages in another order", (t) => void (t.history as JsonValue[]).reverse()),
     changed("another state", (t) => void (at(t, "status").state = "TASK_STATE_INPUT_REQUIRED")),
     changed("another Task", (t) => void (t.id = "another-task")),
-    { name: "a truncated history: the request a transition is bound to is not observed", data: file(truncated), trust: terminal.trust, interim: [file(paused.interimBundles[0] as JsonObject)] },
-    { name: "a pending Task as a capture", data: file({ finalTask: pausedTask }), trust: paused.trust },
-    { name: "a pending Task, with another record given by --interim", data: paused.input, trust: paused.trust, interim: [file(other)] },
+    { name: "a truncated history: the request a transition is bound to is not observed", data: file(truncated), trust: file(terminal.trust), interim: [file(paused.interimBundles[0] as JsonObject)] },
+    { name: "a pending Task as a capture", data: file({ finalTask: pausedTask }), trust: file(paused.trust) },
+    { name: "a pending Task, with another record given by --interim", data: file(paused.input), trust: file(paused.trust), interim: [file(other)] },
   ];
 }
