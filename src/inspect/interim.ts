@@ -63,12 +63,14 @@ export function interimSection(ctx: EvidenceContext, o: InspectOptions): Interim
   const payload = ctx.payload;
   const records = interimRecords(ctx);
   const cited = payload ? member(payload, "interimEvidence") : undefined;
-  if (!payload || (cited === undefined && records.length === 0)) {
+  if (cited === undefined && records.length === 0) {
     return { absent: "the payload cites no interim record and none is supplied (a capture's interimBundles, --interim)" };
   }
   // The records by evidenceId: the first supplied with an id is the one a citation names (as interim.cited).
   const byId = new Map<string, InterimRecord>();
   for (const r of records) if (r.evidenceId !== undefined && !byId.has(r.evidenceId)) byId.set(r.evidenceId, r);
+  // Without a terminal payload there is nothing to cite a record; the records are still derived,
+  // and placed in the terminal record's log, as the properties that need no payload still judge them.
   const transcript = transcriptOf(payload);
   const citations: Citation[] = [];
   const citedSoFar = new Set<string>();
@@ -111,7 +113,7 @@ export function interimSection(ctx: EvidenceContext, o: InspectOptions): Interim
 /** What relating a record to the terminal one needs: the terminal context, its valid citations, the supplied records. */
 export interface Terminal {
   readonly ctx: EvidenceContext;
-  readonly payload: JsonObject;
+  readonly payload: JsonObject | undefined;
   readonly citations: readonly Citation[];
   readonly byId: ReadonlyMap<string, InterimRecord>;
   readonly records: readonly InterimRecord[];
@@ -136,7 +138,7 @@ export function recordSection(r: InterimRecord, o: InspectOptions, terminal?: Te
   const sealTime = payload ? member(payload, "sealTime") : undefined;
   const citation = terminal && r.evidenceId !== undefined ? terminal.citations.find((c) => c.evidenceId === r.evidenceId) : undefined;
   // interim.prefix is run for a citation and the first supplied record with its evidenceId.
-  const prefix = terminal && citation && terminal.byId.get(citation.evidenceId) === r ? prefixSection(terminal, citation, r, o) : null;
+  const prefix = terminal?.payload && citation && terminal.byId.get(citation.evidenceId) === r ? prefixSection(terminal, terminal.payload, citation, r, o) : null;
   const placed = terminal ? logRelation(terminal, r) : undefined;
   return {
     label: r.label,
@@ -171,14 +173,14 @@ function signers(terminal: EvidenceContext, interim: EvidenceContext): NonNullab
   };
 }
 
-function prefixSection(t: Terminal, c: Citation, r: InterimRecord, o: InspectOptions): PrefixSection {
+function prefixSection(t: Terminal, terminalPayload: JsonObject, c: Citation, r: InterimRecord, o: InspectOptions): PrefixSection {
   const members: Comparison[] = ["recordProfile", "extensionVersion"].map((m) => {
     const a = member(r.located.bundle, m);
     const b = member(t.ctx.bundle, m);
     return compare(`bundle ${m}`, a, b, jsonEquals(a, b));
   });
   const interim = r.ctx.payload;
-  const entered = stateAt(transcriptOf(t.payload), c.sequence);
+  const entered = stateAt(transcriptOf(terminalPayload), c.sequence);
   const before = t.citations.filter((x) => x.sequence < c.sequence);
   const expected = before.map((x) => `${x.evidenceId} at ${x.sequence}`);
   const noTranscript = { length: 0, expected: c.sequence + 1, firstDifference: null, equal: false };
@@ -195,14 +197,14 @@ function prefixSection(t: Terminal, c: Citation, r: InterimRecord, o: InspectOpt
   }
   for (const m of SAME_TASK_MEMBERS) {
     const a = member(interim, m);
-    const b = member(t.payload, m);
+    const b = member(terminalPayload, m);
     members.push(compare(`payload ${m}`, a, b, jsonEquals(a, b)));
   }
   const sealed = member(interim, "terminalState");
   members.push(compare(`terminalState (the state transcript[${c.sequence}] enters)`, sealed, entered, sealed === entered));
 
   const mine = transcriptOf(interim);
-  const theirs = transcriptOf(t.payload);
+  const theirs = transcriptOf(terminalPayload);
   let firstDiff: PrefixSection["transcript"]["firstDifference"] = null;
   for (let i = 0; i < mine.length && firstDiff === null; i++) {
     const d = jsonEquals(mine[i], theirs[i]) ? undefined : firstDifference(theirs[i], mine[i]);
@@ -210,7 +212,7 @@ function prefixSection(t: Terminal, c: Citation, r: InterimRecord, o: InspectOpt
   }
 
   const byArtifact = new Map<string, JsonValue>();
-  const finalArtifacts = member(t.payload, "nonEvidenceArtifacts");
+  const finalArtifacts = member(terminalPayload, "nonEvidenceArtifacts");
   for (const a of Array.isArray(finalArtifacts) ? finalArtifacts : []) {
     const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
     if (typeof id === "string" && !byArtifact.has(id)) byArtifact.set(id, a);

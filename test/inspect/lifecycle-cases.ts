@@ -15,6 +15,7 @@ import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
 import { jsonText } from "../../producer/json-text.js";
 import type { ExchangeOptions, TranscriptSpec } from "../../producer/options.js";
 import { REPO_ROOT } from "../helpers/external.js";
+import { vectorInput } from "../helpers/vector-input.js";
 import { at, copy } from "../properties/harness.js";
 
 export interface LifecycleCase {
@@ -106,4 +107,63 @@ export function lifecycleCases(): LifecycleCase[] {
     { name: "a pending Task as a capture", data: file({ finalTask: pausedTask }), trust: file(paused.trust) },
     { name: "a pending Task, with another record given by --interim", data: file(paused.input), trust: file(paused.trust), interim: [file(other)] },
   ];
+}
+
+const MUTATION_VALUES: unknown[] = [null, 0, 2, -1, 1.5, "", "x", [], {}, true, "a".repeat(64), "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING", "transition"];
+
+/**
+ * A fixed-seed walk of one to three changes each — a member removed, replaced by a value of
+ * another type or a neighbouring one, an array entry repeated or moved — anywhere in a lifecycle
+ * input: the Task, the terminal bundle (re-encoded in its raw part, nothing re-signed), an interim
+ * record, an --interim file. The bases are the lifecycle vectors and the --interim cases above;
+ * streams are left to the fuzz suite, which changes them event by event.
+ */
+export function changedLifecycleCases(runs: number, startSeed: number): LifecycleCase[] {
+  let seed = startSeed;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const paths = (v: unknown, p: (string | number)[] = [], out: (string | number)[][] = []) => {
+    out.push(p);
+    if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) paths(x, [...p, Array.isArray(v) ? Number(k) : k], out);
+    return out;
+  };
+  const change = (root: Record<string, unknown>): void => {
+    const all = paths(root).filter((p) => p.length > 1);
+    const path = all[rnd(all.length)] as (string | number)[];
+    let parent = root as Record<string | number, unknown>;
+    for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
+    const k = path[path.length - 1] as string | number;
+    const op = rnd(4);
+    if (op === 0 && !Array.isArray(parent)) delete parent[k];
+    else if (op === 1 && Array.isArray(parent)) parent.push(structuredClone(parent[k as number]));
+    else if (op === 2 && Array.isArray(parent) && parent.length > 1) {
+      const j = rnd(parent.length);
+      [parent[k as number], parent[j]] = [parent[j], parent[k as number]];
+    } else parent[k] = structuredClone(MUTATION_VALUES[rnd(MUTATION_VALUES.length)]);
+  };
+  const vectors = join(REPO_ROOT, "vectors");
+  const bases: LifecycleCase[] = [
+    ...readdirSync(vectors)
+      .filter((n) => /lifecycle|interim|transition|resumption|trace|pending/.test(n) && existsSync(join(vectors, n, "input.json")))
+      .sort()
+      .map((name) => ({ name, data: vectorInput(join(vectors, name)) as Uint8Array, trust: readFileSync(join(vectors, name, "trust.json")) })),
+    ...lifecycleCases().filter((c) => c.interim !== undefined && c.interim.every((f) => f[0] === 0x7b)),
+  ];
+  const decode = (d: Uint8Array) => JSON.parse(Buffer.from(d).toString("utf8"));
+  const out: LifecycleCase[] = [];
+  for (let i = 0; i < runs; i++) {
+    const base = bases[rnd(bases.length)] as LifecycleCase;
+    const input = decode(base.data) as Record<string, unknown>;
+    const task = ((input.finalTask ?? input.result ?? input) as { artifacts?: { parts?: { raw?: unknown }[] }[] }).artifacts;
+    const part = task?.map((a) => a.parts?.[0]).find((p) => typeof p?.raw === "string");
+    const root: Record<string, unknown> = { input, ...(part ? { bundle: decode(Buffer.from(part.raw as string, "base64")) } : {}), interim: (base.interim ?? []).map(decode) };
+    for (let m = 0, n = 1 + rnd(3); m < n; m++) change(root);
+    if (part && typeof part === "object" && root.bundle !== undefined) part.raw = Buffer.from(JSON.stringify(root.bundle)).toString("base64");
+    if (root.input === undefined || !Array.isArray(root.interim)) continue;
+    const interim = (root.interim as unknown[]).map((x) => utf8(JSON.stringify(x) ?? "null"));
+    out.push({ name: `${base.name} #${i}`, data: utf8(JSON.stringify(root.input)), ...(base.trust ? { trust: base.trust } : {}), ...(interim.length > 0 ? { interim } : {}) });
+  }
+  return out;
 }
