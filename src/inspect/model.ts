@@ -517,13 +517,9 @@ export interface PausedTaskSection {
 }
 
 /** One interim record, derived step by step as the terminal record is (sections 1–7), then related to it. */
-export interface InterimRecordSection {
-  /** How verify's interim checks name it: "interim record <evidenceId> at <where>". */
-  readonly label: string;
+/** A record's own derivation, sections 1–7: the terminal record's, and each interim record's. */
+export interface RecordDerivation {
   readonly location: LocationSection;
-  /** The state its payload was sealed in (its terminalState member), and its sealTime (reported, never proof of time). */
-  readonly sealedIn: string | null;
-  readonly sealTime: string | null;
   readonly evidenceId: DigestSection | Absent;
   readonly coreManifestDigest: DigestSection | Absent;
   readonly capsuleId: CapsuleIdSection | Absent;
@@ -531,6 +527,14 @@ export interface InterimRecordSection {
   readonly producerEnvelope: EnvelopeSection | Absent;
   readonly inclusion: InclusionSection | Absent;
   readonly checkpoint: CheckpointSection | Absent;
+}
+
+export interface InterimRecordSection extends RecordDerivation {
+  /** How verify's interim checks name it: "interim record <evidenceId> at <where>". */
+  readonly label: string;
+  /** The state its payload was sealed in (its terminalState member), and its sealTime (reported, never proof of time). */
+  readonly sealedIn: string | null;
+  readonly sealTime: string | null;
   /** Its capsule key_id and checkpoint key_id beside the terminal record's; null without a terminal record. */
   readonly signers: { readonly capsuleKey: Comparison; readonly checkpointKey: Comparison | null } | null;
   /** The citation that names it, when one does. */
@@ -555,12 +559,7 @@ export interface InterimSection {
  * (exit 3) and verifies nothing. What can be explained is the Task's state and the interim records
  * it carries, each derived on its own.
  */
-export interface PendingExplanation {
-  readonly inspectVersion: typeof INSPECT_VERSION;
-  readonly tool: { readonly name: "a2a-evidence"; readonly version: string };
-  readonly source: string;
-  readonly shape: InputShape;
-  readonly options: Explanation["options"];
+export interface PendingExplanation extends ExplanationHead {
   readonly pending: {
     readonly code: "INPUT_EVIDENCE_PENDING";
     /** verify's words. */
@@ -573,20 +572,16 @@ export interface PendingExplanation {
   readonly notes: Listed<string>;
 }
 
-export interface Explanation {
+/** What every explanation starts with: the tool, the input, how it was asked for. */
+export interface ExplanationHead {
   readonly inspectVersion: typeof INSPECT_VERSION;
   readonly tool: { readonly name: "a2a-evidence"; readonly version: string };
   readonly source: string;
   readonly shape: InputShape;
   readonly options: { readonly bytes: boolean; readonly all: boolean; readonly trust: boolean; readonly cosignatures: boolean };
-  readonly location: LocationSection;
-  readonly evidenceId: DigestSection | Absent;
-  readonly coreManifestDigest: DigestSection | Absent;
-  readonly capsuleId: CapsuleIdSection | Absent;
-  readonly agentDigests: AgentDigestsSection | Absent;
-  readonly producerEnvelope: EnvelopeSection | Absent;
-  readonly inclusion: InclusionSection | Absent;
-  readonly checkpoint: CheckpointSection | Absent;
+}
+
+export interface Explanation extends ExplanationHead, RecordDerivation {
   readonly receipts: ReceiptsSection | Absent;
   readonly continuity: ContinuitySection | Absent;
   readonly keys: KeysSection;

@@ -24,6 +24,7 @@ import {
   type PausedTaskSection,
   type PendingExplanation,
   type PrefixSection,
+  type RecordDerivation,
   type StepFailure,
   type TraceRow,
   type TranscriptRow,
@@ -173,10 +174,8 @@ function locationLines(l: Lines, loc: LocationSection): void {
   l.kv(2, "recordProfile", loc.recordProfile ?? "absent");
 }
 
-/** The sections a record's own derivation has (2–7), for the terminal record and each interim one. */
-type RecordSections = Pick<Explanation, "evidenceId" | "coreManifestDigest" | "capsuleId" | "agentDigests" | "producerEnvelope" | "inclusion" | "checkpoint">;
-
-function recordLines(l: Lines, e: RecordSections, titles: readonly string[]): void {
+/** A record's own derivation (sections 2–7), for the terminal record and each interim one. */
+function recordLines(l: Lines, e: RecordDerivation, titles: readonly string[]): void {
   const [evidenceTitle, manifestTitle, capsuleTitle, envelopeTitle, inclusionTitle, checkpointTitle] = titles as [string, string, string, string, string, string];
   digest(l, evidenceTitle, e.evidenceId);
   l.add(0, "");

@@ -9,6 +9,7 @@ import { showValue } from "../json/diff.js";
 import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import type { A2ATask } from "../input/a2a.js";
 import { calleeCitations, metadataTraces, type MetadataTrace } from "../input/trace.js";
+import { holders } from "../properties/shared/traces.js";
 import { pyjson } from "../canon/pyjson.js";
 import { isHex64 } from "../util/bytes.js";
 import { listed, malformed, stepFailure, text } from "./common.js";
@@ -45,14 +46,6 @@ function well(e: JsonValue): e is JsonObject {
   if (!isJsonObject(e)) return false;
   const keys = Object.keys(e);
   return keys.length === 3 && ["holder", "id", "traceDigest"].every((k) => keys.includes(k)) && HOLDERS.includes(member(e, "holder") as string) && typeof member(e, "id") === "string" && isHex64(member(e, "traceDigest"));
-}
-
-function holders(task: A2ATask): Set<string> {
-  const out = new Set<string>([`task ${task.id}`]);
-  for (const m of task.history ?? []) out.add(`message ${m.messageId}`);
-  if (task.statusMessage) out.add(`message ${task.statusMessage.messageId}`);
-  for (const a of task.artifacts ?? []) out.add(`artifact ${a.artifactId}`);
-  return out;
 }
 
 function callees(trace: JsonValue, o: InspectOptions): TraceRow["callees"] {

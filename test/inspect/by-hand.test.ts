@@ -13,7 +13,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspect, type Explanation } from "../../src/inspect/index.js";
-import { isAbsent, type InterimRecordSection, type MmrFoldStep } from "../../src/inspect/model.js";
+import { isAbsent, type InterimRecordSection, type MmrFoldStep, type RecordDerivation } from "../../src/inspect/model.js";
 import type { InputData } from "../../src/verify.js";
 import { REPO_ROOT, externalPath, hasExternal } from "../helpers/external.js";
 import { vectorInput } from "../helpers/vector-input.js";
@@ -90,10 +90,8 @@ function bundleAt(input: unknown, location: string): Record<string, unknown> | u
   return v as Record<string, unknown> | undefined;
 }
 
-type RecordSections = Pick<Explanation, "evidenceId" | "coreManifestDigest" | "capsuleId" | "agentDigests" | "producerEnvelope" | "inclusion" | "checkpoint">;
-
 /** Sections 2–7 of a record, the terminal one's or an interim one's. */
-function recordByHand(e: RecordSections): number {
+function recordByHand(e: RecordDerivation): number {
   let steps = 0;
   for (const d of [e.evidenceId, e.coreManifestDigest]) {
     if (isAbsent(d) || !d.preimage) continue;
