@@ -99,8 +99,8 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
 /**
  * `verify --explain`: one input's explanation as `inspect` prints it, to follow the report; ""
  * for an input that could not be read or explained — the report has already said why. `run` is
- * the verify run's request, of which the explanation takes the trust file, --task and
- * --cosignatures.
+ * the verify run's request, of which the explanation takes the trust file, --task, --interim and
+ * --cosignatures. A Task that has not ended is explained as pending, as inspect prints it.
  */
 export function explanationOf(item: { readonly source: string; readonly data?: InspectRequest["data"] }, run: Pick<InspectRequest, "trust" | "task" | "cosignatures" | "interim">): string {
   if (item.data === undefined) return "";

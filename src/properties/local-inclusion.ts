@@ -45,7 +45,7 @@ export function localInclusion(ctx: EvidenceContext): PropertyResult {
   ]);
 }
 
-/** Where a record sits: its checkpoint and its proven leaf, when both parse. */
+/** Where a record sits: its checkpoint and its proven leaf, when both parse (also `inspect`'s). */
 export function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
   const cp = manifestCheckpoint(ctx)?.result;
   const proof = ctx.manifest ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH) : undefined;
@@ -78,7 +78,7 @@ function sameLog(terminal: EvidenceContext, interim: EvidenceContext): [State, s
   return consistentHistory(terminal, a, b, values);
 }
 
-/** A manifest's consistency proof from its prior checkpoint to its own: one proven step of the log's history. */
+/** A manifest's consistency proof from its prior checkpoint to its own: one proven step of the log's history (also `inspect`'s). */
 export interface Link {
   readonly from: Checkpoint;
   readonly to: Checkpoint;
