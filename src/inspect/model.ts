@@ -361,8 +361,19 @@ export interface TransitionRow {
   /** pyjson of the ten-element array; null when the entry or its Message cannot give one. */
   readonly preimage: Bytes | null;
   readonly recomputed: string | null;
-  /** A transition out of a pause bound to a resuming Message: the Task and context it names beside this Task's. */
-  readonly resumption: { readonly messageTaskId: string; readonly messageContextId: string; readonly taskId: string; readonly contextId: string; readonly equal: boolean } | null;
+  /**
+   * A transition out of a pause bound to a resuming Message: the Task and context it names beside
+   * this Task's. `sameContext` is null when it names no context (a Message continuing a Task may
+   * leave contextId out: it names no other context).
+   */
+  readonly resumption: {
+    readonly messageTaskId: string;
+    readonly messageContextId: string;
+    readonly taskId: string;
+    readonly contextId: string;
+    readonly sameTask: boolean;
+    readonly sameContext: boolean | null;
+  } | null;
   readonly failure?: StepFailure;
 }
 

@@ -468,7 +468,8 @@ function transitionLines(l: Lines, row: TranscriptRow, t: TransitionRow): void {
   }
   if (t.resumption) {
     const r = t.resumption;
-    l.kv(6, "resumption", `the resuming Message names Task ${JSON.stringify(r.messageTaskId)}, context ${JSON.stringify(r.messageContextId)}; this Task is ${JSON.stringify(r.taskId)}, context ${JSON.stringify(r.contextId)} ${equalText(r.equal)}`);
+    const context = r.sameContext === null ? "it names no context (a Message continuing a Task may leave contextId out)" : r.sameContext ? "the same context" : "another context";
+    l.kv(6, "resumption", `the resuming Message names Task ${JSON.stringify(r.messageTaskId)}, context ${JSON.stringify(r.messageContextId)}; this Task is ${JSON.stringify(r.taskId)}, context ${JSON.stringify(r.contextId)} (${r.sameTask ? "the same Task" : "another Task"}; ${context})`);
   }
 }
 

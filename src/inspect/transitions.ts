@@ -76,6 +76,15 @@ export function transitionRow(
     ...base,
     preimage,
     recomputed: preimage.sha256,
-    resumption: resumes ? { messageTaskId: own.taskId, messageContextId: own.contextId, taskId: ids.id, contextId: ids.contextId, equal: own.taskId === ids.id && own.contextId === ids.contextId } : null,
+    resumption: resumes
+      ? {
+          messageTaskId: own.taskId,
+          messageContextId: own.contextId,
+          taskId: ids.id,
+          contextId: ids.contextId,
+          sameTask: own.taskId === ids.id,
+          sameContext: own.contextId === "" ? null : own.contextId === ids.contextId,
+        }
+      : null,
   });
 }

@@ -250,7 +250,7 @@ const MAP: Record<string, (e: Explanation, c: Check) => Record<string, string | 
   "transcript.resumption": (e, c) => {
     const r = transition(e, c).t.resumption;
     if (!r) throw new Error(`no resumption at ${c.subject}`);
-    stateIs(c, r.equal, "the resuming Message names this Task and context");
+    stateIs(c, r.sameTask && r.sameContext !== false, "the resuming Message names this Task, and this context or none");
     return { messageTaskId: r.messageTaskId, messageContextId: r.messageContextId, taskId: r.taskId, contextId: r.contextId };
   },
   "trace.digest": (e, c) => {

@@ -259,7 +259,10 @@ function byHand(e: Explanation, trust: unknown, input: unknown): number {
       expect(t.preimage.text).toBe(preimage);
       expect(shaText(preimage)).toBe(t.recomputed);
       expect(row.equal).toBe(t.recomputed === t.transitionCommitment);
-      if (t.resumption) expect(t.resumption.equal).toBe(t.resumption.messageTaskId === t.resumption.taskId && t.resumption.messageContextId === t.resumption.contextId);
+      if (t.resumption) {
+        const r = t.resumption;
+        expect([r.sameTask, r.sameContext]).toEqual([r.messageTaskId === r.taskId, r.messageContextId === "" ? null : r.messageContextId === r.contextId]);
+      }
       steps++;
     }
     for (const row of e.commitments.transcript.items) {

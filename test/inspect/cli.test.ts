@@ -256,7 +256,7 @@ describe("the Task lifecycle", () => {
       "    [2] transition TASK_STATE_WORKING -> TASK_STATE_INPUT_REQUIRED, messageId 7a66e626-220a-415c-9606-a89fa4563632, transitionCommitment 69e624111b566c20d8ad56925a3e844c7be9e2e603622432b548d9899d57c874\n",
     );
     expect(r.stdout).toMatch(/\n {6}preimage: .*: 348 bytes, SHA-256 69e624111b566c20d8ad56925a3e844c7be9e2e603622432b548d9899d57c874\n {6}recomputed: {10}69e6\w+ \(equal\)\n/);
-    expect(r.stdout).toMatch(/\n {6}resumption: {10}the resuming Message names Task "9c404a25-77e6-4746-ac93-8f4ec9d3b189", .* \(equal\)\n/);
+    expect(r.stdout).toMatch(/\n {6}resumption: {10}the resuming Message names Task "9c404a25-77e6-4746-ac93-8f4ec9d3b189", .* \(the same Task; the same context\)\n/);
     expect(r.stdout).toContain("\n  interim record d805cff62d7c74d1d396da5cb4d7fa9ec47725c240704e6d52f6df48057904ed at interimBundles[0]\n");
     expect(r.stdout).toContain("\n        consistency 10 -> 16, carried by the terminal record (manifest.consistencyProof): verifies\n");
     const bytes = await runCli(["inspect", "--bytes", input(capture)]);

@@ -50,6 +50,19 @@ const BASE: ExchangeOptions = {
 };
 const PAUSED: ExchangeOptions = { ...BASE, envelope: "paused", transcript: TRANSCRIPT.slice(0, 3) };
 
+/** A pause for input, resumed by a Message that may name the Task and context differently. */
+function resumedBy(resume: Partial<MessageSpec>): ExchangeOptions {
+  const transcript: TranscriptSpec[] = [
+    user("inspect input 0", "Book a table for two tonight."),
+    agent("inspect input 1", "At 19:00 or 21:00?"),
+    { transition: { from: "TASK_STATE_WORKING", to: "TASK_STATE_INPUT_REQUIRED" } },
+    { ...user("inspect input 2", "21:00."), ...resume },
+    { transition: { from: "TASK_STATE_INPUT_REQUIRED", to: "TASK_STATE_WORKING" } },
+    agent("inspect input 3", "Booked for 21:00."),
+  ];
+  return { envelope: "jsonrpc", taskId: uuidFromLabel("inspect input task"), contextId: uuidFromLabel("inspect input context"), transcript, artifacts: [], leavesBefore: 1 };
+}
+
 const file = (v: JsonValue) => utf8(jsonText(v));
 
 /** Every shipped capture vector with interim records, those records passed with --interim instead. */
@@ -104,6 +117,8 @@ export function lifecycleCases(): LifecycleCase[] {
     changed("another state", (t) => void (at(t, "status").state = "TASK_STATE_INPUT_REQUIRED")),
     changed("another Task", (t) => void (t.id = "another-task")),
     { name: "a truncated history: the request a transition is bound to is not observed", data: file(truncated), trust: file(terminal.trust), interim: [file(paused.interimBundles[0] as JsonObject)] },
+    { name: "a resuming Message that names the Task and no context", data: file(buildExchange(resumedBy({ contextId: "" })).input), trust: file(buildExchange(resumedBy({ contextId: "" })).trust) },
+    { name: "a resuming Message that names the context and no Task", data: file(buildExchange(resumedBy({ taskId: "" })).input), trust: file(buildExchange(resumedBy({ taskId: "" })).trust) },
     { name: "a pending Task as a capture", data: file({ finalTask: pausedTask }), trust: file(paused.trust) },
     { name: "a pending Task, with another record given by --interim", data: file(paused.input), trust: file(paused.trust), interim: [file(other)] },
   ];
