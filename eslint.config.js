@@ -9,13 +9,16 @@ const ROOT_FILES = ["policy", "verify"];
 const seg = (names) =>
   `(^|/)(${names.filter((n) => !ROOT_FILES.includes(n)).join("|")})/|(^|/)(${names.filter((n) => ROOT_FILES.includes(n)).join("|") || "(?!)"})\\.js$`;
 const HIGHER = {
-  base: ["canon", "crypto", "cose", "aac", "log", "peac", "witness", "input", "trust", "properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
-  primitives: ["input", "trust", "properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
-  inputs: ["properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
-  properties: ["policy", "verify", "report", "cli", "net", "card", "a2a-js"],
-  policy: ["verify", "report", "cli", "net", "card", "a2a-js"],
-  verify: ["cli", "net", "card", "a2a-js"],
-  report: ["verify", "cli", "net", "card", "a2a-js"],
+  base: ["canon", "crypto", "cose", "aac", "log", "peac", "witness", "input", "trust", "properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
+  primitives: ["input", "trust", "properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
+  inputs: ["properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
+  properties: ["policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
+  policy: ["verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
+  verify: ["inspect", "cli", "net", "card", "a2a-js"],
+  report: ["verify", "inspect", "cli", "net", "card", "a2a-js"],
+  // The explanation sits beside the report: it reads the evidence as the properties do, and
+  // neither it nor the report reads the other.
+  inspect: ["policy", "verify", "report", "cli", "net", "card", "a2a-js"],
 };
 const IMPURE = ["node:fs", "node:fs/promises", "node:path", "node:os", "node:http", "node:https", "node:net", "node:child_process", "node:worker_threads", "node:process"];
 
@@ -79,6 +82,7 @@ export default tseslint.config(
     { regex: "(^|/)report/(?!model\\.js$|summary\\.js$)", message: "the verify stage uses the report's data shape and summary, never a renderer" },
   ]),
   layer(["src/report/**"], HIGHER.report),
+  layer(["src/inspect/**"], HIGHER.inspect),
   // Agent Card verification is pure, beside the inputs it reads; the network client is the one
   // module that may open a connection; the SDK gate sits on top of verify().
   layer(["src/card/**"], [...HIGHER.inputs, "net", "a2a-js"]),

@@ -31,7 +31,8 @@ export const ENVELOPE_FINDING_CODES = {
   ENVELOPE_SIGNATURE_INVALID: "envelope_signature_invalid",
 } as const satisfies { readonly [code in AacCode & `ENVELOPE_${string}`]: string };
 
-export function verifyProducerEnvelope(envelope: Uint8Array, capsuleIdHex: string): Result<{ publicKeyHex: string }> {
+/** `onSigStructure` sees the exact Sig_structure bytes the signature is checked over (`inspect`). */
+export function verifyProducerEnvelope(envelope: Uint8Array, capsuleIdHex: string, onSigStructure?: (toBeSigned: Uint8Array) => void): Result<{ publicKeyHex: string }> {
   // Step 0.
   if (!isHex64(capsuleIdHex)) return fail("ENVELOPE_CAPSULE_ID_MALFORMED", "capsule_id must match ^[0-9a-f]{64}$");
   if (envelope.length > ENVELOPE_MAX_BYTES) {
@@ -69,7 +70,7 @@ export function verifyProducerEnvelope(envelope: Uint8Array, capsuleIdHex: strin
   if (msg.signature.length !== 64) return fail("ENVELOPE_SIGNATURE_INVALID", `signature is ${msg.signature.length} bytes, not 64`);
   // Step 8: the kid itself is the verification key (self-attested; see the header comment).
   const key = publicKeyFromRawEd25519(kid);
-  const verified = key.ok ? verifySign1(msg, key.value) : key;
+  const verified = key.ok ? verifySign1(msg, key.value, onSigStructure !== undefined ? { onSigStructure } : undefined) : key;
   if (!verified.ok) return fail("ENVELOPE_SIGNATURE_INVALID", `${verified.code}: ${verified.detail}`);
   return ok({ publicKeyHex: bytesToHex(kid) });
 }

@@ -17,6 +17,7 @@ type Register = (program: Command, ctx: CommandContext) => void;
  */
 const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   verify: async () => (await import("./verify.js")).registerVerifyCommand,
+  inspect: async () => (await import("./inspect.js")).registerInspectCommand,
   fetch: async () => (await import("./fetch.js")).registerFetchCommand,
   "verify-card": async () => (await import("./verify-card.js")).registerVerifyCardCommand,
   vectors: async () => (await import("./vectors.js")).registerVectorsCommand,

@@ -22,6 +22,7 @@ import { readInput } from "./read.js";
 import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
+import { explanationOf } from "./inspect.js";
 import { UsageError, wrapHelp, type CliIo, type CommandContext, type CommandHost } from "./io.js";
 
 interface VerifyFlags {
@@ -42,6 +43,7 @@ interface VerifyFlags {
   output?: string;
   quiet?: boolean;
   verbose?: boolean;
+  explain?: boolean;
   color: boolean;
 }
 
@@ -165,6 +167,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
     throw new UsageError(`--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
   }
+  if (flags.explain && (flags.quiet || flags.format !== "text")) throw new UsageError("--explain follows the text report: it takes neither -q nor --format other than text (inspect --format json explains for tools)");
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
   if (fromStdin > 0 && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
 
@@ -213,7 +216,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   }
   // Worker threads read files themselves: standard input stays with the main thread.
   const pool: JobPool | undefined =
-    jobs > 1 && host.workerEntry && paths.length > 1 && !paths.includes("-")
+    jobs > 1 && host.workerEntry && paths.length > 1 && !paths.includes("-") && !flags.explain
       ? new (await import("./jobs.js")).JobPool(host.workerEntry, jobs, await forWorkers(request, flags))
       : undefined;
   const named = paths.map((path) => ({ path, source: nameOf(path) }));
@@ -256,6 +259,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     tally.add(input);
     progress.tick("verifying");
   };
+  const explained: string[] = [];
   if (streaming && sink) await sink.write(streaming.head());
   for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
   if (pool) {
@@ -268,12 +272,16 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     for (const [k, path] of paths.entries()) {
       const item = await readItem(path, stdin);
       await emit(session.verify(item.source, session.load(item), findings?.[k]));
+      // --explain: each input's explanation, as inspect prints it, of the very bytes just
+      // verified (read once: a file that changes cannot make the two disagree); after the report.
+      if (flags.explain) explained.push(explanationOf(item, request));
     }
   }
   progress.done();
   const report = assembleReport(session.policy, held);
   if (!streaming || !sink) return writeWhole(report, flags, io, options);
   await sink.write(streaming.tail(tally, { ...session.policy, exitCode: tally.worst() }));
+  if (explained.length > 0) await sink.write(explained.join(""));
   return sink.close() ? tally.worst() : 2;
 }
 
@@ -336,6 +344,7 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     .option("-o, --output <file>", "write the report to a file instead of stdout")
     .option("-q, --quiet", "no report, exit code only (errors still go to stderr)")
     .option("-v, --verbose", "list every check with the values it compared")
+    .option("--explain", "after the report, every derivation step of each input (as inspect)")
     .option("--no-color", "no colour (also: NO_COLOR, non-TTY stdout, --format json)")
     .addHelpText(
       "after",

@@ -118,6 +118,8 @@ export interface VerifySign1Options {
   readonly externalAad?: Uint8Array;
   /** Labels the caller processes and may therefore accept in crit. */
   readonly understoodCritLabels?: ReadonlyArray<CborKey>;
+  /** Sees the exact Sig_structure bytes the signature is checked over (for `inspect`); changes nothing. */
+  readonly onSigStructure?: (toBeSigned: Uint8Array) => void;
 }
 
 export function verifySign1(msg: Sign1, key: PublicKeyInfo, options: VerifySign1Options = {}): Result<{ alg: number }> {
@@ -138,6 +140,7 @@ export function verifySign1(msg: Sign1, key: PublicKeyInfo, options: VerifySign1
     return fail("COSE_SIGNATURE_LENGTH", `alg ${alg.value} signature must be ${spec.signatureLength} bytes, got ${msg.signature.length}`);
   }
   const toBeSigned = sigStructure(msg.protectedBytes, options.externalAad ?? new Uint8Array(0), payload);
+  options.onSigStructure?.(toBeSigned);
   const valid =
     spec.hash === null
       ? verifyEd25519(key.key, toBeSigned, msg.signature)

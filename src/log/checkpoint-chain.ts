@@ -12,7 +12,7 @@
 import { fail, ok, type Result } from "../result.js";
 import { bytesEqual, bytesToHex } from "../util/bytes.js";
 import { verifyCheckpointSignature, type Checkpoint } from "./checkpoint.js";
-import { verifyConsistency, type ConsistencyProof } from "./mmr-proofs.js";
+import { verifyConsistency, type ConsistencyProof, type ConsistencyTrace } from "./mmr-proofs.js";
 
 /** What was compared, for the report. */
 export type CheckpointChainReport =
@@ -52,12 +52,14 @@ function verifyFirst(current: Checkpoint, consistencyProof: ConsistencyProof | n
 
 /**
  * §4.4 rules 3–4: `prior` is `manifest.priorCheckpoint` (null when absent) and `consistencyProof`
- * is `manifest.consistencyProof`, parsed (null when absent).
+ * is `manifest.consistencyProof`, parsed (null when absent). `trace` sees the consistency proof's
+ * steps, for an explanation.
  */
 export function verifyCheckpointChain(
   prior: Checkpoint | null,
   current: Checkpoint,
   consistencyProof: ConsistencyProof | null,
+  trace?: ConsistencyTrace,
 ): Result<CheckpointChainReport> {
   if (prior === null) return verifyFirst(current, consistencyProof);
 
@@ -84,7 +86,7 @@ export function verifyCheckpointChain(
   if (consistencyProof === null) {
     return fail("CHAIN_CONSISTENCY_MISSING", `no consistency proof from size ${prior.mmrSize} to ${current.mmrSize}`, current.path);
   }
-  const consistent = verifyConsistency(prior.root, prior.mmrSize, current.root, current.mmrSize, consistencyProof);
+  const consistent = verifyConsistency(prior.root, prior.mmrSize, current.root, current.mmrSize, consistencyProof, trace);
   if (!consistent.ok) {
     return fail(consistent.code, `consistency ${prior.mmrSize} → ${current.mmrSize}: ${consistent.detail}`, current.path);
   }

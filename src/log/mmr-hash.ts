@@ -20,14 +20,23 @@ export function interiorHash(left: Uint8Array, right: Uint8Array, pos: number): 
   return sha256(be64(pos + 1), left, right);
 }
 
+/** One bagging step, for an explanation: `result = SHA-256(right ‖ left)`, `left` being peak `index`. */
+export type BagStep = (index: number, right: Uint8Array, left: Uint8Array, result: Uint8Array) => void;
+
 /**
  * The CLL root of a peak list (left to right, tallest first): fold from the right, hashing
  * `SHA-256(RIGHT ‖ LEFT)` with no prefix. One peak is the root itself; no peaks give 32 zero bytes.
+ * `onStep`, when given, sees every fold (`inspect`); it never changes the result.
  */
-export function bagPeaks(peakHashes: readonly Uint8Array[]): Uint8Array {
+export function bagPeaks(peakHashes: readonly Uint8Array[], onStep?: BagStep): Uint8Array {
   const last = peakHashes[peakHashes.length - 1];
   if (last === undefined) return EMPTY_ROOT.slice();
   let acc = last;
-  for (let i = peakHashes.length - 2; i >= 0; i--) acc = sha256(acc, peakHashes[i] as Uint8Array);
+  for (let i = peakHashes.length - 2; i >= 0; i--) {
+    const left = peakHashes[i] as Uint8Array;
+    const next = sha256(acc, left);
+    if (onStep !== undefined) onStep(i, acc, left, next);
+    acc = next;
+  }
   return acc;
 }

@@ -9,7 +9,7 @@
  */
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { bytesEqual, bytesToHex } from "../util/bytes.js";
-import { bagPeaks, interiorHash, leafHash } from "./mmr-hash.js";
+import { bagPeaks, interiorHash, leafHash, type BagStep } from "./mmr-hash.js";
 import { mountainIndexOfLeaf, mountains, type Mountain } from "./mmr-position.js";
 
 /** §3.3, after parsing (`v == 1` and `kind == "inclusion"` are checked by the parser). */
@@ -45,6 +45,37 @@ export interface RangeProof {
   readonly witness: readonly Uint8Array[];
 }
 
+/**
+ * One fold of a climb, for an explanation (`inspect`): the parent at `position` hashes the node
+ * below with its sibling, which sits on the left when the node below is the right child.
+ */
+export type MmrFold = (position: number, sibling: Uint8Array, siblingIsLeft: boolean, result: Uint8Array) => void;
+
+/**
+ * What `verifyInclusion` computes on its way, for an explanation. Every callback is optional and
+ * none changes a result; without a trace nothing extra is computed or allocated.
+ */
+export interface InclusionTrace {
+  /** Once sizes and shapes are checked: the leaf's mountain among the tree's, and the climb's length. */
+  readonly shape?: (mountain: number, mountains: readonly Mountain[], pathLength: number) => void;
+  readonly leaf?: (leafHash: Uint8Array) => void;
+  readonly fold?: MmrFold;
+  /** The peaks bagged, left to right; `index` is the one the leaf climbed to. */
+  readonly peaks?: (peaks: readonly Uint8Array[], index: number) => void;
+  readonly bag?: BagStep;
+  readonly root?: (computed: Uint8Array) => void;
+}
+
+/** What `verifyConsistency` computes on its way, for an explanation; as InclusionTrace. */
+export interface ConsistencyTrace {
+  /** The bag of the old (then the new) peaks, before it is compared with root_a (root_b). */
+  readonly bagged?: (which: "old" | "new", root: Uint8Array) => void;
+  /** Old peak `oldIndex` starts its climb to new peak `newIndex`; its folds follow. */
+  readonly climb?: (oldIndex: number, newIndex: number) => void;
+  readonly fold?: MmrFold;
+  readonly top?: (oldIndex: number, top: Uint8Array) => void;
+}
+
 /** One climbing step: is the node below the right child, and where its parent sits. */
 interface Step {
   readonly isRight: boolean;
@@ -74,11 +105,12 @@ function climb(m: Mountain, leaf: number, height: number): Step[] {
   return steps.reverse();
 }
 
-function fold(start: Uint8Array, steps: readonly Step[], witness: readonly Uint8Array[]): Uint8Array {
+function fold(start: Uint8Array, steps: readonly Step[], witness: readonly Uint8Array[], onFold?: MmrFold): Uint8Array {
   let acc = start;
   steps.forEach((step, i) => {
     const w = witness[i] as Uint8Array;
     acc = step.isRight ? interiorHash(w, acc, step.parent) : interiorHash(acc, w, step.parent);
+    if (onFold !== undefined) onFold(step.parent, w, step.isRight, acc);
   });
   return acc;
 }
@@ -106,7 +138,7 @@ function rootMismatch(what: string, computed: Uint8Array, expected: Uint8Array):
 
 /**
  * §3.3: is the leaf with body `bodyDigest` at `leafIndex` in the MMR of `size` nodes whose bagged
- * root is `root`? The proof must be for exactly this size and index.
+ * root is `root`? The proof must be for exactly this size and index. `trace` sees each step.
  */
 export function verifyInclusion(
   root: Uint8Array,
@@ -114,6 +146,7 @@ export function verifyInclusion(
   leafIndex: number,
   bodyDigest: Uint8Array,
   proof: InclusionProof,
+  trace?: InclusionTrace,
 ): Result<true> {
   const badInput = malformedHash("root", [root]) ?? malformedHash("body digest", [bodyDigest]);
   if (badInput) return badInput;
@@ -144,8 +177,14 @@ export function verifyInclusion(
     malformedHash("peaks_right", proof.peaksRight);
   if (badProof) return badProof;
 
-  const peak = fold(leafHash(bodyDigest), path, proof.witness);
-  const computed = bagPeaks([...proof.peaksLeft, peak, ...proof.peaksRight]);
+  trace?.shape?.(k, ms.value, path.length);
+  const leaf = leafHash(bodyDigest);
+  trace?.leaf?.(leaf);
+  const peak = fold(leaf, path, proof.witness, trace?.fold);
+  const peakList = [...proof.peaksLeft, peak, ...proof.peaksRight];
+  trace?.peaks?.(peakList, k);
+  const computed = bagPeaks(peakList, trace?.bag);
+  trace?.root?.(computed);
   return bytesEqual(computed, root) ? ok(true) : rootMismatch("inclusion", computed, root);
 }
 
@@ -159,6 +198,7 @@ export function verifyConsistency(
   rootB: Uint8Array,
   sizeB: number,
   proof: ConsistencyProof,
+  trace?: ConsistencyTrace,
 ): Result<true> {
   const badInput = malformedHash("root_a", [rootA]) ?? malformedHash("root_b", [rootB]);
   if (badInput) return badInput;
@@ -199,11 +239,15 @@ export function verifyConsistency(
   if (badProof) return badProof;
 
   const bagA = bagPeaks(proof.oldPeaks);
+  trace?.bagged?.("old", bagA);
   if (!bytesEqual(bagA, rootA)) return rootMismatch("old peaks vs root_a", bagA, rootA);
   const bagB = bagPeaks(proof.newPeaks);
+  trace?.bagged?.("new", bagB);
   if (!bytesEqual(bagB, rootB)) return rootMismatch("new peaks vs root_b", bagB, rootB);
   for (const [i, c] of climbs.entries()) {
-    const top = fold(proof.oldPeaks[i] as Uint8Array, c.path, proof.witness[i] as readonly Uint8Array[]);
+    trace?.climb?.(i, c.j);
+    const top = fold(proof.oldPeaks[i] as Uint8Array, c.path, proof.witness[i] as readonly Uint8Array[], trace?.fold);
+    trace?.top?.(i, top);
     if (!bytesEqual(top, proof.newPeaks[c.j] as Uint8Array)) {
       return fail("MMR_PEAK_MISMATCH", `old peak ${i} does not climb to new peak ${c.j}: got ${bytesToHex(top)}`);
     }

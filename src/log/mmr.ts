@@ -7,13 +7,16 @@
  * - `peak-commitment.ts`: the peak-list CBOR commitment of the COSE wire form (§3.6).
  */
 export { MAX_MMR_SIZE, heightOf, leafCount, leafPosition, mountains, nodeCount, peaks, type Mountain } from "./mmr-position.js";
-export { bagPeaks, interiorHash, leafHash } from "./mmr-hash.js";
+export { bagPeaks, interiorHash, leafHash, type BagStep } from "./mmr-hash.js";
 export {
   verifyConsistency,
   verifyInclusion,
   verifyRange,
   type ConsistencyProof,
+  type ConsistencyTrace,
   type InclusionProof,
+  type InclusionTrace,
+  type MmrFold,
   type RangeProof,
 } from "./mmr-proofs.js";
 export { parseConsistencyProof, parseInclusionProof, parseRangeProof } from "./mmr-proof-json.js";

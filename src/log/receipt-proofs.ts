@@ -11,7 +11,7 @@ import type { LogCode } from "../codes/log.js";
 import { fail, ok, type Result } from "../result.js";
 import { bytesEqual } from "../util/bytes.js";
 import { ccfRootFromInclusion, type CcfLeaf, type CcfPathStep } from "./ccf.js";
-import { rfc9162LeafHash, rfc9162RootFromInclusion } from "./rfc9162.js";
+import { rfc9162LeafHash, rfc9162RootFromInclusion, type PathFold } from "./rfc9162.js";
 
 /** Longest path accepted (scitt-cose's cap); far beyond any real log's depth. */
 export const MAX_PATH_LENGTH = 64;
@@ -23,14 +23,26 @@ export interface ProofRoot {
   readonly leafIndex: number | null;
 }
 
+/**
+ * What the proof functions read and compute, for an explanation (`inspect`): the proof as read,
+ * the leaf hash, then each fold of the path. Optional, and it never changes a result.
+ */
+export interface ProofTrace {
+  readonly rfc9162?: (treeSize: number, leafIndex: number, leafHash: Uint8Array) => void;
+  readonly ccf?: (leaf: CcfLeaf, leafHash: Uint8Array) => void;
+  readonly fold?: PathFold;
+}
+
 /** vds 1: `cbor [tree_size, leaf_index, [bstr32, …]]`, leaf = SHA-256(0x00 ‖ entry). */
-export function rfc9162ProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: string): Result<ProofRoot> {
+export function rfc9162ProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: string, trace?: ProofTrace): Result<ProofRoot> {
   const parsed = asMalformed(readRfc9162Proof(proof, at), "RECEIPT_PROOF_MALFORMED");
   if (!parsed.ok) return parsed;
   const { treeSize, leafIndex, path } = parsed.value;
   const tooLong = checkPathLength(path.length, `${at}[2]`);
   if (!tooLong.ok) return tooLong;
-  const root = rfc9162RootFromInclusion(rfc9162LeafHash(leafEntry), leafIndex, treeSize, path);
+  const leafHash = rfc9162LeafHash(leafEntry);
+  trace?.rfc9162?.(treeSize, leafIndex, leafHash);
+  const root = rfc9162RootFromInclusion(leafHash, leafIndex, treeSize, path, trace?.fold);
   if (!root.ok) return fail(root.code, root.detail, at);
   return ok({ root: root.value, treeSize, leafIndex });
 }
@@ -39,7 +51,7 @@ export function rfc9162ProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: s
  * vds 2: `{1: [write_set_digest, commit_evidence, claims_digest], 2: [[left, hash], …]}`; the
  * claims digest must be the leaf entry, or the proof is about some other statement.
  */
-export function ccfProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: string): Result<ProofRoot> {
+export function ccfProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: string, trace?: ProofTrace): Result<ProofRoot> {
   const parsed = asMalformed(readCcfProof(proof, at), "CCF_PROOF_MALFORMED");
   if (!parsed.ok) return parsed;
   const { leaf, path } = parsed.value;
@@ -48,7 +60,7 @@ export function ccfProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: strin
   if (!bytesEqual(leaf.claimsDigest, leafEntry)) {
     return fail("CCF_CLAIMS_DIGEST_MISMATCH", "claims_digest is not the leaf entry", `${at}[1][2]`);
   }
-  const root = ccfRootFromInclusion(leaf, path);
+  const root = ccfRootFromInclusion(leaf, path, trace === undefined ? undefined : { leaf: (h) => trace.ccf?.(leaf, h), ...(trace.fold ? { fold: trace.fold } : {}) });
   if (!root.ok) return fail(root.code, root.detail, at);
   return ok({ root: root.value, treeSize: null, leafIndex: null });
 }

@@ -18,7 +18,14 @@ export function rfc9162NodeHash(left: Uint8Array, right: Uint8Array): Uint8Array
 }
 
 /**
- * The root an inclusion proof commits to, or a failure; never throws.
+ * One fold of an audit path, for an explanation (`inspect`): `path[index]` is hashed with the
+ * node below, on the left or on the right of it, giving `result`.
+ */
+export type PathFold = (index: number, sibling: Uint8Array, siblingIsLeft: boolean, result: Uint8Array) => void;
+
+/**
+ * The root an inclusion proof commits to, or a failure; never throws. `onFold`, when given, sees
+ * each fold and changes nothing.
  *
  * leafIndex and treeSize come from an attacker-controlled receipt, so they are checked before any
  * hashing: safe integers (which also keeps tree_size under the 2^62 bound scitt-cose applies) with
@@ -30,6 +37,7 @@ export function rfc9162RootFromInclusion(
   leafIndex: number,
   treeSize: number,
   path: ReadonlyArray<Uint8Array>,
+  onFold?: PathFold,
 ): Result<Uint8Array> {
   if (!Number.isSafeInteger(leafIndex) || !Number.isSafeInteger(treeSize) || leafIndex < 0 || leafIndex >= treeSize) {
     return fail("RFC9162_INDEX_INVALID", `need integers 0 <= leaf_index < tree_size, got ${leafIndex} and ${treeSize}`);
@@ -44,7 +52,9 @@ export function rfc9162RootFromInclusion(
     const sibling = path[i] as Uint8Array;
     if (sibling.length !== 32) return fail("RFC9162_HASH_LENGTH", `path[${i}] is ${sibling.length} bytes`);
     // path[0] is the lowest level, the last split of the top-down descent.
-    root = siblingIsRight[siblingIsRight.length - 1 - i] ? rfc9162NodeHash(root, sibling) : rfc9162NodeHash(sibling, root);
+    const onRight = siblingIsRight[siblingIsRight.length - 1 - i] as boolean;
+    root = onRight ? rfc9162NodeHash(root, sibling) : rfc9162NodeHash(sibling, root);
+    if (onFold !== undefined) onFold(i, sibling, !onRight, root);
   }
   return ok(root);
 }

@@ -294,7 +294,7 @@ function keyCheck(current: Checkpoint, prior: Checkpoint): Check {
   });
 }
 
-interface Carried {
+export interface Carried {
   readonly lines: CarriedLine[];
   readonly fromBundle: number;
   readonly unsupported: UnsupportedEntry[];
@@ -303,8 +303,8 @@ interface Carried {
   readonly otherNotes: number;
 }
 
-/** The bundle's lines, and the --cosignatures file's lines whose note is this input's. */
-function carriedEvidence(ctx: EvidenceContext, current: Checkpoint | undefined, prior: Checkpoint | null): Carried {
+/** The bundle's lines, and the --cosignatures file's lines whose note is this input's (also read by `inspect`). */
+export function carriedEvidence(ctx: EvidenceContext, current: Checkpoint | undefined, prior: Checkpoint | null): Carried {
   const out: Carried = { lines: [], fromBundle: 0, unsupported: [], problems: [], otherNotes: 0 };
   const raw = member(ctx.bundle, EVIDENCE_PATH);
   let fromBundle = 0;

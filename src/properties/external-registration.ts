@@ -86,7 +86,8 @@ interface StampResult {
   readonly verifiedBy?: string;
 }
 
-function isStub(record: JsonValue): boolean {
+/** A placeholder stamp, which never counts (also how `inspect` tells one). */
+export function isStub(record: JsonValue): boolean {
   if (!isJsonObject(record)) return false;
   if (member(record, "is_stub") === true) return true;
   const b64 = member(record, "receipt_b64");

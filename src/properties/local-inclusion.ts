@@ -23,9 +23,10 @@ import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
 export const CHECKS = checksFor(["inclusion.proof", "inclusion.verify", "interim.inclusion", "interim.log"]);
 const { check, only } = CHECKS;
 
-const PROOF_PATH = "manifest.localInclusionProof";
+export const PROOF_PATH = "manifest.localInclusionProof";
 
-function rootAndSize(cp: JsonValue | undefined): { root: Uint8Array; mmrSize: number } | undefined {
+/** The root and size inclusion needs, read even from a checkpoint that does not parse (also `inspect`'s). */
+export function rootAndSize(cp: JsonValue | undefined): { root: Uint8Array; mmrSize: number } | undefined {
   if (!isJsonObject(cp)) return undefined;
   const root = member(cp, "root");
   const mmrSize = asSafeInteger(member(cp, "mmr_size"));
@@ -44,8 +45,8 @@ export function localInclusion(ctx: EvidenceContext): PropertyResult {
   ]);
 }
 
-/** Where a record sits: its checkpoint and its proven leaf, when both parse. */
-function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
+/** Where a record sits: its checkpoint and its proven leaf, when both parse (also `inspect`'s). */
+export function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
   const cp = manifestCheckpoint(ctx)?.result;
   const proof = ctx.manifest ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH) : undefined;
   return cp?.ok && proof?.ok ? { checkpoint: cp.value, leafIndex: proof.value.leafIndex } : undefined;
@@ -77,14 +78,14 @@ function sameLog(terminal: EvidenceContext, interim: EvidenceContext): [State, s
   return consistentHistory(terminal, a, b, values);
 }
 
-/** A manifest's consistency proof from its prior checkpoint to its own: one proven step of the log's history. */
-interface Link {
+/** A manifest's consistency proof from its prior checkpoint to its own: one proven step of the log's history (also `inspect`'s). */
+export interface Link {
   readonly from: Checkpoint;
   readonly to: Checkpoint;
   readonly proof: ConsistencyProof;
 }
 
-function linkOf(ctx: EvidenceContext): Link | undefined {
+export function linkOf(ctx: EvidenceContext): Link | undefined {
   const to = manifestCheckpoint(ctx)?.result;
   const priorValue = ctx.manifest ? member(ctx.manifest, "priorCheckpoint") : undefined;
   const proofValue = ctx.manifest ? member(ctx.manifest, "consistencyProof") : undefined;

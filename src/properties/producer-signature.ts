@@ -69,7 +69,8 @@ function producerSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
   return decide(checks, () => `producer key ${String(keyId)} signed capsule_id ${String(signedId)}`);
 }
 
-function capsuleIdCheck(capsule: JsonObject, structured: boolean, carrier: string): { check: Check; recomputed?: string } {
+/** The capsuleId.recompute check and the id the envelope must sign (also what `inspect` shows it checked against). */
+export function capsuleIdCheck(capsule: JsonObject, structured: boolean, carrier: string): { check: Check; recomputed?: string } {
   const id = "capsuleId.recompute";
   const r = checkCarriedCapsuleId(capsule);
   if (!r.ok && structured) {

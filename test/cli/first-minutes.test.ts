@@ -90,7 +90,7 @@ describe("private keys in a trust file", () => {
 });
 
 describe("--help", () => {
-  it.each([["--help"], ["verify", "--help"], ["fetch", "--help"], ["verify-card", "--help"], ["vectors", "--help"]])("%s fits 80 columns", async (...args) => {
+  it.each([["--help"], ["verify", "--help"], ["inspect", "--help"], ["fetch", "--help"], ["verify-card", "--help"], ["vectors", "--help"]])("%s fits 80 columns", async (...args) => {
     const r = await runCli(args);
     expect(r.code).toBe(0);
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(80);
@@ -99,7 +99,7 @@ describe("--help", () => {
   it("lists every command on one line saying what it is for", async () => {
     const r = await runCli(["--help"]);
     const commands = r.stdout.slice(r.stdout.indexOf("Commands:")).split("\n").slice(1).filter((l) => l.trim() !== "");
-    expect(commands.map((l) => l.trim().split(/\s+/)[0])).toEqual(["verify", "fetch", "verify-card", "vectors", "help"]);
+    expect(commands.map((l) => l.trim().split(/\s+/)[0])).toEqual(["verify", "inspect", "fetch", "verify-card", "vectors", "help"]);
     for (const l of commands) expect(l).toMatch(/^ {2}\S.* {2,}\S/);
   });
 

@@ -40,7 +40,7 @@ const CITATION_MEMBERS = ["evidenceId", "sequence"];
 /** The members that say whose record it is: an interim record must say the same as the terminal one. */
 const SAME_TASK_MEMBERS = ["taskId", "contextId", "authority", "tenantId", "capturePolicyId"] as const;
 
-function transcriptOf(payload: JsonObject | undefined): readonly JsonValue[] {
+export function transcriptOf(payload: JsonObject | undefined): readonly JsonValue[] {
   const t = payload ? member(payload, "transcript") : undefined;
   return Array.isArray(t) ? t : [];
 }
@@ -103,12 +103,12 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
   return checks;
 }
 
-function stateAt(transcript: readonly JsonValue[], sequence: number): string {
+export function stateAt(transcript: readonly JsonValue[], sequence: number): string {
   const s = member(transcript[sequence] as JsonObject, "toState");
   return typeof s === "string" ? s : "(unknown state)";
 }
 
-function citationFault(c: JsonValue, transcript: readonly JsonValue[], earlier: readonly Citation[], citedSoFar: ReadonlySet<string>): string | undefined {
+export function citationFault(c: JsonValue, transcript: readonly JsonValue[], earlier: readonly Citation[], citedSoFar: ReadonlySet<string>): string | undefined {
   if (!isJsonObject(c)) return "a citation is an object {evidenceId, sequence}";
   const keys = Object.keys(c);
   if (keys.length !== CITATION_MEMBERS.length || !CITATION_MEMBERS.every((m) => keys.includes(m))) {

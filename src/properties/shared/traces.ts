@@ -32,7 +32,7 @@ function callees(trace: JsonValue): string {
 }
 
 /** Whether the holder an entry names is part of the observation at all (a Message may be truncated away). */
-function holders(task: A2ATask): Set<string> {
+export function holders(task: A2ATask): Set<string> {
   const out = new Set<string>([`task ${task.id}`]);
   for (const m of task.history ?? []) out.add(`message ${m.messageId}`);
   if (task.statusMessage) out.add(`message ${task.statusMessage.messageId}`);
