@@ -57,7 +57,6 @@ const RICH_TRANSCRIPT: MessageSpec[] = [
     role: "ROLE_USER",
     parts: [
       "Réserve une table pour deux à Montréal 🍁, s'il te plaît.",
-      { data: { city: "Montréal", party: "2" } },
       "Budget : 120 €",
     ],
   },
@@ -115,7 +114,7 @@ export const VECTORS: readonly VectorDefinition[] = [
   {
     name: "valid-rich",
     description:
-      "37-leaf producer log with our record at leaf 18, a prior checkpoint at 18 leaves with a consistency proof, two independent Transparency Services (Ed25519, 13-entry log, index 6; ES256, 100-entry log, index 57), a 4-message multi-turn transcript with multi-part text (é, emoji, CJK, U+2028) and an ignored data part, two artifacts (one with a non-ASCII name), tenantId set; delivered as a capture.",
+      "37-leaf producer log with our record at leaf 18, a prior checkpoint at 18 leaves with a consistency proof, two independent Transparency Services (Ed25519, 13-entry log, index 6; ES256, 100-entry log, index 57), a 4-message multi-turn transcript with multi-part text (é, emoji, CJK, U+2028), two artifacts (one with a non-ASCII name), tenantId set; delivered as a capture.",
     mutation: null,
     options: {
       envelope: "capture",
@@ -206,6 +205,17 @@ export const VECTORS: readonly VectorDefinition[] = [
     expected: expectation({ externalRegistration: "INCONCLUSIVE", referenceConsistency: "INCONCLUSIVE" }),
     note:
       "A valid receipt from a service with no pinned key is INCONCLUSIVE; the EXTERNALLY_REGISTERED claim then cannot be confirmed for lack of trust material, so referenceConsistency is INCONCLUSIVE (contract §4), and the achieved level is SIGNED_RECORD. negotiation stays PASS (see Negotiation).",
+  },
+  {
+    name: "inconclusive-taskBinding-data-part",
+    description: "valid-capture whose quote Artifact also carries a data part, committed as the profile commits: by its text alone.",
+    mutation: "artifacts[0].parts: + {\"data\": {\"amount\": \"10000\", \"rate\": \"1.0842\"}} (sealed with it)",
+    options: {
+      ...CAPTURE_BASE,
+      artifacts: [{ ...(CAPTURE_BASE.artifacts?.[0] as ArtifactSpec), parts: ["EUR/USD 1.0842", "valid until 09:30:30Z", { data: { amount: "10000", rate: "1.0842" } }] }],
+    },
+    expected: expectation({ taskBinding: "INCONCLUSIVE" }),
+    note: "The profile's commitments cover text only (content-binding.md §6): a data, raw or url part could be replaced after sealing without any commitment changing, so the payload cannot be shown to describe the Artifact. artifact.binding is INCONCLUSIVE, never PASS, and the default policy, which needs taskBinding PASS, exits 3.",
   },
   {
     name: "neg-contentBinding-tenant-id",

@@ -4,7 +4,11 @@
  *
  *   requirement.copiesAgree   every copy of the first Message in the input is identical, metadata included
  *   requirement.wellFormed    requirement ∈ {PREFERRED, REQUIRED}; known profile and level; sane options
- *   acceptance.sameTask       the first Task is the same Task (id, contextId) as the terminal one
+ *   acceptance.requested      an acceptance answers a requirement: a first Task that shows
+ *                             evidenceAcceptance while the first Message carries no requirement FAILs
+ *                             (the requirement was removed from the history, hiding the minimum)
+ *   acceptance.sameTask       the first Task is the same Task (id, contextId) as the terminal one, or
+ *                             as the record's payload names when no terminal Task is observed
  *   acceptance.accepted       the first Task's evidenceAcceptance.state is ACCEPTED
  *   acceptance.beforeWork     that Task is not terminal and holds no content Artifacts yet (§9.18)
  *   acceptance.terms          same recordProfile and minimumEvidence; maximumRegistrationDelaySeconds no looser
@@ -30,7 +34,7 @@ import type { EvidenceContext } from "./shared/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
 import { deliveryModeOf } from "./shared/delivery.js";
 
-export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFormed", "acceptance.sameTask", "acceptance.accepted", "acceptance.beforeWork", "acceptance.terms", "requireTask", "evidence.recordProfile", "deliveryMode.listed", "status.meetsMinimum", "requirement.unchanged"]);
+export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFormed", "acceptance.requested", "acceptance.sameTask", "acceptance.accepted", "acceptance.beforeWork", "acceptance.terms", "requireTask", "evidence.recordProfile", "deliveryMode.listed", "status.meetsMinimum", "requirement.unchanged"]);
 const { check, only } = CHECKS;
 
 export function negotiation(ctx: EvidenceContext): PropertyResult {
@@ -41,6 +45,20 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
   const first = findFirstMessage(ctx);
   const requirement = requirementOf(first?.message);
   if (!first || requirement === undefined || requirement === null) {
+    // The acceptance restates the minimum the caller asked for: shown without the requirement it
+    // answers, the requirement was taken out of the history, and with it the bar the caller set.
+    const accepted = memberAt(extensionMetadata(ctx.firstTask), "evidenceAcceptance");
+    if (isJsonObject(accepted)) {
+      const said = `the first Task shows evidenceAcceptance (state ${showValue(member(accepted, "state"))}, minimumEvidence ${showValue(member(accepted, "minimumEvidence"))})`;
+      if (!first) {
+        return only("acceptance.requested", "INCONCLUSIVE", `${said}, but no Message of the input shows the requirement it answers (history not returned): what the caller asked for cannot be read`);
+      }
+      return only(
+        "acceptance.requested",
+        "FAIL",
+        `${said}, but the first Message ${first.message.messageId} carries no evidence requirement: the requirement was removed from the history (hiding the minimum the caller set), or the server answered a requirement the caller did not make`,
+      );
+    }
     return only("requirement.wellFormed", "NOT_PRESENT", "no evidence requirement in the Task's first Message");
   }
   const checks: Check[] = [];
@@ -56,7 +74,7 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
     checks.push(check("acceptance.accepted", "INCONCLUSIVE", "acceptance not observed: the input has no first Task (pass it with --first-task or a capture)"));
     return decide(checks, "");
   }
-  checks.push(sameTaskCheck(firstTask, ctx.observedTask));
+  checks.push(sameTaskCheck(firstTask, ctx.observedTask, ctx.payload));
   const acceptance = extensionMetadata(firstTask);
   const accepted = memberAt(acceptance, "evidenceAcceptance");
   if (!isJsonObject(accepted) || member(accepted, "state") !== ACCEPTED) {
@@ -152,9 +170,20 @@ function unchangedCheck(task: A2ATask | undefined, first: A2AMessage, req: JsonO
   return check(id, "PASS", "no later Message in the history changes the requirement");
 }
 
-function sameTaskCheck(firstTask: A2ATask, observed: A2ATask | undefined): Check {
+function sameTaskCheck(firstTask: A2ATask, observed: A2ATask | undefined, payload: JsonObject | undefined): Check {
   const id = "acceptance.sameTask";
-  if (!observed) return check(id, "NOT_CHECKED", "no terminal Task to compare the first Task with");
+  if (!observed) {
+    // Without the terminal Task the record itself names its Task: an acceptance of another Task
+    // says nothing about this one, so it cannot make negotiation PASS.
+    const taskId = payload ? member(payload, "taskId") : undefined;
+    const contextId = payload ? member(payload, "contextId") : undefined;
+    if (typeof taskId !== "string") return check(id, "INCONCLUSIVE", "no terminal Task and no payload taskId to compare the first Task with: the acceptance may be another Task's");
+    const context = typeof contextId === "string" ? contextId : "";
+    if (firstTask.id !== taskId || (firstTask.contextId ?? "") !== context) {
+      return check(id, "FAIL", `the first Task (${firstTask.id}, context ${showValue(firstTask.contextId ?? "")}) is not the Task the record names (${taskId}, context ${showValue(context)})`);
+    }
+    return check(id, "PASS", `the first Task is the Task ${taskId} the record names (no terminal Task observed)`);
+  }
   if (firstTask.id !== observed.id || firstTask.contextId !== observed.contextId) {
     return check(id, "FAIL", `the first Task (${firstTask.id}, context ${String(firstTask.contextId)}) is not the terminal Task (${observed.id}, context ${String(observed.contextId)})`);
   }

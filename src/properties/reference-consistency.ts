@@ -77,6 +77,9 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
     const where = joinPath(ctx.observedTask.path, "metadata", EXTENSION_URI);
     copies.push({ where, value });
     checks.push(copyCheck("reference.task", where, value, bundleRef, "the terminal Task"));
+  } else {
+    // Listed, not dropped (contract §4): the copy the terminal Task owes was not compared.
+    checks.push(check("reference.task", "NOT_CHECKED", "no observed Task: the reference copy in Task.metadata[<extension URI>] was not compared (pass --task)"));
   }
   checks.push(statusCheck(copies));
   checks.push(deliveryCheck(ctx, copies));
@@ -134,6 +137,12 @@ function isStructured(b: LocatedBundle): boolean {
 }
 
 const CLAIMED_FIELDS = ["evidenceId", "coreManifestDigest", "recordProfile"] as const;
+/**
+ * A success reference states these too (a2a-wire.md §6.7): a copy without them agrees with
+ * nothing, and every other copy is compared with this one, so a missing member is a FAIL here,
+ * never a comparison skipped.
+ */
+const STATED_FIELDS = ["terminalState", "coverageScope", "deliveryMode"] as const;
 
 function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined): Check {
   const id = "reference.bundle";
@@ -143,6 +152,10 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
     return check(id, "FAIL", `taskEvidenceReference.extensionVersion is ${showValue(member(ref, "extensionVersion"))}, expected "1"`);
   }
   const failed = member(ref, "evidenceStatus") === "EVIDENCE_STATUS_FAILED";
+  const unstated = failed ? [] : STATED_FIELDS.filter((f) => member(ref, f) === undefined || member(ref, f) === null);
+  if (unstated.length > 0) {
+    return check(id, "FAIL", `taskEvidenceReference lacks ${unstated.join(", ")}: a reference to a record states them, and one that does not agrees with nothing`);
+  }
   for (const f of CLAIMED_FIELDS) {
     const stated = member(ref, f);
     if (stated === undefined && failed) continue; // a FAILED reference states no evidence (a2a-wire.md §6.7)

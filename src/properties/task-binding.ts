@@ -13,14 +13,19 @@
  *                                                 observation must match the commitment one to one
  *   artifact.binding (per payload artifact)       artifactId, name and contentCommitment are present;
  *                                                 the artifactId is an observed content Artifact, the
- *                                                 name matches, contentCommitment == SHA-256 of its text
+ *                                                 name matches, contentCommitment == SHA-256 of its text;
+ *                                                 INCONCLUSIVE when it has non-text parts (not bound)
  *   artifacts.coverage                            every observed content Artifact is in the payload;
  *                                                 only Artifacts that are exactly the located bundle
  *                                                 are evidence, everything else is content (§9.12)
  *   transcript.unambiguous                        no two observed history Messages share a messageId
  *   transcript.sequence                           entries are well-formed, messageIds unique, sequence 0, 1, 2, …
  *   transcript.message (per history message)      present in the transcript, in order, same role,
- *                                                 partCommitment == SHA-256 of its text parts joined by "\n"
+ *                                                 partCommitment == SHA-256 of its text parts joined by "\n";
+ *                                                 a Message naming another Task or context FAILs; one with
+ *                                                 non-text parts is INCONCLUSIVE (their content is not bound)
+ *   transcript.firstTask (per first-Task message)  the first Task's history is observed too: each Message is
+ *                                                 in the transcript, in order, the first one first
  *   transcript.statusMessage                      status.message is observed too (§9.14): the same
  *                                                 content as a history entry with its messageId, and
  *                                                 committed in order when the history does not hold it
@@ -47,7 +52,7 @@ import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2AT
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
-import { readTranscript, transitionChecks, type MessageEntry } from "./shared/transcript.js";
+import { foreignIds, readTranscript, transitionChecks, uncoveredParts, type MessageEntry } from "./shared/transcript.js";
 import { interimCitationChecks } from "./shared/citations.js";
 import { traceDigestChecks } from "./shared/traces.js";
 import { withInterim } from "./shared/interim.js";
@@ -66,6 +71,7 @@ export const CHECKS = checksFor([
   "transcript.sequence",
   "transcript.message",
   "transcript.statusMessage",
+  "transcript.firstTask",
   "transcript.unobserved",
   "transcript.transition",
   "transcript.resumption",
@@ -96,7 +102,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     optionCheck("task.authority", payload, "authority", ctx.options.authority, "--authority"),
     optionCheck("task.tenant", payload, "tenantId", ctx.options.tenant, "--tenant"),
     ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts),
-    ...transcriptChecks(payload, task),
+    ...transcriptChecks(payload, task, ctx.firstTask),
     ...interim,
     ...traceDigestChecks(ctx, payload, task, check),
   ];
@@ -140,11 +146,11 @@ function optionCheck(id: CheckId, payload: JsonObject, name: string, expected: s
 }
 
 /** The commitment of an Artifact's or Message's parts: SHA-256 of its text parts joined with "\n". */
-function commitmentOf(parts: readonly A2APart[]): { hex: string; note: string } {
+function commitmentOf(parts: readonly A2APart[]): { hex: string; otherParts: number } {
   const t = textOfParts(parts);
-  const note = t.otherParts > 0 ? ` (${t.otherParts} non-text part(s) are not covered by the commitment)` : "";
-  return { hex: sha256Hex(utf8(t.text)), note };
+  return { hex: sha256Hex(utf8(t.text)), otherParts: t.otherParts };
 }
+
 
 /** The first value of each key and the keys seen more than once, in one pass. */
 function indexBy<T>(items: readonly T[], key: (t: T) => string): { byKey: Map<string, T>; repeated: string[] } {
@@ -162,7 +168,7 @@ function indexBy<T>(items: readonly T[], key: (t: T) => string): { byKey: Map<st
 class ObservedArtifacts {
   readonly byId: ReadonlyMap<string, A2AArtifact>;
   private readonly byName = new Map<string, A2AArtifact[]>();
-  private readonly commitments = new Map<A2AArtifact, { hex: string; note: string }>();
+  private readonly commitments = new Map<A2AArtifact, { hex: string; otherParts: number }>();
 
   constructor(readonly content: readonly A2AArtifact[]) {
     this.byId = indexBy(content, (a) => a.artifactId).byKey;
@@ -174,7 +180,7 @@ class ObservedArtifacts {
     }
   }
 
-  commitment(a: A2AArtifact): { hex: string; note: string } {
+  commitment(a: A2AArtifact): { hex: string; otherParts: number } {
     let c = this.commitments.get(a);
     if (!c) {
       c = commitmentOf(a.parts);
@@ -269,13 +275,23 @@ function artifactCheck(entry: JsonObject, subject: string, observed: ObservedArt
     return check(id, "FAIL", `artifact ${artifactId}: payload name ${showValue(name)} != observed name ${showValue(match.name)}`, { subject, values });
   }
   if (commitment !== c.hex) {
-    return check(id, "FAIL", `artifact ${artifactId}: contentCommitment ${showValue(commitment)} != SHA-256 of the observed text ${c.hex}${c.note}`, { subject, values });
+    return check(id, "FAIL", `artifact ${artifactId}: contentCommitment ${showValue(commitment)} != SHA-256 of the observed text ${c.hex}`, { subject, values });
   }
-  return check(id, "PASS", `artifact ${artifactId} content matches its commitment ${c.hex}${c.note}`, { subject, values });
+  if (c.otherParts > 0) {
+    return check(id, "INCONCLUSIVE", `artifact ${artifactId}: its text matches the commitment ${c.hex}, but it has ${uncoveredParts(c.otherParts)}`, { subject, values });
+  }
+  return check(id, "PASS", `artifact ${artifactId} content matches its commitment ${c.hex}`, { subject, values });
 }
 
-/** One observed Message against its transcript entry, which must come after `lastIndex`. */
-function messageCheck(id: "transcript.message" | "transcript.statusMessage", m: A2AMessage, entry: MessageEntry, lastIndex: number, subject: string): Check {
+/** One observed Message of `task` against its transcript entry, which must come after `lastIndex`. */
+function messageCheck(
+  id: "transcript.message" | "transcript.statusMessage" | "transcript.firstTask",
+  m: A2AMessage,
+  entry: MessageEntry,
+  lastIndex: number,
+  subject: string,
+  task: A2ATask,
+): Check {
   const t = textOfParts(m.parts);
   const recomputed = sha256Hex(utf8(t.text));
   const values: Record<string, string> = { recomputed, partCommitment: valueText(entry.partCommitment) };
@@ -288,11 +304,15 @@ function messageCheck(id: "transcript.message" | "transcript.statusMessage", m: 
   if (entry.partCommitment !== recomputed) {
     return check(id, "FAIL", `message ${m.messageId}: partCommitment ${showValue(entry.partCommitment)} != SHA-256 of its text ${recomputed}`, { subject, values });
   }
-  const note = t.otherParts > 0 ? ` (${t.otherParts} non-text part(s) not covered)` : "";
-  return check(id, "PASS", `message ${m.messageId} (${m.role}) at transcript[${entry.index}] matches ${recomputed}${note}`, { subject, values });
+  const foreign = foreignIds(m, task);
+  if (foreign) return check(id, "FAIL", foreign, { subject, values });
+  if (t.otherParts > 0) {
+    return check(id, "INCONCLUSIVE", `message ${m.messageId} (${m.role}) at transcript[${entry.index}]: its text matches ${recomputed}, but it has ${uncoveredParts(t.otherParts)}`, { subject, values });
+  }
+  return check(id, "PASS", `message ${m.messageId} (${m.role}) at transcript[${entry.index}] matches ${recomputed}`, { subject, values });
 }
 
-function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
+function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask | undefined): Check[] {
   const transcript = member(payload, "transcript");
   if (!Array.isArray(transcript)) return [check("transcript.sequence", "FAIL", "taskEvidencePayload.transcript is not an array")];
   const checks: Check[] = [];
@@ -320,9 +340,12 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
     checks.push(...transitionChecks(all, payload, { task, byId: observedById }, check));
   }
   const byId = new Map(entries.map((e) => [e.messageId, e]));
+  // After the terminal Task's own checks, so a defect of what GetTask shows is reported first.
+  const first = firstTask && firstTask.id === task.id && (firstTask.contextId ?? "") === (task.contextId ?? "") ? firstTaskChecks(firstTask, entries, byId) : [];
   const matched = new Set<string>();
   let lastIndex = -1;
   if (history.length === 0 && !task.statusMessage) {
+    checks.push(...first);
     if (entries.length > 0) {
       checks.push(
         check("transcript.unobserved", "INCONCLUSIVE", `the observed Task carries no history, so none of the ${entries.length} transcript entries can be compared`),
@@ -340,11 +363,12 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
     }
     if (matched.has(m.messageId)) continue; // a repeated messageId: already FAILed as ambiguous
     matched.add(m.messageId);
-    const c = messageCheck("transcript.message", m, entry, lastIndex, subject);
+    const c = messageCheck("transcript.message", m, entry, lastIndex, subject, task);
     if (entry.index >= lastIndex) lastIndex = entry.index;
     checks.push(c);
   }
-  if (task.statusMessage) checks.push(statusMessageCheck(task.statusMessage, historyById, byId, matched, lastIndex));
+  if (task.statusMessage) checks.push(statusMessageCheck(task.statusMessage, historyById, byId, matched, lastIndex, task));
+  checks.push(...first);
   const unobserved = entries.filter((e) => !matched.has(e.messageId));
   if (unobserved.length > 0) {
     checks.push(
@@ -354,6 +378,44 @@ function transcriptChecks(payload: JsonObject, task: A2ATask): Check[] {
         `transcript entries not in the observed history (history may be truncated): ${listCapped(unobserved.map((e) => `transcript[${e.index}] ${e.messageId}`))}`,
       ),
     );
+  }
+  return checks;
+}
+
+/**
+ * The first Task (a capture's, or --first-task) shows the Task's history as it began, and the
+ * requirement is read from its first Message (§9.8): each of its Messages is committed like a
+ * history Message, and its first one is the Task's first, the transcript's first Message entry.
+ * A first Task that opens with another Message could carry a weaker requirement than the one the
+ * caller sent. These Messages do not count as observed for transcript.unobserved: a copy that
+ * only the first Task shows is not the terminal Task's history. (A first Task of another Task or
+ * context is negotiation's acceptance.sameTask FAIL, and is not compared here.)
+ */
+function firstTaskChecks(first: A2ATask, entries: readonly MessageEntry[], byId: ReadonlyMap<string, MessageEntry>): Check[] {
+  const checks: Check[] = [];
+  let lastIndex = -1;
+  const opening = entries[0];
+  for (const [i, m] of (first.history ?? []).entries()) {
+    const subject = `first Task history message ${m.messageId}`;
+    const entry = byId.get(m.messageId);
+    if (!entry) {
+      checks.push(check("transcript.firstTask", "FAIL", `message ${m.messageId} (${m.role}) of the first Task's history is missing from the transcript`, { subject }));
+      continue;
+    }
+    if (i === 0 && entry !== opening) {
+      checks.push(
+        check(
+          "transcript.firstTask",
+          "FAIL",
+          `the first Task opens with message ${m.messageId}, but the Task's first Message is ${opening ? `${opening.messageId} (transcript[${opening.index}])` : "none"}: the requirement is read from the Task's first Message`,
+          { subject },
+        ),
+      );
+      lastIndex = entry.index;
+      continue;
+    }
+    checks.push(messageCheck("transcript.firstTask", m, entry, lastIndex, subject, first));
+    if (entry.index >= lastIndex) lastIndex = entry.index;
   }
   return checks;
 }
@@ -370,6 +432,7 @@ function statusMessageCheck(
   byId: ReadonlyMap<string, MessageEntry>,
   matched: Set<string>,
   lastIndex: number,
+  task: A2ATask,
 ): Check {
   const id = "transcript.statusMessage";
   const subject = `status.message ${m.messageId}`;
@@ -388,5 +451,5 @@ function statusMessageCheck(
     });
   }
   matched.add(m.messageId);
-  return messageCheck(id, m, entry, lastIndex, subject);
+  return messageCheck(id, m, entry, lastIndex, subject, task);
 }

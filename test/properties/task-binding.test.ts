@@ -206,6 +206,7 @@ describe("taskBinding PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
       "transcript.sequence PASS",
       "transcript.message PASS",
       "transcript.message PASS",
+      "transcript.firstTask PASS",
     ]);
     expect(checkOf(input, "taskBinding", "transcript.message", historyMessage(MESSAGE_1)).state).toBe("PASS");
   });
@@ -234,7 +235,7 @@ describe("taskBinding PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
   });
 
   it("no history and an empty transcript: nothing to compare, nothing unobserved", () => {
-    const input = tampered({ payload: (p) => void (p.transcript = []), finalTask: (t) => void (t.history = []) });
+    const input = tampered({ payload: (p) => void (p.transcript = []), finalTask: (t) => void (t.history = []), firstTask: (t) => void (t.history = []) });
     expectDecided(input, "taskBinding", { state: "PASS", check: "task.id" });
     expect(checkStates(input, "taskBinding").filter((c) => c.startsWith("transcript"))).toEqual(["transcript.unambiguous PASS", "transcript.sequence PASS"]);
   });
@@ -255,14 +256,19 @@ describe("taskBinding PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
     expect(input.notes.some((n) => /marked as evidence but read as content/.test(n))).toBe(true);
   });
 
-  it("non-text parts are not covered by commitments, and the detail says so", () => {
+  it("non-text parts are not covered by commitments: a matching text commitment is INCONCLUSIVE, and the detail says why", () => {
     const input = check(
       capture({
         artifacts: [{ artifactId: ARTIFACT_0, name: "quote", parts: ["EUR/USD 1.0842", { data: { rate: "1.0842" } }] }],
       }),
     );
-    expect(checkOf(input, "taskBinding", "artifact.binding").detail).toMatch(/\(1 non-text part\(s\) are not covered by the commitment\)$/);
-    expect(input.properties.taskBinding.state).toBe("PASS");
+    expectDecided(input, "taskBinding", {
+      state: "INCONCLUSIVE",
+      check: "artifact.binding",
+      subject: "nonEvidenceArtifacts[0]",
+      detail: /its text matches the commitment [0-9a-f]{64}, but it has 1 non-text part\(s\) \(data, raw or url\) that no commitment of this profile covers/,
+    });
+    expect(statesOf(input)).toEqual(baseline({ taskBinding: "INCONCLUSIVE" }));
   });
 
   it("a payload artifact without a name FAILs: a missing member is never a skipped comparison (§9.13)", () => {

@@ -27,6 +27,7 @@ import type { EvidenceContext } from "./context.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
 import { interimRecords, type InterimRecord } from "./interim.js";
+import { foreignIds, uncoveredParts } from "./transcript.js";
 
 type Make = (id: "interim.cited" | "interim.prefix" | "interim.observed", state: State, detail: string, extras?: CheckExtras) => Check;
 
@@ -229,21 +230,50 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
       byMessage.set(member(e, "messageId") as string, { index, entry: e });
     }
   });
+  // Parts no commitment covers: counted, so a match of the text is not read as a match of the content.
+  let uncovered = 0;
   let last = -1;
   let resuming: number | undefined;
   const history = task.history ?? [];
   const sequence = citations.find((c) => c.evidenceId === r.evidenceId)?.sequence;
   for (const [i, m] of history.entries()) {
     const e = byMessage.get(m.messageId);
+    const foreign = foreignIds(m, task);
+    if (foreign) return fail(`the paused Task's ${foreign}`);
     if (!e && i === history.length - 1) resuming = resumingEntry(m, transcriptOf(payload), terminal, sequence);
-    if (resuming !== undefined) break;
+    if (resuming !== undefined) {
+      uncovered += textOfParts(m.parts).otherParts;
+      break;
+    }
     if (!e) return fail(`the paused Task's Message ${m.messageId} is not in the interim record's transcript: what happened before the pause is recorded at the pause (the one Message it may show beyond it is the resuming Message the terminal record commits right after this record's cited pause)`);
     if (e.index < last) return fail(`the paused Task's Message ${m.messageId} is out of order in the interim record's transcript`);
     last = e.index;
-    const recomputed = sha256Hex(utf8(textOfParts(m.parts).text));
+    const text = textOfParts(m.parts);
+    const recomputed = sha256Hex(utf8(text.text));
     if (member(e.entry, "partCommitment") !== recomputed || member(e.entry, "role") !== m.role) {
       return fail(`the paused Task's Message ${m.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`);
     }
+    uncovered += text.otherParts;
+  }
+  // The request the paused Task shows is its status.message (the SDKs also append it to history):
+  // what the caller was asked at the pause is part of what the record sealed there describes.
+  const shown = task.statusMessage;
+  const inHistory = shown ? history.find((m) => m.messageId === shown.messageId) : undefined;
+  if (shown && inHistory && !jsonEquals(inHistory.json, shown.json)) {
+    return fail(`the paused Task's status.message has the messageId of ${inHistory.path} but different content: one messageId, two observations`);
+  }
+  if (shown && !inHistory) {
+    const e = byMessage.get(shown.messageId);
+    const text = textOfParts(shown.parts);
+    const recomputed = sha256Hex(utf8(text.text));
+    if (!e) return fail(`the paused Task's status.message ${shown.messageId} is not in the interim record's transcript: the request shown at the pause is recorded at the pause`);
+    if (e.index < last) return fail(`the paused Task's status.message ${shown.messageId} is out of order in the interim record's transcript`);
+    if (member(e.entry, "partCommitment") !== recomputed || member(e.entry, "role") !== shown.role) {
+      return fail(`the paused Task's status.message ${shown.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`);
+    }
+    const foreign = foreignIds(shown, task);
+    if (foreign) return fail(`the paused Task's ${foreign}`);
+    uncovered += text.otherParts;
   }
   const effects = new Map<string, JsonValue>();
   const recorded = member(payload, "nonEvidenceArtifacts");
@@ -251,8 +281,11 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
     const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
     if (typeof id === "string" && !effects.has(id)) effects.set(id, member(a as JsonObject, "contentCommitment") as JsonValue);
   }
+  const shownEffects = new Set<string>();
   for (const a of paused.content) {
-    const recomputed = sha256Hex(utf8(textOfParts(a.parts).text));
+    shownEffects.add(a.artifactId);
+    const text = textOfParts(a.parts);
+    const recomputed = sha256Hex(utf8(text.text));
     const committed = effects.get(a.artifactId);
     if (committed !== recomputed) {
       return fail(
@@ -261,14 +294,22 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
           : `the paused Task's artifact ${a.artifactId} is not what the interim record commits (${showValue(committed)} != ${recomputed})`,
       );
     }
+    uncovered += text.otherParts;
   }
-  return make(
-    "interim.observed",
-    "PASS",
-    `the paused Task it came with (${task.state}, ${history.length} Message(s), ${paused.content.length} effect(s)) is what it records` +
-      (resuming === undefined
-        ? ""
-        : `, its last Message ${history.at(-1)?.messageId ?? ""} excepted: that is the resuming Message the terminal record commits at transcript[${resuming}], shown by the server before the state left the pause`),
-    { subject },
-  );
+  // The other way too: an effect the record dates before the pause that the paused Task did not
+  // show was done later (a re-issued interim record can be sealed after the pause).
+  const unshown = [...effects.keys()].filter((id) => !shownEffects.has(id));
+  if (unshown.length > 0) {
+    if (task.artifacts === undefined) {
+      return make("interim.observed", "INCONCLUSIVE", `it records ${unshown.length} effect(s) before the pause, but the paused Task it came with carries no artifacts member (not requested or not returned)`, { subject });
+    }
+    return fail(`it records artifact(s) ${listCapped(unshown)} as done before the pause, but the paused Task it came with does not show them: an effect done after the pause, dated before it`);
+  }
+  const summary = `the paused Task it came with (${task.state}, ${history.length} Message(s), ${paused.content.length} effect(s))`;
+  const excepted =
+    resuming === undefined
+      ? ""
+      : `, its last Message ${history.at(-1)?.messageId ?? ""} excepted: that is the resuming Message the terminal record commits at transcript[${resuming}], shown by the server before the state left the pause`;
+  if (uncovered > 0) return make("interim.observed", "INCONCLUSIVE", `${summary} matches what it records${excepted}; but it has ${uncoveredParts(uncovered)}`, { subject });
+  return make("interim.observed", "PASS", `${summary} is what it records${excepted}`, { subject });
 }

@@ -87,6 +87,29 @@ export function partCommitmentOf(m: A2AMessage): string {
   return sha256Hex(utf8(textOfParts(m.parts).text));
 }
 
+/**
+ * The profile commits to text only (content-binding.md §6): a data, raw or url part could be
+ * replaced after sealing and every commitment would still match, so a matching text commitment
+ * cannot establish that the payload describes a Message or Artifact that has such parts.
+ */
+export function uncoveredParts(n: number): string {
+  return `${n} non-text part(s) (data, raw or url) that no commitment of this profile covers: their content is not bound and could be replaced without any commitment changing`;
+}
+
+/**
+ * A Message that names a Task or context other than the one whose history holds it belongs to
+ * that other Task (spliced in): its content can be committed consistently, its place cannot.
+ * An absent id names nothing (a client's first Message carries none).
+ */
+export function foreignIds(m: A2AMessage, task: { readonly id: string; readonly contextId?: string }): string | undefined {
+  const ids = messageTaskIds(m);
+  const contextId = task.contextId ?? "";
+  if ((ids.taskId !== "" && ids.taskId !== task.id) || (ids.contextId !== "" && ids.contextId !== contextId)) {
+    return `message ${m.messageId} names Task ${showValue(ids.taskId)} in context ${showValue(ids.contextId)}, not this Task ${task.id} (context ${showValue(contextId)}): a Message of another Task spliced into this history`;
+  }
+  return undefined;
+}
+
 /** The bytes a transition commitment is the SHA-256 of: pyjson of the ten-element array (docs/profile.md). */
 export function transitionPreimage(
   task: { readonly id: string; readonly contextId: string },
