@@ -213,6 +213,12 @@ export function readMessage(v: JsonValue, path: string, notes: string[]): Result
   if (!messageId.ok) return messageId;
   const role = enumField(v, "role", path, ROLES, notes);
   if (!role.ok) return role;
+  // Read from the JSON where needed (a resumption's binding, a spliced Message); refused here
+  // when both spellings are present, like every other field, so no reader can pick the other one.
+  for (const name of ["taskId", "contextId"]) {
+    const ids = stringField(v, name, path, false);
+    if (!ids.ok) return ids;
+  }
   const content = readContent(v, path);
   if (!content.ok) return content;
   return ok({ path, json: v, messageId: messageId.value as string, role: role.value ?? "ROLE_UNSPECIFIED", ...content.value });

@@ -78,6 +78,20 @@ const textChanged = (c: Context): boolean => {
   return path !== undefined && textOf(valueAt(c.before.input, path)) !== textOf(valueAt(c.after.input, path));
 };
 
+/** A non-text part is in the Artifact or Message after the change: no commitment covers it, so it is never PASS. */
+const nonTextAfter = (c: Context): boolean => {
+  const path = containerPath(c);
+  const container = path === undefined ? undefined : valueAt(c.after.input, path);
+  return isJsonObject(container) && Array.isArray(container.parts) && container.parts.some((p) => isJsonObject(p) && typeof p.text !== "string");
+};
+
+/** A history Message now names another Task or context than the Task whose history holds it (a spliced Message). */
+const namesAnotherTask = (c: Context): boolean => {
+  const member = c.name[c.name.length - 1];
+  const own = valueAt(c.after.input, [...c.after.taskPath, member === "taskId" ? "id" : "contextId"]);
+  return typeof c.mutation.after === "string" && c.mutation.after !== "" && c.mutation.after !== own;
+};
+
 /** The witness record at the site is the only stamp that verified: without it nothing else registers the checkpoint. */
 const soleVerifiedStamp = (c: Context): boolean => {
   const index = c.mutation.site.path[c.mutation.site.path.indexOf("witnesses") + 1];
@@ -469,11 +483,11 @@ export const RULES: readonly Rule[] = [
   },
   { at: "task.artifacts.C.artifactId", covers: ["taskBinding"] },
   { at: "task.artifacts.C.name", covers: ["taskBinding"] },
-  { at: "task.artifacts.C.parts", covers: ["taskBinding"], when: textChanged },
-  { at: "task.artifacts.C.parts.**", covers: ["taskBinding"], when: textChanged },
+  { at: "task.artifacts.C.parts", covers: ["taskBinding"], when: (c) => textChanged(c) || nonTextAfter(c) },
+  { at: "task.artifacts.C.parts.**", covers: ["taskBinding"], when: (c) => textChanged(c) || nonTextAfter(c) },
   {
     at: "task.artifacts.C.parts.**",
-    benign: "only the text parts are committed (content-binding.md §6: other parts and part members are ignored)",
+    benign: "only the text parts are committed (content-binding.md §6): a text part's other members (mediaType, filename, metadata) are labels, not content",
   },
   { at: "task.artifacts.C.parts", benign: "only the text parts are committed (content-binding.md §6)" },
   {
@@ -498,8 +512,10 @@ export const RULES: readonly Rule[] = [
   { at: "task.history.#", covers: ["taskBinding"], ops: ["replace", "remove", "duplicate", "swap"] },
   { at: "task.history.#.messageId", covers: ["taskBinding"] },
   { at: "task.history.#.role", covers: ["taskBinding"] },
-  { at: "task.history.#.parts", covers: ["taskBinding"], when: textChanged },
-  { at: "task.history.#.parts.**", covers: ["taskBinding"], when: textChanged },
+  { at: "task.history.#.parts", covers: ["taskBinding"], when: (c) => textChanged(c) || nonTextAfter(c) },
+  { at: "task.history.#.parts.**", covers: ["taskBinding"], when: (c) => textChanged(c) || nonTextAfter(c) },
+  { at: "task.history.#.taskId", covers: ["taskBinding"], when: namesAnotherTask },
+  { at: "task.history.#.contextId", covers: ["taskBinding"], when: namesAnotherTask },
   // In a capture the first Message's copies must agree (§9.8): the terminal Task's copy, matched by messageId.
   {
     at: "task.history.0.*",
@@ -512,7 +528,7 @@ export const RULES: readonly Rule[] = [
   {
     at: "task.history.#.**",
     benign:
-      "a history Message's own taskId, contextId, extensions, metadata and non-text parts are not committed by the transcript (content-binding.md §6: messageId, role, text)",
+      "a history Message's extensions and metadata are not committed by the transcript (content-binding.md §6: messageId, role, text); its own taskId and contextId may be absent or this Task's",
   },
   { at: "task.metadata", covers: ["referenceConsistency"], ops: ["replace", "remove"] },
   { at: "task.metadata.EXT", covers: ["referenceConsistency"] },
