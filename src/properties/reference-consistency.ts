@@ -156,9 +156,11 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
   if (unstated.length > 0) {
     return check(id, "FAIL", `taskEvidenceReference lacks ${unstated.join(", ")}: a reference to a record states them, and one that does not agrees with nothing`);
   }
+  // A FAILED reference states no evidence (a2a-wire.md §6.7); one that names a record states it whole.
+  const statesNone = failed && CLAIMED_FIELDS.every((f) => member(ref, f) === undefined);
   for (const f of CLAIMED_FIELDS) {
     const stated = member(ref, f);
-    if (stated === undefined && failed) continue; // a FAILED reference states no evidence (a2a-wire.md §6.7)
+    if (statesNone) continue;
     const bundleValue = member(ctx.bundle, f);
     if (!jsonEquals(stated, bundleValue)) {
       return check(id, "FAIL", `taskEvidenceReference.${f} ${showValue(stated)} != bundle ${f} ${showValue(bundleValue)}`, {

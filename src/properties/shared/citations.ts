@@ -11,12 +11,14 @@
  *                   profile and extension version, the same Task,
  *                   authority, tenant and capture policy; sealed in the state that transition
  *                   entered; its transcript is the terminal transcript up to and including that
- *                   transition; every effect it recorded is in the terminal record unchanged; it
- *                   cites exactly the interim records before it
+ *                   transition; every effect it recorded is in the terminal record unchanged, and
+ *                   every effect the record of an earlier pause recorded is in it; it cites exactly
+ *                   the interim records before it
  *   interim.observed a record given with the paused Task that carried it (--interim) describes that
  *                   Task: its id and context, the state it waits in, every Message of its history
- *                   and every effect (content Artifact) it shows — the effects done before the pause
- *                   are recorded before it
+ *                   and its status.message, and every effect (content Artifact) it shows — the
+ *                   effects done before the pause are recorded before it — and no effect it does
+ *                   not show
  */
 import { firstDifference, listCapped, showValue, type Difference } from "../../json/diff.js";
 import { asSafeInteger, isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
@@ -81,6 +83,8 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
     if (!seen) byId.set(id, r);
   }
   const citedIds = new Set(citations.map((c) => c.evidenceId));
+  // The latest earlier pause whose record is supplied: its effects were done before this pause too.
+  let earlier: InterimRecord | undefined;
   for (const c of citations) {
     const r = byId.get(c.evidenceId);
     const state = stateAt(transcriptOf(payload), c.sequence);
@@ -89,7 +93,10 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
         ? make("interim.cited", "PASS", `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited and supplied (${r.located.location})`, { subject: c.subject })
         : make("interim.cited", "NOT_CHECKED", `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited but not supplied: pass it (or the paused Task that carries it) with --interim to verify it`, { subject: c.subject }),
     );
-    if (r) checks.push(prefixCheck(ctx, payload, citations, c, r, make));
+    if (r) {
+      checks.push(prefixCheck(ctx, payload, citations, c, r, earlier, make));
+      earlier = r;
+    }
   }
   for (const r of records) if (r.located.pausedTask) checks.push(observedCheck(r, transcriptOf(payload), citations, make));
   for (const [id, r] of byId) {
@@ -130,7 +137,27 @@ export function citationFault(c: JsonValue, transcript: readonly JsonValue[], ea
   return undefined;
 }
 
-function prefixCheck(ctx: EvidenceContext, payload: JsonObject, citations: readonly Citation[], c: Citation, r: InterimRecord, make: Make): Check {
+/** An interim payload's effects by artifactId (the first entry of each id), or undefined when the member is not an array. */
+function effectsOf(payload: JsonObject | undefined): Map<string, JsonValue> | undefined {
+  const list = payload ? member(payload, "nonEvidenceArtifacts") : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const byId = new Map<string, JsonValue>();
+  for (const a of list) {
+    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
+    if (typeof id === "string" && !byId.has(id)) byId.set(id, a);
+  }
+  return byId;
+}
+
+function prefixCheck(
+  ctx: EvidenceContext,
+  payload: JsonObject,
+  citations: readonly Citation[],
+  c: Citation,
+  r: InterimRecord,
+  earlier: InterimRecord | undefined,
+  make: Make,
+): Check {
   const subject = r.label;
   const fail = (detail: string) => make("interim.prefix", "FAIL", detail, { subject });
   // One Task, one profile: an interim record under another profile would be judged by rules it does not follow.
@@ -168,11 +195,20 @@ function prefixCheck(ctx: EvidenceContext, payload: JsonObject, citations: reado
     if (typeof id === "string" && !byArtifact.has(id)) byArtifact.set(id, a);
   }
   const effects = member(interim, "nonEvidenceArtifacts");
-  for (const a of Array.isArray(effects) ? effects : []) {
+  // A missing member is a FAIL, never a skipped comparison (contract §9.13), as in the terminal record.
+  if (!Array.isArray(effects)) return fail(`its nonEvidenceArtifacts ${showValue(effects)} is not an array: the effects done before the pause are not stated`);
+  for (const a of effects) {
     const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
     const kept = typeof id === "string" ? byArtifact.get(id) : undefined;
     if (!jsonEquals(kept, a)) {
       return fail(`it records artifact ${showValue(id)} as done before the pause, but the terminal record ${kept === undefined ? "does not commit it" : "commits it with other content"}: an effect recorded before the pause is not undone after it`);
+    }
+  }
+  // Effects accumulate: what the record of an earlier pause recorded was done before this pause too.
+  const done = effectsOf(interim) as Map<string, JsonValue>;
+  for (const [id, a] of effectsOf(earlier?.ctx.payload) ?? []) {
+    if (!jsonEquals(done.get(id), a)) {
+      return fail(`the record of the earlier pause (${earlier?.evidenceId ?? ""}) records artifact ${showValue(id)} as done, but this one ${done.has(id) ? "records it with other content" : "does not"}: an effect done before one pause is done before the next`);
     }
   }
   const before = citations.filter((x) => x.sequence < c.sequence).map((x) => ({ evidenceId: x.evidenceId, sequence: x.sequence }));

@@ -51,6 +51,36 @@ const LIFECYCLE: ExchangeOptions = {
   interim: [{ at: 2 }],
 };
 
+const W = "TASK_STATE_WORKING" as const;
+const IR = "TASK_STATE_INPUT_REQUIRED" as const;
+const AR = "TASK_STATE_AUTH_REQUIRED" as const;
+
+/** Two pauses, an interim record at each, effects before each: the second record cites the first. */
+export const TWO_PAUSES: ExchangeOptions = {
+  envelope: "capture",
+  taskId: uuidFromLabel("sweep task"),
+  contextId: uuidFromLabel("sweep context"),
+  transcript: [
+    user("sweep 0", "Move 500 EUR to savings."),
+    agent("sweep 1", "From which account?"),
+    { transition: { from: W, to: IR } },
+    user("sweep 2", "Checking."),
+    { transition: { from: IR, to: W } },
+    agent("sweep 3", "Please confirm with your bank login."),
+    { transition: { from: W, to: AR } },
+    { transition: { from: AR, to: W }, bound: false },
+    agent("sweep 4", "Done."),
+  ] as TranscriptSpec[],
+  artifacts: [
+    { artifactId: uuidFromLabel("sweep accounts"), name: "accounts", parts: ["checking", "savings"], after: 1 },
+    { artifactId: uuidFromLabel("sweep draft"), name: "draft", parts: ["500 EUR checking → savings"], after: 5 },
+    { artifactId: uuidFromLabel("sweep receipt"), name: "receipt", parts: ["moved"], after: 8 },
+  ],
+  leavesBefore: 2,
+  leavesAfter: 1,
+  interim: [{ at: 2 }, { at: 6 }],
+};
+
 /** The paused Task GetTask showed at the pause (it carries the interim bundle), with `tamper` applied when sealing. */
 function pausedTask(tamper: Tamper = {}): JsonObject {
   return buildPausedExchange({ ...LIFECYCLE, envelope: "paused", transcript: PAUSE.slice(0, 3), tamper }).pausedTask;
@@ -263,6 +293,24 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     }),
   ),
   {
+    name: "FAILED reference naming the record without its digest",
+    rule: "§9.9",
+    attack: "an EVIDENCE_STATUS_FAILED reference that states the record's evidenceId but leaves out its coreManifestDigest, in every copy",
+    request: () =>
+      requestOf(
+        attacked(
+          { reference: (r) => void delete r.coreManifestDigest },
+          {
+            witnesses: [],
+            requirement: { requirement: "PREFERRED", minimumEvidence: "SIGNED_RECORD" },
+            evidenceStatus: "EVIDENCE_STATUS_FAILED",
+            failureReason: "WITNESS_REQUIRED_NOT_CONFIRMED: the Transparency Service did not answer",
+          },
+        ),
+      ),
+    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.bundle", detail: /taskEvidenceReference\.coreManifestDigest .* != bundle coreManifestDigest/ },
+  },
+  {
     name: "reference under the extension URI in another case",
     rule: "§9.9",
     attack: "Task.metadata carries the reference only under the extension URI with an upper-case host",
@@ -359,6 +407,27 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
       state: "INCONCLUSIVE",
       check: "interim.observed",
       detail: /matches what it records, but has 1 non-text part/,
+    },
+  },
+  {
+    name: "interim record without its effects list",
+    rule: "§9.13, profile §3",
+    attack: "the interim record at the first pause is sealed without nonEvidenceArtifacts, so no effect could be found missing from it",
+    request: () => requestOf(buildExchange({ ...TWO_PAUSES, tamper: { interimPayload: (p, i) => void (i === 0 && delete p.nonEvidenceArtifacts) } })),
+    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.prefix", detail: /its nonEvidenceArtifacts .* is not an array/ },
+  },
+  {
+    name: "effect undone between two pauses",
+    rule: "§4 taskBinding, profile §3.3",
+    attack: "the record of the second pause leaves out the effect the record of the first pause recorded (the terminal record still commits it)",
+    request: () =>
+      requestOf(buildExchange({ ...TWO_PAUSES, tamper: { interimPayload: (p, i) => void (i === 1 && (p.nonEvidenceArtifacts as JsonValue[]).splice(0, 1)) } })),
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "interim.prefix",
+      detail: /the record of the earlier pause .* records artifact .* as done, but this one does not/,
     },
   },
   {
