@@ -32,7 +32,7 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
-import { deliveryModeOf } from "./shared/delivery.js";
+import { deliveredIn, deliveryModeOf } from "./shared/delivery.js";
 
 export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFormed", "acceptance.requested", "acceptance.sameTask", "acceptance.accepted", "acceptance.beforeWork", "acceptance.terms", "requireTask", "evidence.recordProfile", "deliveryMode.listed", "status.meetsMinimum", "requirement.unchanged"]);
 const { check, only } = CHECKS;
@@ -234,7 +234,8 @@ function deliveryModeCheck(ctx: EvidenceContext, req: JsonObject): Check {
   const id = "deliveryMode.listed";
   const modes = member(req, "deliveryModes");
   if (!Array.isArray(modes)) return check(id, "NOT_CHECKED", "the requirement lists no delivery modes");
-  const used = deliveryModeOf(ctx.located);
+  const where = deliveredIn(ctx);
+  const used = where ? deliveryModeOf(where) : undefined;
   if (used === undefined) return check(id, "NOT_CHECKED", "the bundle was not delivered in a Task, so its delivery mode is unknown");
   if (modes.includes(used)) return check(id, "PASS", `delivered as ${used}, which the caller listed`);
   return check(id, "FAIL", `delivered as ${used}, which the caller did not list (${modes.map((m) => showValue(m)).join(", ")})`);

@@ -36,7 +36,7 @@ import type { EarlierResults } from "./index.js";
 import { LEVEL_NEEDS } from "./level.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
-import { deliveryModeOf } from "./shared/delivery.js";
+import { deliveredIn, deliveryModeOf } from "./shared/delivery.js";
 import { isBundleShaped } from "../input/classify.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { equalAsCarried } from "./shared/widening.js";
@@ -220,24 +220,32 @@ function statusCheck(copies: readonly ReferenceCopy[]): Check {
 
 function deliveryCheck(ctx: EvidenceContext, copies: readonly ReferenceCopy[]): Check {
   const id = "reference.deliveryMode";
-  const used = deliveryModeOf(ctx.located);
+  const where = deliveredIn(ctx);
+  const used = where ? deliveryModeOf(where) : undefined;
   for (const c of copies) {
     if (!isJsonObject(c.value)) continue;
     const mode = member(c.value, "deliveryMode");
     if (mode !== undefined && used !== undefined && mode !== used) {
-      return check(id, "FAIL", `${c.where}.deliveryMode is ${showValue(mode)} but the bundle was delivered as ${used} at ${ctx.located.location}`);
+      return check(id, "FAIL", `${c.where}.deliveryMode is ${showValue(mode)} but the bundle was delivered as ${used} at ${(where as LocatedBundle).location}`);
+    }
+    // A Task was observed and carries the bundle nowhere: the delivery the reference states did not happen there.
+    if (mode !== undefined && used === undefined && ctx.observedTask) {
+      if (mode === "EVIDENCE_ARTIFACT" && ctx.observedTask.artifacts === undefined) {
+        return check(id, "INCONCLUSIVE", `${c.where}.deliveryMode is EVIDENCE_ARTIFACT, but the observed Task carries no artifacts member (not requested or not returned): the delivery was not observed`);
+      }
+      return check(id, "FAIL", `${c.where}.deliveryMode is ${showValue(mode)}, but the observed Task carries the bundle nowhere (it was found only at ${ctx.located.location})`);
     }
     const artifactId = member(c.value, "evidenceArtifactId");
     // Only a bundle delivered in a Task has a place to compare with; a bare or captured bundle does not.
-    if (artifactId !== undefined && used !== undefined) {
-      const actual = ctx.located.artifact?.artifactId;
+    if (artifactId !== undefined && where !== undefined) {
+      const actual = where.artifact?.artifactId;
       if (artifactId !== actual) {
         return check(id, "FAIL", `${c.where}.evidenceArtifactId ${showValue(artifactId)} != the artifact that carried the bundle (${actual === undefined ? "none: it was inline in Task.metadata" : showValue(actual)})`);
       }
     }
   }
   if (used === undefined) return check(id, "NOT_CHECKED", `the bundle was not delivered in a Task (${ctx.located.carrier}), so the delivery mode cannot be compared`);
-  return check(id, "PASS", `delivered as ${used} at ${ctx.located.location}, as stated`);
+  return check(id, "PASS", `delivered as ${used} at ${(where as LocatedBundle).location}, as stated`);
 }
 
 function claimedLevelCheck(ref: JsonValue | undefined, properties: EarlierResults): Check {

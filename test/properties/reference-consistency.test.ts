@@ -314,19 +314,25 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
     );
   });
 
-  it("a bare bundle: the delivery mode cannot be compared, NOT_CHECKED and listed", () => {
+  it("a bare bundle alone: the delivery mode cannot be compared, NOT_CHECKED and listed", () => {
     const e = capture();
-    const input = check(e, { input: e.bundle, request: { task: e.getTaskResponse, firstTask: e.firstTask } });
+    const input = check(e, { input: e.bundle });
     const delivery = checkOf(input, "referenceConsistency", "reference.deliveryMode");
     expect([delivery.state, delivery.detail]).toEqual(["NOT_CHECKED", "the bundle was not delivered in a Task (bare), so the delivery mode cannot be compared"]);
     expect(input.properties.referenceConsistency.state).toBe("PASS");
   });
 
-  // SUSPECTED VERIFIER BUG: evidenceArtifactId is compared with "none" for a bundle handed over bare, a FAIL where deliveryMode, the same fact, is NOT_CHECKED.
-  it("a bare bundle whose reference names the evidence Artifact: not comparable either, never a FAIL", () => {
+  it("a bare bundle with --task: the delivery mode is compared with where --task's Task carried it", () => {
+    const e = capture();
+    const input = check(e, { input: e.bundle, request: { task: e.getTaskResponse, firstTask: e.firstTask } });
+    expect(checkOf(input, "referenceConsistency", "reference.deliveryMode")).toMatchObject({ state: "PASS", detail: "delivered as EVIDENCE_ARTIFACT at --task:result.artifacts[1].parts[0].raw, as stated" });
+    expect(input.properties.referenceConsistency.state).toBe("PASS");
+  });
+
+  it("a bare bundle with --task whose reference names the evidence Artifact: compared with --task's Artifact", () => {
     const e = capture({}, everyReference((r) => void (r.evidenceArtifactId = "task-evidence-bundle")));
     const input = check(e, { input: e.bundle, request: { task: e.getTaskResponse, firstTask: e.firstTask } });
-    expect(checkOf(input, "referenceConsistency", "reference.deliveryMode").state).toBe("NOT_CHECKED");
+    expect(checkOf(input, "referenceConsistency", "reference.deliveryMode").state).toBe("PASS");
     expect(input.properties.referenceConsistency.state).toBe("PASS");
   });
 

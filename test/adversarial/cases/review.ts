@@ -311,6 +311,31 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.bundle", detail: /taskEvidenceReference\.coreManifestDigest .* != bundle coreManifestDigest/ },
   },
   {
+    name: "evidence Artifact missing from the terminal Task of a capture",
+    rule: "§9.9",
+    attack: "the capture keeps the bundle (evidenceBundle) but the terminal Task carries no evidence Artifact, while every reference says EVIDENCE_ARTIFACT",
+    request: () => {
+      const e = honest();
+      const input = copy(e.input);
+      arrayAt(input, "finalTask", "artifacts").pop();
+      input.evidenceBundle = copy(e.bundle);
+      return { inputs: [{ source: "attack", data: input }], trust: e.trust };
+    },
+    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.deliveryMode", detail: /carries the bundle nowhere/ },
+  },
+  {
+    name: "bare bundle with a --task that does not carry it",
+    rule: "§9.16",
+    attack: "a bare bundle verified with --task naming a Task whose evidence Artifact was removed",
+    request: () => {
+      const e = honest();
+      const task = copy(e.finalTask);
+      arrayAt(task, "artifacts").pop();
+      return { inputs: [{ source: "attack", data: e.bundle }], trust: e.trust, task };
+    },
+    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.deliveryMode" },
+  },
+  {
     name: "reference under the extension URI in another case",
     rule: "§9.9",
     attack: "Task.metadata carries the reference only under the extension URI with an upper-case host",
