@@ -143,7 +143,8 @@ const firstStateTerminal = (c: Context): boolean => {
   return typeof state === "string" && TERMINAL.includes(state);
 };
 
-const REQUIRED_REFERENCE = ["evidenceId", "coreManifestDigest", "recordProfile", "extensionVersion", "evidenceStatus"];
+/** A success reference states all of these (a2a-wire.md §6.7): one left out is a FAIL. */
+const REQUIRED_REFERENCE = ["evidenceId", "coreManifestDigest", "recordProfile", "extensionVersion", "evidenceStatus", "terminalState", "coverageScope", "deliveryMode"];
 const LEVELS = ["SIGNED_RECORD", "EXTERNALLY_REGISTERED", "CONTINUITY_WITNESSED"];
 
 /** The terminal Task now states a status that does not meet the negotiated minimum (a higher claim meets it). */
@@ -406,7 +407,7 @@ export const RULES: readonly Rule[] = [
   {
     at: "bundle.taskEvidenceReference.*",
     benign:
-      "inline, the bundle's reference is the only copy: an optional member it omits (terminalState, coverageScope, deliveryMode) contradicts nothing",
+      "inline, the bundle's reference is the only copy: a member the reference does not define (evidenceArtifactId, failureReason) that it omits contradicts nothing",
     ops: ["remove"],
   },
   // A member the reference does not define is compared only between copies; inline, the bundle's is the only copy.

@@ -46,6 +46,10 @@ const overclaims = (c: SemanticContext): boolean => levelOf(after(c)) < 0 || lev
 const downgrades = (c: SemanticContext): boolean =>
   levelOf(after(c)) >= 0 && levelOf(after(c)) < LEVELS.indexOf(negotiated(c));
 
+/** The record's references say EVIDENCE_STATUS_FAILED: that form may state no evidence at all (a2a-wire.md §6.7). */
+const failedReference = (c: SemanticContext): boolean =>
+  valueAt(c.base.bundle, ["taskEvidenceReference", "evidenceStatus"]) === "EVIDENCE_STATUS_FAILED";
+
 /** The witness record changed is the only one that verified. */
 const soleVerifiedStamp = (c: SemanticContext): boolean => {
   const i = c.name[3];
@@ -225,6 +229,13 @@ export const SEMANTIC_RULES: readonly Rule[] = [
     at: `taskEvidenceReference.${m}`,
     covers: ["referenceConsistency"],
     ops: ["replace"],
+  })),
+  // A success reference states them (a2a-wire.md §6.7); a FAILED one may state no evidence at all.
+  ...["terminalState", "coverageScope", "deliveryMode"].map((m): Rule => ({
+    at: `taskEvidenceReference.${m}`,
+    covers: ["referenceConsistency"],
+    ops: ["remove"],
+    when: (c) => !failedReference(c),
   })),
   { at: "taskEvidenceReference.evidenceStatus", covers: ["referenceConsistency"], ops: ["remove"] },
   { at: "taskEvidenceReference.evidenceStatus", covers: ["referenceConsistency"], ops: ["replace"], when: overclaims },

@@ -293,6 +293,21 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     }),
   ),
   {
+    name: "inline reference without deliveryMode",
+    rule: "§9.9",
+    attack: "a bundle delivered inline in Task.metadata, whose reference (the only copy) leaves out deliveryMode",
+    request: () => requestOf(attacked({ reference: (r) => void delete r.deliveryMode }, { carrier: "inline" })),
+    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.bundle", detail: /lacks deliveryMode/ },
+  },
+  {
+    name: "one metadata copy without terminalState",
+    rule: "§9.9",
+    attack: "only the evidence Artifact's metadata copy of the reference leaves out terminalState",
+    request: () => requestOf(attacked({ reference: (r, where) => void (where === "artifact" && delete r.terminalState) })),
+    // Not a hole: every copy must equal the bundle's own reference, member for member.
+    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.artifact" },
+  },
+  {
     name: "FAILED reference naming the record without its digest",
     rule: "§9.9",
     attack: "an EVIDENCE_STATUS_FAILED reference that states the record's evidenceId but leaves out its coreManifestDigest, in every copy",
