@@ -311,24 +311,25 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
     if (foreign) return fail(`the paused Task's ${foreign}`);
     uncovered += text.otherParts;
   }
-  const effects = new Map<string, JsonValue>();
-  const recorded = member(payload, "nonEvidenceArtifacts");
-  for (const a of Array.isArray(recorded) ? recorded : []) {
-    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
-    if (typeof id === "string" && !effects.has(id)) effects.set(id, member(a as JsonObject, "contentCommitment") as JsonValue);
-  }
+  const effects = effectsOf(payload) ?? new Map<string, JsonValue>();
   const shownEffects = new Set<string>();
   for (const a of paused.content) {
     shownEffects.add(a.artifactId);
     const text = textOfParts(a.parts);
     const recomputed = sha256Hex(utf8(text.text));
-    const committed = effects.get(a.artifactId);
-    if (committed !== recomputed) {
+    const entry = effects.get(a.artifactId);
+    const committed = isJsonObject(entry) ? member(entry, "contentCommitment") : undefined;
+    if (entry === undefined || committed !== recomputed) {
       return fail(
-        committed === undefined
+        entry === undefined
           ? `the paused Task shows artifact ${a.artifactId}, which its interim record does not record: an effect done before the pause is recorded before it`
           : `the paused Task's artifact ${a.artifactId} is not what the interim record commits (${showValue(committed)} != ${recomputed})`,
       );
+    }
+    // The name is committed too (as taskBinding's artifact.binding compares it); absent is "".
+    const name = isJsonObject(entry) ? member(entry, "name") : undefined;
+    if ((name === null || name === undefined ? "" : name) !== (a.name ?? "")) {
+      return fail(`the paused Task's artifact ${a.artifactId} is named ${showValue(a.name ?? "")}, but the interim record commits it as ${showValue(name)}`);
     }
     uncovered += text.otherParts;
   }

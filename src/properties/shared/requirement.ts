@@ -18,7 +18,9 @@ export function findFirstMessage(ctx: EvidenceContext): FirstMessage | undefined
   const first = ctx.firstTask?.history?.[0] ?? ctx.observedTask?.history?.[0];
   if (!first) return undefined;
   const copies: A2AMessage[] = [];
-  for (const task of [ctx.firstTask, ctx.observedTask]) {
+  // A paused Task given with --interim is observed too: its copy of the first Message must agree.
+  const paused = (ctx.evidence.interimBundles ?? []).flatMap((b) => (b.pausedTask ? [b.pausedTask.task] : []));
+  for (const task of [ctx.firstTask, ctx.observedTask, ...new Set(paused)]) {
     for (const m of task?.history ?? []) if (m.messageId === first.messageId) copies.push(m);
     if (task?.statusMessage?.messageId === first.messageId) copies.push(task.statusMessage);
   }

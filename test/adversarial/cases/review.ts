@@ -418,6 +418,28 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.observed", detail: /one messageId, two observations/ },
   },
   {
+    name: "effect shown at the pause under another name",
+    rule: "§4 taskBinding, profile §3",
+    attack: "the paused Task shows the effect done before the pause under another name than the interim record commits",
+    request: () => {
+      const paused = copy(pausedTask());
+      objectAt(paused, "artifacts", 0).name = "slots (all taken)";
+      return withPaused(buildExchange(LIFECYCLE), paused);
+    },
+    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.observed", detail: /is named .* but the interim record commits it as/ },
+  },
+  {
+    name: "paused Task's copy of the first Message with another requirement",
+    rule: "§9.8",
+    attack: "the paused Task given with --interim shows the first Message with a lower minimumEvidence than the terminal Task's copy",
+    request: () => {
+      const paused = copy(pausedTask());
+      objectAt(paused, "history", 0, "metadata", EXTENSION_URI).minimumEvidence = "SIGNED_RECORD";
+      return withPaused(buildExchange({ ...LIFECYCLE, requirement: { minimumEvidence: "EXTERNALLY_REGISTERED" } }), paused);
+    },
+    expected: { exitCode: 1, property: "negotiation", state: "FAIL", check: "requirement.copiesAgree" },
+  },
+  {
     name: "paused Task's history message of another Task",
     rule: "§4 taskBinding, profile §3",
     attack: "the request in the paused Task's history names another Task",
