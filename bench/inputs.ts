@@ -54,7 +54,10 @@ function prose(label: string, length: number): string {
   return out.slice(0, length);
 }
 
-/** Eight messages, alternating user and agent, of varied sizes; one multi-part, one with a data part. */
+/**
+ * Eight messages, alternating user and agent, of varied sizes; two multi-part. All text: a data part
+ * is bound by no commitment, so taskBinding would be INCONCLUSIVE and the run would not exit 0.
+ */
 function baseTranscript(k: number): MessageSpec[] {
   const sizes = [180, 1400, 320, 2600, 240, 900, 150, 1800];
   return sizes.map((size, i) => {
@@ -63,7 +66,7 @@ function baseTranscript(k: number): MessageSpec[] {
       i === 3
         ? [text.slice(0, 1000), text.slice(1000)]
         : i === 5
-          ? [text, { data: { step: i, items: [1, 2, 3] } }]
+          ? [text, `step ${i}: items 1, 2, 3`]
           : [text];
     return {
       messageId: uuidFromLabel(`bench ${k} message ${i}`),

@@ -89,6 +89,9 @@ describe("expected.json", () => {
  */
 const BROKEN: Record<string, string[]> = {
   "inconclusive-unpinned-ts": ["receiptPinned"],
+  // Sealed as the profile commits, by text alone: no fact is broken. What the vector shows is that a
+  // data part is bound by nothing, so taskBinding cannot PASS (docs/properties.md).
+  "inconclusive-taskBinding-data-part": [],
   "neg-contentBinding-tenant-id": ["evidenceId", "payloadCopies"],
   "neg-producerSignature-capsule-member": ["capsuleId"],
   "neg-producerSignature-signature-byte": ["envelopeCopy", "envelopeSignature"],

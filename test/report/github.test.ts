@@ -81,9 +81,9 @@ describe("github: the shipped vectors", () => {
     nonPass.forEach((p, i) => {
       const c = cmds[i] as Command;
       const state = expected.properties[p] as Exclude<State, "PASS">;
-      expect(c.command, p).toBe(LEVEL[state]);
-      // The default policy requires identityAuthorityBinding and taskBinding: a FAIL of one says so.
+      // The default policy requires identityAuthorityBinding and taskBinding: one that is not PASS is an error, and says so.
       const required = REQUIRED_BY_DEFAULT.includes(p) ? " (required)" : "";
+      expect(c.command, p).toBe(required ? "error" : LEVEL[state]);
       expect(c.properties).toEqual({ file: source, title: `a2a-evidence: ${p} ${state}${required}` });
       expect(c.data).toBe(
         `${source}: ${p} ${state}${required}: ${input.properties[p].detail} [check ${decidingId(input, p)}]`,

@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { renderJunit } from "../../src/report/junit.js";
 import { EXIT_MEANING } from "../../src/report/explain.js";
 import { verify } from "../../src/verify.js";
-import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
+import { PROPERTY_NAMES, isFailedInput, type PropertyName } from "../../src/report/model.js";
 import { visible } from "../../src/report/untrusted.js";
 import {
   HOSTILE,
   PLAIN,
   VECTOR_NAMES,
   PENDING_VECTOR_NAMES,
+  REQUIRED_BY_DEFAULT,
   VERBOSE,
   bareBundle,
   decidingId,
@@ -54,6 +55,11 @@ describe("junit: the shipped vectors", () => {
         expect(c.failure?.[0]?.["@_type"], p).toBe(id);
         expect(c.failure?.[0]?.["@_message"]).toBe(`${id}: ${input.properties[p].detail}`);
         expect(c.failure?.[0]?.["#text"]).toContain(`FAIL ${id}`);
+      } else if (REQUIRED_BY_DEFAULT.includes(p)) {
+        // Required by the default policy and not PASS: a failure, whatever its state.
+        const id = decidingId(input, p) as string;
+        expect(c.failure?.[0]?.["@_type"], p).toBe(id);
+        expect(c.failure?.[0]?.["@_message"]).toBe(`required, but ${state}: ${input.properties[p].detail}`);
       } else {
         expect(c.failure, `${p} is not required`).toBeUndefined();
         expect(c.skipped?.[0]?.["@_type"], p).toBe(state);
@@ -74,9 +80,10 @@ describe("junit: the shipped vectors", () => {
       );
     }
 
-    const failures =
-      PROPERTY_NAMES.filter((p) => expected.properties[p] === "FAIL").length + (expected.exitCode === 0 ? 0 : 1);
-    const skipped = PROPERTY_NAMES.filter((p) => !["PASS", "FAIL"].includes(expected.properties[p])).length;
+    // A required property that is not PASS is a failure too, never a skip.
+    const failed = (p: PropertyName) => expected.properties[p] === "FAIL" || (expected.properties[p] !== "PASS" && REQUIRED_BY_DEFAULT.includes(p));
+    const failures = PROPERTY_NAMES.filter(failed).length + (expected.exitCode === 0 ? 0 : 1);
+    const skipped = PROPERTY_NAMES.filter((p) => expected.properties[p] !== "PASS" && !failed(p)).length;
     expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual([
       String(PROPERTY_NAMES.length + 1),
       String(failures),
