@@ -16,7 +16,7 @@ import { textOfParts, type A2AMessage } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { verifyConsistency } from "../log/mmr.js";
 import { linkOf, position, type Link } from "../properties/local-inclusion.js";
-import { citationFault, stateAt, transcriptOf } from "../properties/shared/citations.js";
+import { citationFault, effectsOf, stateAt, transcriptOf } from "../properties/shared/citations.js";
 import type { EvidenceContext } from "../properties/shared/context.js";
 import { interimRecords, type InterimRecord } from "../properties/shared/interim.js";
 import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
@@ -234,9 +234,24 @@ function prefixSection(t: Terminal, terminalPayload: JsonObject, c: Citation, r:
     members,
     transcript: { length: mine.length, expected: c.sequence + 1, firstDifference: firstDiff, equal: mine.length === c.sequence + 1 && firstDiff === null },
     effects: listed(effects, o, (e) => e),
-    effectsKept: effects.every((e) => e.kept === "identical"),
+    // As interim.prefix: the list is stated, each effect is the terminal payload's, and the effects of
+    // the latest earlier pause whose record is supplied are all in it (effects accumulate).
+    effectsKept: Array.isArray(effectsValue) && effects.every((e) => e.kept === "identical") && earlierEffectsKept(t, before, interim),
     citations: { what: "interimEvidence", interim: shownOwn, other: listCapped(expected) || "none", equal: same },
   };
+}
+
+/** The first entry of each artifactId in a nonEvidenceArtifacts list (empty when it is not a list). */
+function effectsById(payload: JsonObject | undefined): Map<string, JsonValue> {
+  return effectsOf(payload) ?? new Map<string, JsonValue>();
+}
+
+/** Every effect the record of the latest earlier pause (when supplied) recorded is in `mine`, identical. */
+function earlierEffectsKept(t: Terminal, before: readonly Citation[], interim: JsonObject): boolean {
+  const earlier = [...before].reverse().map((x) => t.byId.get(x.evidenceId)).find((x) => x !== undefined);
+  if (!earlier) return true;
+  const done = effectsById(interim);
+  return [...effectsById(earlier.ctx.payload)].every(([id, a]) => jsonEquals(done.get(id), a));
 }
 
 /**
@@ -321,7 +336,11 @@ function pausedTaskSection(r: InterimRecord, o: InspectOptions, taskPrefix?: str
     if (typeof id === "string" && !byMessage.has(id)) byMessage.set(id, { index, entry: e as JsonObject });
   });
   let last = -1;
-  const messages = (task.history ?? []).map((m) => {
+  // The request the paused Task shows as status.message is compared too when its history does not hold it.
+  const history = task.history ?? [];
+  const shown = task.statusMessage;
+  const rows = shown && !history.some((m) => m.messageId === shown.messageId) ? [...history, shown] : history;
+  const messages = rows.map((m) => {
     const e = byMessage.get(m.messageId);
     const seen = { ...observed(m.path, m.parts), role: m.role };
     const inOrder = e !== undefined && e.index >= last;
@@ -338,16 +357,15 @@ function pausedTaskSection(r: InterimRecord, o: InspectOptions, taskPrefix?: str
       equal: e !== undefined && partCommitment === seen.recomputed && role === m.role,
     };
   });
-  const committed = new Map<string, JsonValue | undefined>();
-  const recorded = payload ? member(payload, "nonEvidenceArtifacts") : undefined;
-  for (const a of Array.isArray(recorded) ? recorded : []) {
-    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
-    if (typeof id === "string" && !committed.has(id)) committed.set(id, member(a as JsonObject, "contentCommitment"));
-  }
+  const committed = effectsById(payload);
   const effects = paused.content.map((a) => {
     const seen = observed(a.path, a.parts);
-    const c = committed.get(a.artifactId);
-    return { artifactId: a.artifactId, observed: seen, contentCommitment: typeof c === "string" ? c : null, equal: c === seen.recomputed };
+    const entry = committed.get(a.artifactId);
+    const c = isJsonObject(entry) ? member(entry, "contentCommitment") : undefined;
+    // The name is committed too; absent is "".
+    const name = isJsonObject(entry) ? member(entry, "name") : undefined;
+    const sameName = (name === null || name === undefined ? "" : name) === (a.name ?? "");
+    return { artifactId: a.artifactId, observed: seen, contentCommitment: typeof c === "string" ? c : null, equal: c === seen.recomputed && sameName };
   });
   return { task: `${prefix}${task.path} (${task.state})`, members, messages: listed(messages, o, (m) => m), effects: listed(effects, o, (e) => e) };
 }

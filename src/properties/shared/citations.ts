@@ -138,7 +138,7 @@ export function citationFault(c: JsonValue, transcript: readonly JsonValue[], ea
 }
 
 /** An interim payload's effects by artifactId (the first entry of each id), or undefined when the member is not an array. */
-function effectsOf(payload: JsonObject | undefined): Map<string, JsonValue> | undefined {
+export function effectsOf(payload: JsonObject | undefined): Map<string, JsonValue> | undefined {
   const list = payload ? member(payload, "nonEvidenceArtifacts") : undefined;
   if (!Array.isArray(list)) return undefined;
   const byId = new Map<string, JsonValue>();

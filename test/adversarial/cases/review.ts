@@ -468,7 +468,7 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
       property: "taskBinding",
       state: "INCONCLUSIVE",
       check: "interim.observed",
-      detail: /matches what it records, but has 1 non-text part/,
+      detail: /matches what it records; but it has 1 non-text part/,
     },
   },
   {
