@@ -9,7 +9,26 @@ const ROOT_FILES = ["policy", "verify"];
 const seg = (names) =>
   `(^|/)(${names.filter((n) => !ROOT_FILES.includes(n)).join("|")})/|(^|/)(${names.filter((n) => ROOT_FILES.includes(n)).join("|") || "(?!)"})\\.js$`;
 const HIGHER = {
-  base: ["canon", "crypto", "cose", "aac", "log", "peac", "witness", "input", "trust", "properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
+  base: [
+    "canon",
+    "crypto",
+    "cose",
+    "aac",
+    "log",
+    "peac",
+    "witness",
+    "input",
+    "trust",
+    "properties",
+    "policy",
+    "verify",
+    "report",
+    "inspect",
+    "cli",
+    "net",
+    "card",
+    "a2a-js",
+  ],
   primitives: ["input", "trust", "properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
   inputs: ["properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
   properties: ["policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
@@ -20,7 +39,18 @@ const HIGHER = {
   // neither it nor the report reads the other.
   inspect: ["policy", "verify", "report", "cli", "net", "card", "a2a-js"],
 };
-const IMPURE = ["node:fs", "node:fs/promises", "node:path", "node:os", "node:http", "node:https", "node:net", "node:child_process", "node:worker_threads", "node:process"];
+const IMPURE = [
+  "node:fs",
+  "node:fs/promises",
+  "node:path",
+  "node:os",
+  "node:http",
+  "node:https",
+  "node:net",
+  "node:child_process",
+  "node:worker_threads",
+  "node:process",
+];
 
 function layer(files, higher, extra = [], impure = IMPURE) {
   return {
@@ -29,7 +59,10 @@ function layer(files, higher, extra = [], impure = IMPURE) {
       "no-restricted-imports": [
         "error",
         {
-          paths: impure.map((name) => ({ name, message: "only src/cli/ touches files and the process, only src/net/ the network" })),
+          paths: impure.map((name) => ({
+            name,
+            message: "only src/cli/ touches files and the process, only src/net/ the network",
+          })),
           patterns: [
             { regex: seg(higher), message: "a lower layer never imports a higher one (docs/architecture.md)" },
             { regex: "(^|/)(producer|test)/", message: "src/ never imports the producer or the tests" },
@@ -59,7 +92,13 @@ export default tseslint.config(
     files: ["**/*.cjs"],
     languageOptions: {
       sourceType: "commonjs",
-      globals: { require: "readonly", module: "writable", __dirname: "readonly", __filename: "readonly", process: "readonly" },
+      globals: {
+        require: "readonly",
+        module: "writable",
+        __dirname: "readonly",
+        __filename: "readonly",
+        process: "readonly",
+      },
     },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
@@ -71,22 +110,42 @@ export default tseslint.config(
   {
     files: ["src/**/*.ts"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    rules: { "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }] },
+    rules: {
+      "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
+    },
   },
-  layer(["src/codes/**", "src/result.ts", "src/util/**", "src/json/**", "src/version.ts", "src/profile.ts"], HIGHER.base),
-  layer(["src/canon/**", "src/crypto/**", "src/cose/**", "src/aac/**", "src/log/**", "src/peac/**", "src/witness/**"], HIGHER.primitives),
+  layer(
+    ["src/codes/**", "src/result.ts", "src/util/**", "src/json/**", "src/version.ts", "src/profile.ts"],
+    HIGHER.base,
+  ),
+  layer(
+    ["src/canon/**", "src/crypto/**", "src/cose/**", "src/aac/**", "src/log/**", "src/peac/**", "src/witness/**"],
+    HIGHER.primitives,
+  ),
   layer(["src/input/**", "src/trust/**"], HIGHER.inputs),
   layer(["src/properties/**"], HIGHER.properties),
   layer(["src/policy.ts"], HIGHER.policy),
-  layer(["src/verify.ts", "src/session.ts", "src/verify-input.ts", "src/report/model.ts", "src/report/summary.ts"], HIGHER.verify, [
-    { regex: "(^|/)report/(?!model\\.js$|summary\\.js$)", message: "the verify stage uses the report's data shape and summary, never a renderer" },
-  ]),
+  layer(
+    ["src/verify.ts", "src/session.ts", "src/verify-input.ts", "src/report/model.ts", "src/report/summary.ts"],
+    HIGHER.verify,
+    [
+      {
+        regex: "(^|/)report/(?!model\\.js$|summary\\.js$)",
+        message: "the verify stage uses the report's data shape and summary, never a renderer",
+      },
+    ],
+  ),
   layer(["src/report/**"], HIGHER.report),
   layer(["src/inspect/**"], HIGHER.inspect),
   // Agent Card verification is pure, beside the inputs it reads; the network client is the one
   // module that may open a connection; the SDK gate sits on top of verify().
   layer(["src/card/**"], [...HIGHER.inputs, "net", "a2a-js"]),
-  layer(["src/net/**"], [...HIGHER.inputs, "card", "a2a-js"], [], IMPURE.filter((m) => !["node:http", "node:https", "node:net"].includes(m))),
+  layer(
+    ["src/net/**"],
+    [...HIGHER.inputs, "card", "a2a-js"],
+    [],
+    IMPURE.filter((m) => !["node:http", "node:https", "node:net"].includes(m)),
+  ),
   layer(["src/a2a-js/**"], ["cli", "net"]),
   {
     files: ["producer/**/*.ts"],
@@ -97,7 +156,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: "^\\.\\./src/(?!canon/[a-z0-9-]+\\.js$|json/value\\.js$|util/bytes\\.js$)",
-              message: "the producer is independent of the verifier: it shares only src/canon/*, src/json/value.ts and src/util/bytes.ts",
+              message:
+                "the producer is independent of the verifier: it shares only src/canon/*, src/json/value.ts and src/util/bytes.ts",
             },
           ],
         },

@@ -63,11 +63,7 @@ function baseTranscript(k: number): MessageSpec[] {
   return sizes.map((size, i) => {
     const text = prose(`task ${k} message ${i}`, size);
     const parts: PartSpec[] =
-      i === 3
-        ? [text.slice(0, 1000), text.slice(1000)]
-        : i === 5
-          ? [text, `step ${i}: items 1, 2, 3`]
-          : [text];
+      i === 3 ? [text.slice(0, 1000), text.slice(1000)] : i === 5 ? [text, `step ${i}: items 1, 2, 3`] : [text];
     return {
       messageId: uuidFromLabel(`bench ${k} message ${i}`),
       role: i % 2 === 0 ? "ROLE_USER" : "ROLE_AGENT",

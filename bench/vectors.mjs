@@ -57,13 +57,17 @@ const signature = sign(null, message, privateKey);
 const oneVerify = timeIt(() => cryptoVerify(null, message, publicKey, signature));
 
 console.log(`one Ed25519 verification: ${oneVerify.toFixed(1)} µs\n`);
-console.log(`${"input".padEnd(44)} ${"verify µs".padStart(10)} ${"sigs".padStart(5)} ${"floor µs".padStart(9)} ${"ratio".padStart(6)}`);
+console.log(
+  `${"input".padEnd(44)} ${"verify µs".padStart(10)} ${"sigs".padStart(5)} ${"floor µs".padStart(9)} ${"ratio".padStart(6)}`,
+);
 for (const c of cases) {
   const request = { inputs: [{ source: c.name, data: c.input }], ...(c.trust ? { trust: c.trust } : {}) };
   const report = verify(request);
   const input = report.inputs[0];
   const sigs = input.properties
-    ? Object.values(input.properties).flatMap((p) => p.checks).filter((ch) => SIGNATURE_CHECKS.has(ch.id) && (ch.state === "PASS" || ch.state === "FAIL")).length
+    ? Object.values(input.properties)
+        .flatMap((p) => p.checks)
+        .filter((ch) => SIGNATURE_CHECKS.has(ch.id) && (ch.state === "PASS" || ch.state === "FAIL")).length
     : 0;
   const us = timeIt(() => verify(request));
   const floor = sigs * oneVerify;

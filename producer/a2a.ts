@@ -76,5 +76,10 @@ export function messageJson(spec: MessageSpec, ctx: MessageContext): JsonObject 
 }
 
 export function artifactJson(spec: ArtifactSpec): JsonObject {
-  return jsonObject({ artifactId: spec.artifactId, extensions: spec.extensions, name: spec.name, parts: spec.parts.map(partJson) });
+  return jsonObject({
+    artifactId: spec.artifactId,
+    extensions: spec.extensions,
+    name: spec.name,
+    parts: spec.parts.map(partJson),
+  });
 }

@@ -83,9 +83,16 @@ export function capsuleBody(content: CapsuleContent): JsonObject {
     canonicalization_id: "jcs",
     developer: content.developer,
     disposition: { approver: "policy", decision: "accept", human_disposed: false, verdict_class: "executed" },
-    effect: { effect_attestation: "runtime_claimed", response_digest: outputDigest, status: "confirmed", type: EFFECT_TYPE },
+    effect: {
+      effect_attestation: "runtime_claimed",
+      response_digest: outputDigest,
+      status: "confirmed",
+      type: EFFECT_TYPE,
+    },
     format_version: "4",
-    model_attestation: { compute_attestation: { agent_input_digest: content.evidenceId, agent_output_digest: outputDigest } },
+    model_attestation: {
+      compute_attestation: { agent_input_digest: content.evidenceId, agent_output_digest: outputDigest },
+    },
     operator: content.operator,
     spec_version: CAPSULE_SPEC_VERSION,
     timestamp: content.timestamp,

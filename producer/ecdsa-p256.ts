@@ -114,7 +114,12 @@ export function p256FromScalar(d: bigint): P256Signer {
   const q = multiply(d, G) as { x: bigint; y: bigint };
   const publicKeyPoint = Uint8Array.from([0x04, ...int32(q.x), ...int32(q.y)]);
   const publicKeyPem = createPublicKey({
-    key: { kty: "EC", crv: "P-256", x: Buffer.from(int32(q.x)).toString("base64url"), y: Buffer.from(int32(q.y)).toString("base64url") },
+    key: {
+      kty: "EC",
+      crv: "P-256",
+      x: Buffer.from(int32(q.x)).toString("base64url"),
+      y: Buffer.from(int32(q.y)).toString("base64url"),
+    },
     format: "jwk",
   })
     .export({ format: "pem", type: "spki" })
@@ -140,6 +145,7 @@ export function p256FromScalar(d: bigint): P256Signer {
 
 /** A signer whose scalar is derived from a 32-byte seed: d = (seed mod (n − 1)) + 1. */
 export function p256FromSeed(seed: Uint8Array): P256Signer {
-  if (seed.length !== 32) throw new ProducerError("PRODUCER_BAD_KEY_SEED", `P-256 seed must be 32 bytes, got ${seed.length}`);
+  if (seed.length !== 32)
+    throw new ProducerError("PRODUCER_BAD_KEY_SEED", `P-256 seed must be 32 bytes, got ${seed.length}`);
   return p256FromScalar(mod(toBigInt(seed), N - 1n) + 1n);
 }

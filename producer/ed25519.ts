@@ -27,7 +27,8 @@ export function seedFromLabel(label: string): Uint8Array {
 }
 
 export function ed25519FromSeed(seed: Uint8Array): Ed25519Signer {
-  if (seed.length !== 32) throw new ProducerError("PRODUCER_BAD_KEY_SEED", `Ed25519 seed must be 32 bytes, got ${seed.length}`);
+  if (seed.length !== 32)
+    throw new ProducerError("PRODUCER_BAD_KEY_SEED", `Ed25519 seed must be 32 bytes, got ${seed.length}`);
   const privateKey: KeyObject = createPrivateKey({
     key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
     format: "der",

@@ -15,7 +15,14 @@ import { ed25519FromSeed, seedFromLabel } from "./ed25519.js";
 import { getTaskResponse, wrapInput } from "./envelope.js";
 import { ProducerError } from "./errors.js";
 import { copyObject, jsonObject, pythonFloat } from "./json-text.js";
-import { artifactsAt, messagesOf, pausedState, requestMessage, sealTaskRecords, suppliedInterims } from "./lifecycle.js";
+import {
+  artifactsAt,
+  messagesOf,
+  pausedState,
+  requestMessage,
+  sealTaskRecords,
+  suppliedInterims,
+} from "./lifecycle.js";
 import { transparencyServiceKey, type TransparencyServiceKey } from "./log.js";
 import { resolveOptions, type ExchangeOptions, type ResolvedOptions } from "./options.js";
 import { evidenceArtifact, type SealedRecord } from "./seal.js";
@@ -61,7 +68,9 @@ function history(o: ResolvedOptions): JsonObject[] {
     messageJson(m, {
       taskId: o.taskId,
       contextId: o.contextId,
-      ...(i === 0 ? { extensions: [EXTENSION_URI], metadata: jsonObject({ [EXTENSION_URI]: requirementJson(o) }) } : {}),
+      ...(i === 0
+        ? { extensions: [EXTENSION_URI], metadata: jsonObject({ [EXTENSION_URI]: requirementJson(o) }) }
+        : {}),
     }),
   );
 }
@@ -92,7 +101,11 @@ function pendingMetadata(o: ResolvedOptions): JsonObject {
 
 export function buildExchange(options: ExchangeOptions = {}): Exchange {
   const o = resolveOptions(options);
-  if (o.envelope === "paused") throw new ProducerError("PRODUCER_INVALID_OPTION", "a paused Task has no terminal exchange: use buildPausedExchange");
+  if (o.envelope === "paused")
+    throw new ProducerError(
+      "PRODUCER_INVALID_OPTION",
+      "a paused Task has no terminal exchange: use buildPausedExchange",
+    );
   const messages = history(o);
   const terminalState = o.terminalState;
 
@@ -121,7 +134,12 @@ export function buildExchange(options: ExchangeOptions = {}): Exchange {
   const firstTask = firstTaskOf(o, messages);
   o.tamper.firstTask?.(firstTask);
 
-  const trust = trustFile(o.authority, sealed.producer.publicKeyHex, sealed.transparencyServices, sealed.witnessed ?? undefined);
+  const trust = trustFile(
+    o.authority,
+    sealed.producer.publicKeyHex,
+    sealed.transparencyServices,
+    sealed.witnessed ?? undefined,
+  );
   o.tamper.trust?.(trust);
   const interimBundles = records.interims.map((r) => r.bundle);
 
@@ -179,7 +197,16 @@ export function buildPausedExchange(options: ExchangeOptions): PausedExchange {
     status: { ...(requestJson ? { message: copyObject(requestJson) } : {}), state, timestamp: o.statusTimestamp },
   });
   o.tamper.finalTask?.(pausedTask);
-  const trust = trustFile(o.authority, ed25519FromSeed(seedFromLabel(o.producerKeyLabel)).publicKeyHex, o.witnesses.filter((w) => w.stub !== true).map(transparencyServiceKey));
+  const trust = trustFile(
+    o.authority,
+    ed25519FromSeed(seedFromLabel(o.producerKeyLabel)).publicKeyHex,
+    o.witnesses.filter((w) => w.stub !== true).map(transparencyServiceKey),
+  );
   o.tamper.trust?.(trust);
-  return { pausedTask, input: getTaskResponse(o.jsonRpcId, pausedTask), interimBundles: interims.map((r) => r.bundle), trust };
+  return {
+    pausedTask,
+    input: getTaskResponse(o.jsonRpcId, pausedTask),
+    interimBundles: interims.map((r) => r.bundle),
+    trust,
+  };
 }

@@ -79,7 +79,12 @@ export function achievedLevel(s: PropertyStates): EvidenceLevel | "NONE" {
   return achieved;
 }
 
-const RANK: Record<EvidenceLevel | "NONE", number> = { NONE: 0, SIGNED_RECORD: 1, EXTERNALLY_REGISTERED: 2, CONTINUITY_WITNESSED: 3 };
+const RANK: Record<EvidenceLevel | "NONE", number> = {
+  NONE: 0,
+  SIGNED_RECORD: 1,
+  EXTERNALLY_REGISTERED: 2,
+  CONTINUITY_WITNESSED: 3,
+};
 
 /**
  * Exit code under the default policy: 1 if anything FAILs; 3 when the level is below the
@@ -92,7 +97,10 @@ export function defaultExitCode(s: PropertyStates, negotiated: EvidenceLevel = "
 }
 
 /** The expectation for a vector whose request asked for `negotiated` (the producer's default level). */
-export function expectation(overrides: Partial<PropertyStates> = {}, negotiated: EvidenceLevel = "EXTERNALLY_REGISTERED"): Expectation {
+export function expectation(
+  overrides: Partial<PropertyStates> = {},
+  negotiated: EvidenceLevel = "EXTERNALLY_REGISTERED",
+): Expectation {
   const properties = states(overrides);
   return { exitCode: defaultExitCode(properties, negotiated), properties, evidenceLevel: achievedLevel(properties) };
 }

@@ -99,7 +99,8 @@ function writeValue(v: JsonValue, out: string[], indent: string | null, sortKeys
 
 function quote(s: string): string {
   const q = jcsString(s);
-  if (q === undefined) throw new ProducerError("PRODUCER_CANONICALIZATION", "string with a lone surrogate has no UTF-8 form");
+  if (q === undefined)
+    throw new ProducerError("PRODUCER_CANONICALIZATION", "string with a lone surrogate has no UTF-8 form");
   return q;
 }
 

@@ -15,7 +15,14 @@ import { ProducerError } from "./errors.js";
 import { pyjsonDigestHex } from "./json-text.js";
 import { GAP, buildRecordsLog, type LogPart, type LogRecord } from "./log.js";
 import { isTransition, type InterimSpec, type ResolvedOptions, type TranscriptSpec } from "./options.js";
-import { assembleRecord, sealRecordCapsule, taskEvidencePayload, type PayloadView, type SealedRecord, type SealingOptions } from "./seal.js";
+import {
+  assembleRecord,
+  sealRecordCapsule,
+  taskEvidencePayload,
+  type PayloadView,
+  type SealedRecord,
+  type SealingOptions,
+} from "./seal.js";
 import { boundMessage } from "./transitions.js";
 
 /** The Messages of the transcript, in order: what the Task's history shows. */
@@ -32,7 +39,10 @@ export function artifactsAt(o: ResolvedOptions, index: number): ArtifactSpec[] {
 export function pausedState(transcript: readonly TranscriptSpec[], index: number): TaskState {
   const t = transcript[index];
   if (t === undefined || !isTransition(t) || !INTERRUPTED_STATES.includes(t.transition.to)) {
-    throw new ProducerError("PRODUCER_INVALID_OPTION", `transcript[${index}] is not a transition into an interrupted state`);
+    throw new ProducerError(
+      "PRODUCER_INVALID_OPTION",
+      `transcript[${index}] is not a transition into an interrupted state`,
+    );
   }
   return t.transition.to;
 }
@@ -43,7 +53,11 @@ export function requestMessage(transcript: readonly TranscriptSpec[], index: num
 }
 
 /** Times and key of the interim record sealed `k`-th: before the terminal record's, distinct per record. */
-function interimSealing(o: ResolvedOptions, spec: InterimSpec, k: number): SealingOptions & { checkpointTimestamp: string } {
+function interimSealing(
+  o: ResolvedOptions,
+  spec: InterimSpec,
+  k: number,
+): SealingOptions & { checkpointTimestamp: string } {
   const minute = String(20 + k).padStart(2, "0");
   return {
     producerKeyLabel: spec.producerKeyLabel ?? o.producerKeyLabel,
@@ -55,24 +69,32 @@ function interimSealing(o: ResolvedOptions, spec: InterimSpec, k: number): Seali
 }
 
 function levelStatus(log: LogPart): EvidenceStatus {
-  return log.transparencyServices.length > 0 && Array.isArray(log.cllCheckpoint.witnesses) ? "EVIDENCE_STATUS_EXTERNALLY_REGISTERED" : "EVIDENCE_STATUS_SIGNED_RECORD";
+  return log.transparencyServices.length > 0 && Array.isArray(log.cllCheckpoint.witnesses)
+    ? "EVIDENCE_STATUS_EXTERNALLY_REGISTERED"
+    : "EVIDENCE_STATUS_SIGNED_RECORD";
 }
 
 /** Digests of the traces the capture policy includes (docs/profile.md): Task.metadata's, here. */
 function traceDigests(o: ResolvedOptions): PayloadView["traceDigests"] {
   const t = o.traceMetadata;
-  return t !== null && t.digested ? [{ holder: "task", id: o.taskId, traceDigest: pyjsonDigestHex(fromPlain(t.trace)) }] : [];
+  return t !== null && t.digested
+    ? [{ holder: "task", id: o.taskId, traceDigest: pyjsonDigestHex(fromPlain(t.trace)) }]
+    : [];
 }
 
 /**
  * Seals every record of the Task. With `terminal: false` (a Task still paused) only the interim
  * records are sealed, and the last of them sits under the log's latest checkpoint.
  */
-export function sealTaskRecords(o: ResolvedOptions, terminal = true): { terminal?: SealedRecord; interims: SealedRecord[] } {
+export function sealTaskRecords(
+  o: ResolvedOptions,
+  terminal = true,
+): { terminal?: SealedRecord; interims: SealedRecord[] } {
   const specs = o.interim;
   const citations: { evidenceId: string; sequence: number }[] = [];
   const interimSealed = specs.map((spec, k) => {
-    if (k > 0 && spec.at <= (specs[k - 1] as InterimSpec).at) throw new ProducerError("PRODUCER_INVALID_OPTION", "interim records are listed in transcript order");
+    if (k > 0 && spec.at <= (specs[k - 1] as InterimSpec).at)
+      throw new ProducerError("PRODUCER_INVALID_OPTION", "interim records are listed in transcript order");
     const state = pausedState(o.transcript, spec.at);
     const at = interimSealing(o, spec, k);
     const payload = taskEvidencePayload({ ...o, sealTime: at.sealTime }, state, {
@@ -87,7 +109,12 @@ export function sealTaskRecords(o: ResolvedOptions, terminal = true): { terminal
   });
 
   const terminalPayload = terminal
-    ? taskEvidencePayload(o, o.terminalState, { transcript: o.transcript, artifacts: o.artifacts, interimEvidence: citations, traceDigests: traceDigests(o) })
+    ? taskEvidencePayload(o, o.terminalState, {
+        transcript: o.transcript,
+        artifacts: o.artifacts,
+        interimEvidence: citations,
+        traceDigests: traceDigests(o),
+      })
     : undefined;
   if (terminalPayload) o.tamper.payload?.(terminalPayload);
   const terminalSealed = terminalPayload ? sealRecordCapsule(terminalPayload, o.terminalState, o) : undefined;
@@ -105,12 +132,16 @@ export function sealTaskRecords(o: ResolvedOptions, terminal = true): { terminal
   // The log is the producer's: its key signs every checkpoint, whoever signed a capsule.
   const logSigner = ed25519FromSeed(seedFromLabel(o.producerKeyLabel));
   const records: LogRecord[] = order.map((entry, i) => {
-    if (entry.kind === "terminal") return { capsuleId: terminalSealed?.capsule.capsule_id as string, proofLeaves: o.inclusionProofLeaves };
+    if (entry.kind === "terminal")
+      return { capsuleId: terminalSealed?.capsule.capsule_id as string, proofLeaves: o.inclusionProofLeaves };
     const r = interimSealed[entry.k] as (typeof interimSealed)[number];
     const last = i === order.length - 1;
     return {
       capsuleId: r.sealed.capsule.capsule_id as string,
-      ownCheckpoint: !last && r.spec.leaf !== "after" && (r.spec.checkpoint ?? "own") === "own" ? { timestamp: r.at.checkpointTimestamp } : null,
+      ownCheckpoint:
+        !last && r.spec.leaf !== "after" && (r.spec.checkpoint ?? "own") === "own"
+          ? { timestamp: r.at.checkpointTimestamp }
+          : null,
     };
   });
   // While the Task waits, the log's latest checkpoint is the one signed at this pause: the last
@@ -118,7 +149,10 @@ export function sealTaskRecords(o: ResolvedOptions, terminal = true): { terminal
   // the terminal record's log will show it under, so the bundle the paused Task carries is the one
   // a capture later supplies.
   const last = interimSealed[interimSealed.length - 1];
-  const logOptions = terminalSealed || !last ? o : { ...o, leavesAfter: GAP, witnesses: [], checkpointTimestamp: last.at.checkpointTimestamp };
+  const logOptions =
+    terminalSealed || !last
+      ? o
+      : { ...o, leavesAfter: GAP, witnesses: [], checkpointTimestamp: last.at.checkpointTimestamp };
   const logs = buildRecordsLog(logOptions, records, logSigner);
   const logOf = (entry: (typeof order)[number]): LogPart => logs[order.indexOf(entry)] as LogPart;
 
@@ -128,7 +162,14 @@ export function sealTaskRecords(o: ResolvedOptions, terminal = true): { terminal
       entry !== undefined
         ? logOf(entry)
         : (buildRecordsLog(
-            { ...o, logId: sha256Hex(utf8("another producer's log")), leavesBefore: 3, leavesAfter: 1, priorCheckpoint: null, witnesses: [] },
+            {
+              ...o,
+              logId: sha256Hex(utf8("another producer's log")),
+              leavesBefore: 3,
+              leavesAfter: 1,
+              priorCheckpoint: null,
+              witnesses: [],
+            },
             [{ capsuleId: r.sealed.capsule.capsule_id as string }],
             r.sealed.signer,
           )[0] as LogPart);
@@ -142,7 +183,10 @@ export function sealTaskRecords(o: ResolvedOptions, terminal = true): { terminal
   });
   if (!terminalPayload || !terminalSealed) return { interims };
   const terminalEntry = order.find((e) => e.kind === "terminal") as (typeof order)[number];
-  return { terminal: assembleRecord(terminalPayload, o.terminalState, terminalSealed, logOf(terminalEntry), o), interims };
+  return {
+    terminal: assembleRecord(terminalPayload, o.terminalState, terminalSealed, logOf(terminalEntry), o),
+    interims,
+  };
 }
 
 /** The JSON a capture keeps of the interim records it was given (`supplied`, default true). */

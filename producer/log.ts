@@ -87,7 +87,10 @@ export function transparencyService(w: WitnessOptions): TransparencyService {
 }
 
 /** What the log side of a record is built from; a re-signing mutator reads these back from a manifest. */
-export type LogOptions = Pick<ResolvedOptions, "leavesBefore" | "leavesAfter" | "logId" | "priorCheckpoint" | "checkpointTimestamp" | "witnesses">;
+export type LogOptions = Pick<
+  ResolvedOptions,
+  "leavesBefore" | "leavesAfter" | "logId" | "priorCheckpoint" | "checkpointTimestamp" | "witnesses"
+>;
 /** One of our records in the log, in leaf order. */
 export interface LogRecord {
   readonly capsuleId: string;
@@ -124,17 +127,25 @@ export function buildRecordsLog(o: LogOptions, records: readonly LogRecord[], si
     const fillers = k === records.length - 1 ? o.leavesAfter : GAP;
     for (let i = 0; i < fillers; i++) mmr.appendBody(fillerBody(mmr.leafCount));
     if (r.ownCheckpoint) {
-      if (k === records.length - 1) throw new ProducerError("PRODUCER_INVALID_OPTION", "the last record of a log sits under the final checkpoint");
+      if (k === records.length - 1)
+        throw new ProducerError("PRODUCER_INVALID_OPTION", "the last record of a log sits under the final checkpoint");
       own.set(k, { leafCount: mmr.leafCount, timestamp: r.ownCheckpoint.timestamp });
     }
   });
   const final: PlannedCheckpoint = { leafCount: mmr.leafCount, timestamp: o.checkpointTimestamp };
   const priorAt = o.priorCheckpoint;
-  const plan = [...(priorAt === null ? [] : [{ leafCount: priorAt.leafCount, timestamp: priorAt.timestamp }]), ...own.values(), final];
+  const plan = [
+    ...(priorAt === null ? [] : [{ leafCount: priorAt.leafCount, timestamp: priorAt.timestamp }]),
+    ...own.values(),
+    final,
+  ];
   plan.forEach((c, i) => {
     if (i > 0 && c.leafCount <= (plan[i - 1] as PlannedCheckpoint).leafCount) {
       // A checkpoint chain needs mmr_size > prev_size (log-and-receipts.md §4.4).
-      throw new ProducerError("PRODUCER_INVALID_OPTION", `checkpoint at ${c.leafCount} leaves does not follow the one at ${(plan[i - 1] as PlannedCheckpoint).leafCount}`);
+      throw new ProducerError(
+        "PRODUCER_INVALID_OPTION",
+        `checkpoint at ${c.leafCount} leaves does not follow the one at ${(plan[i - 1] as PlannedCheckpoint).leafCount}`,
+      );
     }
   });
 
@@ -172,12 +183,17 @@ export function buildRecordsLog(o: LogOptions, records: readonly LogRecord[], si
       cllCheckpoint: (signed[index] as (typeof signed)[number]).checkpoint,
       localInclusionProof: inclusionProofJson(mmr.inclusionProof(leaves[k] as number, r.proofLeaves ?? at.leafCount)),
       priorCheckpoint: prior === undefined ? null : (signed[index - 1] as (typeof signed)[number]).checkpoint,
-      consistencyProof: prior === undefined ? null : consistencyProofJson(mmr.consistencyProof(prior.leafCount, at.leafCount)),
+      consistencyProof:
+        prior === undefined ? null : consistencyProofJson(mmr.consistencyProof(prior.leafCount, at.leafCount)),
       transparencyServices,
     };
   });
 }
 
-export function buildLog(o: LogOptions & { readonly inclusionProofLeaves?: number | null }, capsuleId: string, signer: Ed25519Signer): LogPart {
+export function buildLog(
+  o: LogOptions & { readonly inclusionProofLeaves?: number | null },
+  capsuleId: string,
+  signer: Ed25519Signer,
+): LogPart {
   return buildRecordsLog(o, [{ capsuleId, proofLeaves: o.inclusionProofLeaves ?? null }], signer)[0] as LogPart;
 }

@@ -189,7 +189,10 @@ export class MmrBuilder {
 
   private requireLeafCount(leafCount: number): void {
     if (!Number.isSafeInteger(leafCount) || leafCount < 0 || leafCount > this.leafCount) {
-      throw new ProducerError("PRODUCER_INDEX_OUT_OF_RANGE", `the log holds ${this.leafCount} leaves, not ${leafCount}`);
+      throw new ProducerError(
+        "PRODUCER_INDEX_OUT_OF_RANGE",
+        `the log holds ${this.leafCount} leaves, not ${leafCount}`,
+      );
     }
   }
 }

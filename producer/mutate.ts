@@ -400,7 +400,13 @@ export function resign(exchange: Exchange, mutation: SemanticMutation = {}, keys
     finalTask,
     getTaskResponse: getTaskResponse(id, finalTask),
     // A capture keeps the interim records it was given: they are the client's, not the producer's to re-seal.
-    input: wrapInput(envelopeOf(input), id, firstTask, finalTask, isJsonObject(input) && Array.isArray(input.interimBundles) ? (input.interimBundles as JsonObject[]) : []),
+    input: wrapInput(
+      envelopeOf(input),
+      id,
+      firstTask,
+      finalTask,
+      isJsonObject(input) && Array.isArray(input.interimBundles) ? (input.interimBundles as JsonObject[]) : [],
+    ),
     bundle,
     bundleBytes,
     interimBundles: exchange.interimBundles,

@@ -24,7 +24,8 @@ export function flipHexMember(o: JsonObject, name: string, index = 0): void {
 /** Standard base64 of the same bytes with the last byte XOR 0x01 (inside a trailing signature). */
 export function flipLastBase64Byte(b64: string): string {
   const bytes = base64ToBytesStrict(b64);
-  if (bytes === undefined || bytes.length === 0) throw new ProducerError("PRODUCER_INVALID_OPTION", "not standard base64 of a non-empty byte string");
+  if (bytes === undefined || bytes.length === 0)
+    throw new ProducerError("PRODUCER_INVALID_OPTION", "not standard base64 of a non-empty byte string");
   bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0x01;
   return bytesToBase64(bytes);
 }
@@ -33,7 +34,8 @@ export function flipLastBase64Byte(b64: string): string {
 export function objectAt(root: JsonObject, ...path: Array<string | number>): JsonObject {
   let cur: JsonValue | undefined = root;
   for (const seg of path) {
-    cur = typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
+    cur =
+      typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
   }
   if (!isJsonObject(cur)) throw new ProducerError("PRODUCER_INVALID_OPTION", `no object at ${path.join(".")}`);
   return cur;

@@ -110,7 +110,8 @@ export type Carrier = "raw" | "data" | "inline";
 /** `paused`: the GetTask response while the Task waits in the interrupted state its transcript ends in. */
 export type Envelope = "jsonrpc" | "task" | "stream" | "capture" | "paused";
 
-export type TerminalState = "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_CANCELED" | "TASK_STATE_REJECTED";
+export type TerminalState =
+  "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_CANCELED" | "TASK_STATE_REJECTED";
 
 export interface ExchangeOptions {
   readonly taskId?: string;
@@ -155,7 +156,18 @@ export interface ExchangeOptions {
   readonly tamper?: Tamper;
 }
 
-export type ResolvedOptions = Required<Omit<ExchangeOptions, "priorCheckpoint" | "requirement" | "evidenceStatus" | "continuity" | "traceMetadata" | "failureReason" | "inclusionProofLeaves">> & {
+export type ResolvedOptions = Required<
+  Omit<
+    ExchangeOptions,
+    | "priorCheckpoint"
+    | "requirement"
+    | "evidenceStatus"
+    | "continuity"
+    | "traceMetadata"
+    | "failureReason"
+    | "inclusionProofLeaves"
+  >
+> & {
   readonly traceMetadata: TraceMetadataOptions | null;
   readonly failureReason: string | null;
   readonly inclusionProofLeaves: number | null;
@@ -176,7 +188,8 @@ function defaultArtifacts(): ArtifactSpec[] {
 }
 
 function nonNegativeInteger(name: string, n: number): number {
-  if (!Number.isSafeInteger(n) || n < 0) throw new ProducerError("PRODUCER_INVALID_OPTION", `${name} must be a non-negative integer, got ${n}`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new ProducerError("PRODUCER_INVALID_OPTION", `${name} must be a non-negative integer, got ${n}`);
   return n;
 }
 
@@ -189,9 +202,15 @@ export function resolveOptions(o: ExchangeOptions): ResolvedOptions {
   const leavesAfter = nonNegativeInteger("leavesAfter", o.leavesAfter ?? 0);
   const totalLeaves = leavesBefore + 1 + leavesAfter;
   const prior = o.priorCheckpoint ?? null;
-  if (prior !== null && (!Number.isSafeInteger(prior.leafCount) || prior.leafCount < 1 || prior.leafCount >= totalLeaves)) {
+  if (
+    prior !== null &&
+    (!Number.isSafeInteger(prior.leafCount) || prior.leafCount < 1 || prior.leafCount >= totalLeaves)
+  ) {
     // A checkpoint chain needs mmr_size > prev_size > 0 (log-and-receipts.md §4.4).
-    throw new ProducerError("PRODUCER_INVALID_OPTION", `prior checkpoint at ${prior.leafCount} leaves is not in 1..${totalLeaves - 1}`);
+    throw new ProducerError(
+      "PRODUCER_INVALID_OPTION",
+      `prior checkpoint at ${prior.leafCount} leaves is not in 1..${totalLeaves - 1}`,
+    );
   }
   const witnesses = o.witnesses ?? [{ url: DEFAULT_TS_URL }];
   const witnessed = witnesses.some((w) => w.stub !== true);
@@ -212,7 +231,10 @@ export function resolveOptions(o: ExchangeOptions): ResolvedOptions {
     artifacts: o.artifacts ?? defaultArtifacts(),
     leavesBefore,
     leavesAfter,
-    priorCheckpoint: prior === null ? null : { leafCount: prior.leafCount, timestamp: prior.timestamp ?? "2026-10-01T09:00:00.000000Z" },
+    priorCheckpoint:
+      prior === null
+        ? null
+        : { leafCount: prior.leafCount, timestamp: prior.timestamp ?? "2026-10-01T09:00:00.000000Z" },
     witnesses,
     continuity: o.continuity ?? null,
     carrier,

@@ -17,7 +17,10 @@ function expectedJson(def: VectorDefinition): string {
       description: def.description,
       mutation: def.mutation,
       exitCode: def.expected.exitCode,
-      properties: def.expected.properties === null ? null : Object.fromEntries(PROPERTIES.map((p) => [p, (def.expected as Expectation).properties[p]])),
+      properties:
+        def.expected.properties === null
+          ? null
+          : Object.fromEntries(PROPERTIES.map((p) => [p, (def.expected as Expectation).properties[p]])),
       evidenceLevel: def.expected.evidenceLevel,
     }),
     { sortKeys: false },
@@ -41,7 +44,8 @@ export function renderVector(def: VectorDefinition): VectorFiles {
 
 /** The exit code, the level and the properties whose state differs from the honest baseline. */
 function summary(e: Expectation | PendingExpectation): string {
-  if (e.properties === null) return `exit ${e.exitCode}, INPUT_EVIDENCE_PENDING (the Task has not ended; nothing is verified)`;
+  if (e.properties === null)
+    return `exit ${e.exitCode}, INPUT_EVIDENCE_PENDING (the Task has not ended; nothing is verified)`;
   const honest = states();
   const changed = PROPERTIES.filter((p) => e.properties[p] !== honest[p]).map((p) => `${p}=${e.properties[p]}`);
   return [`exit ${e.exitCode}, level ${e.evidenceLevel}`, ...changed].join("; ");
@@ -49,8 +53,13 @@ function summary(e: Expectation | PendingExpectation): string {
 
 const escapeCell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-export function renderReadme(defs: readonly VectorDefinition[], generalNotes: ReadonlyArray<readonly [string, string]>): string {
-  const rows = defs.map((d) => `| \`${d.name}\` | ${escapeCell(d.mutation ?? "none (honest exchange)")} | ${summary(d.expected)} |`);
+export function renderReadme(
+  defs: readonly VectorDefinition[],
+  generalNotes: ReadonlyArray<readonly [string, string]>,
+): string {
+  const rows = defs.map(
+    (d) => `| \`${d.name}\` | ${escapeCell(d.mutation ?? "none (honest exchange)")} | ${summary(d.expected)} |`,
+  );
   const notes = defs.filter((d) => d.note !== undefined).map((d) => `- **\`${d.name}\`**: ${d.note}`);
   return [
     "# Conformance vectors",
@@ -65,13 +74,13 @@ export function renderReadme(defs: readonly VectorDefinition[], generalNotes: Re
     "",
     "- the verifier input, exactly one of `input.json` (one JSON document, or a JSON array of stream events),",
     "  `input.sse` (a `text/event-stream` body) or `input.ndjson` (one stream event per line); a stream is folded",
-    "  into the Task it describes (see docs/inputs.md, \"Streams\");",
+    '  into the Task it describes (see docs/inputs.md, "Streams");',
     "- `trust.json`: the caller's trust file (contract §5); without it the vector runs with no trust file;",
     "- `expected.json`: `description`, `mutation` (the single change from the vector it derives from, or null),",
     "  `exitCode`, the state of each of the thirteen `properties` (contract §4), and the achieved `evidenceLevel`",
     "  (both `null` for a `pending-*` vector: a Task that has not ended has nothing to verify yet);",
-    "- optionally `args.json`: a JSON array of further `verify` arguments, such as `[\"--min-evidence\", \"NONE\"]` or",
-    "  `[\"--task\", \"task.json\"]`, file paths relative to the folder. The options it may hold are `--task`,",
+    '- optionally `args.json`: a JSON array of further `verify` arguments, such as `["--min-evidence", "NONE"]` or',
+    '  `["--task", "task.json"]`, file paths relative to the folder. The options it may hold are `--task`,',
     "  `--first-task`, `--authority`, `--tenant`, `--require` and `--min-evidence`; the trust file is `trust.json`.",
     "",
     "`a2a-evidence vectors [DIR...]` runs folders of this format (a DIR is one vector folder or a folder of them;",
@@ -117,7 +126,10 @@ export function renderReadme(defs: readonly VectorDefinition[], generalNotes: Re
 }
 
 /** Every file of the vector set, keyed by path relative to the vectors directory. */
-export function renderAll(defs: readonly VectorDefinition[], generalNotes: ReadonlyArray<readonly [string, string]>): VectorFiles {
+export function renderAll(
+  defs: readonly VectorDefinition[],
+  generalNotes: ReadonlyArray<readonly [string, string]>,
+): VectorFiles {
   const files = new Map<string, string>();
   for (const def of defs) for (const [path, text] of renderVector(def)) files.set(path, text);
   files.set("README.md", renderReadme(defs, generalNotes));

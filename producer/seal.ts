@@ -28,13 +28,24 @@ import { ed25519FromSeed, seedFromLabel, type Ed25519Signer } from "./ed25519.js
 import { ProducerError } from "./errors.js";
 import { copyObject, int, jsonObject, pyjsonBytes, pyjsonDigestHex } from "./json-text.js";
 import { buildLog, type LogPart, type TransparencyServiceKey } from "./log.js";
-import { resolveOptions, type ExchangeOptions, type ResolvedOptions, type TerminalState, type TranscriptSpec } from "./options.js";
+import {
+  resolveOptions,
+  type ExchangeOptions,
+  type ResolvedOptions,
+  type TerminalState,
+  type TranscriptSpec,
+} from "./options.js";
 import { transcriptEntries } from "./transitions.js";
 import { trustFile } from "./trust.js";
 import { witnessLog, type WitnessedLog } from "./witness.js";
 
 export type { TerminalState } from "./options.js";
-export const TERMINAL_STATES = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"] as const satisfies readonly TerminalState[];
+export const TERMINAL_STATES = [
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_REJECTED",
+] as const satisfies readonly TerminalState[];
 
 /** Everything one sealing produces, before it is put on a Task. */
 export interface SealedRecord {
@@ -58,7 +69,11 @@ export interface PayloadView {
   /** Citations of interim records (docs/profile.md): evidenceId and the sequence of the transition each was sealed at. */
   readonly interimEvidence?: readonly { readonly evidenceId: string; readonly sequence: number }[];
   /** Digests of Traceability traces in metadata the capture policy includes. */
-  readonly traceDigests?: readonly { readonly holder: "task" | "message" | "artifact"; readonly id: string; readonly traceDigest: string }[];
+  readonly traceDigests?: readonly {
+    readonly holder: "task" | "message" | "artifact";
+    readonly id: string;
+    readonly traceDigest: string;
+  }[];
 }
 
 /**
@@ -73,13 +88,21 @@ export function taskEvidencePayload(o: ResolvedOptions, terminalState: string, v
     authority: o.authority,
     capturePolicyId: o.capturePolicyId,
     contextId: o.contextId,
-    ...(interim.length > 0 ? { interimEvidence: interim.map((c) => ({ evidenceId: c.evidenceId, sequence: int(c.sequence) })) } : {}),
-    nonEvidenceArtifacts: view.artifacts.map((a) => ({ artifactId: a.artifactId, contentCommitment: textCommitment(a.parts), name: a.name })),
+    ...(interim.length > 0
+      ? { interimEvidence: interim.map((c) => ({ evidenceId: c.evidenceId, sequence: int(c.sequence) })) }
+      : {}),
+    nonEvidenceArtifacts: view.artifacts.map((a) => ({
+      artifactId: a.artifactId,
+      contentCommitment: textCommitment(a.parts),
+      name: a.name,
+    })),
     sealTime: o.sealTime,
     taskId: o.taskId,
     tenantId: o.tenantId,
     terminalState,
-    ...(traces.length > 0 ? { traceDigests: traces.map((t) => ({ holder: t.holder, id: t.id, traceDigest: t.traceDigest })) } : {}),
+    ...(traces.length > 0
+      ? { traceDigests: traces.map((t) => ({ holder: t.holder, id: t.id, traceDigest: t.traceDigest })) }
+      : {}),
     transcript: transcriptEntries(o, view.transcript),
   });
 }
@@ -93,11 +116,23 @@ export interface SealingOptions {
 }
 
 /** The payload's evidenceId and the capsule that commits to it, signed by the producer key. */
-export function sealRecordCapsule(payload: JsonObject, terminalState: string, o: ResolvedOptions, at: SealingOptions = o): { evidenceId: string; capsule: JsonObject; signer: Ed25519Signer } {
+export function sealRecordCapsule(
+  payload: JsonObject,
+  terminalState: string,
+  o: ResolvedOptions,
+  at: SealingOptions = o,
+): { evidenceId: string; capsule: JsonObject; signer: Ed25519Signer } {
   const signer = ed25519FromSeed(seedFromLabel(at.producerKeyLabel));
   const evidenceId = pyjsonDigestHex(payload);
   const capsule = sealCapsule(
-    { evidenceId, terminalState, actionId: at.actionId, timestamp: at.capsuleTimestamp, operator: o.operator, developer: o.developer },
+    {
+      evidenceId,
+      terminalState,
+      actionId: at.actionId,
+      timestamp: at.capsuleTimestamp,
+      operator: o.operator,
+      developer: o.developer,
+    },
     signer,
   );
   return { evidenceId, capsule, signer };
@@ -120,11 +155,17 @@ export function assembleRecord(
   sealed: { evidenceId: string; capsule: JsonObject; signer: Ed25519Signer },
   log: LogPart,
   o: ResolvedOptions,
-  a: AssemblyOptions = { ...o.tamper, evidenceStatus: o.evidenceStatus, failureReason: o.failureReason, witnessed: true },
+  a: AssemblyOptions = {
+    ...o.tamper,
+    evidenceStatus: o.evidenceStatus,
+    failureReason: o.failureReason,
+    witnessed: true,
+  },
 ): SealedRecord {
   const { evidenceId, capsule, signer } = sealed;
   // Witnesses see the checkpoints as the producer signed them, before any manifest hook runs.
-  const witnessed = o.continuity === null || !a.witnessed ? null : witnessLog(o.continuity, log, o.logId, signer.publicKeyHex);
+  const witnessed =
+    o.continuity === null || !a.witnessed ? null : witnessLog(o.continuity, log, o.logId, signer.publicKeyHex);
   const manifest = jsonObject({
     capturePolicyId: o.capturePolicyId,
     cllCheckpoint: log.cllCheckpoint,
@@ -179,11 +220,20 @@ export function assembleRecord(
  */
 export function sealPayload(payload: JsonObject, terminalState: string, o: ResolvedOptions): SealedRecord {
   const sealed = sealRecordCapsule(payload, terminalState, o);
-  return assembleRecord(payload, terminalState, sealed, buildLog(o, sealed.capsule.capsule_id as string, sealed.signer), o);
+  return assembleRecord(
+    payload,
+    terminalState,
+    sealed,
+    buildLog(o, sealed.capsule.capsule_id as string, sealed.signer),
+    o,
+  );
 }
 
 /** The evidence Artifact (a2a-wire.md §6.5 step 2): the bundle in one part, the reference in its metadata. */
-export function evidenceArtifact(o: Pick<ResolvedOptions, "carrier">, sealed: Pick<SealedRecord, "bundle" | "bundleBytes" | "reference">): JsonObject {
+export function evidenceArtifact(
+  o: Pick<ResolvedOptions, "carrier">,
+  sealed: Pick<SealedRecord, "bundle" | "bundleBytes" | "reference">,
+): JsonObject {
   const part =
     o.carrier === "data"
       ? { data: copyObject(sealed.bundle), mediaType: EVIDENCE_MEDIA_TYPE }
@@ -208,7 +258,10 @@ export interface ObservedTaskView {
 }
 
 /** What a live producer chooses; everything about the Task itself comes from the view. */
-export type TaskSealOptions = Omit<ExchangeOptions, "taskId" | "contextId" | "transcript" | "artifacts" | "carrier" | "envelope" | "tamper"> & {
+export type TaskSealOptions = Omit<
+  ExchangeOptions,
+  "taskId" | "contextId" | "transcript" | "artifacts" | "carrier" | "envelope" | "tamper"
+> & {
   readonly terminalState: TerminalState;
 };
 
@@ -220,13 +273,15 @@ export interface SealedTask extends SealedRecord {
 }
 
 function asObject(v: unknown, what: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new ProducerError("PRODUCER_INVALID_OPTION", `${what} is not a JSON object`);
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new ProducerError("PRODUCER_INVALID_OPTION", `${what} is not a JSON object`);
   return v as Record<string, unknown>;
 }
 
 function stringMember(o: Record<string, unknown>, name: string, what: string): string {
   const v = o[name];
-  if (typeof v !== "string" || v === "") throw new ProducerError("PRODUCER_INVALID_OPTION", `${what}.${name} is not a non-empty string`);
+  if (typeof v !== "string" || v === "")
+    throw new ProducerError("PRODUCER_INVALID_OPTION", `${what}.${name} is not a non-empty string`);
   return v;
 }
 
@@ -247,8 +302,13 @@ export function sealTaskEvidence(view: ObservedTaskView, options: TaskSealOption
   const transcript = view.history.map((m, i) => {
     const message = asObject(m, `history[${i}]`);
     const role = stringMember(message, "role", `history[${i}]`);
-    if (role !== "ROLE_USER" && role !== "ROLE_AGENT") throw new ProducerError("PRODUCER_INVALID_OPTION", `history[${i}].role ${role} is not a v1.0 role name`);
-    return { messageId: stringMember(message, "messageId", `history[${i}]`), role, parts: partSpecs(message.parts, `history[${i}]`) } as const;
+    if (role !== "ROLE_USER" && role !== "ROLE_AGENT")
+      throw new ProducerError("PRODUCER_INVALID_OPTION", `history[${i}].role ${role} is not a v1.0 role name`);
+    return {
+      messageId: stringMember(message, "messageId", `history[${i}]`),
+      role,
+      parts: partSpecs(message.parts, `history[${i}]`),
+    } as const;
   });
   const artifacts = view.artifacts.map((a, i) => {
     const artifact = asObject(a, `artifacts[${i}]`);
@@ -261,12 +321,24 @@ export function sealTaskEvidence(view: ObservedTaskView, options: TaskSealOption
     };
   });
   const { terminalState, ...rest } = options;
-  const o = resolveOptions({ ...rest, taskId: view.id, contextId: view.contextId, transcript, artifacts, carrier: "raw" });
+  const o = resolveOptions({
+    ...rest,
+    taskId: view.id,
+    contextId: view.contextId,
+    transcript,
+    artifacts,
+    carrier: "raw",
+  });
   const sealed = sealPayload(taskEvidencePayload(o, terminalState), terminalState, o);
   return {
     ...sealed,
     artifact: evidenceArtifact(o, sealed),
-    trust: trustFile(o.authority, sealed.producer.publicKeyHex, sealed.transparencyServices, sealed.witnessed ?? undefined),
+    trust: trustFile(
+      o.authority,
+      sealed.producer.publicKeyHex,
+      sealed.transparencyServices,
+      sealed.witnessed ?? undefined,
+    ),
   };
 }
 
@@ -281,12 +353,14 @@ export function sealTimesAt(at: Date): Pick<ExchangeOptions, "sealTime" | "capsu
   return { sealTime: `${micros}+00:00`, capsuleTimestamp: `${micros}Z`, checkpointTimestamp: `${micros}Z` };
 }
 
-
 /**
  * The trust file for a live producer: its keys depend only on the key labels and witnesses in the
  * options, never on the Task, so sealing a placeholder Task yields the file every Task needs.
  */
 export function producerTrust(options: Omit<TaskSealOptions, "terminalState"> = {}): JsonObject {
   const placeholder = { messageId: "trust-placeholder", role: "ROLE_USER", parts: [{ text: "" }] };
-  return sealTaskEvidence({ id: "trust-placeholder", contextId: "trust-placeholder", history: [placeholder], artifacts: [] }, { ...options, terminalState: "TASK_STATE_COMPLETED" }).trust;
+  return sealTaskEvidence(
+    { id: "trust-placeholder", contextId: "trust-placeholder", history: [placeholder], artifacts: [] },
+    { ...options, terminalState: "TASK_STATE_COMPLETED" },
+  ).trust;
 }

@@ -27,16 +27,26 @@ export interface TaskIds {
 /** The Message a transition at `index` is bound to: the entry before it, unless `bound` is false. */
 export function boundMessage(specs: readonly TranscriptSpec[], index: number): MessageSpec | null {
   const t = specs[index];
-  if (t === undefined || !isTransition(t)) throw new ProducerError("PRODUCER_INVALID_OPTION", `transcript[${index}] is not a transition`);
+  if (t === undefined || !isTransition(t))
+    throw new ProducerError("PRODUCER_INVALID_OPTION", `transcript[${index}] is not a transition`);
   if (t.bound === false) return null;
   const before = specs[index - 1];
   if (before === undefined || isTransition(before)) {
-    throw new ProducerError("PRODUCER_INVALID_OPTION", `transcript[${index}] is bound to the entry before it, which is not a Message`);
+    throw new ProducerError(
+      "PRODUCER_INVALID_OPTION",
+      `transcript[${index}] is bound to the entry before it, which is not a Message`,
+    );
   }
   return before;
 }
 
-export function transitionCommitment(ids: TaskIds, sequence: number, from: string, to: string, message: MessageSpec | null): string {
+export function transitionCommitment(
+  ids: TaskIds,
+  sequence: number,
+  from: string,
+  to: string,
+  message: MessageSpec | null,
+): string {
   const preimage: JsonValue[] = [
     TRANSITION_COMMITMENT_TAG,
     ids.taskId,
@@ -56,7 +66,12 @@ export function transitionCommitment(ids: TaskIds, sequence: number, from: strin
 export function transcriptEntries(ids: TaskIds, specs: readonly TranscriptSpec[]): JsonValue[] {
   return specs.map((t, sequence) => {
     if (!isTransition(t)) {
-      return jsonObject({ messageId: t.messageId, partCommitment: textCommitment(t.parts), role: t.role, sequence: int(sequence) });
+      return jsonObject({
+        messageId: t.messageId,
+        partCommitment: textCommitment(t.parts),
+        role: t.role,
+        sequence: int(sequence),
+      });
     }
     const message = boundMessage(specs, sequence);
     return jsonObject({

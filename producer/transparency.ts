@@ -65,8 +65,16 @@ export function receiptFor(
  * WitnessRecord, as `cllCheckpoint.witnesses[]` carries it, with the receipt inside.
  */
 export function register(ts: TransparencyService, entryHash: string): JsonObject {
-  if (!Number.isSafeInteger(ts.treeSize) || !Number.isSafeInteger(ts.leafIndex) || ts.leafIndex < 0 || ts.leafIndex >= ts.treeSize) {
-    throw new ProducerError("PRODUCER_INDEX_OUT_OF_RANGE", `${ts.url}: leaf ${ts.leafIndex} is not in a log of ${ts.treeSize}`);
+  if (
+    !Number.isSafeInteger(ts.treeSize) ||
+    !Number.isSafeInteger(ts.leafIndex) ||
+    ts.leafIndex < 0 ||
+    ts.leafIndex >= ts.treeSize
+  ) {
+    throw new ProducerError(
+      "PRODUCER_INDEX_OUT_OF_RANGE",
+      `${ts.url}: leaf ${ts.leafIndex} is not in a log of ${ts.treeSize}`,
+    );
   }
   const entries = Array.from({ length: ts.treeSize }, (_, i) =>
     i === ts.leafIndex ? (hexToBytes(entryHash) as Uint8Array) : fillerEntry(ts.url, i),

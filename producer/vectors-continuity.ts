@@ -51,7 +51,8 @@ function witnessed(continuity: ContinuityOptions, extra: ExchangeOptions = {}): 
 function linesOf(bundle: JsonObject, role: "current" | "prior"): JsonValue[] {
   const entries = Array.isArray(bundle.continuityEvidence) ? bundle.continuityEvidence : [];
   const entry = entries.find((e): e is JsonObject => isJsonObject(e) && e.checkpoint === role);
-  if (!entry || !Array.isArray(entry.lines)) throw new ProducerError("PRODUCER_INVALID_OPTION", `no continuityEvidence entry for the ${role} checkpoint`);
+  if (!entry || !Array.isArray(entry.lines))
+    throw new ProducerError("PRODUCER_INVALID_OPTION", `no continuityEvidence entry for the ${role} checkpoint`);
   return entry.lines;
 }
 
@@ -93,22 +94,29 @@ export const CONTINUITY_VECTORS: readonly VectorDefinition[] = [
   {
     name: "inconclusive-continuity-producer-witness",
     description: "valid-continuity-1of1 with the trust file labelling its one witness as operated by the producer.",
-    mutation: "trust.witnesses[0].operator: \"independent\" → \"producer\"",
+    mutation: 'trust.witnesses[0].operator: "independent" → "producer"',
     options: witnessed({ witnesses: [{ name: W1, operator: "producer" }] }),
     expected: INCONCLUSIVE,
     note: "A producer-operated witness is reported and never counted (contract §5, §9.22): only producer-operated witnesses cosigned, so continuity is INCONCLUSIVE and the CONTINUITY_WITNESSED claim cannot be confirmed.",
   },
   {
     name: "inconclusive-continuity-unknown-witness",
-    description: "valid-continuity-1of1, but the trust file pins another witness (which carries no line) instead of the one that cosigned.",
+    description:
+      "valid-continuity-1of1, but the trust file pins another witness (which carries no line) instead of the one that cosigned.",
     mutation: `trust.witnesses: [${W1}] → [${W2}] (the bundle's lines are ${W1}'s)`,
-    options: witnessed({ witnesses: [{ name: W1, listed: false }, { name: W2, cosigns: [] }] }),
+    options: witnessed({
+      witnesses: [
+        { name: W1, listed: false },
+        { name: W2, cosigns: [] },
+      ],
+    }),
     expected: INCONCLUSIVE,
     note: "Lines whose (name, key ID) no pinned witness has are ignored (signed-note: unknown signatures are ignored), so no cosignature counts.",
   },
   {
     name: "neg-continuity-cosignature-signature",
-    description: "The last byte of the witness's cosignature of the current checkpoint is flipped (inside its Ed25519 signature).",
+    description:
+      "The last byte of the witness's cosignature of the current checkpoint is flipped (inside its Ed25519 signature).",
     mutation: "continuityEvidence[current].lines[0]: last decoded byte XOR 0x01",
     options: witnessed(ONE_WITNESS, {
       tamper: {
@@ -126,16 +134,26 @@ export const CONTINUITY_VECTORS: readonly VectorDefinition[] = [
     name: "neg-continuity-cosignature-other-root",
     description:
       "The witness was shown another branch of the log — a checkpoint at the same size (9 leaves) with another root, signed by the same producer and consistent with the same prior — and its genuine cosignature of that branch is carried as the current checkpoint's.",
-    mutation: "continuityEvidence[current].lines[0] → the witness's cosignature of the forked checkpoint (same origin and size, another root)",
+    mutation:
+      "continuityEvidence[current].lines[0] → the witness's cosignature of the forked checkpoint (same origin and size, another root)",
     options: witnessed({
-      witnesses: [{ name: W1, shown: { checkpoint: objectAt(FORK.bundle, "manifest", "cllCheckpoint"), consistencyProof: objectAt(FORK.bundle, "manifest", "consistencyProof") } }],
+      witnesses: [
+        {
+          name: W1,
+          shown: {
+            checkpoint: objectAt(FORK.bundle, "manifest", "cllCheckpoint"),
+            consistencyProof: objectAt(FORK.bundle, "manifest", "consistencyProof"),
+          },
+        },
+      ],
     }),
     expected: required({ continuity: "FAIL" }),
     note: "The line verifies over the note of the other branch, not over this checkpoint's: under the pinned key it does not verify, a FAIL. Together with the other branch's bundle it would be a fork across inputs.",
   },
   {
     name: "neg-continuity-stale-prior-as-current",
-    description: "The witness's cosignature of the prior checkpoint (5 leaves) is presented as its cosignature of the current one.",
+    description:
+      "The witness's cosignature of the prior checkpoint (5 leaves) is presented as its cosignature of the current one.",
     mutation: "continuityEvidence[current].lines → continuityEvidence[prior].lines",
     options: witnessed(ONE_WITNESS, {
       tamper: {
@@ -150,16 +168,19 @@ export const CONTINUITY_VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "inconclusive-continuity-genesis",
-    description: "valid-continuity-1of1 without a prior checkpoint: the log's first checkpoint (prev_size 0), cosigned by the witness on first contact.",
-    mutation: "priorCheckpoint and consistencyProof: none (a first checkpoint); the witness cosigns the current checkpoint only",
+    description:
+      "valid-continuity-1of1 without a prior checkpoint: the log's first checkpoint (prev_size 0), cosigned by the witness on first contact.",
+    mutation:
+      "priorCheckpoint and consistencyProof: none (a first checkpoint); the witness cosigns the current checkpoint only",
     options: witnessed(ONE_WITNESS, { priorCheckpoint: null }),
     expected: INCONCLUSIVE,
     note: "A first checkpoint has no prior to be continuous with; with continuityPolicy.acceptGenesis false (the default) witnessed genesis is INCONCLUSIVE.",
   },
   {
     name: "inconclusive-continuity-log-id",
-    description: "valid-continuity-1of1 with an empty log_id (as capsule-ledger writes it): no C2SP note origin can carry it.",
-    mutation: "log_id: <64 hex> → \"\" (checkpoints re-signed, witnesses cosign the note they render)",
+    description:
+      "valid-continuity-1of1 with an empty log_id (as capsule-ledger writes it): no C2SP note origin can carry it.",
+    mutation: 'log_id: <64 hex> → "" (checkpoints re-signed, witnesses cosign the note they render)',
     options: witnessed(ONE_WITNESS, { logId: "" }),
     expected: INCONCLUSIVE,
     note: "The verifier renders the note itself and refuses a log_id outside ^[A-Za-z0-9._~:/-]{1,200}$ (LOG_ID_NOT_REPRESENTABLE), so no line can be checked.",

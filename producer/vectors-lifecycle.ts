@@ -23,14 +23,25 @@ import type { VectorDefinition } from "./vectors.js";
 
 const TS_URL = "https://ts.a2a-evidence.example";
 
-const transition = (from: TaskState, to: TaskState, bound = true): TransitionSpec => ({ transition: { from, to }, ...(bound ? {} : { bound: false }) });
-const user = (label: string, text: string, ids: Partial<Pick<MessageSpec, "taskId" | "contextId">> = {}): MessageSpec => ({
+const transition = (from: TaskState, to: TaskState, bound = true): TransitionSpec => ({
+  transition: { from, to },
+  ...(bound ? {} : { bound: false }),
+});
+const user = (
+  label: string,
+  text: string,
+  ids: Partial<Pick<MessageSpec, "taskId" | "contextId">> = {},
+): MessageSpec => ({
   messageId: uuidFromLabel(label),
   role: "ROLE_USER",
   parts: [text],
   ...ids,
 });
-const agent = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_AGENT", parts: [text] });
+const agent = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_AGENT",
+  parts: [text],
+});
 
 /** The log around a lifecycle record: other records before and after, a prior checkpoint, a 9-entry Transparency Service log. */
 const LOG: ExchangeOptions = {
@@ -60,8 +71,18 @@ const INPUT_TRANSCRIPT: TranscriptSpec[] = [
 
 /** One effect before the pause (the fares it quoted), one after it (the ticket). */
 const BOOK_ARTIFACTS: ArtifactSpec[] = [
-  { artifactId: uuidFromLabel("lifecycle artifact fares"), name: "fares", parts: ["08:04 — 39 EUR", "10:58 — 45 EUR"], after: 1 },
-  { artifactId: uuidFromLabel("lifecycle artifact ticket"), name: "ticket", parts: ["PAR→LYS 12 Oct 10:58, coach 7, seat 42"], after: 5 },
+  {
+    artifactId: uuidFromLabel("lifecycle artifact fares"),
+    name: "fares",
+    parts: ["08:04 — 39 EUR", "10:58 — 45 EUR"],
+    after: 1,
+  },
+  {
+    artifactId: uuidFromLabel("lifecycle artifact ticket"),
+    name: "ticket",
+    parts: ["PAR→LYS 12 Oct 10:58, coach 7, seat 42"],
+    after: 5,
+  },
 ];
 
 const INPUT_BASE: ExchangeOptions = {
@@ -93,7 +114,10 @@ function withoutEntries(...indexes: number[]): (p: JsonObject) => void {
 
 const PAY = {
   request: user("auth message 0", "Pay invoice 2026-231: 1 200 EUR to ACME SARL."),
-  ask: agent("auth message 1", "Authorize this payment at https://bank.a2a-evidence.example/authorize/7731, then I will continue."),
+  ask: agent(
+    "auth message 1",
+    "Authorize this payment at https://bank.a2a-evidence.example/authorize/7731, then I will continue.",
+  ),
   done: agent("auth message 2", "Paid: SEPA reference S-9904."),
 };
 
@@ -146,8 +170,18 @@ const MULTI_BASE: ExchangeOptions = {
     MULTI.done,
   ],
   artifacts: [
-    { artifactId: uuidFromLabel("multi artifact options"), name: "hotel-options", parts: ["Célestins 138 EUR", "Bellecour 149 EUR"], after: 5 },
-    { artifactId: uuidFromLabel("multi artifact hold"), name: "hold", parts: ["Célestins, 12–13 Oct, 2 rooms held"], after: 13 },
+    {
+      artifactId: uuidFromLabel("multi artifact options"),
+      name: "hotel-options",
+      parts: ["Célestins 138 EUR", "Bellecour 149 EUR"],
+      after: 5,
+    },
+    {
+      artifactId: uuidFromLabel("multi artifact hold"),
+      name: "hold",
+      parts: ["Célestins, 12–13 Oct, 2 rooms held"],
+      after: 13,
+    },
   ],
   ...LOG,
   leavesBefore: 1,
@@ -161,7 +195,12 @@ const CANCELED_BASE: ExchangeOptions = {
   ...INPUT_BASE,
   taskId: uuidFromLabel("canceled task"),
   contextId: uuidFromLabel("canceled context"),
-  transcript: [BOOK.request, BOOK.ask, transition("TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED"), transition("TASK_STATE_INPUT_REQUIRED", "TASK_STATE_CANCELED", false)],
+  transcript: [
+    BOOK.request,
+    BOOK.ask,
+    transition("TASK_STATE_WORKING", "TASK_STATE_INPUT_REQUIRED"),
+    transition("TASK_STATE_INPUT_REQUIRED", "TASK_STATE_CANCELED", false),
+  ],
   artifacts: [BOOK_ARTIFACTS[0] as ArtifactSpec],
   terminalState: "TASK_STATE_CANCELED",
   interim: [{ at: 2 }],
@@ -169,12 +208,20 @@ const CANCELED_BASE: ExchangeOptions = {
 
 // --- Tasks that end without pausing, in each terminal state ----------------------------------------
 
-function ended(label: string, terminalState: NonNullable<ExchangeOptions["terminalState"]>, reply: string, artifact: string): ExchangeOptions {
+function ended(
+  label: string,
+  terminalState: NonNullable<ExchangeOptions["terminalState"]>,
+  reply: string,
+  artifact: string,
+): ExchangeOptions {
   return {
     envelope: "capture",
     taskId: uuidFromLabel(`${label} task`),
     contextId: uuidFromLabel(`${label} context`),
-    transcript: [user(`${label} message 0`, "Convert 10 000 EUR to USD at the current rate."), agent(`${label} message 1`, reply)],
+    transcript: [
+      user(`${label} message 0`, "Convert 10 000 EUR to USD at the current rate."),
+      agent(`${label} message 1`, reply),
+    ],
     artifacts: [{ artifactId: uuidFromLabel(`${label} artifact 0`), name: "outcome", parts: [artifact] }],
     terminalState,
     ...LOG,
@@ -239,8 +286,13 @@ const TRACE_BASE: ExchangeOptions = {
   envelope: "capture",
   taskId: uuidFromLabel("trace task"),
   contextId: uuidFromLabel("trace context"),
-  transcript: [user("trace message 0", "Find me a train from Paris to Lyon on 12 October."), agent("trace message 1", "The 10:58 has seats at 45 EUR.")],
-  artifacts: [{ artifactId: uuidFromLabel("trace artifact 0"), name: "offer", parts: ["PAR→LYS 12 Oct 10:58, 45 EUR"] }],
+  transcript: [
+    user("trace message 0", "Find me a train from Paris to Lyon on 12 October."),
+    agent("trace message 1", "The 10:58 has seats at 45 EUR."),
+  ],
+  artifacts: [
+    { artifactId: uuidFromLabel("trace artifact 0"), name: "offer", parts: ["PAR→LYS 12 Oct 10:58, 45 EUR"] },
+  ],
   ...LOG,
 };
 
@@ -254,7 +306,7 @@ const TRACE_ARTIFACT: ArtifactSpec = {
 export const LIFECYCLE_NOTES: ReadonlyArray<readonly [string, string]> = [
   [
     "Lifecycle",
-    "The lifecycle vectors follow docs/profile.md (\"v3.2 additions to aac-cll-scitt/v1\"): transition entries in the transcript, interim records cited by evidenceId and sequence, trace digests. Their negatives each derive from the vector their description names (most from valid-lifecycle-interim-earlier-checkpoint), not from valid-capture. A pending-* vector is a Task that has not ended: expected is INPUT_EVIDENCE_PENDING with exit 3 and no property states (properties and evidenceLevel null).",
+    'The lifecycle vectors follow docs/profile.md ("v3.2 additions to aac-cll-scitt/v1"): transition entries in the transcript, interim records cited by evidenceId and sequence, trace digests. Their negatives each derive from the vector their description names (most from valid-lifecycle-interim-earlier-checkpoint), not from valid-capture. A pending-* vector is a Task that has not ended: expected is INPUT_EVIDENCE_PENDING with exit 3 and no property states (properties and evidenceLevel null).',
   ],
 ];
 
@@ -264,7 +316,8 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   // Every terminal state (contract §8, §9: the evidence status says how well the outcome is recorded).
   {
     name: "valid-terminal-failed",
-    description: "A Task that ends TASK_STATE_FAILED (the work failed) with its evidence EXTERNALLY_REGISTERED: a failed outcome is recorded like any other.",
+    description:
+      "A Task that ends TASK_STATE_FAILED (the work failed) with its evidence EXTERNALLY_REGISTERED: a failed outcome is recorded like any other.",
     mutation: null,
     options: ended("failed", "TASK_STATE_FAILED", "The conversion failed: the rate feed is down.", "no conversion"),
     expected: expectation(),
@@ -273,14 +326,24 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
     name: "valid-terminal-canceled",
     description: "A Task the client canceled while it was working (TASK_STATE_CANCELED), sealed and registered.",
     mutation: null,
-    options: ended("canceled", "TASK_STATE_CANCELED", "Canceled at your request before converting.", "canceled, nothing converted"),
+    options: ended(
+      "canceled",
+      "TASK_STATE_CANCELED",
+      "Canceled at your request before converting.",
+      "canceled, nothing converted",
+    ),
     expected: expectation(),
   },
   {
     name: "valid-terminal-rejected",
     description: "A Task the agent rejected (TASK_STATE_REJECTED: amount above its limit), sealed and registered.",
     mutation: null,
-    options: ended("rejected", "TASK_STATE_REJECTED", "Rejected: conversions above 5 000 EUR need a human desk.", "rejected, above limit"),
+    options: ended(
+      "rejected",
+      "TASK_STATE_REJECTED",
+      "Rejected: conversions above 5 000 EUR need a human desk.",
+      "rejected, above limit",
+    ),
     expected: expectation(),
   },
   {
@@ -294,10 +357,15 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "neg-referenceConsistency-failed-untyped-reason",
-    description: "valid-terminal-evidence-status-failed with a failureReason that is not typed (no CODE: prefix) in every reference copy.",
-    mutation: 'failureReason: "WITNESS_REQUIRED_NOT_CONFIRMED: …" → "the Transparency Service did not answer" in every reference copy',
+    description:
+      "valid-terminal-evidence-status-failed with a failureReason that is not typed (no CODE: prefix) in every reference copy.",
+    mutation:
+      'failureReason: "WITNESS_REQUIRED_NOT_CONFIRMED: …" → "the Transparency Service did not answer" in every reference copy',
     options: from(EVIDENCE_FAILED, { failureReason: "the Transparency Service did not answer" }),
-    expected: expectation({ externalRegistration: "NOT_PRESENT", referenceConsistency: "FAIL", negotiation: "FAIL" }, "SIGNED_RECORD"),
+    expected: expectation(
+      { externalRegistration: "NOT_PRESENT", referenceConsistency: "FAIL", negotiation: "FAIL" },
+      "SIGNED_RECORD",
+    ),
     note: "negotiation FAILs too: EVIDENCE_STATUS_FAILED meets the minimum only with a typed reason (contract §4, negotiation); the contract binds the two, as for PENDING on a terminal Task.",
   },
 
@@ -337,7 +405,8 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "valid-lifecycle-interim-same-checkpoint",
-    description: "valid-lifecycle-input-required with an interim record sealed at the pause and re-issued under the terminal record's checkpoint (an earlier leaf of the same log), supplied in the capture's interimBundles.",
+    description:
+      "valid-lifecycle-input-required with an interim record sealed at the pause and re-issued under the terminal record's checkpoint (an earlier leaf of the same log), supplied in the capture's interimBundles.",
     mutation: null,
     options: from(INPUT_BASE, { interim: [{ at: 2, checkpoint: "final" }] }),
     expected: expectation(),
@@ -352,7 +421,8 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "valid-lifecycle-interim-cited-not-supplied",
-    description: "valid-lifecycle-interim-earlier-checkpoint delivered as a GetTask response: the terminal payload cites the interim record, which the input does not carry — listed, not verified.",
+    description:
+      "valid-lifecycle-interim-earlier-checkpoint delivered as a GetTask response: the terminal payload cites the interim record, which the input does not carry — listed, not verified.",
     mutation: null,
     options: from(INTERIM_BASE, { envelope: "jsonrpc" }),
     expected: expectation({ negotiation: "INCONCLUSIVE" }),
@@ -360,16 +430,22 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "pending-input-required-never-resumed",
-    description: "GetTask while the Task waits in INPUT_REQUIRED and never resumes: the agent's request as status.message, the evidence status PENDING, no record at all.",
+    description:
+      "GetTask while the Task waits in INPUT_REQUIRED and never resumes: the agent's request as status.message, the evidence status PENDING, no record at all.",
     mutation: null,
     options: from(INPUT_BASE, { envelope: "paused", transcript: INPUT_TRANSCRIPT.slice(0, 3) }),
     expected: PENDING,
   },
   {
     name: "pending-auth-required-with-interim",
-    description: "GetTask while the Task waits in AUTH_REQUIRED, carrying the interim record sealed at the pause in its evidence Artifact; Task.metadata says PENDING.",
+    description:
+      "GetTask while the Task waits in AUTH_REQUIRED, carrying the interim record sealed at the pause in its evidence Artifact; Task.metadata says PENDING.",
     mutation: null,
-    options: from(AUTH_BASE, { envelope: "paused", transcript: (AUTH_BASE.transcript as TranscriptSpec[]).slice(0, 3), interim: [{ at: 2 }] }),
+    options: from(AUTH_BASE, {
+      envelope: "paused",
+      transcript: (AUTH_BASE.transcript as TranscriptSpec[]).slice(0, 3),
+      interim: [{ at: 2 }],
+    }),
     expected: PENDING,
     note: "A Task that has not ended has no terminal record: the input is INPUT_EVIDENCE_PENDING (exit 3), never verified as if its interim record were the Task's evidence; the interim record is verified later, with the terminal record.",
   },
@@ -377,32 +453,45 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   // Traceability (§4.1).
   {
     name: "valid-trace-artifact",
-    description: "A Traceability trace sent as an Artifact that lists the extension: content, committed like any other Artifact; one step cites the callee agent's evidence ID.",
+    description:
+      "A Traceability trace sent as an Artifact that lists the extension: content, committed like any other Artifact; one step cites the callee agent's evidence ID.",
     mutation: null,
     options: from(TRACE_BASE, { artifacts: [...(TRACE_BASE.artifacts as ArtifactSpec[]), TRACE_ARTIFACT] }),
     expected: expectation(),
   },
   {
     name: "valid-trace-metadata-digested",
-    description: "A Traceability trace in Task.metadata (as the sample agent's final status update puts it), whose digest the payload carries because the capture policy includes it (traceDigests).",
+    description:
+      "A Traceability trace in Task.metadata (as the sample agent's final status update puts it), whose digest the payload carries because the capture policy includes it (traceDigests).",
     mutation: null,
     options: from(TRACE_BASE, { traceMetadata: { trace: TRACE, digested: true } }),
     expected: expectation(),
   },
   {
     name: "valid-trace-metadata-informational",
-    description: "A Traceability trace in Task.metadata that the payload does not digest: reported as informational, not covered by evidence.",
+    description:
+      "A Traceability trace in Task.metadata that the payload does not digest: reported as informational, not covered by evidence.",
     mutation: null,
     options: from(TRACE_BASE, { traceMetadata: { trace: TRACE, digested: false } }),
     expected: expectation(),
   },
   {
     name: "neg-taskBinding-trace-digest",
-    description: "valid-trace-metadata-digested with the trace in Task.metadata changed after sealing (a step's latency).",
+    description:
+      "valid-trace-metadata-digested with the trace in Task.metadata changed after sealing (a step's latency).",
     mutation: "finalTask.metadata[TRACE].steps[0].latency: 431 → 43",
     options: from(TRACE_BASE, {
       traceMetadata: { trace: TRACE, digested: true },
-      tamper: { finalTask: (t) => void (objectAt(t, "metadata", "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability", "steps", 0).latency = int(43)) },
+      tamper: {
+        finalTask: (t) =>
+          void (objectAt(
+            t,
+            "metadata",
+            "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability",
+            "steps",
+            0,
+          ).latency = int(43)),
+      },
     }),
     expected: expectation({ taskBinding: "FAIL" }),
   },
@@ -411,29 +500,40 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   {
     name: "neg-contentBinding-interim-mutation",
     description: `${DERIVED_FROM_INTERIM} with the supplied interim bundle's payload changed in transit (its sealTime), evidenceId and digests left as sealed.`,
-    mutation: "interimBundles[0].taskEvidencePayload.sealTime: 09:20:10.25 → 09:20:11.25 (bundle only; nothing re-derived)",
-    options: from(INTERIM_BASE, { tamper: { interimBundle: (b) => void (objectAt(b, "taskEvidencePayload").sealTime = "2026-10-01T09:20:11.250000+00:00") } }),
+    mutation:
+      "interimBundles[0].taskEvidencePayload.sealTime: 09:20:10.25 → 09:20:11.25 (bundle only; nothing re-derived)",
+    options: from(INTERIM_BASE, {
+      tamper: {
+        interimBundle: (b) => void (objectAt(b, "taskEvidencePayload").sealTime = "2026-10-01T09:20:11.250000+00:00"),
+      },
+    }),
     expected: expectation({ contentBinding: "FAIL" }),
     note: "Only contentBinding's interim.content sees it: interim.prefix compares the Task, the transcript and the effects, not the seal time, and the capsule still verifies.",
   },
   {
     name: "neg-taskBinding-omitted-request",
-    description: "valid-lifecycle-input-required whose producer leaves the agent's request for input out of the transcript (later entries renumbered), then seals.",
+    description:
+      "valid-lifecycle-input-required whose producer leaves the agent's request for input out of the transcript (later entries renumbered), then seals.",
     mutation: "payload.transcript: the request entry (transcript[1]) removed, before sealing",
     options: from(INPUT_BASE, { tamper: { payload: withoutEntries(1) } }),
     expected: expectation({ taskBinding: "FAIL" }),
   },
   {
     name: "neg-taskBinding-substituted-resumption",
-    description: "valid-lifecycle-input-required whose terminal Task shows a resuming Message with other content than the one committed.",
+    description:
+      "valid-lifecycle-input-required whose terminal Task shows a resuming Message with other content than the one committed.",
     mutation: 'finalTask.history[2].parts[0].text: "10:58, please." → "08:04, please."',
-    options: from(INPUT_BASE, { tamper: { finalTask: (t) => void (objectAt(t, "history", 2, "parts", 0).text = "08:04, please.") } }),
+    options: from(INPUT_BASE, {
+      tamper: { finalTask: (t) => void (objectAt(t, "history", 2, "parts", 0).text = "08:04, please.") },
+    }),
     expected: expectation({ taskBinding: "FAIL" }),
   },
   {
     name: "neg-taskBinding-omitted-resumption",
-    description: "valid-lifecycle-interim-earlier-checkpoint whose producer leaves the resuming Message out of the transcript and binds the transition out of INPUT_REQUIRED to no Message, then seals.",
-    mutation: "payload.transcript: the resuming Message (transcript[3]) removed and the transition out's messageId set to null, before sealing",
+    description:
+      "valid-lifecycle-interim-earlier-checkpoint whose producer leaves the resuming Message out of the transcript and binds the transition out of INPUT_REQUIRED to no Message, then seals.",
+    mutation:
+      "payload.transcript: the resuming Message (transcript[3]) removed and the transition out's messageId set to null, before sealing",
     options: from(INTERIM_BASE, {
       tamper: {
         payload: (p) => {
@@ -450,13 +550,18 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
       "valid-lifecycle-interim-earlier-checkpoint whose resuming Message is one from another Task (its own taskId and contextId), committed consistently by the producer: every digest and signature holds, the Message does not continue this Task.",
     mutation: "the resuming Message's taskId and contextId → another Task's, before sealing",
     options: from(INTERIM_BASE, {
-      transcript: INPUT_TRANSCRIPT.map((t) => (t === BOOK.resume ? { ...BOOK.resume, taskId: uuidFromLabel("another task"), contextId: uuidFromLabel("another context") } : t)),
+      transcript: INPUT_TRANSCRIPT.map((t) =>
+        t === BOOK.resume
+          ? { ...BOOK.resume, taskId: uuidFromLabel("another task"), contextId: uuidFromLabel("another context") }
+          : t,
+      ),
     }),
     expected: expectation({ taskBinding: "FAIL" }),
   },
   {
     name: "neg-taskBinding-reordered-transitions",
-    description: "valid-lifecycle-input-required whose producer writes the transition out before the transition in (positions swapped), then seals.",
+    description:
+      "valid-lifecycle-input-required whose producer writes the transition out before the transition in (positions swapped), then seals.",
     mutation: "payload.transcript[2] and [4] swapped (sequence numbers kept in place), before sealing",
     options: from(INPUT_BASE, {
       tamper: {
@@ -474,7 +579,8 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "neg-taskBinding-missing-transition-out",
-    description: "valid-lifecycle-input-required whose producer leaves out the transition back to WORKING: the transcript of a COMPLETED Task ends paused.",
+    description:
+      "valid-lifecycle-input-required whose producer leaves out the transition back to WORKING: the transcript of a COMPLETED Task ends paused.",
     mutation: "payload.transcript: the transition out (transcript[4]) removed, before sealing",
     options: from(INPUT_BASE, { tamper: { payload: withoutEntries(4) } }),
     expected: expectation({ taskBinding: "FAIL" }),
@@ -517,8 +623,11 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   {
     name: "neg-checkpointSignature-interim-checkpoint",
     description: `${DERIVED_FROM_INTERIM} whose interim record's own checkpoint has its timestamp changed after signing (its manifest digest re-derived).`,
-    mutation: "interim manifest.cllCheckpoint.timestamp: 09:20:10.254107Z → 09:20:11.254107Z (interim coreManifestDigest re-derived)",
-    options: from(INTERIM_BASE, { tamper: { interimManifest: (m) => void (objectAt(m, "cllCheckpoint").timestamp = "2026-10-01T09:20:11.254107Z") } }),
+    mutation:
+      "interim manifest.cllCheckpoint.timestamp: 09:20:10.254107Z → 09:20:11.254107Z (interim coreManifestDigest re-derived)",
+    options: from(INTERIM_BASE, {
+      tamper: { interimManifest: (m) => void (objectAt(m, "cllCheckpoint").timestamp = "2026-10-01T09:20:11.254107Z") },
+    }),
     expected: expectation({ checkpointSignature: "FAIL" }),
     note: "The interim record's checkpoint carries no witness, so nothing else is bound to its signed members; its root and size, which interim.inclusion and interim.log read, are untouched.",
   },
@@ -549,14 +658,20 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
     description: `${DERIVED_FROM_INTERIM} checked with a trust file that pins another key for the Transparency Service.`,
     mutation: "trust.transparencyServices[0].keys: [<the service's key>] → [<another Ed25519 key>]",
     options: from(INTERIM_BASE, {
-      tamper: { trust: (t) => void (objectAt(t, "transparencyServices", 0).keys = [ed25519FromSeed(seedFromLabel("another transparency service")).publicKeyHex]) },
+      tamper: {
+        trust: (t) =>
+          void (objectAt(t, "transparencyServices", 0).keys = [
+            ed25519FromSeed(seedFromLabel("another transparency service")).publicKeyHex,
+          ]),
+      },
     }),
     expected: expectation({ externalRegistration: "FAIL" }),
   },
   {
     name: "neg-referenceConsistency-false-continuity-claim",
     description: `${DERIVED_FROM_INTERIM} whose server claims EVIDENCE_STATUS_CONTINUITY_WITNESSED, in every reference copy, though the record carries no continuity witness assertion.`,
-    mutation: "evidenceStatus: EVIDENCE_STATUS_EXTERNALLY_REGISTERED → EVIDENCE_STATUS_CONTINUITY_WITNESSED in every reference copy",
+    mutation:
+      "evidenceStatus: EVIDENCE_STATUS_EXTERNALLY_REGISTERED → EVIDENCE_STATUS_CONTINUITY_WITNESSED in every reference copy",
     options: from(INTERIM_BASE, { evidenceStatus: "EVIDENCE_STATUS_CONTINUITY_WITNESSED" }),
     expected: expectation({ referenceConsistency: "FAIL" }),
   },
@@ -579,7 +694,8 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "neg-referenceConsistency-pending-on-canceled",
-    description: "valid-lifecycle-canceled-while-paused whose server still says EVIDENCE_STATUS_PENDING, in every reference copy, on the CANCELED Task.",
+    description:
+      "valid-lifecycle-canceled-while-paused whose server still says EVIDENCE_STATUS_PENDING, in every reference copy, on the CANCELED Task.",
     mutation: "evidenceStatus → EVIDENCE_STATUS_PENDING in every reference copy",
     options: from(CANCELED_BASE, { evidenceStatus: "EVIDENCE_STATUS_PENDING" }),
     expected: expectation({ referenceConsistency: "FAIL", negotiation: "FAIL" }),
@@ -593,7 +709,8 @@ export const LIFECYCLE_VECTORS: readonly VectorDefinition[] = [
       tamper: {
         finalTask: (t) => {
           const artifacts = arrayAt(t, "artifacts");
-          objectAt(t, "artifacts", artifacts.length - 1, "metadata", EXTENSION_URI).evidenceStatus = "EVIDENCE_STATUS_PENDING";
+          objectAt(t, "artifacts", artifacts.length - 1, "metadata", EXTENSION_URI).evidenceStatus =
+            "EVIDENCE_STATUS_PENDING";
         },
       },
     }),

@@ -58,7 +58,14 @@ const PAYMENT_CLAIMS = {
   iat: 1790846995,
   jti: "rcpt-payment-0001",
   pillars: ["commerce"],
-  extensions: { "org.peacprotocol/commerce": { payment_rail: "sepa", amount_minor: "1000000", currency: "EUR", event: "settlement" } },
+  extensions: {
+    "org.peacprotocol/commerce": {
+      payment_rail: "sepa",
+      amount_minor: "1000000",
+      currency: "EUR",
+      event: "settlement",
+    },
+  },
 };
 const PAYMENT_RECEIPT = signInteractionRecord(PAYMENT_CLAIMS);
 
@@ -70,7 +77,9 @@ function attachReceipts(task: JsonObject): void {
 }
 
 function pinIssuer(trust: JsonObject): void {
-  trust.peacIssuers = fromPlain([{ iss: ISSUER, keys: [{ kid: KID, key: issuerKey.publicKeyHex }], revokedKids: ["receipts-2025-01"] }]);
+  trust.peacIssuers = fromPlain([
+    { iss: ISSUER, keys: [{ kid: KID, key: issuerKey.publicKeyHex }], revokedKids: ["receipts-2025-01"] },
+  ]);
 }
 
 const PEAC_BASE: ExchangeOptions = {
@@ -78,10 +87,16 @@ const PEAC_BASE: ExchangeOptions = {
   taskId: TASK_ID,
   contextId: uuidFromLabel("peac context"),
   transcript: [
-    { messageId: uuidFromLabel("peac message 0"), role: "ROLE_USER", parts: ["Settle invoice 2026-118: 10 000 EUR by SEPA."] },
+    {
+      messageId: uuidFromLabel("peac message 0"),
+      role: "ROLE_USER",
+      parts: ["Settle invoice 2026-118: 10 000 EUR by SEPA."],
+    },
     { messageId: uuidFromLabel("peac message 1"), role: "ROLE_AGENT", parts: ["Settled: SEPA reference S-7731."] },
   ],
-  artifacts: [{ artifactId: uuidFromLabel("peac artifact 0"), name: "settlement", parts: ["S-7731 settled 09:29:55Z"] }],
+  artifacts: [
+    { artifactId: uuidFromLabel("peac artifact 0"), name: "settlement", parts: ["S-7731 settled 09:29:55Z"] },
+  ],
 };
 
 export const PEAC_VECTORS: readonly VectorDefinition[] = [
@@ -98,7 +113,8 @@ export const PEAC_VECTORS: readonly VectorDefinition[] = [
     name: "neg-peacReceipts-receipt-claims",
     description:
       "valid-peac-receipts with the payment receipt's claims changed after signing (amount_minor 1000000 → 9000000) in the artifact's copy; its receipt_ref is recomputed over the altered JWS, so only the signature breaks.",
-    mutation: "artifacts[0].metadata[PEAC].carriers[0]: payload amount_minor → \"9000000\", receipt_ref re-derived, signature kept",
+    mutation:
+      'artifacts[0].metadata[PEAC].carriers[0]: payload amount_minor → "9000000", receipt_ref re-derived, signature kept',
     options: {
       ...PEAC_BASE,
       tamper: {
@@ -106,7 +122,15 @@ export const PEAC_VECTORS: readonly VectorDefinition[] = [
         finalTask: (task) => {
           attachReceipts(task);
           const [header, , signature] = PAYMENT_RECEIPT.split(".");
-          const altered = { ...PAYMENT_CLAIMS, extensions: { "org.peacprotocol/commerce": { ...PAYMENT_CLAIMS.extensions["org.peacprotocol/commerce"], amount_minor: "9000000" } } };
+          const altered = {
+            ...PAYMENT_CLAIMS,
+            extensions: {
+              "org.peacprotocol/commerce": {
+                ...PAYMENT_CLAIMS.extensions["org.peacprotocol/commerce"],
+                amount_minor: "9000000",
+              },
+            },
+          };
           const forged = `${header}.${b64url(JSON.stringify(altered))}.${signature}`;
           arrayAt(objectAt(task, "artifacts", 0, "metadata", PEAC_URI), "carriers")[0] = jsonObject(carrier(forged));
         },

@@ -37,10 +37,24 @@ const CAPTURE_BASE: ExchangeOptions = {
   taskId: uuidFromLabel("capture task"),
   contextId: uuidFromLabel("capture context"),
   transcript: [
-    { messageId: uuidFromLabel("capture message 0"), role: "ROLE_USER", parts: ["Quote EUR/USD for a 10 000 EUR transfer."] },
-    { messageId: uuidFromLabel("capture message 1"), role: "ROLE_AGENT", parts: ["Quote ready: 1.0842 — valid for 30 s."] },
+    {
+      messageId: uuidFromLabel("capture message 0"),
+      role: "ROLE_USER",
+      parts: ["Quote EUR/USD for a 10 000 EUR transfer."],
+    },
+    {
+      messageId: uuidFromLabel("capture message 1"),
+      role: "ROLE_AGENT",
+      parts: ["Quote ready: 1.0842 — valid for 30 s."],
+    },
   ],
-  artifacts: [{ artifactId: uuidFromLabel("capture artifact 0"), name: "quote", parts: ["EUR/USD 1.0842", "valid until 09:30:30Z"] }],
+  artifacts: [
+    {
+      artifactId: uuidFromLabel("capture artifact 0"),
+      name: "quote",
+      parts: ["EUR/USD 1.0842", "valid until 09:30:30Z"],
+    },
+  ],
   leavesBefore: 5,
   leavesAfter: 3,
   priorCheckpoint: { leafCount: 5 },
@@ -55,18 +69,23 @@ const RICH_TRANSCRIPT: MessageSpec[] = [
   {
     messageId: uuidFromLabel("rich message 0"),
     role: "ROLE_USER",
-    parts: [
-      "Réserve une table pour deux à Montréal 🍁, s'il te plaît.",
-      "Budget : 120 €",
-    ],
+    parts: ["Réserve une table pour deux à Montréal 🍁, s'il te plaît.", "Budget : 120 €"],
   },
-  { messageId: uuidFromLabel("rich message 1"), role: "ROLE_AGENT", parts: ["東京ではなくモントリオールですね？", "Line one\u2028line two"] },
+  {
+    messageId: uuidFromLabel("rich message 1"),
+    role: "ROLE_AGENT",
+    parts: ["東京ではなくモントリオールですね？", "Line one\u2028line two"],
+  },
   { messageId: uuidFromLabel("rich message 2"), role: "ROLE_USER", parts: ["Oui, Montréal. Merci ! 😀 Ω≈ç√∫"] },
   { messageId: uuidFromLabel("rich message 3"), role: "ROLE_AGENT", parts: ["Réservé ✅ 予約番号 A-42"] },
 ];
 
 const RICH_ARTIFACTS: ArtifactSpec[] = [
-  { artifactId: uuidFromLabel("rich artifact 0"), name: "reservation", parts: ["Table für zwei — Montréal, 19:30", "Référence : A-42"] },
+  {
+    artifactId: uuidFromLabel("rich artifact 0"),
+    name: "reservation",
+    parts: ["Table für zwei — Montréal, 19:30", "Référence : A-42"],
+  },
   { artifactId: uuidFromLabel("rich artifact 1"), name: "résumé-摘要", parts: ["予約完了 ☀️"] },
 ];
 
@@ -88,14 +107,14 @@ export const GENERAL_NOTES: ReadonlyArray<readonly [string, string]> = [
     "Overclaims",
     "A negative that FAILs a property the claimed EVIDENCE_STATUS_EXTERNALLY_REGISTERED needs (contentBinding, producerSignature, " +
       "localInclusion, checkpointSignature, externalRegistration) leaves referenceConsistency PASS: that FAIL already reports the " +
-      "defect, so the claimed-level check is not assessed (NOT_CHECKED, \"not assessed because … FAIL\") and one tampered object does " +
-      "not also read as a server overclaim (the orthogonality rule, and the published tamper vector, whose expectation is \"every " +
-      "other property as on the positive vector\"). An overclaim FAILs when a needed property is NOT_PRESENT, and is INCONCLUSIVE when " +
+      'defect, so the claimed-level check is not assessed (NOT_CHECKED, "not assessed because … FAIL") and one tampered object does ' +
+      'not also read as a server overclaim (the orthogonality rule, and the published tamper vector, whose expectation is "every ' +
+      'other property as on the positive vector"). An overclaim FAILs when a needed property is NOT_PRESENT, and is INCONCLUSIVE when ' +
       "one is NOT_CHECKED or INCONCLUSIVE for lack of trust material (see inconclusive-unpinned-ts).",
   ],
   [
     "Negotiation",
-    "Only a capture carries the first Task, so every other envelope expects negotiation INCONCLUSIVE (\"acceptance not observed\", " +
+    'Only a capture carries the first Task, so every other envelope expects negotiation INCONCLUSIVE ("acceptance not observed", ' +
       "contract §9.8). negotiation compares the server's stated terminal status with the accepted minimum; it does not depend on what " +
       "the verifier could establish (that is referenceConsistency's claimed-level check).",
   ],
@@ -132,11 +151,12 @@ export const VECTORS: readonly VectorDefinition[] = [
       ],
     },
     expected: HONEST_CAPTURE,
-    note: "The artifact name \"résumé-摘要\" makes pyjson (\\u-escaped) and JCS (raw UTF-8) differ, so evidenceId only recomputes under pyjson; the capsule's agent_input_digest is that pyjson evidenceId.",
+    note: 'The artifact name "résumé-摘要" makes pyjson (\\u-escaped) and JCS (raw UTF-8) differ, so evidenceId only recomputes under pyjson; the capsule\'s agent_input_digest is that pyjson evidenceId.',
   },
   {
     name: "valid-data-part",
-    description: "As valid-minimal, but the bundle is carried as a `data` part of the evidence artifact; its integers keep their integer lexemes.",
+    description:
+      "As valid-minimal, but the bundle is carried as a `data` part of the evidence artifact; its integers keep their integer lexemes.",
     mutation: null,
     options: { carrier: "data" },
     expected: HONEST_JSONRPC,
@@ -160,7 +180,7 @@ export const VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "valid-stream-task",
-    description: "As valid-minimal, delivered in the stream wrapper {\"task\": …}.",
+    description: 'As valid-minimal, delivered in the stream wrapper {"task": …}.',
     mutation: null,
     options: { envelope: "stream" },
     expected: HONEST_JSONRPC,
@@ -178,7 +198,11 @@ export const VECTORS: readonly VectorDefinition[] = [
     description:
       "A capture with no witness at all: the server claims and the caller (PREFERRED) asked for SIGNED_RECORD; the checkpoint and the inclusion proof are still there.",
     mutation: null,
-    options: { envelope: "capture", witnesses: [], requirement: { requirement: "PREFERRED", minimumEvidence: "SIGNED_RECORD" } },
+    options: {
+      envelope: "capture",
+      witnesses: [],
+      requirement: { requirement: "PREFERRED", minimumEvidence: "SIGNED_RECORD" },
+    },
     expected: expectation({ externalRegistration: "NOT_PRESENT" }, "SIGNED_RECORD"),
   },
   {
@@ -191,9 +215,15 @@ export const VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "valid-with-stub-witness",
-    description: "As valid-minimal, plus a stub witness record (is_stub, index and size −1, JSON placeholder receipt) after the real one.",
+    description:
+      "As valid-minimal, plus a stub witness record (is_stub, index and size −1, JSON placeholder receipt) after the real one.",
     mutation: null,
-    options: { witnesses: [{ url: "https://ts.a2a-evidence.example" }, { url: "https://witness.a2a-evidence.example", stub: true }] },
+    options: {
+      witnesses: [
+        { url: "https://ts.a2a-evidence.example" },
+        { url: "https://witness.a2a-evidence.example", stub: true },
+      ],
+    },
     expected: HONEST_JSONRPC,
     note: "Stub stamps never count and are never a FAIL (contract §9.7); the real stamp verifies.",
   },
@@ -203,40 +233,48 @@ export const VECTORS: readonly VectorDefinition[] = [
     mutation: "trust.transparencyServices: [<the service>] → []",
     options: derived({ trust: (t) => void (t.transparencyServices = []) }),
     expected: expectation({ externalRegistration: "INCONCLUSIVE", referenceConsistency: "INCONCLUSIVE" }),
-    note:
-      "A valid receipt from a service with no pinned key is INCONCLUSIVE; the EXTERNALLY_REGISTERED claim then cannot be confirmed for lack of trust material, so referenceConsistency is INCONCLUSIVE (contract §4), and the achieved level is SIGNED_RECORD. negotiation stays PASS (see Negotiation).",
+    note: "A valid receipt from a service with no pinned key is INCONCLUSIVE; the EXTERNALLY_REGISTERED claim then cannot be confirmed for lack of trust material, so referenceConsistency is INCONCLUSIVE (contract §4), and the achieved level is SIGNED_RECORD. negotiation stays PASS (see Negotiation).",
   },
   {
     name: "inconclusive-taskBinding-data-part",
-    description: "valid-capture whose quote Artifact also carries a data part, committed as the profile commits: by its text alone.",
-    mutation: "artifacts[0].parts: + {\"data\": {\"amount\": \"10000\", \"rate\": \"1.0842\"}} (sealed with it)",
+    description:
+      "valid-capture whose quote Artifact also carries a data part, committed as the profile commits: by its text alone.",
+    mutation: 'artifacts[0].parts: + {"data": {"amount": "10000", "rate": "1.0842"}} (sealed with it)',
     options: {
       ...CAPTURE_BASE,
-      artifacts: [{ ...(CAPTURE_BASE.artifacts?.[0] as ArtifactSpec), parts: ["EUR/USD 1.0842", "valid until 09:30:30Z", { data: { amount: "10000", rate: "1.0842" } }] }],
+      artifacts: [
+        {
+          ...(CAPTURE_BASE.artifacts?.[0] as ArtifactSpec),
+          parts: ["EUR/USD 1.0842", "valid until 09:30:30Z", { data: { amount: "10000", rate: "1.0842" } }],
+        },
+      ],
     },
     expected: expectation({ taskBinding: "INCONCLUSIVE" }),
     note: "The profile's commitments cover text only (content-binding.md §6): a data, raw or url part could be replaced after sealing without any commitment changing, so the payload cannot be shown to describe the Artifact. artifact.binding is INCONCLUSIVE, never PASS, and the default policy, which needs taskBinding PASS, exits 3.",
   },
   {
     name: "neg-contentBinding-tenant-id",
-    description: "The top-level payload's tenantId is changed after sealing; evidenceId, the manifest's copy and every digest are left as they were.",
-    mutation: "bundle.taskEvidencePayload.tenantId: null → \"tenant-b\" (bundle re-encoded in the raw part; nothing else changed)",
+    description:
+      "The top-level payload's tenantId is changed after sealing; evidenceId, the manifest's copy and every digest are left as they were.",
+    mutation:
+      'bundle.taskEvidencePayload.tenantId: null → "tenant-b" (bundle re-encoded in the raw part; nothing else changed)',
     options: derived({ bundle: (b) => void (objectAt(b, "taskEvidencePayload").tenantId = "tenant-b") }),
     expected: expectation({ contentBinding: "FAIL" }),
     note: "tenantId is compared by taskBinding only when the caller names a tenant, so taskBinding stays PASS.",
   },
   {
     name: "neg-producerSignature-capsule-member",
-    description: "A capsule member is changed after sealing: the recomputed capsule_id no longer matches the carried one or the signed payload.",
-    mutation: "bundle.capsule.operator: \"a2a-evidence-producer\" → \"another-operator\"",
+    description:
+      "A capsule member is changed after sealing: the recomputed capsule_id no longer matches the carried one or the signed payload.",
+    mutation: 'bundle.capsule.operator: "a2a-evidence-producer" → "another-operator"',
     options: derived({ bundle: (b) => void (objectAt(b, "capsule").operator = "another-operator") }),
     expected: expectation({ producerSignature: "FAIL" }),
-    note:
-      "localInclusion stays PASS because the MMR leaf is the carried capsule_id (log-and-receipts.md §3.3, A2A call site); a verifier that used the recomputed id would FAIL it as well.",
+    note: "localInclusion stays PASS because the MMR leaf is the carried capsule_id (log-and-receipts.md §3.3, A2A call site); a verifier that used the recomputed id would FAIL it as well.",
   },
   {
     name: "neg-producerSignature-signature-byte",
-    description: "The last byte of the Producer Envelope's Ed25519 signature is flipped in the capsule; the manifest's producerEnvelope copy keeps the original.",
+    description:
+      "The last byte of the Producer Envelope's Ed25519 signature is flipped in the capsule; the manifest's producerEnvelope copy keeps the original.",
     mutation: "bundle.capsule.signature: last hex digit XOR 1",
     options: derived({
       bundle: (b) => flipHexMember(objectAt(b, "capsule"), "signature", -1),
@@ -248,23 +286,28 @@ export const VECTORS: readonly VectorDefinition[] = [
     name: "neg-taskBinding-artifact-commitment",
     description:
       "The producer commits to artifact text other than what the Task returned; evidenceId, capsule, log, checkpoint, receipt, manifest and every reference copy are derived from that payload and signed, so only the binding to the observed Task breaks.",
-    mutation: "payload.nonEvidenceArtifacts[0].contentCommitment → SHA-256(\"EUR/USD 1.0900\\nvalid until 09:30:30Z\"), before sealing",
+    mutation:
+      'payload.nonEvidenceArtifacts[0].contentCommitment → SHA-256("EUR/USD 1.0900\\nvalid until 09:30:30Z"), before sealing',
     options: derived({
       payload: (p) =>
-        void (objectAt(p, "nonEvidenceArtifacts", 0).contentCommitment = sha256Hex(utf8("EUR/USD 1.0900\nvalid until 09:30:30Z"))),
+        void (objectAt(p, "nonEvidenceArtifacts", 0).contentCommitment = sha256Hex(
+          utf8("EUR/USD 1.0900\nvalid until 09:30:30Z"),
+        )),
     }),
     expected: expectation({ taskBinding: "FAIL" }),
   },
   {
     name: "neg-taskBinding-task-id",
-    description: "The producer seals a payload naming another taskId; everything downstream is consistently derived and signed.",
+    description:
+      "The producer seals a payload naming another taskId; everything downstream is consistently derived and signed.",
     mutation: "payload.taskId → another UUID, before sealing",
     options: derived({ payload: (p) => void (p.taskId = uuidFromLabel("another task")) }),
     expected: expectation({ taskBinding: "FAIL" }),
   },
   {
     name: "neg-localInclusion-witness-hash",
-    description: "One sibling hash of the MMR inclusion proof is wrong; coreManifestDigest and its reference copies are recomputed over the altered manifest.",
+    description:
+      "One sibling hash of the MMR inclusion proof is wrong; coreManifestDigest and its reference copies are recomputed over the altered manifest.",
     mutation: "manifest.localInclusionProof.witness[0]: first hex digit XOR 1 (coreManifestDigest re-derived)",
     options: derived({
       manifest: (m) => {
@@ -278,16 +321,20 @@ export const VECTORS: readonly VectorDefinition[] = [
   {
     name: "neg-checkpointSignature-timestamp",
     description: "The checkpoint's timestamp is changed after signing; coreManifestDigest is re-derived.",
-    mutation: "manifest.cllCheckpoint.timestamp: \"2026-10-01T09:30:00.254107Z\" → \"2026-10-01T09:30:01.254107Z\" (coreManifestDigest re-derived)",
-    options: derived({ manifest: (m) => void (objectAt(m, "cllCheckpoint").timestamp = "2026-10-01T09:30:01.254107Z") }),
+    mutation:
+      'manifest.cllCheckpoint.timestamp: "2026-10-01T09:30:00.254107Z" → "2026-10-01T09:30:01.254107Z" (coreManifestDigest re-derived)',
+    options: derived({
+      manifest: (m) => void (objectAt(m, "cllCheckpoint").timestamp = "2026-10-01T09:30:01.254107Z"),
+    }),
     expected: expectation({ checkpointSignature: "FAIL", externalRegistration: "FAIL" }),
-    note:
-      "externalRegistration FAILs too: the timestamp is a signed field, so the entry_hash recomputed from the checkpoint no longer equals the registered one (log-and-receipts.md §5.3 step 1) — the format binds the two. continuity stays as it was: the chain fields and the consistency proof are untouched, and the current checkpoint's own signature is checkpointSignature's.",
+    note: "externalRegistration FAILs too: the timestamp is a signed field, so the entry_hash recomputed from the checkpoint no longer equals the registered one (log-and-receipts.md §5.3 step 1) — the format binds the two. continuity stays as it was: the chain fields and the consistency proof are untouched, and the current checkpoint's own signature is checkpointSignature's.",
   },
   {
     name: "neg-externalRegistration-receipt-signature",
-    description: "The last byte of the Transparency Service's receipt signature is flipped; coreManifestDigest is re-derived. The checkpoint signature does not cover witnesses.",
-    mutation: "manifest.cllCheckpoint.witnesses[0].receipt_b64: last decoded byte XOR 0x01 (coreManifestDigest re-derived)",
+    description:
+      "The last byte of the Transparency Service's receipt signature is flipped; coreManifestDigest is re-derived. The checkpoint signature does not cover witnesses.",
+    mutation:
+      "manifest.cllCheckpoint.witnesses[0].receipt_b64: last decoded byte XOR 0x01 (coreManifestDigest re-derived)",
     options: derived({
       manifest: (m) => {
         const record = objectAt(m, "cllCheckpoint", "witnesses", 0);
@@ -324,7 +371,8 @@ export const VECTORS: readonly VectorDefinition[] = [
     description: "The trust file authorizes a different key for the payload's authority; the bundle is untouched.",
     mutation: "trust.producers[0].keys: [<producer key>] → [<another Ed25519 key>]",
     options: derived({
-      trust: (t) => void (objectAt(t, "producers", 0).keys = [ed25519FromSeed(seedFromLabel("another producer")).publicKeyHex]),
+      trust: (t) =>
+        void (objectAt(t, "producers", 0).keys = [ed25519FromSeed(seedFromLabel("another producer")).publicKeyHex]),
     }),
     expected: expectation({ identityAuthorityBinding: "FAIL" }),
     note: "checkpointSignature stays PASS: its \"whether the signer is the producer key\" is read here as checkpoint key_id == capsule key_id (both are the bundle's key), which still holds. A verifier that instead compares the checkpoint key with the trust file's keys could report it differently.",
@@ -340,7 +388,8 @@ export const VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "neg-referenceConsistency-terminal-pending",
-    description: "The server states EVIDENCE_STATUS_PENDING on the terminal Task, in every reference copy (bundle, artifact metadata, Task.metadata).",
+    description:
+      "The server states EVIDENCE_STATUS_PENDING on the terminal Task, in every reference copy (bundle, artifact metadata, Task.metadata).",
     mutation: "evidenceStatus: EVIDENCE_STATUS_EXTERNALLY_REGISTERED → EVIDENCE_STATUS_PENDING in every reference copy",
     options: derived(undefined, { evidenceStatus: "EVIDENCE_STATUS_PENDING" }),
     expected: expectation({ referenceConsistency: "FAIL", negotiation: "FAIL" }),
@@ -348,10 +397,12 @@ export const VECTORS: readonly VectorDefinition[] = [
   },
   {
     name: "neg-negotiation-acceptance-minimum",
-    description: "The first Task accepts a lower minimumEvidence (SIGNED_RECORD) than the request Message asked for (EXTERNALLY_REGISTERED).",
-    mutation: "firstTask.metadata[EXT].evidenceAcceptance.minimumEvidence: \"EXTERNALLY_REGISTERED\" → \"SIGNED_RECORD\"",
+    description:
+      "The first Task accepts a lower minimumEvidence (SIGNED_RECORD) than the request Message asked for (EXTERNALLY_REGISTERED).",
+    mutation: 'firstTask.metadata[EXT].evidenceAcceptance.minimumEvidence: "EXTERNALLY_REGISTERED" → "SIGNED_RECORD"',
     options: derived({
-      firstTask: (t) => void (objectAt(t, "metadata", EXTENSION_URI, "evidenceAcceptance").minimumEvidence = "SIGNED_RECORD"),
+      firstTask: (t) =>
+        void (objectAt(t, "metadata", EXTENSION_URI, "evidenceAcceptance").minimumEvidence = "SIGNED_RECORD"),
     }),
     expected: expectation({ negotiation: "FAIL" }),
   },

@@ -39,7 +39,8 @@ export class WitnessRefusal extends ProducerError {
 export function cllNote(logId: string, leaves: number, root: Uint8Array): string {
   const origin = NOTE_ORIGIN_PREFIX + logId;
   // The note format itself forbids control characters; which origins a verifier accepts is its rule.
-  if (/[\u0000-\u001f]/u.test(origin)) throw new ProducerError("PRODUCER_INVALID_OPTION", "a note origin has no control characters");
+  if (/[\u0000-\u001f]/u.test(origin))
+    throw new ProducerError("PRODUCER_INVALID_OPTION", "a note origin has no control characters");
   return `${origin}\n${leaves}\n${bytesToBase64(root)}\n`;
 }
 
@@ -67,7 +68,12 @@ function hashes(v: JsonValue | undefined): Uint8Array[] | undefined {
 }
 
 /** Folds `siblings` from `target` up to the peak of `home`, directions read walking down from that peak. */
-function climbTo(home: Mountain, target: number, start: Uint8Array, siblings: readonly Uint8Array[]): Uint8Array | undefined {
+function climbTo(
+  home: Mountain,
+  target: number,
+  start: Uint8Array,
+  siblings: readonly Uint8Array[],
+): Uint8Array | undefined {
   const steps: Array<{ parent: number; fromLeft: boolean }> = [];
   let root = home.peak;
   let first = home.offset;
@@ -91,14 +97,29 @@ function climbTo(home: Mountain, target: number, start: Uint8Array, siblings: re
 }
 
 /** The CLL consistency proof (snake_case JSON) from (oldLeaves, oldRoot) to (newLeaves, newRoot). */
-function consistent(proof: JsonObject, oldLeaves: number, oldRoot: Uint8Array, newLeaves: number, newRoot: Uint8Array): boolean {
-  if (number(proof.size_a) !== mmrSizeForLeaves(oldLeaves) || number(proof.size_b) !== mmrSizeForLeaves(newLeaves)) return false;
+function consistent(
+  proof: JsonObject,
+  oldLeaves: number,
+  oldRoot: Uint8Array,
+  newLeaves: number,
+  newRoot: Uint8Array,
+): boolean {
+  if (number(proof.size_a) !== mmrSizeForLeaves(oldLeaves) || number(proof.size_b) !== mmrSizeForLeaves(newLeaves))
+    return false;
   const oldPeaks = hashes(proof.old_peaks);
   const newPeaks = hashes(proof.new_peaks);
   const paths = Array.isArray(proof.witness) ? proof.witness.map(hashes) : undefined;
   const older = mountains(oldLeaves);
   const newer = mountains(newLeaves);
-  if (!oldPeaks || !newPeaks || !paths || oldPeaks.length !== older.length || newPeaks.length !== newer.length || paths.length !== older.length) return false;
+  if (
+    !oldPeaks ||
+    !newPeaks ||
+    !paths ||
+    oldPeaks.length !== older.length ||
+    newPeaks.length !== newer.length ||
+    paths.length !== older.length
+  )
+    return false;
   if (!bytesEqual(bagPeaks(oldPeaks), oldRoot) || !bytesEqual(bagPeaks(newPeaks), newRoot)) return false;
   return older.every((m, i) => {
     const k = newer.findIndex((n) => n.offset <= m.peak && m.peak <= n.peak);
@@ -144,7 +165,8 @@ export class CllWitness {
     }
     const leaves = leavesForSize(number(checkpoint.mmr_size));
     const root = typeof checkpoint.root === "string" ? hexToBytes(checkpoint.root) : undefined;
-    if (leaves === undefined || leaves === 0 || root === undefined || root.length !== 32) throw new WitnessRefusal(400, "not a checkpoint of a non-empty MMR");
+    if (leaves === undefined || leaves === 0 || root === undefined || root.length !== 32)
+      throw new WitnessRefusal(400, "not a checkpoint of a non-empty MMR");
     const origin = NOTE_ORIGIN_PREFIX + logId;
     const held = this.state.get(origin) ?? { leaves: 0, root: new Uint8Array(32) };
     if (oldLeaves > leaves) throw new WitnessRefusal(400, `old size ${oldLeaves} is above the checkpoint's ${leaves}`);
@@ -177,7 +199,11 @@ export class CllWitness {
 }
 
 function ed25519PublicKey(raw: Uint8Array) {
-  return { key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw]), format: "der" as const, type: "spki" as const };
+  return {
+    key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw]),
+    format: "der" as const,
+    type: "spki" as const,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,13 +254,18 @@ export interface WitnessedLog {
 /** POSIX seconds of a producer timestamp, plus a delay. */
 function secondsAfter(timestamp: JsonValue | undefined, delay: number): bigint {
   const ms = typeof timestamp === "string" ? Date.parse(timestamp) : NaN;
-  if (Number.isNaN(ms)) throw new ProducerError("PRODUCER_INVALID_OPTION", `checkpoint timestamp ${String(timestamp)} is not a date`);
+  if (Number.isNaN(ms))
+    throw new ProducerError("PRODUCER_INVALID_OPTION", `checkpoint timestamp ${String(timestamp)} is not a date`);
   return BigInt(Math.floor(ms / 1000) + delay);
 }
 
 export function witnessLog(
   options: ContinuityOptions,
-  log: { readonly priorCheckpoint: JsonObject | null; readonly cllCheckpoint: JsonObject; readonly consistencyProof: JsonObject | null },
+  log: {
+    readonly priorCheckpoint: JsonObject | null;
+    readonly cllCheckpoint: JsonObject;
+    readonly consistencyProof: JsonObject | null;
+  },
   logId: string,
   producerKeyHex: string,
 ): WitnessedLog {
@@ -242,19 +273,27 @@ export function witnessLog(
   const witnesses: JsonObject[] = [];
   const keys: Array<{ name: string; vkey: string; publicKeyHex: string }> = [];
   for (const w of options.witnesses) {
-    const witness = new CllWitness(w.name, ed25519FromSeed(w.seed ?? seedFromLabel(w.keyLabel ?? `witness ${w.name}`)), new Map([[logId, producerKeyHex]]));
+    const witness = new CllWitness(
+      w.name,
+      ed25519FromSeed(w.seed ?? seedFromLabel(w.keyLabel ?? `witness ${w.name}`)),
+      new Map([[logId, producerKeyHex]]),
+    );
     keys.push({ name: w.name, vkey: witness.vkey, publicKeyHex: witness.signer.publicKeyHex });
     const cosigns = w.cosigns ?? ["prior", "current"];
     const delay = w.delaySeconds ?? 10;
     let held = 0;
     if (cosigns.includes("prior") && log.priorCheckpoint !== null) {
-      lines.prior.push(witness.addCheckpoint(log.priorCheckpoint, 0, null, secondsAfter(log.priorCheckpoint.timestamp, delay)));
+      lines.prior.push(
+        witness.addCheckpoint(log.priorCheckpoint, 0, null, secondsAfter(log.priorCheckpoint.timestamp, delay)),
+      );
       held = leavesForSize(number(log.priorCheckpoint.mmr_size)) ?? 0;
     }
     if (cosigns.includes("current")) {
       const current = w.shown?.checkpoint ?? log.cllCheckpoint;
       const proof = w.shown ? w.shown.consistencyProof : log.consistencyProof;
-      lines.current.push(witness.addCheckpoint(current, held, held === 0 ? null : proof, secondsAfter(current.timestamp, delay)));
+      lines.current.push(
+        witness.addCheckpoint(current, held, held === 0 ? null : proof, secondsAfter(current.timestamp, delay)),
+      );
     }
     if (w.listed !== false) {
       witnesses.push(
@@ -272,7 +311,12 @@ export function witnessLog(
   const evidence = (["current", "prior"] as const)
     .filter((role) => lines[role].length > 0)
     .map((role) => jsonObject({ type: EVIDENCE_TYPE, checkpoint: role, lines: lines[role] }));
-  const policy = { quorum: 1, requirePriorCosigned: true, acceptGenesis: false, maxFutureSkewSeconds: 300, ...options.policy };
+  const policy = {
+    quorum: 1,
+    requirePriorCosigned: true,
+    acceptGenesis: false,
+    maxFutureSkewSeconds: 300,
+    ...options.policy,
+  };
   return { evidence, witnesses, continuityPolicy: jsonObject(policy), keys };
 }
-

@@ -41,7 +41,11 @@ function lazyBuiltins(names) {
   return {
     name: "lazy-builtins",
     setup(b) {
-      b.onResolve({ filter }, (args) => (args.namespace === "lazy-builtin" ? undefined : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }));
+      b.onResolve({ filter }, (args) =>
+        args.namespace === "lazy-builtin"
+          ? undefined
+          : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" },
+      );
       b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
         contents: `let real; const load = () => (real ??= require("node:${args.path}")); module.exports = new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load() });`,
         loader: "js",
@@ -55,6 +59,7 @@ const quiet = { stdout: () => {}, stderr: () => {}, env: {}, stdoutIsTTY: false 
 for (const name of ["valid-capture", "valid-rich", "valid-data-part", "valid-stream-sse-jsonrpc"]) {
   const dir = join(root, "vectors", name);
   const input = join(dir, name.startsWith("valid-stream") ? "input.sse" : "input.json");
-  for (const format of ["text", "json"]) await exports.main(["verify", "--format", format, "-v", "--trust", join(dir, "trust.json"), input], quiet);
+  for (const format of ["text", "json"])
+    await exports.main(["verify", "--format", format, "-v", "--trust", join(dir, "trust.json"), input], quiet);
 }
 writeFileSync(join(root, "dist", "a2a-evidence.cache"), script.createCachedData());

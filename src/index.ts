@@ -16,7 +16,13 @@ export {
   type ExitCode,
   type InputExitCode,
 } from "./policy.js";
-export { loadTrustConfig, type TrustConfig, type TrustedKey, type TrustedService, type Operator } from "./trust/config.js";
+export {
+  loadTrustConfig,
+  type TrustConfig,
+  type TrustedKey,
+  type TrustedService,
+  type Operator,
+} from "./trust/config.js";
 export { parseStrictJson, type JsonLimits } from "./json/strict-json.js";
 export { JsonNumber, type JsonValue, type JsonObject } from "./json/value.js";
 export { render, FORMAT_NAMES, type FormatName, type Renderer } from "./report/index.js";
@@ -42,5 +48,11 @@ export {
 } from "./report/model.js";
 export type { InputShape } from "./input/classify.js";
 export { FAILURE_CODES, type FailureCode } from "./codes/index.js";
-export { EVIDENCE_LEVELS, EXTENSION_URI, RECORD_PROFILE_V1, type EvidenceLevel, type EvidenceLevelOrNone } from "./profile.js";
+export {
+  EVIDENCE_LEVELS,
+  EXTENSION_URI,
+  RECORD_PROFILE_V1,
+  type EvidenceLevel,
+  type EvidenceLevelOrNone,
+} from "./profile.js";
 export { TOOL_VERSION } from "./version.js";

@@ -59,19 +59,27 @@ function defaultReason(name: PropertyName, properties: Properties, facts: Policy
   if (name === "identityAuthorityBinding" && r.state === "NOT_CHECKED" && !facts.producersPinned) {
     return "no producer key is pinned: anyone could have made this record";
   }
-  if (name === "taskBinding" && r.state === "NOT_CHECKED" && !facts.observedTask) return "no observed Task: pass --task";
+  if (name === "taskBinding" && r.state === "NOT_CHECKED" && !facts.observedTask)
+    return "no observed Task: pass --task";
   return `${name} is ${r.state}: ${r.detail}`;
 }
 
 /** The level to meet and why: the caller's flag, the negotiated minimum, or the default. */
 function requiredLevel(policy: Policy, level: EvidenceLevelReport): { level: EvidenceLevelOrNone; source: string } {
   if (policy.minEvidence !== undefined) return { level: policy.minEvidence, source: "--min-evidence" };
-  const negotiated = (EVIDENCE_LEVELS as readonly string[]).includes(level.negotiated ?? "") ? (level.negotiated as EvidenceLevel) : undefined;
+  const negotiated = (EVIDENCE_LEVELS as readonly string[]).includes(level.negotiated ?? "")
+    ? (level.negotiated as EvidenceLevel)
+    : undefined;
   if (negotiated) return { level: negotiated, source: "the negotiated minimumEvidence" };
   return { level: DEFAULT_MIN_EVIDENCE, source: "the default minimum" };
 }
 
-export function decidePolicy(properties: Properties, level: EvidenceLevelReport, policy: Policy, facts: PolicyFacts): PolicyDecision {
+export function decidePolicy(
+  properties: Properties,
+  level: EvidenceLevelReport,
+  policy: Policy,
+  facts: PolicyFacts,
+): PolicyDecision {
   const failing = PROPERTY_NAMES.filter((p) => properties[p].state === "FAIL");
   if (failing.length > 0) return { exitCode: 1, reasons: failing.map((p) => `${p} FAIL: ${properties[p].detail}`) };
   const reasons: string[] = [];
@@ -83,7 +91,8 @@ export function decidePolicy(properties: Properties, level: EvidenceLevelReport,
   for (const p of defaults) if (properties[p].state !== "PASS") reasons.push(defaultReason(p, properties, facts));
   for (const p of policy.require ?? []) {
     if (defaults.includes(p)) continue;
-    if (properties[p].state !== "PASS") reasons.push(`required ${p} is ${properties[p].state}: ${properties[p].detail}`);
+    if (properties[p].state !== "PASS")
+      reasons.push(`required ${p} is ${properties[p].state}: ${properties[p].detail}`);
   }
   return { exitCode: reasons.length > 0 ? 3 : 0, reasons };
 }

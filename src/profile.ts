@@ -6,7 +6,12 @@ export const EVIDENCE_MEDIA_TYPE = "application/vnd.agentactioncapsule.a2a-task-
 export const EVIDENCE_ARTIFACT_ID = "task-evidence-bundle";
 export const EXTENSION_VERSION = "1";
 
-export const TERMINAL_TASK_STATES = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"] as const;
+export const TERMINAL_TASK_STATES = [
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_REJECTED",
+] as const;
 
 export const TASK_STATES = [
   "TASK_STATE_UNSPECIFIED",

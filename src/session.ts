@@ -12,7 +12,13 @@
 import { fail, type Failure, type Result } from "./result.js";
 import { toJsonValue, type InputData } from "./input/data.js";
 import { toInputValue } from "./input/stream.js";
-import { loadCallerObservation, loadEvidence, type Evidence, type Observation, type ObservationSource } from "./input/load.js";
+import {
+  loadCallerObservation,
+  loadEvidence,
+  type Evidence,
+  type Observation,
+  type ObservationSource,
+} from "./input/load.js";
 import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import type { Checkpoint } from "./log/checkpoint.js";
 import { crossInputFindings, sightingOf } from "./properties/continuity.js";
@@ -51,16 +57,23 @@ export interface Session {
   /** What the input shows of its logs, for the comparison across inputs. */
   sighting(source: string, loaded: Evidence | InputReport): InputCheckpoints | undefined;
   /** Every input's findings, in order; undefined when there is nothing to compare. */
-  compare(sightings: readonly (InputCheckpoints | undefined)[]): readonly (CrossInputFindings | undefined)[] | undefined;
+  compare(
+    sightings: readonly (InputCheckpoints | undefined)[],
+  ): readonly (CrossInputFindings | undefined)[] | undefined;
   /** The input's report, with its findings from the comparison. Never throws. */
   verify(source: string, loaded: Evidence | InputReport, findings?: CrossInputFindings): InputReport;
 }
 
-export type Opened = { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly policy: Session["policy"]; readonly error: InputError };
+export type Opened =
+  | { readonly ok: true; readonly session: Session }
+  | { readonly ok: false; readonly policy: Session["policy"]; readonly error: InputError };
 
 /** What an unexpected exception becomes: a typed error, never a throw (contract §9.21). */
 function internalError(e: unknown): Failure {
-  return fail("VERIFY_INTERNAL_ERROR", `the verifier failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`);
+  return fail(
+    "VERIFY_INTERNAL_ERROR",
+    `the verifier failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`,
+  );
 }
 
 function guarded<T>(f: () => T, source: string): T | InputReport {
@@ -101,7 +114,8 @@ export function openSession(request: RunRequest): Opened {
   }
   if (request.cosignatures !== undefined) {
     const cosignatures = guardedResult(() => parseCosignatures(request.cosignatures as InputData));
-    if (!cosignatures.ok) return { ok: false, policy, error: { ...failedInput("", cosignatures).error, source: "--cosignatures" } };
+    if (!cosignatures.ok)
+      return { ok: false, policy, error: { ...failedInput("", cosignatures).error, source: "--cosignatures" } };
   }
   const options: VerifyOptions & Policy = {
     require: policy.require,
@@ -125,7 +139,8 @@ function session(
     policy,
     load(item) {
       const { source, data } = item;
-      if (data === undefined) return failedInput(source, { code: "INPUT_UNREADABLE", detail: item.readError ?? "no input data" });
+      if (data === undefined)
+        return failedInput(source, { code: "INPUT_UNREADABLE", detail: item.readError ?? "no input data" });
       return guarded(() => {
         const value = toInputValue(data);
         if (!value.ok) return failedInput(source, value);
@@ -141,7 +156,10 @@ function session(
     compare: (sightings) => crossInputFindings(sightings, seen, trust),
     verify(source, loaded, findings) {
       if (!isEvidence(loaded)) return loaded;
-      return guarded(() => verifyEvidence(source, loaded, trust, findings ? { ...options, crossInput: findings } : options), source);
+      return guarded(
+        () => verifyEvidence(source, loaded, trust, findings ? { ...options, crossInput: findings } : options),
+        source,
+      );
     },
   };
 }

@@ -12,7 +12,12 @@ import { decidePolicy, type Policy } from "./policy.js";
 import type { VerifiedInput } from "./report/model.js";
 
 export /** Runs the properties, the level and the policy over one input's evidence. */
-function verifyEvidence(source: string, evidence: Evidence, trust: TrustConfig | undefined, options: VerifyOptions & Policy): VerifiedInput {
+function verifyEvidence(
+  source: string,
+  evidence: Evidence,
+  trust: TrustConfig | undefined,
+  options: VerifyOptions & Policy,
+): VerifiedInput {
   const ctx = new EvidenceContext(evidence, trust, options);
   const properties = runProperties(ctx);
   const evidenceLevel = levelReport(ctx, properties);
@@ -39,7 +44,9 @@ function verifyEvidence(source: string, evidence: Evidence, trust: TrustConfig |
 function carrierNotes(evidence: Evidence): string[] {
   const primary = evidence.bundles[0];
   if (primary && (primary.carrier === "data" || primary.carrier === "inline")) {
-    return [`${primary.location}: bundle reconstructed from a structured carrier (${primary.carrier}); numeric lexemes may not be the producer's`];
+    return [
+      `${primary.location}: bundle reconstructed from a structured carrier (${primary.carrier}); numeric lexemes may not be the producer's`,
+    ];
   }
   return [];
 }

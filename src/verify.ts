@@ -23,7 +23,12 @@ export type { InputItem, RunRequest } from "./session.js";
 
 /** The report of a run, from its policy and its inputs' reports. */
 export function assembleReport(policy: Omit<PolicyReport, "exitCode">, inputs: readonly InputReport[]): Report {
-  const report = { reportVersion: 1 as const, tool: TOOL, inputs, policy: { ...policy, exitCode: combinedExitCode(inputs.map((i) => i.exitCode)) } };
+  const report = {
+    reportVersion: 1 as const,
+    tool: TOOL,
+    inputs,
+    policy: { ...policy, exitCode: combinedExitCode(inputs.map((i) => i.exitCode)) },
+  };
   return inputs.length > 1 ? { ...report, summary: summarize(inputs).summary() } : report;
 }
 
@@ -39,7 +44,9 @@ export function verify(request: VerifyRequest): Report {
   const loaded = request.inputs.map((i) => session.load(i));
   // A log forked is a fact about several inputs (or the checkpoints seen before): one alone has nothing to compare.
   const compare = request.inputs.length > 1 || (request.checkpoints?.length ?? 0) > 0;
-  const findings = compare ? session.compare(loaded.map((l, k) => session.sighting(request.inputs[k]?.source ?? "", l))) : undefined;
+  const findings = compare
+    ? session.compare(loaded.map((l, k) => session.sighting(request.inputs[k]?.source ?? "", l)))
+    : undefined;
   const inputs = loaded.map((l, k) => session.verify(request.inputs[k]?.source ?? "", l, findings?.[k]));
   return assembleReport(session.policy, inputs);
 }

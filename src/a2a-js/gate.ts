@@ -98,7 +98,11 @@ export class EvidencePolicyError extends Error {
   readonly report: Report | undefined;
   /** The Task (or Message) refused, as wire JSON rebuilt from the SDK object. */
   readonly task: Record<string, unknown> | undefined;
-  constructor(reason: EvidencePolicyReason, message: string, extra: { report?: Report; task?: Record<string, unknown> } = {}) {
+  constructor(
+    reason: EvidencePolicyReason,
+    message: string,
+    extra: { report?: Report; task?: Record<string, unknown> } = {},
+  ) {
     super(`${reason}: ${message}`);
     this.reason = reason;
     this.report = extra.report;
@@ -117,7 +121,9 @@ function requirementJson(r: EvidenceRequirement): Json {
     recordProfile: r.recordProfile ?? RECORD_PROFILE_V1,
     minimumEvidence: r.minimumEvidence,
     deliveryModes: [...(r.deliveryModes ?? ["EVIDENCE_ARTIFACT"])],
-    ...(r.maximumRegistrationDelaySeconds !== undefined ? { maximumRegistrationDelaySeconds: r.maximumRegistrationDelaySeconds } : {}),
+    ...(r.maximumRegistrationDelaySeconds !== undefined
+      ? { maximumRegistrationDelaySeconds: r.maximumRegistrationDelaySeconds }
+      : {}),
     requireTask: r.requireTask ?? true,
   };
 }
@@ -147,7 +153,8 @@ function interimRecordKey(task: Json): string | undefined {
   // (interim.observed), so it is often the only copy of the record a streaming client sees.
   if (!isInterrupted(stateOf(task))) return undefined;
   const interim = (Array.isArray(task.artifacts) ? (task.artifacts as Json[]) : []).filter((a) => {
-    const marked = a.artifactId === EVIDENCE_ARTIFACT_ID || (Array.isArray(a.extensions) && a.extensions.includes(EXTENSION_URI));
+    const marked =
+      a.artifactId === EVIDENCE_ARTIFACT_ID || (Array.isArray(a.extensions) && a.extensions.includes(EXTENSION_URI));
     const reference = (a.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined;
     return marked && isInterrupted(reference?.terminalState);
   });
@@ -155,16 +162,23 @@ function interimRecordKey(task: Json): string | undefined {
 }
 
 function withHeader(current: string | undefined): string {
-  const uris = (current ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const uris = (current ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   return [...new Set([...uris, EXTENSION_URI])].join(", ");
 }
 
 /** Structural equality of plain JSON values, member order ignored. */
 function sameJson(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
   if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Json)[k], (b as Json)[k]));
+    return (
+      ka.length === Object.keys(b).length &&
+      ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Json)[k], (b as Json)[k]))
+    );
   }
   return a === b;
 }
@@ -185,7 +199,10 @@ export class EvidenceGate implements CallInterceptor {
     this.requireTask = this.requirement.requireTask === true;
     const trust = resolveTrust(options.trust);
     // A gate without a usable trust file would refuse everything for the wrong reason: fail at construction.
-    if (!trust.ok) throw new TypeError(`evidence gate: the trust configuration is invalid: ${trust.code}: ${trust.detail}${trust.path ? ` (at ${trust.path})` : ""}`);
+    if (!trust.ok)
+      throw new TypeError(
+        `evidence gate: the trust configuration is invalid: ${trust.code}: ${trust.detail}${trust.path ? ` (at ${trust.path})` : ""}`,
+      );
     this.trust = trust.value;
     // PREFERRED asks without insisting: by default only a FAIL refuses (an accepted requirement
     // still binds: negotiation FAILs on a silent downgrade), and a Task without evidence passes.
@@ -240,9 +257,18 @@ export class EvidenceGate implements CallInterceptor {
 
   private onMessage(message: Json): void {
     if (this.requireTask) {
-      throw new EvidencePolicyError("DIRECT_MESSAGE", "the server answered with a direct Message, and the requirement says requireTask: a Message is not success", { task: message });
+      throw new EvidencePolicyError(
+        "DIRECT_MESSAGE",
+        "the server answered with a direct Message, and the requirement says requireTask: a Message is not success",
+        { task: message },
+      );
     }
-    if (this.required) throw new EvidencePolicyError("NOT_ACCEPTED", "the server answered with a direct Message: the REQUIRED evidence requirement was never accepted", { task: message });
+    if (this.required)
+      throw new EvidencePolicyError(
+        "NOT_ACCEPTED",
+        "the server answered with a direct Message: the REQUIRED evidence requirement was never accepted",
+        { task: message },
+      );
   }
 
   private onTask(task: SdkTask, mayBeFirst: boolean): void {
@@ -272,7 +298,11 @@ export class EvidenceGate implements CallInterceptor {
     const acceptance = ext?.evidenceAcceptance as Json | undefined;
     if (acceptance?.state !== ACCEPTED) {
       const said = acceptance ? `state ${JSON.stringify(acceptance.state)}` : "no evidenceAcceptance";
-      throw new EvidencePolicyError("NOT_ACCEPTED", `the first Task shows ${said}: the REQUIRED evidence requirement was not accepted`, { task });
+      throw new EvidencePolicyError(
+        "NOT_ACCEPTED",
+        `the first Task shows ${said}: the REQUIRED evidence requirement was not accepted`,
+        { task },
+      );
     }
     for (const term of ["recordProfile", "minimumEvidence"] as const) {
       if (acceptance[term] !== this.requirement[term]) {
@@ -309,7 +339,10 @@ export class EvidenceGate implements CallInterceptor {
       ...(this.options.authority !== undefined ? { authority: this.options.authority } : {}),
       ...(this.options.tenant !== undefined ? { tenant: this.options.tenant } : {}),
     });
-    const report: Report = { ...raw, inputs: raw.inputs.map((i) => ("notes" in i ? { ...i, notes: [...i.notes, SDK_OBJECT_NOTE] } : i)) };
+    const report: Report = {
+      ...raw,
+      inputs: raw.inputs.map((i) => ("notes" in i ? { ...i, notes: [...i.notes, SDK_OBJECT_NOTE] } : i)),
+    };
     const code = report.policy.exitCode;
     const input = report.inputs[0];
     const noEvidence = input !== undefined && "error" in input && input.error.code === "INPUT_NO_EVIDENCE";
@@ -322,12 +355,19 @@ export class EvidenceGate implements CallInterceptor {
         ? `${input.error.code}: ${input.error.message}`
         : input && "properties" in input
           ? Object.entries(input.properties)
-              .filter(([p, r]) => r.state === "FAIL" || (code === 3 && this.policy.require.includes(p as PropertyName) && r.state !== "PASS"))
+              .filter(
+                ([p, r]) =>
+                  r.state === "FAIL" ||
+                  (code === 3 && this.policy.require.includes(p as PropertyName) && r.state !== "PASS"),
+              )
               .map(([p, r]) => `${p} ${r.state}: ${r.detail}`)
-              .concat(code === 3 ? [`achieved ${input.evidenceLevel.achieved}, minimum ${this.policy.minEvidence}`] : [])
+              .concat(
+                code === 3 ? [`achieved ${input.evidenceLevel.achieved}, minimum ${this.policy.minEvidence}`] : [],
+              )
               .join("; ")
           : (report.error?.message ?? "no report");
-    const reason: EvidencePolicyReason = code === 1 ? "EVIDENCE_FAILED" : code === 3 ? "POLICY_NOT_MET" : "UNVERIFIABLE";
+    const reason: EvidencePolicyReason =
+      code === 1 ? "EVIDENCE_FAILED" : code === 3 ? "POLICY_NOT_MET" : "UNVERIFIABLE";
     throw new EvidencePolicyError(reason, `Task ${id} (${stateOf(task) ?? "no state"}): ${why}`, { report, task });
   }
 }

@@ -40,23 +40,38 @@ export function computeCapsuleId(capsule: JsonValue): Result<CapsuleIdentity> {
   if (!formatVersion.ok) return formatVersion;
   const preImage = identityPreImage(capsule, formatVersion.value);
   if (!preImage.ok) return preImage;
-  return ok({ capsuleId: sha256Hex(utf8(preImage.value)), formatVersion: formatVersion.value, preImage: preImage.value });
+  return ok({
+    capsuleId: sha256Hex(utf8(preImage.value)),
+    formatVersion: formatVersion.value,
+    preImage: preImage.value,
+  });
 }
 
 /**
  * Recomputes the id and compares it with the carried `capsule_id`, which must first be in the
  * id grammar: a padded or uppercase id is a different representation, not the same id.
  */
-export function checkCarriedCapsuleId(capsule: JsonValue): Result<{ capsuleId: string; formatVersion: CapsuleFormatVersion }> {
+export function checkCarriedCapsuleId(
+  capsule: JsonValue,
+): Result<{ capsuleId: string; formatVersion: CapsuleFormatVersion }> {
   if (!isJsonObject(capsule)) return fail("AAC_NOT_AN_OBJECT", "a capsule is a JSON object", "$");
   const carried = member(capsule, "capsule_id");
   if (carried === undefined) return fail("AAC_CAPSULE_ID_MISSING", "the capsule carries no capsule_id", "capsule_id");
-  if (!isHex64(carried)) return fail("AAC_CAPSULE_ID_MALFORMED", `carried capsule_id ${describe(carried)} is not 64 lowercase hex characters`, "capsule_id");
+  if (!isHex64(carried))
+    return fail(
+      "AAC_CAPSULE_ID_MALFORMED",
+      `carried capsule_id ${describe(carried)} is not 64 lowercase hex characters`,
+      "capsule_id",
+    );
   const recomputed = computeCapsuleId(capsule);
   if (!recomputed.ok) return recomputed;
   const { capsuleId, formatVersion } = recomputed.value;
   if (capsuleId !== carried) {
-    return fail("AAC_CAPSULE_ID_MISMATCH", `recomputed ${capsuleId} != carried ${carried} (format "${formatVersion}")`, "capsule_id");
+    return fail(
+      "AAC_CAPSULE_ID_MISMATCH",
+      `recomputed ${capsuleId} != carried ${carried} (format "${formatVersion}")`,
+      "capsule_id",
+    );
   }
   return ok({ capsuleId, formatVersion });
 }
@@ -76,27 +91,54 @@ export function identityPreImage(capsule: JsonObject, rule: CapsuleFormatVersion
 
 function declaredFormat(capsule: JsonObject): Result<CapsuleFormatVersion> {
   const version = member(capsule, "format_version");
-  if (version === undefined) return fail("AAC_FORMAT_VERSION_MISSING", "the capsule has no format_version", "format_version");
-  if (typeof version !== "string") return fail("AAC_FORMAT_VERSION_NOT_STRING", `format_version is ${describe(version)}, not a string`, "format_version");
+  if (version === undefined)
+    return fail("AAC_FORMAT_VERSION_MISSING", "the capsule has no format_version", "format_version");
+  if (typeof version !== "string")
+    return fail(
+      "AAC_FORMAT_VERSION_NOT_STRING",
+      `format_version is ${describe(version)}, not a string`,
+      "format_version",
+    );
   const declared = member(capsule, "canonicalization_id");
   if (version === "4") {
-    if (declared === undefined) return fail("AAC_CANONICALIZATION_ID_MISSING", 'format "4" requires canonicalization_id "jcs"', "canonicalization_id");
+    if (declared === undefined)
+      return fail(
+        "AAC_CANONICALIZATION_ID_MISSING",
+        'format "4" requires canonicalization_id "jcs"',
+        "canonicalization_id",
+      );
     if (typeof declared !== "string") {
-      return fail("AAC_CANONICALIZATION_ID_NOT_STRING", `canonicalization_id is ${describe(declared)}, not a string`, "canonicalization_id");
+      return fail(
+        "AAC_CANONICALIZATION_ID_NOT_STRING",
+        `canonicalization_id is ${describe(declared)}, not a string`,
+        "canonicalization_id",
+      );
     }
     if (declared !== "jcs") {
-      return fail("AAC_CANONICALIZATION_PROFILE_MISMATCH", `format "4" requires canonicalization_id "jcs", not ${describe(declared)}`, "canonicalization_id");
+      return fail(
+        "AAC_CANONICALIZATION_PROFILE_MISMATCH",
+        `format "4" requires canonicalization_id "jcs", not ${describe(declared)}`,
+        "canonicalization_id",
+      );
     }
     return ok("4");
   }
   if (version === "2") {
     // A vintage capsule predates the declaration; one that carries it was altered or mislabelled.
     if (declared !== undefined) {
-      return fail("AAC_CANONICALIZATION_PROFILE_MISMATCH", `format "2" declares no canonicalization_id, found ${describe(declared)}`, "canonicalization_id");
+      return fail(
+        "AAC_CANONICALIZATION_PROFILE_MISMATCH",
+        `format "2" declares no canonicalization_id, found ${describe(declared)}`,
+        "canonicalization_id",
+      );
     }
     return ok("2");
   }
-  return fail("AAC_FORMAT_VERSION_UNSUPPORTED", `format_version ${describe(version)} is not "4" or "2"`, "format_version");
+  return fail(
+    "AAC_FORMAT_VERSION_UNSUPPORTED",
+    `format_version ${describe(version)} is not "4" or "2"`,
+    "format_version",
+  );
 }
 
 /** A short rendering of an untrusted value for a detail string. */

@@ -32,7 +32,11 @@ export const ENVELOPE_FINDING_CODES = {
 } as const satisfies { readonly [code in AacCode & `ENVELOPE_${string}`]: string };
 
 /** `onSigStructure` sees the exact Sig_structure bytes the signature is checked over (`inspect`). */
-export function verifyProducerEnvelope(envelope: Uint8Array, capsuleIdHex: string, onSigStructure?: (toBeSigned: Uint8Array) => void): Result<{ publicKeyHex: string }> {
+export function verifyProducerEnvelope(
+  envelope: Uint8Array,
+  capsuleIdHex: string,
+  onSigStructure?: (toBeSigned: Uint8Array) => void,
+): Result<{ publicKeyHex: string }> {
   // Step 0.
   if (!isHex64(capsuleIdHex)) return fail("ENVELOPE_CAPSULE_ID_MALFORMED", "capsule_id must match ^[0-9a-f]{64}$");
   if (envelope.length > ENVELOPE_MAX_BYTES) {
@@ -44,13 +48,15 @@ export function verifyProducerEnvelope(envelope: Uint8Array, capsuleIdHex: strin
   const msg = decoded.value;
   if (msg.protectedBytes.length === 0) return fail("ENVELOPE_MALFORMED", "protected header is empty");
   for (const label of msg.protectedHeader.keys()) {
-    if (typeof label !== "number") return fail("ENVELOPE_MALFORMED", `protected label ${JSON.stringify(label)} is not an integer`);
+    if (typeof label !== "number")
+      return fail("ENVELOPE_MALFORMED", `protected label ${JSON.stringify(label)} is not an integer`);
   }
   if (msg.unprotectedHeader.size !== 0) return fail("ENVELOPE_MALFORMED", "unprotected header must be the empty map");
   if (msg.payload === null) return fail("ENVELOPE_MALFORMED", "payload must be attached");
   // Step 2: typeof first, so a float or boolean can never compare equal to -8.
   const alg = msg.protectedHeader.get(HEADER_ALG);
-  if (typeof alg !== "number" || alg !== COSE_ALG_EDDSA) return fail("ENVELOPE_ALGORITHM_MISMATCH", "alg must be EdDSA (-8)");
+  if (typeof alg !== "number" || alg !== COSE_ALG_EDDSA)
+    return fail("ENVELOPE_ALGORITHM_MISMATCH", "alg must be EdDSA (-8)");
   // Step 3.
   if (msg.protectedHeader.get(HEADER_CONTENT_TYPE) !== ENVELOPE_CONTENT_TYPE) {
     return fail("ENVELOPE_CONTENT_TYPE_MISMATCH", `content type must be "${ENVELOPE_CONTENT_TYPE}"`);
@@ -61,16 +67,20 @@ export function verifyProducerEnvelope(envelope: Uint8Array, capsuleIdHex: strin
     return fail("ENVELOPE_KID_INVALID", "kid must be a bstr of the raw 32-byte Ed25519 public key");
   }
   // Step 5: with 1, 3 and 4 present and every label an integer, size 3 means exactly {1, 3, 4}.
-  if (msg.protectedHeader.size !== 3) return fail("ENVELOPE_PROTECTED_HEADERS_INVALID", "protected labels must be exactly {1, 3, 4}");
+  if (msg.protectedHeader.size !== 3)
+    return fail("ENVELOPE_PROTECTED_HEADERS_INVALID", "protected labels must be exactly {1, 3, 4}");
   // Step 6: the raw bytes of capsule_id, not its 64 ASCII characters.
   if (!bytesEqual(msg.payload, hexToBytes(capsuleIdHex) as Uint8Array)) {
     return fail("ENVELOPE_PAYLOAD_MISMATCH", "payload is not the raw bytes of capsule_id");
   }
   // Step 7.
-  if (msg.signature.length !== 64) return fail("ENVELOPE_SIGNATURE_INVALID", `signature is ${msg.signature.length} bytes, not 64`);
+  if (msg.signature.length !== 64)
+    return fail("ENVELOPE_SIGNATURE_INVALID", `signature is ${msg.signature.length} bytes, not 64`);
   // Step 8: the kid itself is the verification key (self-attested; see the header comment).
   const key = publicKeyFromRawEd25519(kid);
-  const verified = key.ok ? verifySign1(msg, key.value, onSigStructure !== undefined ? { onSigStructure } : undefined) : key;
+  const verified = key.ok
+    ? verifySign1(msg, key.value, onSigStructure !== undefined ? { onSigStructure } : undefined)
+    : key;
   if (!verified.ok) return fail("ENVELOPE_SIGNATURE_INVALID", `${verified.code}: ${verified.detail}`);
   return ok({ publicKeyHex: bytesToHex(kid) });
 }

@@ -78,7 +78,8 @@ function collectAbsentFieldMembers(v: JsonValue, path: string, out: CpbViolation
   for (const name of Object.keys(v)) {
     const m = v[name] as JsonValue;
     const at = joinPath(path, name);
-    if (isAbsentFieldValue(m)) out.push({ path: cpbPath(at), rule: "P", detail: `member value ${absentForm(m)} is not in normal form` });
+    if (isAbsentFieldValue(m))
+      out.push({ path: cpbPath(at), rule: "P", detail: `member value ${absentForm(m)} is not in normal form` });
     else collectAbsentFieldMembers(m, at, out);
   }
 }
@@ -97,5 +98,10 @@ const PROJECT_SEGMENT = /(?:^|\.)([A-Za-z_$][A-Za-z0-9_$]*)|(\[(?:\d+|"(?:[^"\\]
 
 function cpbPath(projectPath: string): string {
   if (projectPath === "$") return "$";
-  return "$" + projectPath.replace(PROJECT_SEGMENT, (_seg, name: string | undefined, bracket: string) => (name !== undefined ? `["${name}"]` : bracket));
+  return (
+    "$" +
+    projectPath.replace(PROJECT_SEGMENT, (_seg, name: string | undefined, bracket: string) =>
+      name !== undefined ? `["${name}"]` : bracket,
+    )
+  );
 }

@@ -33,7 +33,8 @@ export function jcsN(value: JsonValue, exclusionSet?: readonly string[]): Result
   if (fault) return fault;
   let subject = value;
   if (exclusionSet !== undefined) {
-    if (!isJsonObject(value)) return fail("CANON_NOT_AN_OBJECT", "an exclusion set names members of an object; the value is not one", "$");
+    if (!isJsonObject(value))
+      return fail("CANON_NOT_AN_OBJECT", "an exclusion set names members of an object; the value is not one", "$");
     subject = excludeTopLevel(value, exclusionSet);
   }
   const normalized = normalizeAbsentFields(subject);
@@ -67,14 +68,22 @@ function collectWireFaults(v: JsonValue, path: string, depth: number, faults: Wi
     return;
   }
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) collectWireFaults(v[i] as JsonValue, joinPath(path, i), depth + 1, faults, limit);
+    for (let i = 0; i < v.length; i++)
+      collectWireFaults(v[i] as JsonValue, joinPath(path, i), depth + 1, faults, limit);
     return;
   }
   for (const name of nfcCollisions(v)) {
     if (faults.length >= limit) return;
-    faults.push(wireFault("CANON_DUPLICATE_MEMBER_NFC", `member name ${JSON.stringify(name)} equals another name of this object after NFC`, joinPath(path, name)));
+    faults.push(
+      wireFault(
+        "CANON_DUPLICATE_MEMBER_NFC",
+        `member name ${JSON.stringify(name)} equals another name of this object after NFC`,
+        joinPath(path, name),
+      ),
+    );
   }
-  for (const name of Object.keys(v)) collectWireFaults(v[name] as JsonValue, joinPath(path, name), depth + 1, faults, limit);
+  for (const name of Object.keys(v))
+    collectWireFaults(v[name] as JsonValue, joinPath(path, name), depth + 1, faults, limit);
 }
 
 /**

@@ -22,7 +22,14 @@
  * oneof, or a known field of the wrong type make the card malformed — SDKs disagree on which copy
  * wins, so no signature over it can mean one thing.
  */
-import { JsonNumber, isJsonNumber, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
+import {
+  JsonNumber,
+  isJsonNumber,
+  isJsonObject,
+  newJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { jcs } from "../canon/jcs.js";
 import { pyjson } from "../canon/pyjson.js";
@@ -33,7 +40,15 @@ import { CARD_MODEL, type Field, type MessageName } from "./model.js";
 export const CANONICALIZATIONS = ["sdk", "spec-presence", "served-scope", "legacy-python", "a2a-js-1.3"] as const;
 export type Canonicalization = (typeof CANONICALIZATIONS)[number];
 
-type Value = string | boolean | string[] | ReadMessage | ReadMessage[] | Map<string, ReadMessage> | Map<string, string> | JsonObject;
+type Value =
+  | string
+  | boolean
+  | string[]
+  | ReadMessage
+  | ReadMessage[]
+  | Map<string, ReadMessage>
+  | Map<string, string>
+  | JsonObject;
 
 interface KnownMember {
   readonly field: Field;
@@ -124,7 +139,11 @@ function readMessage(name: MessageName, v: JsonValue, path: string, unknownPaths
       continue;
     }
     const at = joinPath(path, key);
-    if (field.json !== field.proto && Object.prototype.hasOwnProperty.call(v, field.json) && Object.prototype.hasOwnProperty.call(v, field.proto)) {
+    if (
+      field.json !== field.proto &&
+      Object.prototype.hasOwnProperty.call(v, field.json) &&
+      Object.prototype.hasOwnProperty.call(v, field.proto)
+    ) {
       return malformed(`${field.json} is given under both its JSON name and its proto name ${field.proto}`, at);
     }
     // ProtoJSON: null is the field's default, i.e. not set.
@@ -143,17 +162,27 @@ function readMessage(name: MessageName, v: JsonValue, path: string, unknownPaths
 
 /** A v0.3-shaped card is not a v1.0 card: its canonicalization does not apply (a2a-wire.md §3.3). */
 function v03Signal(card: JsonObject): string | undefined {
-  for (const k of ["preferredTransport", "additionalInterfaces", "supportsAuthenticatedExtendedCard", "protocolVersion"]) {
+  for (const k of [
+    "preferredTransport",
+    "additionalInterfaces",
+    "supportsAuthenticatedExtendedCard",
+    "protocolVersion",
+  ]) {
     if (Object.prototype.hasOwnProperty.call(card, k)) return k;
   }
-  if (Object.prototype.hasOwnProperty.call(card, "url") && !Object.prototype.hasOwnProperty.call(card, "supportedInterfaces")) return "url";
+  if (
+    Object.prototype.hasOwnProperty.call(card, "url") &&
+    !Object.prototype.hasOwnProperty.call(card, "supportedInterfaces")
+  )
+    return "url";
   return undefined;
 }
 
 export function readCard(value: JsonValue): Result<ReadCard> {
   if (!isJsonObject(value)) return malformed("an Agent Card must be a JSON object", "$");
   const v03 = v03Signal(value);
-  if (v03 !== undefined) return malformed(`an A2A v0.3 Agent Card (member "${v03}"); verify-card checks v1.0 cards`, v03);
+  if (v03 !== undefined)
+    return malformed(`an A2A v0.3 Agent Card (member "${v03}"); verify-card checks v1.0 cards`, v03);
   const unknownFields: string[] = [];
   const root = readMessage("AgentCard", value, "$", unknownFields);
   if (!root.ok) return root;
@@ -235,7 +264,11 @@ function emitMessage(m: ReadMessage, rules: EmitRules, top: boolean): JsonObject
   const out = newJsonObject();
   for (const member of m.known) {
     if (!keep(member, rules.variant, top)) continue;
-    out[rules.variant === "served-scope" ? member.key : member.field.json] = emitValue(member.field, member.value, rules);
+    out[rules.variant === "served-scope" ? member.key : member.field.json] = emitValue(
+      member.field,
+      member.value,
+      rules,
+    );
   }
   if (rules.variant === "served-scope") {
     for (const u of m.unknown) if (!(top && u.key === "signatures")) out[u.key] = u.value;
@@ -265,7 +298,11 @@ function cleanEmpty(v: JsonValue): JsonValue | undefined {
 export function notCoveredBy(card: ReadCard, variant: Canonicalization): string[] {
   if (variant === "served-scope") return [];
   const out = [...card.unknownFields];
-  if (variant === "a2a-js-1.3" && card.root.known.some((m) => m.field.json === "securitySchemes" && !isDefault(m.value))) out.unshift("securitySchemes");
+  if (
+    variant === "a2a-js-1.3" &&
+    card.root.known.some((m) => m.field.json === "securitySchemes" && !isDefault(m.value))
+  )
+    out.unshift("securitySchemes");
   return out;
 }
 

@@ -29,7 +29,8 @@ const KNOWN_PARAMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 function listFindings(name: string, v: JsonValue, at: string, known: readonly string[]): ExtensionFinding[] {
-  if (!Array.isArray(v) || v.length === 0) return [{ path: at, detail: `${name} ${showValue(v)} is not a non-empty list` }];
+  if (!Array.isArray(v) || v.length === 0)
+    return [{ path: at, detail: `${name} ${showValue(v)} is not a non-empty list` }];
   const out: ExtensionFinding[] = [];
   const seen = new Set<string>();
   for (const [i, item] of v.entries()) {
@@ -37,7 +38,10 @@ function listFindings(name: string, v: JsonValue, at: string, known: readonly st
     if (typeof item !== "string") out.push({ path: p, detail: `${name} entry ${showValue(item)} is not a string` });
     else if (seen.has(item)) out.push({ path: p, detail: `${name} lists ${item} twice` });
     else if (!known.includes(item)) {
-      const hint = name === "minimumEvidenceLevels" && item.startsWith("EVIDENCE_STATUS_") ? ` (levels are bare names: ${item.slice("EVIDENCE_STATUS_".length)})` : "";
+      const hint =
+        name === "minimumEvidenceLevels" && item.startsWith("EVIDENCE_STATUS_")
+          ? ` (levels are bare names: ${item.slice("EVIDENCE_STATUS_".length)})`
+          : "";
       out.push({ path: p, detail: `${name} names ${item}, which the profile does not define${hint}` });
     }
     if (typeof item === "string") seen.add(item);
@@ -57,15 +61,26 @@ export function evidenceExtension(card: JsonValue): ExtensionDeclaration {
     const at = joinPath("capabilities", "extensions", i);
     declaredAt.push(at);
     if (member(e, "required") === true) {
-      findings.push({ path: joinPath(at, "required"), detail: "the evidence extension is marked required: clients that do not activate it are refused (−32008), though it only adds data" });
+      findings.push({
+        path: joinPath(at, "required"),
+        detail:
+          "the evidence extension is marked required: clients that do not activate it are refused (−32008), though it only adds data",
+      });
     }
     const params = member(e, "params");
     if (declaredAt.length > 1 && !jsonEquals(params, firstParams)) {
-      findings.push({ path: joinPath(at, "params"), detail: `the evidence extension is declared again with different params than at ${declaredAt[0]}` });
+      findings.push({
+        path: joinPath(at, "params"),
+        detail: `the evidence extension is declared again with different params than at ${declaredAt[0]}`,
+      });
     }
     if (declaredAt.length === 1) firstParams = params;
     if (params === undefined || params === null) {
-      findings.push({ path: at, detail: "the evidence extension is declared without params: no record profile, delivery mode or level is offered" });
+      findings.push({
+        path: at,
+        detail:
+          "the evidence extension is declared without params: no record profile, delivery mode or level is offered",
+      });
       continue;
     }
     if (!isJsonObject(params)) {
@@ -79,7 +94,11 @@ export function evidenceExtension(card: JsonValue): ExtensionDeclaration {
       else findings.push(...listFindings(name, v, p, KNOWN_PARAMS[name] as readonly string[]));
     }
     for (const name of Object.keys(params)) {
-      if (!Object.hasOwn(KNOWN_PARAMS, name)) findings.push({ path: joinPath(at, "params", name), detail: `params has ${name}, which the profile does not define` });
+      if (!Object.hasOwn(KNOWN_PARAMS, name))
+        findings.push({
+          path: joinPath(at, "params", name),
+          detail: `params has ${name}, which the profile does not define`,
+        });
     }
   }
   return { declaredAt, findings };

@@ -62,7 +62,13 @@ const snake = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCas
 type Spec = readonly [json: string, kind: FieldKind, presence?: Presence, oneof?: string];
 
 function fields(...specs: Spec[]): readonly Field[] {
-  return specs.map(([json, kind, presence, oneof]) => ({ json, proto: snake(json), kind, presence: presence ?? "implicit", ...(oneof ? { oneof } : {}) }));
+  return specs.map(([json, kind, presence, oneof]) => ({
+    json,
+    proto: snake(json),
+    kind,
+    presence: presence ?? "implicit",
+    ...(oneof ? { oneof } : {}),
+  }));
 }
 
 const S = { t: "string" } as const;
@@ -91,9 +97,19 @@ export const CARD_MODEL: Readonly<Record<MessageName, readonly Field[]>> = {
     ["signatures", msgs("AgentCardSignature")],
     ["iconUrl", S, "optional"],
   ),
-  AgentInterface: fields(["url", S, "required"], ["protocolBinding", S, "required"], ["tenant", S], ["protocolVersion", S, "required"]),
+  AgentInterface: fields(
+    ["url", S, "required"],
+    ["protocolBinding", S, "required"],
+    ["tenant", S],
+    ["protocolVersion", S, "required"],
+  ),
   AgentProvider: fields(["url", S, "required"], ["organization", S, "required"]),
-  AgentCapabilities: fields(["streaming", B, "optional"], ["pushNotifications", B, "optional"], ["extensions", msgs("AgentExtension")], ["extendedAgentCard", B, "optional"]),
+  AgentCapabilities: fields(
+    ["streaming", B, "optional"],
+    ["pushNotifications", B, "optional"],
+    ["extensions", msgs("AgentExtension")],
+    ["extendedAgentCard", B, "optional"],
+  ),
   AgentExtension: fields(["uri", S], ["description", S], ["required", B], ["params", STRUCT]),
   AgentSkill: fields(
     ["id", S, "required"],
@@ -127,9 +143,20 @@ export const CARD_MODEL: Readonly<Record<MessageName, readonly Field[]>> = {
     ["password", msg("PasswordOAuthFlow"), "implicit", "flow"],
     ["deviceCode", msg("DeviceCodeOAuthFlow"), "implicit", "flow"],
   ),
-  AuthorizationCodeOAuthFlow: fields(["authorizationUrl", S, "required"], ["tokenUrl", S, "required"], ["refreshUrl", S], ["scopes", SMAP, "required"], ["pkceRequired", B]),
+  AuthorizationCodeOAuthFlow: fields(
+    ["authorizationUrl", S, "required"],
+    ["tokenUrl", S, "required"],
+    ["refreshUrl", S],
+    ["scopes", SMAP, "required"],
+    ["pkceRequired", B],
+  ),
   ClientCredentialsOAuthFlow: fields(["tokenUrl", S, "required"], ["refreshUrl", S], ["scopes", SMAP, "required"]),
   ImplicitOAuthFlow: fields(["authorizationUrl", S], ["refreshUrl", S], ["scopes", SMAP]),
   PasswordOAuthFlow: fields(["tokenUrl", S], ["refreshUrl", S], ["scopes", SMAP]),
-  DeviceCodeOAuthFlow: fields(["deviceAuthorizationUrl", S, "required"], ["tokenUrl", S, "required"], ["refreshUrl", S], ["scopes", SMAP, "required"]),
+  DeviceCodeOAuthFlow: fields(
+    ["deviceAuthorizationUrl", S, "required"],
+    ["tokenUrl", S, "required"],
+    ["refreshUrl", S],
+    ["scopes", SMAP, "required"],
+  ),
 };

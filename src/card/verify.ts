@@ -23,7 +23,14 @@ import { fail, ok, type Result } from "../result.js";
 import type { TrustConfig } from "../trust/config.js";
 import type { TrustedAgentKey } from "../trust/agents.js";
 import type { AgentKeyType } from "../trust/agent-keys.js";
-import { CANONICALIZATIONS, canonicalCard, notCoveredBy, readCard, type Canonicalization, type ReadCard } from "./canonicalize.js";
+import {
+  CANONICALIZATIONS,
+  canonicalCard,
+  notCoveredBy,
+  readCard,
+  type Canonicalization,
+  type ReadCard,
+} from "./canonicalize.js";
 import { evidenceExtension, type ExtensionDeclaration } from "./extension.js";
 
 export const DEFAULT_CARD_ALGORITHMS = ["ES256", "ES384", "ES512", "PS256", "RS256", "EdDSA", "Ed25519"] as const;
@@ -107,7 +114,10 @@ function candidates(card: ReadCard, only: Canonicalization | undefined): Result<
   return ok(out);
 }
 
-function pinnedKeys(trust: TrustConfig | undefined, names: readonly string[]): { agents: string[]; keys: { agent: string; key: TrustedAgentKey }[] } {
+function pinnedKeys(
+  trust: TrustConfig | undefined,
+  names: readonly string[],
+): { agents: string[]; keys: { agent: string; key: TrustedAgentKey }[] } {
   const agents: string[] = [];
   const keys: { agent: string; key: TrustedAgentKey }[] = [];
   for (const name of new Set(names)) {
@@ -143,16 +153,23 @@ async function verifyOne(
   algorithms: readonly string[],
   warnings: string[],
 ): Promise<Judged> {
-  if (!isJsonObject(entry)) return { state: "FAIL", check: "signature.shape", detail: "the signature entry is not an object" };
+  if (!isJsonObject(entry))
+    return { state: "FAIL", check: "signature.shape", detail: "the signature entry is not an object" };
   const prot = member(entry, "protected");
   const sig = member(entry, "signature");
   const header = member(entry, "header");
-  if (typeof prot !== "string" || typeof sig !== "string") return { state: "FAIL", check: "signature.shape", detail: "protected and signature must be strings" };
-  if (header !== undefined && header !== null && !isJsonObject(header)) return { state: "FAIL", check: "signature.shape", detail: "header must be an object" };
+  if (typeof prot !== "string" || typeof sig !== "string")
+    return { state: "FAIL", check: "signature.shape", detail: "protected and signature must be strings" };
+  if (header !== undefined && header !== null && !isJsonObject(header))
+    return { state: "FAIL", check: "signature.shape", detail: "header must be an object" };
   const protBytes = decodeBase64url(prot);
   const parsed = protBytes ? parseStrictJson(protBytes) : undefined;
   if (!parsed?.ok || !isJsonObject(parsed.value)) {
-    return { state: "FAIL", check: "protected.decode", detail: `the protected header is not strict base64url of a JSON object${parsed && !parsed.ok ? ` (${parsed.detail})` : ""}` };
+    return {
+      state: "FAIL",
+      check: "protected.decode",
+      detail: `the protected header is not strict base64url of a JSON object${parsed && !parsed.ok ? ` (${parsed.detail})` : ""}`,
+    };
   }
   const ph = parsed.value;
   const alg = member(ph, "alg");
@@ -169,23 +186,49 @@ async function verifyOne(
   if (typeof alg !== "string") return headerFail("the protected header has no alg");
   if (!algorithms.includes(alg)) return headerFail(`alg ${alg} is not allowed (allowed: ${algorithms.join(", ")})`);
   if (typeof kid !== "string" || kid === "") return headerFail("the protected header has no kid");
-  if (member(ph, "crit") !== undefined) return headerFail(`crit ${showValue(member(ph, "crit"))}: no critical header parameter is understood`);
-  if (member(ph, "b64") !== undefined) return headerFail("b64 (RFC 7797 unencoded payload) is not how Agent Cards are signed");
+  if (member(ph, "crit") !== undefined)
+    return headerFail(`crit ${showValue(member(ph, "crit"))}: no critical header parameter is understood`);
+  if (member(ph, "b64") !== undefined)
+    return headerFail("b64 (RFC 7797 unencoded payload) is not how Agent Cards are signed");
   if (isJsonObject(header)) {
     const both = Object.keys(header).filter((k) => Object.prototype.hasOwnProperty.call(ph, k));
-    if (both.length > 0) return headerFail(`${both.join(", ")} in both the protected and the unprotected header (RFC 7515 §7.2.1)`);
+    if (both.length > 0)
+      return headerFail(`${both.join(", ")} in both the protected and the unprotected header (RFC 7515 §7.2.1)`);
   }
   if (typ === undefined) warnings.push('the protected header has no typ (A2A: "JOSE")');
   else if (typ !== "JOSE") warnings.push(`typ ${showValue(typ)} is not "JOSE"`);
 
-  const fitting = pinned.filter(({ key }) => (ALG_KEY_TYPES[alg] ?? []).includes(key.type) && (key.kid === undefined || key.kid === kid));
-  if (pinned.length === 0) return { ...seen, state: "INCONCLUSIVE", check: "key.pinned", detail: "the trust file pins no key for this card (unknown key)" };
-  if (fitting.length === 0) return { ...seen, state: "INCONCLUSIVE", check: "key.pinned", detail: `no pinned key for this card fits ${alg} with kid ${kid} (unknown key)` };
+  const fitting = pinned.filter(
+    ({ key }) => (ALG_KEY_TYPES[alg] ?? []).includes(key.type) && (key.kid === undefined || key.kid === kid),
+  );
+  if (pinned.length === 0)
+    return {
+      ...seen,
+      state: "INCONCLUSIVE",
+      check: "key.pinned",
+      detail: "the trust file pins no key for this card (unknown key)",
+    };
+  if (fitting.length === 0)
+    return {
+      ...seen,
+      state: "INCONCLUSIVE",
+      check: "key.pinned",
+      detail: `no pinned key for this card fits ${alg} with kid ${kid} (unknown key)`,
+    };
 
   for (const { agent, key } of fitting) {
     for (const c of cands) {
       try {
-        await flattenedVerify({ protected: prot, payload: c.payload, signature: sig, ...(isJsonObject(header) ? { header: header as Record<string, unknown> } : {}) }, key.key, { algorithms: [alg] });
+        await flattenedVerify(
+          {
+            protected: prot,
+            payload: c.payload,
+            signature: sig,
+            ...(isJsonObject(header) ? { header: header as Record<string, unknown> } : {}),
+          },
+          key.key,
+          { algorithms: [alg] },
+        );
       } catch {
         continue;
       }
@@ -211,7 +254,11 @@ async function verifyOne(
 }
 
 /** Verifies a card's signatures against the trust file's `agents` keys. Never throws on bad input. */
-export async function verifyCard(data: Uint8Array | string, trust: TrustConfig | undefined, options: VerifyCardOptions = {}): Promise<Result<CardReport>> {
+export async function verifyCard(
+  data: Uint8Array | string,
+  trust: TrustConfig | undefined,
+  options: VerifyCardOptions = {},
+): Promise<Result<CardReport>> {
   const parsed = parseStrictJson(data);
   if (!parsed.ok) return fail("CARD_NOT_JSON", `${parsed.detail} (${parsed.code})`, parsed.path);
   if (!isJsonObject(parsed.value)) return fail("CARD_NOT_JSON", "an Agent Card must be a JSON object", "$");
@@ -219,9 +266,11 @@ export async function verifyCard(data: Uint8Array | string, trust: TrustConfig |
   const card = readCard(value);
   if (!card.ok) return card;
   const signatures = member(value, "signatures");
-  if (signatures !== undefined && signatures !== null && !Array.isArray(signatures)) return fail("CARD_MALFORMED", "signatures must be an array", "signatures");
+  if (signatures !== undefined && signatures !== null && !Array.isArray(signatures))
+    return fail("CARD_MALFORMED", "signatures must be an array", "signatures");
   const list = (signatures ?? []) as JsonValue[];
-  if (list.length > MAX_SIGNATURES) return fail("CARD_MALFORMED", `${list.length} signatures: more than ${MAX_SIGNATURES} is refused`, "signatures");
+  if (list.length > MAX_SIGNATURES)
+    return fail("CARD_MALFORMED", `${list.length} signatures: more than ${MAX_SIGNATURES} is refused`, "signatures");
   const cands = candidates(card.value, options.canonicalization);
   if (!cands.ok) return cands;
   const { agents, keys } = pinnedKeys(trust, cardNames(value, options.cardUrl));
@@ -244,4 +293,3 @@ export async function verifyCard(data: Uint8Array | string, trust: TrustConfig |
     exitCode,
   });
 }
-

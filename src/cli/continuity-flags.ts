@@ -28,12 +28,23 @@ export interface ContinuityRequest {
 }
 
 /** A file that cannot be used: one message for stderr, exit 2. */
-export type ContinuityFlagsResult = { readonly ok: true; readonly value: ContinuityRequest } | { readonly ok: false; readonly message: string };
+export type ContinuityFlagsResult =
+  { readonly ok: true; readonly value: ContinuityRequest } | { readonly ok: false; readonly message: string };
 
 export function addContinuityOptions(command: Command): Command {
   return command
-    .addOption(new Option("--cosignatures <file>", "C2SP cosignature lines for the inputs' checkpoints (JSON: [{type, note, lines}])"))
-    .addOption(new Option("--checkpoints <file>", "CLL checkpoints seen before (JSON array), compared with the inputs' to detect a fork"));
+    .addOption(
+      new Option(
+        "--cosignatures <file>",
+        "C2SP cosignature lines for the inputs' checkpoints (JSON: [{type, note, lines}])",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--checkpoints <file>",
+        "CLL checkpoints seen before (JSON array), compared with the inputs' to detect a fork",
+      ),
+    );
 }
 
 /** Reads and parses the file a flag names; any failure is one message naming the flag and the path. */
@@ -45,7 +56,10 @@ async function readFile<T>(
 ): Promise<{ ok: true; value: T; json: JsonValue } | { ok: false; message: string }> {
   const r = await read(path);
   if (!r.ok) return { ok: false, message: `${flag}: ${r.message}` };
-  const refused = (f: Failure) => ({ ok: false as const, message: `${flag}: ${path}: ${f.code}: ${f.detail}${f.path ? ` (at ${f.path})` : ""}` });
+  const refused = (f: Failure) => ({
+    ok: false as const,
+    message: `${flag}: ${path}: ${f.code}: ${f.detail}${f.path ? ` (at ${f.path})` : ""}`,
+  });
   const json = parseStrictJson(r.bytes);
   if (!json.ok) return refused(json);
   const parsed = parse(json.value);
@@ -53,7 +67,10 @@ async function readFile<T>(
   return { ok: true, value: parsed.value, json: json.value };
 }
 
-export async function readContinuityFlags(flags: ContinuityFlags, read: (path: string) => Promise<ReadResult> = readInput): Promise<ContinuityFlagsResult> {
+export async function readContinuityFlags(
+  flags: ContinuityFlags,
+  read: (path: string) => Promise<ReadResult> = readInput,
+): Promise<ContinuityFlagsResult> {
   let cosignatures: JsonValue | undefined;
   if (flags.cosignatures !== undefined) {
     const file = await readFile(flags.cosignatures, "--cosignatures", (v) => parseCosignatureFile(v), read);

@@ -20,7 +20,17 @@ import { isJsonObject, member, type JsonObject } from "../json/value.js";
 import { EVIDENCE_LEVELS, EXTENSION_URI, RECORD_PROFILE_V1, REQUIREMENTS } from "../profile.js";
 import { fail, ok, type Result } from "../result.js";
 import { DEFAULT_HTTP_LIMITS, type HttpDeps, type HttpLimits } from "../net/http.js";
-import { getTask, isTerminalState, sendMessage, taskState, type Binding, type CallContext, type CallResult, type Endpoint, type ExchangeRecord } from "../net/a2a.js";
+import {
+  getTask,
+  isTerminalState,
+  sendMessage,
+  taskState,
+  type Binding,
+  type CallContext,
+  type CallResult,
+  type Endpoint,
+  type ExchangeRecord,
+} from "../net/a2a.js";
 import { TOOL_VERSION } from "../version.js";
 import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
@@ -60,7 +70,8 @@ const MAX_POLLS = 1000;
 class FetchUsage extends Error {}
 
 function integer(value: string, name: string, min: number, max: number): number {
-  if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max) throw new FetchUsage(`${name}: expected an integer in ${min}..${max}, got "${value}"`);
+  if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new FetchUsage(`${name}: expected an integer in ${min}..${max}, got "${value}"`);
   return Number(value);
 }
 
@@ -71,9 +82,11 @@ function parseUrl(text: string, where: string): URL {
   } catch {
     throw new FetchUsage(`${where}: "${text}" is not an absolute URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchUsage(`${where}: only http and https URLs are fetched, not ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new FetchUsage(`${where}: only http and https URLs are fetched, not ${url.protocol}`);
   // Credentials in a URL end up in logs and in the sidecar: pass them with --header instead.
-  if (url.username !== "" || url.password !== "") throw new FetchUsage(`${where}: a URL with credentials is refused; send them with --header`);
+  if (url.username !== "" || url.password !== "")
+    throw new FetchUsage(`${where}: a URL with credentials is refused; send them with --header`);
   return url;
 }
 
@@ -83,7 +96,8 @@ function parseHeaders(list: readonly string[]): Record<string, string> {
     const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(h);
     if (!m) throw new FetchUsage(`--header: expected "Name: value", got "${h}"`);
     const name = m[1] as string;
-    if (/^(a2a-version|a2a-extensions|content-type|content-length|host)$/i.test(name)) throw new FetchUsage(`--header: ${name} is set by fetch itself`);
+    if (/^(a2a-version|a2a-extensions|content-type|content-length|host)$/i.test(name))
+      throw new FetchUsage(`--header: ${name} is set by fetch itself`);
     out[name] = m[2] as string;
   }
   return out;
@@ -94,35 +108,56 @@ async function endpointFromCard(path: string, binding: Binding | undefined): Pro
   const read = await readInput(path);
   if (!read.ok) throw new FetchUsage(`--card: ${read.message}`);
   const parsed = parseStrictJson(read.bytes);
-  if (!parsed.ok) throw new FetchUsage(`--card: ${path} is not strict JSON: ${parsed.detail}${parsed.path ? ` (at ${parsed.path})` : ""}`);
+  if (!parsed.ok)
+    throw new FetchUsage(
+      `--card: ${path} is not strict JSON: ${parsed.detail}${parsed.path ? ` (at ${parsed.path})` : ""}`,
+    );
   const interfaces = isJsonObject(parsed.value) ? member(parsed.value, "supportedInterfaces") : undefined;
-  if (!Array.isArray(interfaces)) throw new FetchUsage(`--card: ${path} has no supportedInterfaces (not an A2A v1.0 Agent Card)`);
+  if (!Array.isArray(interfaces))
+    throw new FetchUsage(`--card: ${path} has no supportedInterfaces (not an A2A v1.0 Agent Card)`);
   for (const [i, entry] of interfaces.entries()) {
     if (!isJsonObject(entry)) continue;
     const kind = CARD_BINDINGS[String(member(entry, "protocolBinding"))];
     const version = member(entry, "protocolVersion");
     const url = member(entry, "url");
-    if (!kind || (binding && kind !== binding) || typeof version !== "string" || !/^1\.\d+$/.test(version) || typeof url !== "string") continue;
+    if (
+      !kind ||
+      (binding && kind !== binding) ||
+      typeof version !== "string" ||
+      !/^1\.\d+$/.test(version) ||
+      typeof url !== "string"
+    )
+      continue;
     const tenant = member(entry, "tenant");
-    return { url: parseUrl(url, `--card supportedInterfaces[${i}].url`), binding: kind, ...(typeof tenant === "string" && tenant !== "" ? { tenant } : {}) };
+    return {
+      url: parseUrl(url, `--card supportedInterfaces[${i}].url`),
+      binding: kind,
+      ...(typeof tenant === "string" && tenant !== "" ? { tenant } : {}),
+    };
   }
-  throw new FetchUsage(`--card: ${path} lists no A2A 1.x ${binding === "rest" ? "HTTP+JSON" : binding === "jsonrpc" ? "JSONRPC" : "JSONRPC or HTTP+JSON"} interface`);
+  throw new FetchUsage(
+    `--card: ${path} lists no A2A 1.x ${binding === "rest" ? "HTTP+JSON" : binding === "jsonrpc" ? "JSONRPC" : "JSONRPC or HTTP+JSON"} interface`,
+  );
 }
 
 async function resolveEndpoint(flags: FetchFlags): Promise<Endpoint> {
   const binding = flags.binding === undefined ? undefined : BINDINGS[flags.binding];
-  if (flags.binding !== undefined && !binding) throw new FetchUsage(`--binding: expected jsonrpc or rest, got "${flags.binding}"`);
+  if (flags.binding !== undefined && !binding)
+    throw new FetchUsage(`--binding: expected jsonrpc or rest, got "${flags.binding}"`);
   if (flags.card !== undefined && flags.url !== undefined) throw new FetchUsage("give --url or --card, not both");
   const ep = flags.card !== undefined ? await endpointFromCard(flags.card, binding) : undefined;
   if (ep) return flags.tenant !== undefined ? { ...ep, tenant: flags.tenant } : ep;
-  if (flags.url === undefined) throw new FetchUsage("give the server: --url <interface URL> --binding jsonrpc|rest, or --card <Agent Card file>");
+  if (flags.url === undefined)
+    throw new FetchUsage("give the server: --url <interface URL> --binding jsonrpc|rest, or --card <Agent Card file>");
   if (!binding) throw new FetchUsage("--url needs --binding jsonrpc|rest");
   return { url: parseUrl(flags.url, "--url"), binding, ...(flags.tenant ? { tenant: flags.tenant } : {}) };
 }
 
 function requirementMessage(flags: FetchFlags, messageId: string): JsonObject {
-  if (!(REQUIREMENTS as readonly string[]).includes(flags.requireEvidence)) throw new FetchUsage(`--require-evidence: expected REQUIRED or PREFERRED, got "${flags.requireEvidence}"`);
-  if (!(EVIDENCE_LEVELS as readonly string[]).includes(flags.minEvidence)) throw new FetchUsage(`--min-evidence: expected one of ${EVIDENCE_LEVELS.join(", ")}, got "${flags.minEvidence}"`);
+  if (!(REQUIREMENTS as readonly string[]).includes(flags.requireEvidence))
+    throw new FetchUsage(`--require-evidence: expected REQUIRED or PREFERRED, got "${flags.requireEvidence}"`);
+  if (!(EVIDENCE_LEVELS as readonly string[]).includes(flags.minEvidence))
+    throw new FetchUsage(`--min-evidence: expected one of ${EVIDENCE_LEVELS.join(", ")}, got "${flags.minEvidence}"`);
   const delay = integer(flags.maxRegistrationDelay, "--max-registration-delay", 0, 86_400 * 365);
   if (flags.text === undefined) throw new FetchUsage("--send needs the message text: --text <text>");
   const requirement = {
@@ -149,10 +184,19 @@ interface Saved {
   readonly polls?: number;
 }
 
-async function fetchOnce(ep: Endpoint, taskId: string, ctx: CallContext, historyLength: number | undefined): Promise<Result<Saved>> {
+async function fetchOnce(
+  ep: Endpoint,
+  taskId: string,
+  ctx: CallContext,
+  historyLength: number | undefined,
+): Promise<Result<Saved>> {
   const r = await getTask(ep, taskId, ctx, historyLength !== undefined ? { historyLength } : {});
   if (!r.ok) return r;
-  return ok({ bytes: r.value.body, exchanges: [r.value.record], summary: `Task ${taskId} in ${taskState(r.value.payload.value) ?? "no state"}` });
+  return ok({
+    bytes: r.value.body,
+    exchanges: [r.value.record],
+    summary: `Task ${taskId} in ${taskState(r.value.payload.value) ?? "no state"}`,
+  });
 }
 
 const enc = new TextEncoder();
@@ -165,7 +209,13 @@ function captureBytes(first: CallResult, final: CallResult | undefined): Uint8Ar
   return new Uint8Array(Buffer.concat(parts));
 }
 
-async function sendAndPoll(ep: Endpoint, flags: FetchFlags, ctx: CallContext, deps: FetchDeps, historyLength: number | undefined): Promise<Result<Saved>> {
+async function sendAndPoll(
+  ep: Endpoint,
+  flags: FetchFlags,
+  ctx: CallContext,
+  deps: FetchDeps,
+  historyLength: number | undefined,
+): Promise<Result<Saved>> {
   const message = requirementMessage(flags, (deps.messageId ?? randomUUID)());
   const polls = integer(flags.polls, "--polls", 1, MAX_POLLS);
   const interval = integer(flags.pollInterval, "--poll-interval", 0, 60_000);
@@ -199,7 +249,10 @@ async function sendAndPoll(ep: Endpoint, flags: FetchFlags, ctx: CallContext, de
       return fail("NET_NOT_TERMINAL", `Task ${taskId} is waiting (${state}); fetch captures one-shot Tasks only`);
     }
   }
-  return fail("NET_NOT_TERMINAL", `Task ${taskId} is still ${last ? taskState(last.payload.value) ?? "without a state" : "unknown"} after ${polls} GetTask polls`);
+  return fail(
+    "NET_NOT_TERMINAL",
+    `Task ${taskId} is still ${last ? (taskState(last.payload.value) ?? "without a state") : "unknown"} after ${polls} GetTask polls`,
+  );
 }
 
 function sidecar(ep: Endpoint, mode: "get" | "send", saved: Saved, output: string): string {
@@ -221,7 +274,10 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
   let ep: Endpoint;
   let saved: Result<Saved>;
   try {
-    if ((flags.taskId === undefined) === (flags.send !== true)) throw new FetchUsage("give exactly one of --task-id <id> (GetTask) or --send --text <text> (SendMessage, then poll)");
+    if ((flags.taskId === undefined) === (flags.send !== true))
+      throw new FetchUsage(
+        "give exactly one of --task-id <id> (GetTask) or --send --text <text> (SendMessage, then poll)",
+      );
     if (flags.send !== true && flags.text !== undefined) throw new FetchUsage("--text is for --send");
     ep = await resolveEndpoint(flags);
     const limits: HttpLimits = {
@@ -230,8 +286,12 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
       totalTimeoutMs: integer(flags.timeout, "--timeout", 1, 3_600_000),
     };
     const ctx: CallContext = { limits, deps, headers: parseHeaders(flags.header) };
-    const historyLength = flags.historyLength !== undefined ? integer(flags.historyLength, "--history-length", 0, 1_000_000) : undefined;
-    saved = flags.send === true ? await sendAndPoll(ep, flags, ctx, deps, historyLength) : await fetchOnce(ep, flags.taskId as string, ctx, historyLength);
+    const historyLength =
+      flags.historyLength !== undefined ? integer(flags.historyLength, "--history-length", 0, 1_000_000) : undefined;
+    saved =
+      flags.send === true
+        ? await sendAndPoll(ep, flags, ctx, deps, historyLength)
+        : await fetchOnce(ep, flags.taskId as string, ctx, historyLength);
   } catch (e) {
     if (!(e instanceof FetchUsage)) throw e;
     io.stderr(`a2a-evidence: fetch: ${e.message}\n`);
@@ -249,7 +309,10 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
     io.stderr(`a2a-evidence: fetch: cannot write ${flags.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
     return 2;
   }
-  if (!flags.quiet) io.stdout(`saved ${flags.output} (${saved.value.bytes.length} bytes over ${ep.binding}): ${saved.value.summary}; sidecar ${sidecarPath}\n`);
+  if (!flags.quiet)
+    io.stdout(
+      `saved ${flags.output} (${saved.value.bytes.length} bytes over ${ep.binding}): ${saved.value.summary}; sidecar ${sidecarPath}\n`,
+    );
   return 0;
 }
 
@@ -260,24 +323,48 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
   return program
     .command("fetch")
     .summary("capture a Task from a live server (networked)")
-    .description("the only networked command: GetTask (or SendMessage, then GetTask polled to a terminal state) from a live A2A server, saving the exact response bytes for verify")
+    .description(
+      "the only networked command: GetTask (or SendMessage, then GetTask polled to a terminal state) from a live A2A server, saving the exact response bytes for verify",
+    )
     .option("--url <url>", "the A2A interface URL, exactly (no redirect is followed)")
     .addOption(new Option("--binding <binding>", "the interface's protocol binding").choices(["jsonrpc", "rest"]))
-    .option("--card <file>", "take the URL and binding from this Agent Card file (first 1.x JSONRPC or HTTP+JSON interface)")
+    .option(
+      "--card <file>",
+      "take the URL and binding from this Agent Card file (first 1.x JSONRPC or HTTP+JSON interface)",
+    )
     .option("--tenant <id>", "the tenant to address")
     .option("--task-id <id>", "GetTask this Task")
-    .option("--send", "SendMessage (non-blocking) with the evidence requirement, then poll GetTask; saves a capture {firstTask, finalTask}")
+    .option(
+      "--send",
+      "SendMessage (non-blocking) with the evidence requirement, then poll GetTask; saves a capture {firstTask, finalTask}",
+    )
     .option("--text <text>", "the message text for --send")
-    .addOption(new Option("--require-evidence <requirement>", "the requirement --send states").choices(["REQUIRED", "PREFERRED"]).default("REQUIRED"))
-    .addOption(new Option("--min-evidence <level>", "the minimum evidence level --send asks for").choices([...EVIDENCE_LEVELS]).default("SIGNED_RECORD"))
+    .addOption(
+      new Option("--require-evidence <requirement>", "the requirement --send states")
+        .choices(["REQUIRED", "PREFERRED"])
+        .default("REQUIRED"),
+    )
+    .addOption(
+      new Option("--min-evidence <level>", "the minimum evidence level --send asks for")
+        .choices([...EVIDENCE_LEVELS])
+        .default("SIGNED_RECORD"),
+    )
     .option("--max-registration-delay <seconds>", "maximumRegistrationDelaySeconds --send asks for", "60")
     .option("--history-length <n>", "historyLength for GetTask")
     .option("--polls <n>", "at most this many GetTask polls in --send mode", "60")
     .option("--poll-interval <ms>", "milliseconds between polls", "500")
     .option("--connect-timeout <ms>", "connect timeout per request", String(DEFAULT_HTTP_LIMITS.connectTimeoutMs))
     .option("--timeout <ms>", "total timeout per request", String(DEFAULT_HTTP_LIMITS.totalTimeoutMs))
-    .option("--header <header>", 'an extra request header "Name: value" (repeatable; credential values are redacted in the sidecar)', collect, [])
-    .requiredOption("-o, --output <file>", "write the response bytes (or the capture) here; the sidecar goes to <file>.fetch.json")
+    .option(
+      "--header <header>",
+      'an extra request header "Name: value" (repeatable; credential values are redacted in the sidecar)',
+      collect,
+      [],
+    )
+    .requiredOption(
+      "-o, --output <file>",
+      "write the response bytes (or the capture) here; the sidecar goes to <file>.fetch.json",
+    )
     .option("-q, --quiet", "no summary line")
     .addHelpText(
       "after",
@@ -289,4 +376,3 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
       ctx.setExit(await runFetch(flags, ctx.io, deps));
     });
 }
-

@@ -59,7 +59,11 @@ export async function expandInputs(args: readonly string[]): Promise<Expanded> {
         const p = line.trim();
         if (p === "" || p.startsWith("#")) continue;
         if (p === "-") {
-          if (!refused) errors.push({ path: arg, message: `list ${arg.slice(1)}: names standard input ('-'); give '-' as an argument instead` });
+          if (!refused)
+            errors.push({
+              path: arg,
+              message: `list ${arg.slice(1)}: names standard input ('-'); give '-' as an argument instead`,
+            });
           refused = true;
           continue;
         }
@@ -78,7 +82,8 @@ export async function expandInputs(args: readonly string[]): Promise<Expanded> {
       else {
         const before = paths.length + errors.length;
         walk(arg, paths, errors);
-        if (paths.length + errors.length === before) errors.push({ path: arg, message: `${arg}: holds no *.json, *.ndjson or *.sse file` });
+        if (paths.length + errors.length === before)
+          errors.push({ path: arg, message: `${arg}: holds no *.json, *.ndjson or *.sse file` });
       }
     }
   }

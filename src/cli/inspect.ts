@@ -33,10 +33,22 @@ function nameOf(path: string): string {
 }
 
 /** The one line a file that cannot be used gets on stderr. */
-export function inspectFailureLine(f: InspectFailure, files: { input: string; trust?: string; task?: string; cosignatures?: string; interim?: readonly string[] }): string {
+export function inspectFailureLine(
+  f: InspectFailure,
+  files: { input: string; trust?: string; task?: string; cosignatures?: string; interim?: readonly string[] },
+): string {
   // An --interim failure names its position (`--interim[i]: …`), as verify's does: the i-th file given.
   const interim = files.interim?.[Number(/^--interim\[(\d+)\]/.exec(f.detail)?.[1])];
-  const file = f.about === "input" ? files.input : f.about === "trust" ? files.trust : f.about === "--task" ? files.task : f.about === "--interim" ? interim : files.cosignatures;
+  const file =
+    f.about === "input"
+      ? files.input
+      : f.about === "trust"
+        ? files.trust
+        : f.about === "--task"
+          ? files.task
+          : f.about === "--interim"
+            ? interim
+            : files.cosignatures;
   const what = f.about === "input" ? "" : f.about === "trust" ? "trust file " : `${f.about} `;
   return `a2a-evidence: ${printable(`${what}${nameOf(file ?? "")}`)}: ${f.code}: ${printable(f.detail)}${f.path ? ` (at ${printable(f.path)})` : ""}\n`;
 }
@@ -102,7 +114,10 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
  * the verify run's request, of which the explanation takes the trust file, --task, --interim and
  * --cosignatures. A Task that has not ended is explained as pending, as inspect prints it.
  */
-export function explanationOf(item: { readonly source: string; readonly data?: InspectRequest["data"] }, run: Pick<InspectRequest, "trust" | "task" | "cosignatures" | "interim">): string {
+export function explanationOf(
+  item: { readonly source: string; readonly data?: InspectRequest["data"] },
+  run: Pick<InspectRequest, "trust" | "task" | "cosignatures" | "interim">,
+): string {
   if (item.data === undefined) return "";
   const { trust, task, cosignatures, interim } = run;
   const request: InspectRequest = {
@@ -135,7 +150,11 @@ export function registerInspectCommand(program: Command, { io, setExit }: Comman
       [] as string[],
     )
     .option("--cosignatures <file>", "C2SP cosignature lines for the input's checkpoints")
-    .addOption(new Option("--format <format>", "output format (json: schemas/inspect.schema.json)").choices(INSPECT_FORMATS).default("text"))
+    .addOption(
+      new Option("--format <format>", "output format (json: schemas/inspect.schema.json)")
+        .choices(INSPECT_FORMATS)
+        .default("text"),
+    )
     .option("--bytes", "print the canonical bytes too, not only their length and SHA-256")
     .option("--all", "list every entry (default: 20 of each list, then how many more)")
     .addHelpText(

@@ -40,7 +40,9 @@ export function runJobWorker(): void {
       const it: InputItem = r.ok ? { source: job.source, data: r.bytes } : { source: job.source, readError: r.message };
       const loaded = session.load(it);
       const done: Done =
-        job.pass === "sighting" ? { k: job.k, sighting: session.sighting(it.source, loaded) } : { k: job.k, report: session.verify(it.source, loaded, job.findings) };
+        job.pass === "sighting"
+          ? { k: job.k, sighting: session.sighting(it.source, loaded) }
+          : { k: job.k, report: session.verify(it.source, loaded, job.findings) };
       parentPort?.postMessage(done);
     });
   });
@@ -50,7 +52,10 @@ export class JobPool {
   private readonly workers: Worker[];
 
   constructor(entry: string, jobs: number, request: RunRequest) {
-    this.workers = Array.from({ length: jobs }, () => new Worker(entry, { argv: [JOB_WORKER_ARG], workerData: { a2aEvidenceJobs: { request } } }));
+    this.workers = Array.from(
+      { length: jobs },
+      () => new Worker(entry, { argv: [JOB_WORKER_ARG], workerData: { a2aEvidenceJobs: { request } } }),
+    );
   }
 
   /** One pass over the inputs; `onResult` is called in input order, one at a time. */
@@ -69,7 +74,13 @@ export class JobPool {
         while (next < inputs.length && next - emitted < this.workers.length * IN_FLIGHT_PER_WORKER) {
           const input = inputs[next] as { path: string; source: string };
           const f = findings?.[next];
-          (this.workers[next % this.workers.length] as Worker).postMessage({ k: next, path: input.path, source: input.source, pass, ...(f ? { findings: f } : {}) });
+          (this.workers[next % this.workers.length] as Worker).postMessage({
+            k: next,
+            path: input.path,
+            source: input.source,
+            pass,
+            ...(f ? { findings: f } : {}),
+          });
           next++;
         }
         if (emitted === inputs.length) resolve();

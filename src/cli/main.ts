@@ -5,7 +5,15 @@
  */
 import { Command, CommanderError } from "commander";
 import { TOOL_VERSION } from "../version.js";
-import { guardStdout, outputExitCode, processIo, UsageError, type CliIo, type CommandContext, type CommandHost } from "./io.js";
+import {
+  guardStdout,
+  outputExitCode,
+  processIo,
+  UsageError,
+  type CliIo,
+  type CommandContext,
+  type CommandHost,
+} from "./io.js";
 
 export type { CliIo } from "./io.js";
 
@@ -27,7 +35,9 @@ async function buildProgram(ctx: CommandContext, argv: readonly string[]): Promi
   const program = new Command();
   program
     .name("a2a-evidence")
-    .description("Offline verifier for A2A Task Evidence bundles. Reports every property separately; never an aggregate verdict; never touches the network (except the fetch command).")
+    .description(
+      "Offline verifier for A2A Task Evidence bundles. Reports every property separately; never an aggregate verdict; never touches the network (except the fetch command).",
+    )
     .version(TOOL_VERSION, "-V, --version")
     .exitOverride()
     .configureHelp({ helpWidth: 80 })

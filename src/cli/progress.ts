@@ -27,7 +27,9 @@ export class Progress {
     if (percent === this.shown && this.done_ !== this.total) return;
     this.shown = percent;
     const filled = Math.round((this.done_ * WIDTH) / this.total);
-    this.io.stderr(`\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${this.done_}/${this.total} ${what}\u001b[K`);
+    this.io.stderr(
+      `\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${this.done_}/${this.total} ${what}\u001b[K`,
+    );
   }
 
   /** A second pass over the same inputs starts the bar again. */

@@ -52,7 +52,8 @@ export async function readInput(path: string, limit = MAX_INPUT_BYTES): Promise<
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) return { ok: false, message: `${path}: is a directory` };
-    if (st.size > limit) return { ok: false, message: `${path}: ${st.size} bytes exceeds the ${limit}-byte input limit` };
+    if (st.size > limit)
+      return { ok: false, message: `${path}: ${st.size} bytes exceeds the ${limit}-byte input limit` };
     const chunks: Buffer[] = [];
     let total = 0;
     const buf = Buffer.alloc(256 * 1024);

@@ -273,7 +273,13 @@ export async function runVectorFolder(path: string, name = basename(path)): Prom
     const args = existsSync(join(path, "args.json")) ? await readArgs(path, await readJson(path, "args.json")) : {};
     const trust = existsSync(join(path, "trust.json")) ? { trust: await readFile(path, "trust.json") } : {};
     // verify() reads every input framing itself: JSON, SSE, NDJSON.
-    const got = gotOf(verify({ ...args, ...trust, inputs: [{ source: `${name}/${inputFile}`, data: await readFile(path, inputFile) }] }));
+    const got = gotOf(
+      verify({
+        ...args,
+        ...trust,
+        inputs: [{ source: `${name}/${inputFile}`, data: await readFile(path, inputFile) }],
+      }),
+    );
     const differences = compare(expected, got);
     return { name, path, result: differences.length === 0 ? "match" : "mismatch", differences };
   } catch (e) {
@@ -378,7 +384,9 @@ export function registerVectorsCommand(program: Command, { io, setExit }: Comman
     .option("--no-color", "no colour (also: NO_COLOR, non-TTY stdout, --format json)")
     .addHelpText(
       "after",
-      wrapHelp("\nExit codes: 0 every vector matches · 1 some vector does not match · 2 a vector folder is unreadable or malformed"),
+      wrapHelp(
+        "\nExit codes: 0 every vector matches · 1 some vector does not match · 2 a vector folder is unreadable or malformed",
+      ),
     )
     .action(async (dirs: string[], flags: VectorsFlags) => {
       setExit(await runVectorsCommand(dirs, flags, io));

@@ -49,15 +49,20 @@ function renderText(source: string, report: CardReport, code: number): string {
   for (const s of report.signatures) {
     const what = [s.alg, s.kid !== undefined ? `kid ${s.kid}` : undefined].filter((x) => x !== undefined).join(" ");
     const also = s.alsoMatches && s.alsoMatches.length > 0 ? ` (also matches: ${s.alsoMatches.join(", ")})` : "";
-    lines.push(`  ${SYMBOL[s.state]} signatures[${s.index}] ${s.state}${what ? ` ${what}` : ""} [${s.check}]: ${s.detail}${also}`);
+    lines.push(
+      `  ${SYMBOL[s.state]} signatures[${s.index}] ${s.state}${what ? ` ${what}` : ""} [${s.check}]: ${s.detail}${also}`,
+    );
     if (s.notCovered) lines.push(`      not covered by this signature: ${capped(s.notCovered)}`);
     if (s.jku !== undefined) lines.push(`      jku ${s.jku} (reported, not fetched)`);
     for (const w of s.warnings) lines.push(`      warning: ${w}`);
   }
-  if (report.unknownFields.length > 0) lines.push(`  unknown to the v1.0 model (covered only under served-scope): ${capped(report.unknownFields)}`);
+  if (report.unknownFields.length > 0)
+    lines.push(`  unknown to the v1.0 model (covered only under served-scope): ${capped(report.unknownFields)}`);
   const ext = report.extension;
   if (ext.declaredAt.length > 0) {
-    lines.push(`  evidence extension declared at ${ext.declaredAt.join(", ")}: ${ext.findings.length === 0 ? "params consistent with the profile" : `${ext.findings.length} inconsistent`}`);
+    lines.push(
+      `  evidence extension declared at ${ext.declaredAt.join(", ")}: ${ext.findings.length === 0 ? "params consistent with the profile" : `${ext.findings.length} inconsistent`}`,
+    );
     for (const f of ext.findings.slice(0, MAX_LISTED)) lines.push(`    ⚠ ${f.path}: ${f.detail}`);
     if (ext.findings.length > MAX_LISTED) lines.push(`    … and ${ext.findings.length - MAX_LISTED} more`);
   }
@@ -110,11 +115,15 @@ export function registerVerifyCardCommand(program: Command, ctx: CommandContext)
   return program
     .command("verify-card")
     .summary("verify a signed Agent Card against pinned keys")
-    .description("verify an Agent Card's signatures against the keys the trust file pins for it (offline; names the canonicalization that matched)")
+    .description(
+      "verify an Agent Card's signatures against the keys the trust file pins for it (offline; names the canonicalization that matched)",
+    )
     .argument("<card>", "the Agent Card JSON file ('-' for standard input)")
     .option("--trust <file>", "trust configuration with an agents section (env A2A_EVIDENCE_TRUST)")
     .option("--card-url <url>", "the URL the card was fetched from, to match a trust entry named by URL")
-    .addOption(new Option("--canon <canonicalization>", "try only this canonicalization").choices([...CANONICALIZATIONS]))
+    .addOption(
+      new Option("--canon <canonicalization>", "try only this canonicalization").choices([...CANONICALIZATIONS]),
+    )
     .addOption(new Option("--format <format>", "report format").choices(["text", "json"]).default("text"))
     .option("-o, --output <file>", "write the report to a file instead of stdout")
     .option("-q, --quiet", "no report, exit code only")

@@ -6,7 +6,14 @@ import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from "n
 import { renderGithubSummary } from "../report/github.js";
 import { Option, type Command } from "commander";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
-import { errorReport, failedInput, isFailedInput, type InputError, type InputReport, type Report } from "../report/model.js";
+import {
+  errorReport,
+  failedInput,
+  isFailedInput,
+  type InputError,
+  type InputReport,
+  type Report,
+} from "../report/model.js";
 import { FORMAT_NAMES, isTextFormat, render, streamingRenderer, type FormatName } from "../report/index.js";
 import { Tally } from "../report/summary.js";
 import { makeStyle } from "../report/style.js";
@@ -51,9 +58,13 @@ const MIN_LEVELS: readonly EvidenceLevelOrNone[] = ["NONE", ...EVIDENCE_LEVELS];
 
 function parseRequire(list: string | undefined): PropertyName[] {
   if (list === undefined) return [];
-  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = list
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   for (const n of names) {
-    if (!isPropertyName(n)) throw new UsageError(`--require: unknown property "${n}" (known: ${PROPERTY_NAMES.join(", ")})`);
+    if (!isPropertyName(n))
+      throw new UsageError(`--require: unknown property "${n}" (known: ${PROPERTY_NAMES.join(", ")})`);
   }
   return names as PropertyName[];
 }
@@ -158,16 +169,31 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     throw new UsageError(`--min-evidence: unknown level "${flags.minEvidence}" (known: ${MIN_LEVELS.join(", ")})`);
   }
   const jobs = flags.jobs === undefined ? 1 : Number(flags.jobs);
-  if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 64) throw new UsageError(`--jobs: "${printable(flags.jobs ?? "")}" is not a number of threads from 1 to 64`);
+  if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 64)
+    throw new UsageError(`--jobs: "${printable(flags.jobs ?? "")}" is not a number of threads from 1 to 64`);
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-  if (flags.shard !== undefined && !shard) throw new UsageError(`--shard: "${printable(flags.shard)}" is not i/n with 1 ≤ i ≤ n (e.g. 2/4)`);
+  if (flags.shard !== undefined && !shard)
+    throw new UsageError(`--shard: "${printable(flags.shard)}" is not i/n with 1 ≤ i ≤ n (e.g. 2/4)`);
   const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
-  const fromStdin = [...args, flags.trust, flags.task, flags.firstTask, ...flags.interim, flags.cosignatures, flags.checkpoints].filter((i) => i === "-" || i === "@-").length;
+  const fromStdin = [
+    ...args,
+    flags.trust,
+    flags.task,
+    flags.firstTask,
+    ...flags.interim,
+    flags.cosignatures,
+    flags.checkpoints,
+  ].filter((i) => i === "-" || i === "@-").length;
   if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
-    throw new UsageError(`--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
+    throw new UsageError(
+      `--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`,
+    );
   }
-  if (flags.explain && (flags.quiet || flags.format !== "text")) throw new UsageError("--explain follows the text report: it takes neither -q nor --format other than text (inspect --format json explains for tools)");
+  if (flags.explain && (flags.quiet || flags.format !== "text"))
+    throw new UsageError(
+      "--explain follows the text report: it takes neither -q nor --format other than text (inspect --format json explains for tools)",
+    );
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
   if (fromStdin > 0 && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
 
@@ -180,7 +206,8 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   // Said once: the report carries every error; a one-line summary goes to stderr only when the
   // report is not on the terminal in front of the user (piped, -o, -q).
   const sayErrors = !io.stdoutIsTTY || Boolean(flags.quiet) || flags.output !== undefined;
-  const color = isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
+  const color =
+    isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
   const options = { verbose: Boolean(flags.verbose), style: makeStyle(color) };
 
   let opened: Opened;
@@ -195,7 +222,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       ...(trustPath !== undefined ? { trust: await readOrFail(trustPath, "trust file") } : {}),
       ...(flags.task !== undefined ? { task: await readOrFail(flags.task, "--task") } : {}),
       ...(flags.firstTask !== undefined ? { firstTask: await readOrFail(flags.firstTask, "--first-task") } : {}),
-      ...(flags.interim.length > 0 ? { interim: await Promise.all(flags.interim.map((f) => readOrFail(f, "--interim"))) } : {}),
+      ...(flags.interim.length > 0
+        ? { interim: await Promise.all(flags.interim.map((f) => readOrFail(f, "--interim"))) }
+        : {}),
     };
     opened = openSession(request);
   } catch (e) {
@@ -212,7 +241,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const expanded = await expandInputs(args);
   const paths = expanded.paths.filter((p) => !shard || inShard(p, shard));
   if (shard && paths.length === 0 && expanded.errors.length === 0 && !flags.quiet) {
-    io.stderr(`a2a-evidence: shard ${shard.index}/${shard.count} holds none of the ${expanded.paths.length} inputs; nothing verified\n`);
+    io.stderr(
+      `a2a-evidence: shard ${shard.index}/${shard.count} holds none of the ${expanded.paths.length} inputs; nothing verified\n`,
+    );
   }
   // Worker threads read files themselves: standard input stays with the main thread.
   const pool: JobPool | undefined =
@@ -286,14 +317,21 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
 }
 
 /** A format written once every input is in (junit, github, html), or a report of a run that could not start. */
-async function writeWhole(report: Report, flags: VerifyFlags, io: CliIo, options: { verbose: boolean; style: ReturnType<typeof makeStyle> }): Promise<number> {
+async function writeWhole(
+  report: Report,
+  flags: VerifyFlags,
+  io: CliIo,
+  options: { verbose: boolean; style: ReturnType<typeof makeStyle> },
+): Promise<number> {
   if (flags.quiet) return report.policy.exitCode;
   const text = render(flags.format, report, options);
   if (flags.output !== undefined) {
     try {
       writeFileSync(flags.output, text);
     } catch (e) {
-      io.stderr(`a2a-evidence: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+      io.stderr(
+        `a2a-evidence: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`,
+      );
       return 2;
     }
   } else {
@@ -305,7 +343,9 @@ async function writeWhole(report: Report, flags: VerifyFlags, io: CliIo, options
     try {
       appendFileSync(summary, renderGithubSummary(report));
     } catch (e) {
-      io.stderr(`a2a-evidence: cannot write the job summary ${printable(summary)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+      io.stderr(
+        `a2a-evidence: cannot write the job summary ${printable(summary)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`,
+      );
       return 2;
     }
   }
@@ -316,7 +356,9 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
   const command = program
     .command("verify")
     .summary("verify evidence offline, property by property")
-    .description("verify one or more inputs: a JSON-RPC GetTask response, an A2A Task, a capture, or a bare bundle ('-' = stdin)")
+    .description(
+      "verify one or more inputs: a JSON-RPC GetTask response, an A2A Task, a capture, or a bare bundle ('-' = stdin)",
+    )
     .argument("<input...>", "input files, directories (their *.json, *.ndjson, *.sse), @list files; '-' for stdin")
     .option("--trust <file>", "trust configuration (env A2A_EVIDENCE_TRUST)")
     .option("--task <file>", "the Task the caller observed (GetTask result), for a bare bundle")
@@ -329,7 +371,10 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     )
     .option("--authority <name>", "the authority the caller expects the producer to be")
     .option("--tenant <id>", "the tenant the caller addressed")
-    .option("--at <time>", "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED");
+    .option(
+      "--at <time>",
+      "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED",
+    );
   addContinuityOptions(command)
     .option("--require <properties>", "comma-separated properties that must be PASS")
     .addOption(

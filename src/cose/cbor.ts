@@ -34,16 +34,7 @@ export class CborTagged {
 export type CborKey = number | bigint | string;
 export type CborMap = Map<CborKey, CborValue>;
 export type CborValue =
-  | number
-  | bigint
-  | string
-  | boolean
-  | null
-  | Uint8Array
-  | CborFloat
-  | CborTagged
-  | CborValue[]
-  | CborMap;
+  number | bigint | string | boolean | null | Uint8Array | CborFloat | CborTagged | CborValue[] | CborMap;
 
 export const COSE_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_DEPTH = 32;
@@ -78,7 +69,8 @@ export function decodeStrictCbor(bytes: Uint8Array, options: StrictCborOptions =
   const d = new Decoder(bytes, options.maxDepth ?? DEFAULT_MAX_DEPTH, options.tags ?? []);
   try {
     const value = d.item(0);
-    if (d.pos < bytes.length) return fail("CBOR_TRAILING_BYTES", `${bytes.length - d.pos} byte(s) after the data item`, `@${d.pos}`);
+    if (d.pos < bytes.length)
+      return fail("CBOR_TRAILING_BYTES", `${bytes.length - d.pos} byte(s) after the data item`, `@${d.pos}`);
     return ok(value);
   } catch (e) {
     if (e instanceof CborReject) return fail(e.code, e.message, `@${e.offset}`);
@@ -121,12 +113,14 @@ class Decoder {
       this.need(4, at, "the argument");
       value = v.getUint32(this.pos);
       this.pos += 4;
-      if (value < 0x10000) throw new CborReject("CBOR_NON_MINIMAL", "integer encoded with more bytes than necessary", at);
+      if (value < 0x10000)
+        throw new CborReject("CBOR_NON_MINIMAL", "integer encoded with more bytes than necessary", at);
     } else {
       this.need(8, at, "the argument");
       const big = v.getBigUint64(this.pos);
       this.pos += 8;
-      if (big < 0x1_0000_0000n) throw new CborReject("CBOR_NON_MINIMAL", "integer encoded with more bytes than necessary", at);
+      if (big < 0x1_0000_0000n)
+        throw new CborReject("CBOR_NON_MINIMAL", "integer encoded with more bytes than necessary", at);
       value = big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
     }
     return value;
@@ -134,13 +128,15 @@ class Decoder {
 
   item(depth: number): CborValue {
     const at = this.pos;
-    if (at >= this.bytes.length) throw new CborReject("CBOR_TRUNCATED", at === 0 ? "empty input" : "not enough data: an item is missing", at);
+    if (at >= this.bytes.length)
+      throw new CborReject("CBOR_TRUNCATED", at === 0 ? "empty input" : "not enough data: an item is missing", at);
     const initial = this.bytes[at] as number;
     this.pos++;
     const major = initial >> 5;
     const info = initial & 31;
     // Break (0xff) or additional info 31 on strings, arrays and maps: indefinite length.
-    if (initial === 0xff || (info === 31 && major >= 2 && major <= 5)) throw new CborReject("CBOR_INDEFINITE_LENGTH", "indefinite-length item", at);
+    if (initial === 0xff || (info === 31 && major >= 2 && major <= 5))
+      throw new CborReject("CBOR_INDEFINITE_LENGTH", "indefinite-length item", at);
     if (major === 7) return this.simple(info, at);
     if (info >= 28) throw new CborReject("CBOR_MALFORMED", `reserved additional information ${info}`, at);
     const arg = this.argument(info, at);
@@ -177,7 +173,8 @@ class Decoder {
           const keyAt = this.pos;
           if (keyAt >= this.bytes.length) throw new CborReject("CBOR_TRUNCATED", "not enough entries in a map", keyAt);
           const keyMajor = (this.bytes[keyAt] as number) >> 5;
-          if (keyMajor > 1 && keyMajor !== 3) throw new CborReject("CBOR_MAP_KEY_TYPE", `map key of major type ${keyMajor}`, keyAt);
+          if (keyMajor > 1 && keyMajor !== 3)
+            throw new CborReject("CBOR_MAP_KEY_TYPE", `map key of major type ${keyMajor}`, keyAt);
           const key = this.item(depth + 1) as CborKey;
           if (out.has(key)) throw new CborReject("CBOR_DUPLICATE_KEY", `repeat map key ${String(key)}`, keyAt);
           out.set(key, this.item(depth + 1));
@@ -186,7 +183,8 @@ class Decoder {
       }
       default: {
         // major 6: a tag
-        if (typeof arg === "bigint" || !this.tags.includes(arg)) throw new CborReject("CBOR_TAG_UNSUPPORTED", `tag ${String(arg)} is not accepted here`, at);
+        if (typeof arg === "bigint" || !this.tags.includes(arg))
+          throw new CborReject("CBOR_TAG_UNSUPPORTED", `tag ${String(arg)} is not accepted here`, at);
         this.deeper(depth, at);
         if (this.pos >= this.bytes.length) throw new CborReject("CBOR_TRUNCATED", "tag content missing", at);
         return new CborTagged(arg, this.item(depth + 1));
@@ -197,7 +195,8 @@ class Decoder {
   /** A length that fits what is left of the input (each entry takes at least `perEntry` bytes). */
   private length(arg: number | bigint, at: number, what: string, perEntry = 1): number {
     const left = this.bytes.length - this.pos;
-    if (typeof arg === "bigint" || arg * perEntry > left) throw new CborReject("CBOR_TRUNCATED", `not enough data for ${what}`, at);
+    if (typeof arg === "bigint" || arg * perEntry > left)
+      throw new CborReject("CBOR_TRUNCATED", `not enough data for ${what}`, at);
     return arg;
   }
 
@@ -214,13 +213,22 @@ class Decoder {
     if (info > 27) throw new CborReject("CBOR_MALFORMED", `reserved additional information ${info}`, at);
     const width = info === 25 ? 2 : info === 26 ? 4 : 8;
     this.need(width, at, "a float");
-    const value = width === 2 ? float16(this.view.getUint16(this.pos)) : width === 4 ? this.view.getFloat32(this.pos) : this.view.getFloat64(this.pos);
+    const value =
+      width === 2
+        ? float16(this.view.getUint16(this.pos))
+        : width === 4
+          ? this.view.getFloat32(this.pos)
+          : this.view.getFloat64(this.pos);
     this.pos += width;
     if (!Number.isFinite(value)) throw new CborReject("CBOR_MALFORMED", `${String(value)} is not accepted`, at);
     // The canonical re-encoding of a float is its narrowest exact width: a wider one changes the length.
     const narrowest = fitsFloat16(value) ? 2 : Math.fround(value) === value ? 4 : 8;
     if (narrowest < width) {
-      throw new CborReject("CBOR_NOT_CANONICAL_LENGTH", `float ${value} takes ${width} bytes where ${narrowest} suffice: the canonical re-encoding is shorter than received`, at);
+      throw new CborReject(
+        "CBOR_NOT_CANONICAL_LENGTH",
+        `float ${value} takes ${width} bytes where ${narrowest} suffice: the canonical re-encoding is shorter than received`,
+        at,
+      );
     }
     return new CborFloat(value);
   }
@@ -335,8 +343,20 @@ function bstrHead(n: number): Uint8Array {
 const SIGNATURE1 = Uint8Array.of(0x84, 0x6a, ...new TextEncoder().encode("Signature1"));
 
 /** RFC 9052 §4.4 Sig_structure for COSE_Sign1: ["Signature1", protected, external_aad, payload], deterministically encoded. */
-export function encodeSigStructure(protectedBytes: Uint8Array, externalAad: Uint8Array, payload: Uint8Array): Uint8Array {
-  const parts = [SIGNATURE1, bstrHead(protectedBytes.length), protectedBytes, bstrHead(externalAad.length), externalAad, bstrHead(payload.length), payload];
+export function encodeSigStructure(
+  protectedBytes: Uint8Array,
+  externalAad: Uint8Array,
+  payload: Uint8Array,
+): Uint8Array {
+  const parts = [
+    SIGNATURE1,
+    bstrHead(protectedBytes.length),
+    protectedBytes,
+    bstrHead(externalAad.length),
+    externalAad,
+    bstrHead(payload.length),
+    payload,
+  ];
   let n = 0;
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);

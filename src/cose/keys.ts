@@ -57,7 +57,8 @@ export function importPublicKeyFromPem(pem: string): Result<PublicKeyInfo> {
   if (match === null) return fail("KEY_MALFORMED", "not a single PEM block");
   const label = match[1] as string;
   if (label.includes("PRIVATE")) return fail("KEY_PRIVATE", `PEM ${label} refused: private key material`);
-  if (label !== "PUBLIC KEY") return fail("KEY_UNSUPPORTED", `PEM ${label}: only PUBLIC KEY (SubjectPublicKeyInfo) is accepted`);
+  if (label !== "PUBLIC KEY")
+    return fail("KEY_UNSUPPORTED", `PEM ${label}: only PUBLIC KEY (SubjectPublicKeyInfo) is accepted`);
   const der = base64ToBytesStrict((match[2] as string).replace(/\r?\n/g, ""));
   if (der === undefined) return fail("KEY_MALFORMED", "PEM body is not strict base64");
   let key: KeyObject;
@@ -83,7 +84,8 @@ function importPublicKeyFromJwk(jwk: JsonObject): Result<PublicKeyInfo> {
   if (kty !== "OKP" && kty !== "EC") return fail("KEY_UNSUPPORTED", `JWK kty ${JSON.stringify(kty)}: only OKP and EC`);
   if (typeof crv !== "string") return fail("KEY_MALFORMED", 'JWK "crv" must be a string');
   const curve = Object.prototype.hasOwnProperty.call(JWK_CURVES, crv) ? JWK_CURVES[crv] : undefined;
-  if (curve === undefined || curve.kty !== kty) return fail("KEY_UNSUPPORTED", `JWK ${kty} curve ${JSON.stringify(crv)} is not supported`);
+  if (curve === undefined || curve.kty !== kty)
+    return fail("KEY_UNSUPPORTED", `JWK ${kty} curve ${JSON.stringify(crv)} is not supported`);
   const x = coordinate(jwk, "x", curve.bytes);
   if (!x.ok) return x;
   if (kty === "OKP") return publicKeyFromRawEd25519(x.value);
@@ -103,7 +105,8 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
 /** A JWK coordinate: unpadded base64url (RFC 7518 §6.2.1.2) of exactly the curve's byte length. */
 function coordinate(jwk: JsonObject, name: string, length: number): Result<Uint8Array> {
   const text = member(jwk, name);
-  if (typeof text !== "string" || !BASE64URL.test(text)) return fail("KEY_MALFORMED", `JWK "${name}" must be base64url text`);
+  if (typeof text !== "string" || !BASE64URL.test(text))
+    return fail("KEY_MALFORMED", `JWK "${name}" must be base64url text`);
   const bytes = new Uint8Array(Buffer.from(text, "base64url"));
   // Re-encoding catches non-zero trailing bits and lengths that are not a whole number of bytes.
   if (Buffer.from(bytes).toString("base64url") !== text || bytes.length !== length) {
@@ -120,7 +123,10 @@ function describe(key: KeyObject): Result<PublicKeyInfo> {
   const curve = key.asymmetricKeyType === "ec" ? key.asymmetricKeyDetails?.namedCurve : undefined;
   const algorithm = curve === "prime256v1" ? "P-256" : curve === "secp384r1" ? "P-384" : undefined;
   if (algorithm === undefined) {
-    return fail("KEY_UNSUPPORTED", `${key.asymmetricKeyType ?? "unknown"} key${curve ? ` on ${curve}` : ""}: only Ed25519, P-256, P-384`);
+    return fail(
+      "KEY_UNSUPPORTED",
+      `${key.asymmetricKeyType ?? "unknown"} key${curve ? ` on ${curve}` : ""}: only Ed25519, P-256, P-384`,
+    );
   }
   return ok({ key, algorithm, fingerprint: jwkThumbprintUri(key) });
 }

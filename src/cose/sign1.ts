@@ -33,10 +33,13 @@ export function decodeSign1(bytes: Uint8Array): Result<Sign1> {
   const message = decoded.value;
   if (!(message instanceof CborTagged)) return fail("COSE_UNTAGGED", "a COSE_Sign1 must carry tag 18");
   const parts = message.value as unknown;
-  if (!Array.isArray(parts) || parts.length !== 4) return fail("COSE_STRUCTURE_INVALID", "COSE_Sign1 must be a 4-element array");
+  if (!Array.isArray(parts) || parts.length !== 4)
+    return fail("COSE_STRUCTURE_INVALID", "COSE_Sign1 must be a 4-element array");
   const [protectedBytes, unprotectedHeader, payload, signature] = parts as unknown[];
-  if (!(protectedBytes instanceof Uint8Array)) return fail("COSE_STRUCTURE_INVALID", "protected header must be a bstr", "[0]");
-  if (!(unprotectedHeader instanceof Map)) return fail("COSE_STRUCTURE_INVALID", "unprotected header must be a map", "[1]");
+  if (!(protectedBytes instanceof Uint8Array))
+    return fail("COSE_STRUCTURE_INVALID", "protected header must be a bstr", "[0]");
+  if (!(unprotectedHeader instanceof Map))
+    return fail("COSE_STRUCTURE_INVALID", "unprotected header must be a map", "[1]");
   if (payload !== null && !(payload instanceof Uint8Array)) {
     return fail("COSE_STRUCTURE_INVALID", "payload must be a bstr or nil", "[2]");
   }
@@ -106,8 +109,10 @@ export function checkCrit(msg: Sign1, understood: ReadonlyArray<CborKey>): Resul
     if (typeof label !== "number" && typeof label !== "string") {
       return fail("COSE_CRIT_INVALID", `crit entry ${describeCbor(label)} is not a label`);
     }
-    if (!msg.protectedHeader.has(label)) return fail("COSE_CRIT_LABEL_ABSENT", `crit label ${String(label)} is not in the protected header`);
-    if (label !== HEADER_ALG && !understood.includes(label)) return fail("COSE_CRIT_UNKNOWN", `crit label ${String(label)} is not understood`);
+    if (!msg.protectedHeader.has(label))
+      return fail("COSE_CRIT_LABEL_ABSENT", `crit label ${String(label)} is not in the protected header`);
+    if (label !== HEADER_ALG && !understood.includes(label))
+      return fail("COSE_CRIT_UNKNOWN", `crit label ${String(label)} is not understood`);
   }
   return ok(undefined);
 }
@@ -137,7 +142,10 @@ export function verifySign1(msg: Sign1, key: PublicKeyInfo, options: VerifySign1
   const payload = msg.payload ?? options.detachedPayload;
   if (payload === undefined) return fail("COSE_PAYLOAD_MISSING", "payload is detached and none was supplied");
   if (msg.signature.length !== spec.signatureLength) {
-    return fail("COSE_SIGNATURE_LENGTH", `alg ${alg.value} signature must be ${spec.signatureLength} bytes, got ${msg.signature.length}`);
+    return fail(
+      "COSE_SIGNATURE_LENGTH",
+      `alg ${alg.value} signature must be ${spec.signatureLength} bytes, got ${msg.signature.length}`,
+    );
   }
   const toBeSigned = sigStructure(msg.protectedBytes, options.externalAad ?? new Uint8Array(0), payload);
   options.onSigStructure?.(toBeSigned);
@@ -155,7 +163,12 @@ export function sigStructure(protectedBytes: Uint8Array, externalAad: Uint8Array
 }
 
 /** ECDSA with the raw r‖s signature COSE uses (RFC 9053 §2.1), not DER. */
-function verifyEcdsa(hash: "sha256" | "sha384", key: PublicKeyInfo, message: Uint8Array, signature: Uint8Array): boolean {
+function verifyEcdsa(
+  hash: "sha256" | "sha384",
+  key: PublicKeyInfo,
+  message: Uint8Array,
+  signature: Uint8Array,
+): boolean {
   try {
     return verify(hash, message, { key: key.key, dsaEncoding: "ieee-p1363" }, signature);
   } catch {

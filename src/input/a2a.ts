@@ -89,7 +89,8 @@ function stringField(obj: JsonObject, name: string, path: string, required: bool
   if (r.value === undefined || r.value === null) {
     return required ? fail("INPUT_A2A_MALFORMED", `"${name}" is required`, joinPath(path, name)) : ok(undefined);
   }
-  if (typeof r.value !== "string") return fail("INPUT_A2A_MALFORMED", `"${name}" must be a string`, joinPath(path, name));
+  if (typeof r.value !== "string")
+    return fail("INPUT_A2A_MALFORMED", `"${name}" must be a string`, joinPath(path, name));
   return ok(r.value);
 }
 
@@ -114,7 +115,8 @@ function stringList(obj: JsonObject, name: string, path: string): Result<string[
   if (!r.ok) return r;
   const out: string[] = [];
   for (const [i, v] of (r.value ?? []).entries()) {
-    if (typeof v !== "string") return fail("INPUT_A2A_MALFORMED", `"${name}" must hold strings`, joinPath(path, name, i));
+    if (typeof v !== "string")
+      return fail("INPUT_A2A_MALFORMED", `"${name}" must hold strings`, joinPath(path, name, i));
     out.push(v);
   }
   return ok(out);
@@ -221,7 +223,13 @@ export function readMessage(v: JsonValue, path: string, notes: string[]): Result
   }
   const content = readContent(v, path);
   if (!content.ok) return content;
-  return ok({ path, json: v, messageId: messageId.value as string, role: role.value ?? "ROLE_UNSPECIFIED", ...content.value });
+  return ok({
+    path,
+    json: v,
+    messageId: messageId.value as string,
+    role: role.value ?? "ROLE_UNSPECIFIED",
+    ...content.value,
+  });
 }
 
 export function readArtifact(v: JsonValue, path: string): Result<A2AArtifact> {
@@ -232,12 +240,22 @@ export function readArtifact(v: JsonValue, path: string): Result<A2AArtifact> {
   if (!name.ok) return name;
   const content = readContent(v, path);
   if (!content.ok) return content;
-  return ok({ path, artifactId: artifactId.value as string, ...(name.value !== undefined ? { name: name.value } : {}), ...content.value });
+  return ok({
+    path,
+    artifactId: artifactId.value as string,
+    ...(name.value !== undefined ? { name: name.value } : {}),
+    ...content.value,
+  });
 }
 
 /** True when the object has the identifying members of a Message (`messageId`, `role`, `parts`). */
 export function looksLikeMessage(v: JsonValue | undefined): v is JsonObject {
-  return isJsonObject(v) && typeof member(v, "messageId") === "string" && member(v, "role") !== undefined && Array.isArray(member(v, "parts"));
+  return (
+    isJsonObject(v) &&
+    typeof member(v, "messageId") === "string" &&
+    member(v, "role") !== undefined &&
+    Array.isArray(member(v, "parts"))
+  );
 }
 
 /** True when the object has the identifying members of a Task (`id` and an object `status`). */
@@ -259,7 +277,11 @@ export function readTask(v: JsonValue, path: string): Result<A2ATask> {
   const state = enumField(status.value, "state", statusPath, TASK_STATES, notes);
   if (!state.ok) return state;
   if (state.value !== undefined && !(TASK_STATES as readonly string[]).includes(state.value)) {
-    return fail("INPUT_A2A_MALFORMED", `unknown task state ${JSON.stringify(state.value)}`, joinPath(statusPath, "state"));
+    return fail(
+      "INPUT_A2A_MALFORMED",
+      `unknown task state ${JSON.stringify(state.value)}`,
+      joinPath(statusPath, "state"),
+    );
   }
   let statusMessage: A2AMessage | undefined;
   const sm = member(status.value, "message");
@@ -270,7 +292,9 @@ export function readTask(v: JsonValue, path: string): Result<A2ATask> {
   }
   const statusMetadata = member(status.value, "metadata");
   if (statusMetadata !== undefined) {
-    notes.push(`${joinPath(statusPath, "metadata")}: TaskStatus has no metadata field in A2A v1.0 (non-standard placement)`);
+    notes.push(
+      `${joinPath(statusPath, "metadata")}: TaskStatus has no metadata field in A2A v1.0 (non-standard placement)`,
+    );
   }
   const historyArr = arrayField(v, "history", path);
   if (!historyArr.ok) return historyArr;
@@ -322,6 +346,9 @@ export function textOfParts(parts: readonly A2APart[]): { text: string; textPart
 }
 
 /** `metadata[uri]` of a Task, Message or Artifact (default: the evidence extension's key). */
-export function extensionMetadata(holder: { readonly metadata?: JsonObject } | undefined, uri: string = EXTENSION_URI): JsonValue | undefined {
+export function extensionMetadata(
+  holder: { readonly metadata?: JsonObject } | undefined,
+  uri: string = EXTENSION_URI,
+): JsonValue | undefined {
   return holder?.metadata ? member(holder.metadata, uri) : undefined;
 }

@@ -36,7 +36,10 @@ export interface Classified {
 
 export function isBundleShaped(v: JsonValue | undefined): v is JsonObject {
   return (
-    isJsonObject(v) && hasMember(v, "extensionVersion") && hasMember(v, "taskEvidencePayload") && hasMember(v, "evidenceId")
+    isJsonObject(v) &&
+    hasMember(v, "extensionVersion") &&
+    hasMember(v, "taskEvidencePayload") &&
+    hasMember(v, "evidenceId")
   );
 }
 
@@ -61,7 +64,8 @@ export function classify(v: JsonValue): Result<Classified> {
     return ok({ shape: "task", finalTask: { value: member(v, "task") as JsonValue, path: "task" }, notes: [] });
   }
   if (hasMember(v, "finalTask") || hasMember(v, "evidenceBundle")) return classifyCapture(v);
-  if (hasMember(v, "interimBundles")) return fail("INPUT_UNKNOWN_SHAPE", 'a capture with "interimBundles" also needs its "finalTask"', "$");
+  if (hasMember(v, "interimBundles"))
+    return fail("INPUT_UNKNOWN_SHAPE", 'a capture with "interimBundles" also needs its "finalTask"', "$");
   if (isBundleShaped(v)) return ok({ shape: "bundle", bundle: { value: v, path: "$", carrier: "bare" }, notes: [] });
   if (Array.isArray(member(v, "tasks")) && hasMember(v, "nextPageToken")) {
     return fail("INPUT_UNKNOWN_SHAPE", "the input is a ListTasks response; pass one Task (GetTask result)", "$");
@@ -74,7 +78,8 @@ export function classify(v: JsonValue): Result<Classified> {
 }
 
 function classifyJsonRpc(v: JsonObject): Result<Classified> {
-  if (member(v, "jsonrpc") !== "2.0") return fail("INPUT_UNKNOWN_SHAPE", 'a JSON-RPC message must have "jsonrpc": "2.0"', "jsonrpc");
+  if (member(v, "jsonrpc") !== "2.0")
+    return fail("INPUT_UNKNOWN_SHAPE", 'a JSON-RPC message must have "jsonrpc": "2.0"', "jsonrpc");
   const error = member(v, "error");
   if (error !== undefined) {
     const e = isJsonObject(error) ? error : undefined;
@@ -95,12 +100,21 @@ function classifyJsonRpc(v: JsonObject): Result<Classified> {
     );
   }
   if (member(v, "method") !== undefined) {
-    return fail("INPUT_JSONRPC_REQUEST", "the input is a JSON-RPC request, not a response; pass the GetTask response", "method");
+    return fail(
+      "INPUT_JSONRPC_REQUEST",
+      "the input is a JSON-RPC request, not a response; pass the GetTask response",
+      "method",
+    );
   }
   const result = member(v, "result");
-  if (looksLikeTask(result)) return ok({ shape: "jsonrpc-response", finalTask: { value: result, path: "result" }, notes: [] });
+  if (looksLikeTask(result))
+    return ok({ shape: "jsonrpc-response", finalTask: { value: result, path: "result" }, notes: [] });
   if (isJsonObject(result) && Object.keys(result).length === 1 && looksLikeTask(member(result, "task"))) {
-    return ok({ shape: "jsonrpc-response", finalTask: { value: member(result, "task") as JsonValue, path: "result.task" }, notes: [] });
+    return ok({
+      shape: "jsonrpc-response",
+      finalTask: { value: member(result, "task") as JsonValue, path: "result.task" },
+      notes: [],
+    });
   }
   return fail("INPUT_UNKNOWN_SHAPE", "the JSON-RPC result is not a Task", "result");
 }
@@ -122,15 +136,18 @@ function classifyCapture(v: JsonObject): Result<Classified> {
   }
   const eb = member(v, "evidenceBundle");
   if (eb !== undefined && eb !== null) {
-    if (!isJsonObject(eb)) return fail("INPUT_BUNDLE_NOT_OBJECT", '"evidenceBundle" is not a JSON object', "evidenceBundle");
+    if (!isJsonObject(eb))
+      return fail("INPUT_BUNDLE_NOT_OBJECT", '"evidenceBundle" is not a JSON object', "evidenceBundle");
     out.bundle = { value: eb, path: "evidenceBundle", carrier: "capture" };
   }
   const interim = member(v, "interimBundles");
   if (interim !== undefined && interim !== null) {
-    if (!Array.isArray(interim)) return fail("INPUT_INTERIM_NO_BUNDLE", '"interimBundles" is not an array of bundles', "interimBundles");
+    if (!Array.isArray(interim))
+      return fail("INPUT_INTERIM_NO_BUNDLE", '"interimBundles" is not an array of bundles', "interimBundles");
     const found: Found[] = [];
     for (const [i, b] of interim.entries()) {
-      if (!isJsonObject(b)) return fail("INPUT_INTERIM_NO_BUNDLE", "an interim bundle is not a JSON object", joinPath("interimBundles", i));
+      if (!isJsonObject(b))
+        return fail("INPUT_INTERIM_NO_BUNDLE", "an interim bundle is not a JSON object", joinPath("interimBundles", i));
       found.push({ value: b, path: joinPath("interimBundles", i) });
     }
     out.interimBundles = found;
@@ -140,7 +157,10 @@ function classifyCapture(v: JsonObject): Result<Classified> {
 }
 
 /** A SendMessage result: a Task, a Message, or either wrapped as `{task}` / `{message}`. */
-export function firstResponse(v: JsonValue, path: string): { kind: "task" | "message"; value: JsonValue; path: string } | undefined {
+export function firstResponse(
+  v: JsonValue,
+  path: string,
+): { kind: "task" | "message"; value: JsonValue; path: string } | undefined {
   if (looksLikeTask(v)) return { kind: "task", value: v, path };
   if (looksLikeMessage(v)) return { kind: "message", value: v, path };
   if (isJsonObject(v) && Object.keys(v).length === 1) {

@@ -24,24 +24,40 @@ export function captureInterims(found: readonly { value: JsonValue; path: string
  * `{task}` wrapper, a stream that ended at the pause) whose evidence Artifact carries one. A capture is refused: it carries its own
  * `interimBundles`, and taking only part of it would silently drop the rest.
  */
-export function loadInterimInput(value: JsonValue | FoldedStream, index: number, limits: LoadLimits = DEFAULT_LOAD_LIMITS): Result<LocatedBundle[]> {
+export function loadInterimInput(
+  value: JsonValue | FoldedStream,
+  index: number,
+  limits: LoadLimits = DEFAULT_LOAD_LIMITS,
+): Result<LocatedBundle[]> {
   const prefix = `--interim[${index}]`;
   // A stream that ends at the pause folds into the paused Task, like any other stream input.
   const c: Result<Classified> = isFoldedStream(value) ? streamClassified(value) : classify(value);
   if (!c.ok) return fail(c.code, `${prefix}: ${c.detail}`, c.path);
   if (c.value.shape === "bundle" && c.value.bundle) {
-    const b: LocatedBundle = { location: `${prefix}:${c.value.bundle.path}`, carrier: "bare", bundle: c.value.bundle.value as JsonObject };
+    const b: LocatedBundle = {
+      location: `${prefix}:${c.value.bundle.path}`,
+      carrier: "bare",
+      bundle: c.value.bundle.value as JsonObject,
+    };
     return isInterimRecord(b) ? ok([b]) : notInterim(prefix, b);
   }
   if (c.value.shape === "capture" || !c.value.finalTask) {
-    return fail("INPUT_INTERIM_NO_BUNDLE", `${prefix}: --interim takes an interim bundle or the paused Task that carries one, not a capture`, "$");
+    return fail(
+      "INPUT_INTERIM_NO_BUNDLE",
+      `${prefix}: --interim takes an interim bundle or the paused Task that carries one, not a capture`,
+      "$",
+    );
   }
   const task = readV1Task(c.value.finalTask.value, c.value.finalTask.path);
   if (!task.ok) return fail(task.code, `${prefix}: ${task.detail}`, task.path);
   const located = locateInTask(task.value, limits, []);
   if (!located.ok) return fail(located.code, `${prefix}: ${located.detail}`, located.path);
   if (located.value.bundles.length === 0) {
-    return fail("INPUT_INTERIM_NO_BUNDLE", `${prefix}: the Task (${task.value.state}) carries no evidence bundle`, task.value.path);
+    return fail(
+      "INPUT_INTERIM_NO_BUNDLE",
+      `${prefix}: the Task (${task.value.state}) carries no evidence bundle`,
+      task.value.path,
+    );
   }
   // The terminal record is the input's to carry; what --interim adds is the records of the pauses.
   const interim = located.value.bundles.filter(isInterimRecord);

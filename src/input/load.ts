@@ -88,7 +88,11 @@ function read(value: JsonValue | FoldedStream, limits: LoadLimits): Result<Held>
     rejected = r.value.rejected;
   }
   if (c.value.bundle) {
-    bundles.push({ location: c.value.bundle.path, carrier: c.value.bundle.carrier, bundle: c.value.bundle.value as JsonObject });
+    bundles.push({
+      location: c.value.bundle.path,
+      carrier: c.value.bundle.carrier,
+      bundle: c.value.bundle.value as JsonObject,
+    });
   }
   return ok({
     shape: c.value.shape,
@@ -132,7 +136,11 @@ export interface Observation {
  * SendMessage's first response — a Task, or a direct Message (bare, wrapped as `{message}`, or as a
  * JSON-RPC result).
  */
-export function loadTaskInput(value: JsonValue | FoldedStream, role: "task" | "first-task", limits: LoadLimits = DEFAULT_LOAD_LIMITS): Result<Observation> {
+export function loadTaskInput(
+  value: JsonValue | FoldedStream,
+  role: "task" | "first-task",
+  limits: LoadLimits = DEFAULT_LOAD_LIMITS,
+): Result<Observation> {
   if (role === "first-task" && isFoldedStream(value)) {
     // A stream's first event is SendMessage's first response: a Task, or a direct Message.
     if (value.kind === "message") {
@@ -142,7 +150,11 @@ export function loadTaskInput(value: JsonValue | FoldedStream, role: "task" | "f
     const c = streamClassified(value);
     if (!c.ok) return c;
     if (!c.value.firstTask) {
-      return fail("INPUT_NOT_A_TASK", `the --first-task stream is not SendMessage's first stream: ${c.value.notes.at(-1) ?? ""}`, "$");
+      return fail(
+        "INPUT_NOT_A_TASK",
+        `the --first-task stream is not SendMessage's first stream: ${c.value.notes.at(-1) ?? ""}`,
+        "$",
+      );
     }
     const t = readV1Task(c.value.firstTask.value, c.value.firstTask.path);
     return t.ok ? ok({ firstTask: t.value, firstFrom: "--first-task" }) : t;
@@ -202,7 +214,13 @@ export function loadCallerObservation(
   }
   if (firstTaskData !== undefined) {
     if (observation.firstTask || observation.firstMessage) {
-      return about("--first-task", fail("INPUT_CONFLICTING_TASK", "the --task capture already carries the first response; --first-task would replace what it observed"));
+      return about(
+        "--first-task",
+        fail(
+          "INPUT_CONFLICTING_TASK",
+          "the --task capture already carries the first response; --first-task would replace what it observed",
+        ),
+      );
     }
     const firstTask = toInputValue(firstTaskData);
     if (!firstTask.ok) return about("--first-task", firstTask);
@@ -231,17 +249,27 @@ function fromTaskFile(b: LocatedBundle): LocatedBundle {
 }
 
 /** Loads one input and merges the caller's observation: the input stage, start to end. */
-export function loadEvidence(value: JsonValue | FoldedStream, observation: Observation = {}, limits: LoadLimits = DEFAULT_LOAD_LIMITS): Result<Evidence> {
+export function loadEvidence(
+  value: JsonValue | FoldedStream,
+  observation: Observation = {},
+  limits: LoadLimits = DEFAULT_LOAD_LIMITS,
+): Result<Evidence> {
   const held = read(value, limits);
   if (!held.ok) return held;
   const input = held.value;
   const taskFile = observation.task;
   if (input.observedTask && taskFile) {
-    return fail("INPUT_CONFLICTING_TASK", "the input already carries the observed Task; --task is for bare bundles and captures without one");
+    return fail(
+      "INPUT_CONFLICTING_TASK",
+      "the input already carries the observed Task; --task is for bare bundles and captures without one",
+    );
   }
   const inputFirst = input.firstTask !== undefined || input.firstMessage !== undefined;
   if (inputFirst && observation.firstFrom === "--first-task") {
-    return fail("INPUT_CONFLICTING_TASK", "the input already carries the first response; --first-task would replace what it observed");
+    return fail(
+      "INPUT_CONFLICTING_TASK",
+      "the input already carries the first response; --first-task would replace what it observed",
+    );
   }
   // The input's own bundle is the one verified; --task's copies are compared with it, never preferred.
   const bundles = [...sortedByCarrier(input.bundles), ...sortedByCarrier(taskFile?.bundles ?? []).map(fromTaskFile)];
@@ -267,6 +295,10 @@ export function loadEvidence(value: JsonValue | FoldedStream, observation: Obser
       ...(firstOrigin ? { first: firstOrigin } : {}),
     },
     notes: [...input.notes, ...(taskFile?.notes ?? []).map((n) => `--task: ${n}`)],
-    interimBundles: [...input.interimBundles, ...(taskFile?.interimBundles ?? []).map(fromTaskFile), ...(observation.interim ?? [])],
+    interimBundles: [
+      ...input.interimBundles,
+      ...(taskFile?.interimBundles ?? []).map(fromTaskFile),
+      ...(observation.interim ?? []),
+    ],
   });
 }

@@ -53,15 +53,29 @@ function decodeRawBundle(raw: string, path: string, limits: LoadLimits): Result<
     return fail("INPUT_BUNDLE_TOO_LARGE", `the bundle exceeds ${limits.maxBundleBytes} bytes`, path);
   }
   const bytes = base64ToBytesStrict(raw);
-  if (!bytes) return fail("INPUT_BUNDLE_BASE64", "the raw part is not strict standard base64 (padded, no stray characters)", path);
+  if (!bytes)
+    return fail(
+      "INPUT_BUNDLE_BASE64",
+      "the raw part is not strict standard base64 (padded, no stray characters)",
+      path,
+    );
   if (bytes.length > limits.maxBundleBytes) {
-    return fail("INPUT_BUNDLE_TOO_LARGE", `the bundle is ${bytes.length} bytes; the limit is ${limits.maxBundleBytes}`, path);
+    return fail(
+      "INPUT_BUNDLE_TOO_LARGE",
+      `the bundle is ${bytes.length} bytes; the limit is ${limits.maxBundleBytes}`,
+      path,
+    );
   }
   const parsed = parseStrictJson(bytes, { maxBytes: limits.maxBundleBytes, maxDepth: 64 });
   if (!parsed.ok) {
-    return fail("INPUT_BUNDLE_NOT_JSON", `the decoded bundle is not strict JSON: ${parsed.detail} at ${parsed.path} (${parsed.code})`, path);
+    return fail(
+      "INPUT_BUNDLE_NOT_JSON",
+      `the decoded bundle is not strict JSON: ${parsed.detail} at ${parsed.path} (${parsed.code})`,
+      path,
+    );
   }
-  if (!isJsonObject(parsed.value)) return fail("INPUT_BUNDLE_NOT_OBJECT", "the decoded bundle is not a JSON object", path);
+  if (!isJsonObject(parsed.value))
+    return fail("INPUT_BUNDLE_NOT_OBJECT", "the decoded bundle is not a JSON object", path);
   return ok(parsed.value);
 }
 
@@ -78,7 +92,10 @@ export interface LocatedInTask {
 }
 
 /** The one part of an evidence-marked Artifact, read as a bundle; a failure says why it is not one. */
-function bundleOfPart(part: A2APart, limits: LoadLimits): Result<{ bundle: JsonObject; location: string; carrier: "raw" | "data" }> {
+function bundleOfPart(
+  part: A2APart,
+  limits: LoadLimits,
+): Result<{ bundle: JsonObject; location: string; carrier: "raw" | "data" }> {
   if (part.content === "raw") {
     const at = joinPath(part.path, "raw");
     const r = decodeRawBundle(part.raw as string, at, limits);
@@ -86,7 +103,8 @@ function bundleOfPart(part: A2APart, limits: LoadLimits): Result<{ bundle: JsonO
   }
   if (part.content === "data") {
     const at = joinPath(part.path, "data");
-    if (!isJsonObject(part.data)) return fail("INPUT_BUNDLE_NOT_OBJECT", "the evidence data part is not a JSON object", at);
+    if (!isJsonObject(part.data))
+      return fail("INPUT_BUNDLE_NOT_OBJECT", "the evidence data part is not a JSON object", at);
     return ok({ bundle: part.data, location: at, carrier: "data" });
   }
   return fail("INPUT_BUNDLE_NOT_OBJECT", `the part holds ${part.content}, not a bundle`, part.path);
@@ -110,13 +128,21 @@ export function locateInTask(task: A2ATask, limits: LoadLimits, notes: string[])
     if (!isEvidenceArtifact(artifact, notes) && inline === undefined) continue;
     // Marked as evidence (or carrying the extension's metadata key): evidence only if it is a bundle.
     for (const part of artifact.parts) {
-      if (part.content === "url") notes.push(`${joinPath(part.path, "url")}: evidence by URL is not fetched (offline verifier): ${part.url as string}`);
+      if (part.content === "url")
+        notes.push(
+          `${joinPath(part.path, "url")}: evidence by URL is not fetched (offline verifier): ${part.url as string}`,
+        );
     }
     const only = artifact.parts.length === 1 ? (artifact.parts[0] as A2APart) : undefined;
     if (only) {
       const read = bundleOfPart(only, limits);
       if (read.ok) {
-        bundles.push({ location: read.value.location, carrier: read.value.carrier, bundle: read.value.bundle, artifact });
+        bundles.push({
+          location: read.value.location,
+          carrier: read.value.carrier,
+          bundle: read.value.bundle,
+          artifact,
+        });
         evidenceArtifacts.push(artifact);
       } else {
         if (read.code === "INPUT_BUNDLE_TOO_LARGE") return read;
@@ -131,13 +157,25 @@ export function locateInTask(task: A2ATask, limits: LoadLimits, notes: string[])
         const read = bundleOfPart(part, limits);
         if (!read.ok && read.code === "INPUT_BUNDLE_TOO_LARGE") return read;
         if (read.ok && isBundleShaped(read.value.bundle)) {
-          bundles.push({ location: read.value.location, carrier: read.value.carrier, bundle: read.value.bundle, artifact });
+          bundles.push({
+            location: read.value.location,
+            carrier: read.value.carrier,
+            bundle: read.value.bundle,
+            artifact,
+          });
         }
       }
-      notes.push(`${artifact.path}: marked as evidence but read as content: it has ${artifact.parts.length} parts, not exactly one bundle`);
+      notes.push(
+        `${artifact.path}: marked as evidence but read as content: it has ${artifact.parts.length} parts, not exactly one bundle`,
+      );
     }
     if (isBundleShaped(inline)) {
-      bundles.push({ location: joinPath(artifact.path, "metadata", EXTENSION_URI), carrier: "inline", bundle: inline, artifact });
+      bundles.push({
+        location: joinPath(artifact.path, "metadata", EXTENSION_URI),
+        carrier: "inline",
+        bundle: inline,
+        artifact,
+      });
     }
   }
   const inline = extensionMetadata(task);

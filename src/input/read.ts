@@ -11,7 +11,11 @@ import { traceNotes } from "./trace.js";
 export function readV1Message(value: JsonValue, path: string): Result<A2AMessage> {
   const signals = detectV03Message(value, path);
   if (signals.length > 0) {
-    return fail("INPUT_A2A_V03", `input is an A2A v0.3 Message (evidence: ${signals.slice(0, 3).join("; ")}); this verifier checks A2A v1.0 wire shapes`, path);
+    return fail(
+      "INPUT_A2A_V03",
+      `input is an A2A v0.3 Message (evidence: ${signals.slice(0, 3).join("; ")}); this verifier checks A2A v1.0 wire shapes`,
+      path,
+    );
   }
   return readMessage(value, path, []);
 }

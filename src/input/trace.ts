@@ -53,7 +53,8 @@ export function metadataTraces(task: A2ATask): MetadataTrace[] {
   const out: MetadataTrace[] = [];
   const at = (holder: MetadataTrace["holder"], id: string, path: string, metadata: JsonObject | undefined) => {
     const v = metadata ? member(metadata, TRACEABILITY_METADATA_KEY) : undefined;
-    if (v !== undefined && v !== null) out.push({ holder, id, path: joinPath(path, "metadata", TRACEABILITY_METADATA_KEY), value: v });
+    if (v !== undefined && v !== null)
+      out.push({ holder, id, path: joinPath(path, "metadata", TRACEABILITY_METADATA_KEY), value: v });
   };
   at("task", task.id, task.path, task.metadata);
   for (const m of task.history ?? []) at("message", m.messageId, m.path, m.metadata);
@@ -83,7 +84,10 @@ export function calleeCitations(trace: JsonValue, depth = 0, budget = { steps: M
     if (!isJsonObject(step)) continue;
     const stepId = either(step, "stepId", "step_id");
     const invocation = either(either(step, "stepAction", "step_action"), "agentInvocation", "agent_invocation");
-    const calleeName = either(invocation, "agentName", "agent_name") ?? either(invocation, "agentUrl", "agent_url") ?? member(step, "name");
+    const calleeName =
+      either(invocation, "agentName", "agent_name") ??
+      either(invocation, "agentUrl", "agent_url") ??
+      member(step, "name");
     const attributes = either(step, "additionalAttributes", "additional_attributes");
     const cited = isJsonObject(attributes) ? member(attributes, EXTENSION_URI) : undefined;
     if (cited !== undefined) {
@@ -114,7 +118,11 @@ function traceLine(path: string, trace: JsonValue, kind: string): string {
 export function traceNotes(task: A2ATask): string[] {
   const notes = metadataTraces(task).map((t) =>
     isTrace(t.value)
-      ? traceLine(t.path, t.value, "in metadata: not covered by evidence unless the payload carries its digest (taskBinding trace.digest)")
+      ? traceLine(
+          t.path,
+          t.value,
+          "in metadata: not covered by evidence unless the payload carries its digest (taskBinding trace.digest)",
+        )
       : `${t.path}: holds no Traceability trace (no trace id and steps)`,
   );
   for (const a of traceArtifacts(task)) {

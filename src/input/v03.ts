@@ -29,7 +29,8 @@ export function detectV03(task: JsonValue, path: string): string[] {
     const state = member(status, "state");
     const statePath = joinPath(path, "status", "state");
     if (typeof state === "string" && V03_STATES.has(state)) signals.push(`state "${state}" at ${statePath}`);
-    if (state === "TASK_STATE_CANCELLED") signals.push(`state "TASK_STATE_CANCELLED" (v0.3 proto spelling) at ${statePath}`);
+    if (state === "TASK_STATE_CANCELLED")
+      signals.push(`state "TASK_STATE_CANCELLED" (v0.3 proto spelling) at ${statePath}`);
     const message = member(status, "message");
     if (isJsonObject(message)) messageSignals(message, joinPath(path, "status", "message"), signals);
   }

@@ -10,7 +10,12 @@ import { CHECKPOINT_PATH, manifestCheckpoint } from "../properties/shared/manife
 import { hex, stepFailure, text } from "./common.js";
 import type { Absent, CheckpointSection, InspectOptions } from "./model.js";
 
-export function checkpointOf(parsed: Result<Checkpoint>, at: string, reconstructed: boolean, o: InspectOptions): CheckpointSection {
+export function checkpointOf(
+  parsed: Result<Checkpoint>,
+  at: string,
+  reconstructed: boolean,
+  o: InspectOptions,
+): CheckpointSection {
   if (!parsed.ok) {
     return {
       at,

@@ -18,7 +18,13 @@ import type { Absent, ArtifactRow, CommitmentsSection, InspectOptions, ObservedT
 /** What an observed Message's or Artifact's commitment is over; `prefix` names a --task file's paths. */
 function observedText(at: string, parts: readonly A2APart[], prefix: string, o: InspectOptions): ObservedText {
   const t = textOfParts(parts);
-  return { at: `${prefix}${at}`, textParts: t.textParts, otherParts: t.otherParts, recomputed: sha256Hex(utf8(t.text)), ...(o.bytes ? { text: t.text } : {}) };
+  return {
+    at: `${prefix}${at}`,
+    textParts: t.textParts,
+    otherParts: t.otherParts,
+    recomputed: sha256Hex(utf8(t.text)),
+    ...(o.bytes ? { text: t.text } : {}),
+  };
 }
 
 function str(v: JsonValue | undefined): string | null {
@@ -51,7 +57,8 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
   const payload = ctx.payload;
   if (!payload) return { absent: "the bundle carries no taskEvidencePayload" };
   const task = ctx.observedTask;
-  if (!task) return { absent: "no observed Task: inspect a GetTask response or Task, or pass the observed Task with --task" };
+  if (!task)
+    return { absent: "no observed Task: inspect a GetTask response or Task, or pass the observed Task with --task" };
 
   const history = task.history ?? [];
   const messages = firstBy(history, (m) => m.messageId);
@@ -59,7 +66,8 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
   const transcriptValue = member(payload, "transcript");
   const transcript = Array.isArray(transcriptValue) ? transcriptValue : [];
   const committedMessages = idsOf(transcript, "messageId");
-  const messageOf = (id: string): A2AMessage | undefined => messages.get(id) ?? (status?.messageId === id ? status : undefined);
+  const messageOf = (id: string): A2AMessage | undefined =>
+    messages.get(id) ?? (status?.messageId === id ? status : undefined);
 
   const content = (task.artifacts ?? []).filter((a) => !ctx.evidence.evidenceArtifacts.has(a));
   const artifacts = firstBy(content, (a) => a.artifactId);
@@ -100,7 +108,10 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
     const contentCommitment = entry ? str(member(entry, "contentCommitment")) : null;
     const a = typeof id === "string" ? artifacts.get(id) : undefined;
     const seen = a ? { ...observed(a.path, a.parts, o), name: a.name ?? null } : null;
-    const sameName = !a && typeof name === "string" ? (byName.get(name) ?? []).map((s) => ({ ...observed(s.path, s.parts, o), artifactId: s.artifactId })) : [];
+    const sameName =
+      !a && typeof name === "string"
+        ? (byName.get(name) ?? []).map((s) => ({ ...observed(s.path, s.parts, o), artifactId: s.artifactId }))
+        : [];
     return {
       index,
       artifactId: str(id),
@@ -112,14 +123,21 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
     };
   };
 
-  const uncommittedMessages = [...messages.values(), ...(status ? [status] : [])].filter((m) => !committedMessages.has(m.messageId));
-  const uncommittedArtifacts = content.filter((a) => !committedIds.has(a.artifactId) && artifacts.get(a.artifactId) === a);
+  const uncommittedMessages = [...messages.values(), ...(status ? [status] : [])].filter(
+    (m) => !committedMessages.has(m.messageId),
+  );
+  const uncommittedArtifacts = content.filter(
+    (a) => !committedIds.has(a.artifactId) && artifacts.get(a.artifactId) === a,
+  );
   return {
     observedTask: `${prefix}${task.path}`,
     transcript: listed(transcript, o, transcriptRow),
     uncommittedMessages: listed(uncommittedMessages, o, (m) => ({ ...observed(m.path, m.parts, o), id: m.messageId })),
     artifacts: listed(committedArtifacts, o, artifactRow),
-    uncommittedArtifacts: listed(uncommittedArtifacts, o, (a) => ({ ...observed(a.path, a.parts, o), id: a.artifactId })),
+    uncommittedArtifacts: listed(uncommittedArtifacts, o, (a) => ({
+      ...observed(a.path, a.parts, o),
+      id: a.artifactId,
+    })),
     traces: traceRows(payload, task, prefix, o),
   };
 }

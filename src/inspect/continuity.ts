@@ -22,7 +22,16 @@ import type { CarriedLine, CheckpointRole } from "../witness/evidence.js";
 import { parseSignatureLine } from "../witness/note.js";
 import { checkpointOf } from "./checkpoint.js";
 import { hex, listed, stepFailure, text } from "./common.js";
-import type { Absent, ConsistencyClimb, ConsistencySection, ContinuitySection, CosignatureLine, InspectOptions, MmrFoldStep, NoteSection } from "./model.js";
+import type {
+  Absent,
+  ConsistencyClimb,
+  ConsistencySection,
+  ContinuitySection,
+  CosignatureLine,
+  InspectOptions,
+  MmrFoldStep,
+  NoteSection,
+} from "./model.js";
 
 const PRIOR_AT = "manifest.priorCheckpoint";
 const PROOF_AT = "manifest.consistencyProof";
@@ -55,9 +64,17 @@ export function continuitySection(ctx: EvidenceContext, o: InspectOptions): Cont
   let chain: ContinuitySection["chain"];
   let consistency: ConsistencySection | null = null;
   if (priorParsed && !priorParsed.ok) {
-    chain = { outcome: "broken", detail: `the prior checkpoint is malformed: ${priorParsed.detail}`, code: priorParsed.code };
+    chain = {
+      outcome: "broken",
+      detail: `the prior checkpoint is malformed: ${priorParsed.detail}`,
+      code: priorParsed.code,
+    };
   } else if (proofParsed && !proofParsed.ok) {
-    chain = { outcome: "broken", detail: `the consistency proof is malformed: ${proofParsed.detail}`, code: proofParsed.code };
+    chain = {
+      outcome: "broken",
+      detail: `the consistency proof is malformed: ${proofParsed.detail}`,
+      code: proofParsed.code,
+    };
   } else {
     const proof: ConsistencyProof | null = proofParsed?.ok ? proofParsed.value : null;
     const traced = proof && prior ? consistencyTrace(proof) : undefined;
@@ -69,27 +86,44 @@ export function continuitySection(ctx: EvidenceContext, o: InspectOptions): Cont
       chain =
         r.value.link === "first"
           ? { outcome: "first", detail: "first checkpoint of its log (prev_size 0, no prior): nothing to chain" }
-          : { outcome: "chained", detail: `history intact between checkpoints at mmr_size ${r.value.priorSize} and ${r.value.mmrSize} (anti-rewrite only, not anti-fork)` };
+          : {
+              outcome: "chained",
+              detail: `history intact between checkpoints at mmr_size ${r.value.priorSize} and ${r.value.mmrSize} (anti-rewrite only, not anti-fork)`,
+            };
     } else {
-      chain = { outcome: r.code === "CHAIN_PRIOR_MISSING" ? "prior-missing" : "broken", detail: r.detail, code: r.code };
+      chain = {
+        outcome: r.code === "CHAIN_PRIOR_MISSING" ? "prior-missing" : "broken",
+        detail: r.detail,
+        code: r.code,
+      };
     }
   }
 
   const carried = carriedEvidence(ctx, current, prior);
   const notes = new Map<CheckpointRole, CllNote>();
   const noteSections: NoteSection[] = [];
-  for (const [role, c] of [["current", current], ["prior", prior]] as const) {
+  for (const [role, c] of [
+    ["current", current],
+    ["prior", prior],
+  ] as const) {
     if (c === null) continue;
     const n = renderCllNote(c);
     if (n.ok) notes.set(role, n.value);
     noteSections.push(
       n.ok
-        ? { checkpoint: role, origin: n.value.origin, leafCount: n.value.leafCount, rootBase64: n.value.rootBase64, text: n.value.text }
+        ? {
+            checkpoint: role,
+            origin: n.value.origin,
+            leafCount: n.value.leafCount,
+            rootBase64: n.value.rootBase64,
+            text: n.value.text,
+          }
         : { checkpoint: role, origin: null, leafCount: null, rootBase64: null, text: null, failure: stepFailure(n) },
     );
   }
   const pinned = new Map<string, { witness: TrustedWitness; key: TrustedWitnessKey }>();
-  for (const witness of ctx.trust?.witnesses ?? []) for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
+  for (const witness of ctx.trust?.witnesses ?? [])
+    for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
   const seen = new Set<string>();
   const lines = listed(carried.lines, o, (l) => lineOf(l, notes, pinned, seen, o));
   return {
@@ -100,12 +134,17 @@ export function continuitySection(ctx: EvidenceContext, o: InspectOptions): Cont
     lines,
     problems: [
       ...carried.problems.map((c) => c.detail),
-      ...carried.unsupported.map((u) => `${u.path}: an entry of type ${JSON.stringify(u.type)}, which this verifier does not implement: ignored`),
+      ...carried.unsupported.map(
+        (u) => `${u.path}: an entry of type ${JSON.stringify(u.type)}, which this verifier does not implement: ignored`,
+      ),
     ],
   };
 }
 
-export function consistencyTrace(proof: ConsistencyProof): { section: ConsistencySection; trace: Parameters<typeof verifyCheckpointChain>[3] } {
+export function consistencyTrace(proof: ConsistencyProof): {
+  section: ConsistencySection;
+  trace: Parameters<typeof verifyCheckpointChain>[3];
+} {
   const climbs: ConsistencyClimb[] = [];
   let folds: MmrFoldStep[] = [];
   const section = {
@@ -130,10 +169,22 @@ export function consistencyTrace(proof: ConsistencyProof): { section: Consistenc
         folds = [];
         newPeak = j;
       },
-      fold: (position, sibling, siblingIsLeft, result) => folds.push({ position, sibling: hex(sibling), siblingSide: siblingIsLeft ? "left" : "right", result: hex(result) }),
+      fold: (position, sibling, siblingIsLeft, result) =>
+        folds.push({
+          position,
+          sibling: hex(sibling),
+          siblingSide: siblingIsLeft ? "left" : "right",
+          result: hex(result),
+        }),
       top: (i, top) => {
         const target = proof.newPeaks[newPeak];
-        climbs.push({ oldPeak: i, newPeak, folds, top: hex(top), equal: target !== undefined && hex(target) === hex(top) });
+        climbs.push({
+          oldPeak: i,
+          newPeak,
+          folds,
+          top: hex(top),
+          equal: target !== undefined && hex(target) === hex(top),
+        });
       },
     },
   };
@@ -164,12 +215,17 @@ function lineOf(
     detail: "",
   };
   const note = notes.get(carried.role);
-  if (note === undefined) return { ...base, detail: `no note can be rendered for the ${carried.role} checkpoint (not carried, or not representable as a note)` };
+  if (note === undefined)
+    return {
+      ...base,
+      detail: `no note can be rendered for the ${carried.role} checkpoint (not carried, or not representable as a note)`,
+    };
   const line = parseSignatureLine(carried.line);
   if (!line.ok) return { ...base, detail: `not a C2SP signature line: ${line.detail} (${line.code})` };
   const named = { ...base, name: line.value.name, keyId: line.value.keyIdHex };
   const hit = pinned.get(`${line.value.name}\n${line.value.keyIdHex}`);
-  if (hit === undefined) return { ...named, detail: "no trust-file witness pins this name and key ID: ignored, as signed-note requires" };
+  if (hit === undefined)
+    return { ...named, detail: "no trust-file witness pins this name and key ID: ignored, as signed-note requires" };
   const withWitness = { ...named, witness: labelOf(hit.witness), trustPath: hit.key.path };
   const signed = parseTimestampedSignature(line.value.signature);
   if (!signed.ok) return { ...withWitness, result: "does not verify", detail: `${signed.detail} (${signed.code})` };

@@ -49,9 +49,14 @@ export function coseSection(msg: Sign1, o: InspectOptions): CoseSection {
     protectedBytes: binary(msg.protectedBytes, o, msg.protectedBytes.length <= MAX_BYTES_SHOWN * 2),
     protected: headerParameters(msg.protectedHeader),
     unprotected: headerParameters(msg.unprotectedHeader),
-    payload: msg.payload === null ? null : hex(msg.payload.length <= MAX_BYTES_SHOWN ? msg.payload : msg.payload.subarray(0, MAX_BYTES_SHOWN)),
+    payload:
+      msg.payload === null
+        ? null
+        : hex(msg.payload.length <= MAX_BYTES_SHOWN ? msg.payload : msg.payload.subarray(0, MAX_BYTES_SHOWN)),
     payloadLength: msg.payload === null ? null : msg.payload.length,
-    signature: hex(msg.signature.length <= 2 * MAX_BYTES_SHOWN ? msg.signature : msg.signature.subarray(0, 2 * MAX_BYTES_SHOWN)),
+    signature: hex(
+      msg.signature.length <= 2 * MAX_BYTES_SHOWN ? msg.signature : msg.signature.subarray(0, 2 * MAX_BYTES_SHOWN),
+    ),
     signatureLength: msg.signature.length,
   };
 }
@@ -96,7 +101,9 @@ export function diagnostic(v: CborValue | undefined, depth = 0, names?: Readonly
   if (typeof v === "number" || typeof v === "bigint") return String(v);
   if (typeof v === "string") return JSON.stringify(cut(v));
   if (v instanceof Uint8Array) {
-    return v.length <= MAX_BYTES_SHOWN ? `h'${hex(v)}'` : `h'${hex(v.subarray(0, MAX_BYTES_SHOWN))}…' (${v.length} bytes)`;
+    return v.length <= MAX_BYTES_SHOWN
+      ? `h'${hex(v)}'`
+      : `h'${hex(v.subarray(0, MAX_BYTES_SHOWN))}…' (${v.length} bytes)`;
   }
   if (v instanceof CborFloat) return Number.isInteger(v.value) ? `${v.value}.0` : String(v.value);
   if (depth >= MAX_DEPTH) return "…";

@@ -18,14 +18,27 @@ import type { EvidenceContext } from "../properties/shared/context.js";
 import { findNarrowing } from "../properties/shared/widening.js";
 import { isHex64, sha256Hex, utf8 } from "../util/bytes.js";
 import { listed, malformed, stepFailure, text } from "./common.js";
-import type { Absent, AgentDigestsSection, Bytes, CapsuleIdSection, DigestSection, InspectOptions, Narrowed } from "./model.js";
+import type {
+  Absent,
+  AgentDigestsSection,
+  Bytes,
+  CapsuleIdSection,
+  DigestSection,
+  InspectOptions,
+  Narrowed,
+} from "./model.js";
 
 function present(v: JsonValue | undefined): v is JsonValue {
   return v !== undefined && v !== null;
 }
 
 /** A narrowing of widened numbers under which `preimageOf` gives `target`, as verify searches for it. */
-export function narrowing(value: JsonValue, target: string, preimageOf: (v: JsonValue) => string | undefined, o: InspectOptions): Narrowed {
+export function narrowing(
+  value: JsonValue,
+  target: string,
+  preimageOf: (v: JsonValue) => string | undefined,
+  o: InspectOptions,
+): Narrowed {
   const n = findNarrowing(value, (candidate) => {
     const p = preimageOf(candidate);
     return p !== undefined && sha256Hex(utf8(p)) === target;
@@ -41,19 +54,43 @@ export function pyjsonText(v: JsonValue): string | undefined {
   return r.ok ? r.value.text : undefined;
 }
 
-function digestSection(ctx: EvidenceContext, of: string, value: JsonValue, claimedAt: string, o: InspectOptions): DigestSection {
+function digestSection(
+  ctx: EvidenceContext,
+  of: string,
+  value: JsonValue,
+  claimedAt: string,
+  o: InspectOptions,
+): DigestSection {
   const claimedValue = member(ctx.bundle, claimedAt);
   const claimed = present(claimedValue) ? valueText(claimedValue) : null;
   const rule = `SHA-256(pyjson(${of}))`;
   const base = { of, rule, claimedAt, claimed };
   if (!isJsonObject(value)) {
-    return { ...base, preimage: null, numberFlags: { items: [], omitted: 0 }, recomputed: null, equal: false, failure: malformed(`${of} is not a JSON object`, of) };
+    return {
+      ...base,
+      preimage: null,
+      numberFlags: { items: [], omitted: 0 },
+      recomputed: null,
+      equal: false,
+      failure: malformed(`${of} is not a JSON object`, of),
+    };
   }
   const r = pyjson(value);
-  if (!r.ok) return { ...base, preimage: null, numberFlags: { items: [], omitted: 0 }, recomputed: null, equal: false, failure: stepFailure(r) };
+  if (!r.ok)
+    return {
+      ...base,
+      preimage: null,
+      numberFlags: { items: [], omitted: 0 },
+      recomputed: null,
+      equal: false,
+      failure: stepFailure(r),
+    };
   const recomputed = sha256Hex(utf8(r.value.text));
   const equal = recomputed === claimed;
-  const searched = !equal && ctx.structuredCarrier && isHex64(claimedValue) ? narrowing(value, claimedValue, pyjsonText, o) : undefined;
+  const searched =
+    !equal && ctx.structuredCarrier && isHex64(claimedValue)
+      ? narrowing(value, claimedValue, pyjsonText, o)
+      : undefined;
   return {
     ...base,
     preimage: text(r.value.text, o),
@@ -73,14 +110,24 @@ export function evidenceIdSection(ctx: EvidenceContext, o: InspectOptions): Dige
 export function manifestDigestSection(ctx: EvidenceContext, o: InspectOptions): DigestSection | Absent {
   const manifest = member(ctx.bundle, "manifest");
   if (!present(manifest)) {
-    return { absent: present(member(ctx.bundle, "coreManifestDigest")) ? "coreManifestDigest is claimed but the bundle carries no manifest" : "the bundle carries no manifest" };
+    return {
+      absent: present(member(ctx.bundle, "coreManifestDigest"))
+        ? "coreManifestDigest is claimed but the bundle carries no manifest"
+        : "the bundle carries no manifest",
+    };
   }
   return digestSection(ctx, "manifest", manifest, "coreManifestDigest", o);
 }
 
 const RULES: Readonly<Record<CapsuleFormatVersion, { rule: string; excluded: readonly string[] }>> = {
-  "4": { rule: "SHA-256(JCS (RFC 8785) of the capsule without the excluded members)", excluded: ["capsule_id", "signature", "key_id"] },
-  "2": { rule: "SHA-256(JCS-N of the capsule without the excluded members): the vintage rule", excluded: ["capsule_id", "chain", "signature", "key_id"] },
+  "4": {
+    rule: "SHA-256(JCS (RFC 8785) of the capsule without the excluded members)",
+    excluded: ["capsule_id", "signature", "key_id"],
+  },
+  "2": {
+    rule: "SHA-256(JCS-N of the capsule without the excluded members): the vintage rule",
+    excluded: ["capsule_id", "chain", "signature", "key_id"],
+  },
 };
 
 function capsulePreimage(v: JsonValue): string | undefined {
@@ -92,7 +139,17 @@ export function capsuleIdSection(ctx: EvidenceContext, o: InspectOptions): Capsu
   const capsule = member(ctx.bundle, "capsule");
   if (!present(capsule)) return { absent: "the bundle carries no capsule" };
   if (!isJsonObject(capsule)) {
-    return { formatVersion: null, rule: "", excluded: [], preimage: null, recomputed: null, carried: null, equal: false, signedId: null, failure: malformed("capsule is not a JSON object", "capsule") };
+    return {
+      formatVersion: null,
+      rule: "",
+      excluded: [],
+      preimage: null,
+      recomputed: null,
+      carried: null,
+      equal: false,
+      signedId: null,
+      failure: malformed("capsule is not a JSON object", "capsule"),
+    };
   }
   const version = member(capsule, "format_version");
   const formatVersion = version === undefined ? null : showValue(version);
@@ -119,7 +176,10 @@ export function capsuleIdSection(ctx: EvidenceContext, o: InspectOptions): Capsu
   }
   const rule = RULES[r.value.formatVersion];
   const equal = r.value.capsuleId === carried;
-  const searched = !equal && ctx.structuredCarrier && isHex64(carriedValue) ? narrowing(capsule, carriedValue, capsulePreimage, o) : undefined;
+  const searched =
+    !equal && ctx.structuredCarrier && isHex64(carriedValue)
+      ? narrowing(capsule, carriedValue, capsulePreimage, o)
+      : undefined;
   return {
     formatVersion,
     rule: rule.rule,
@@ -153,7 +213,12 @@ export function agentDigestsSection(ctx: EvidenceContext, o: InspectOptions): Ag
     responseDigest: at("effect", "response_digest"),
   };
   if (typeof terminalState !== "string") {
-    return { ...base, outputPreimage: null, outputRecomputed: null, failure: malformed("taskEvidencePayload.terminalState is not a string", "taskEvidencePayload.terminalState") };
+    return {
+      ...base,
+      outputPreimage: null,
+      outputRecomputed: null,
+      failure: malformed("taskEvidencePayload.terminalState is not a string", "taskEvidencePayload.terminalState"),
+    };
   }
   const output: JsonObject = newJsonObject();
   output.terminalState = terminalState;

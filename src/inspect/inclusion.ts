@@ -18,7 +18,11 @@ export function inclusionSection(ctx: EvidenceContext): InclusionSection | Absen
   const proofValue = ctx.manifest ? member(ctx.manifest, "localInclusionProof") : undefined;
   const capsule = ctx.capsule;
   if (cp === undefined || proofValue === undefined || proofValue === null || !capsule) {
-    const missing = [cp === undefined && "checkpoint", (proofValue === undefined || proofValue === null) && "inclusion proof", !capsule && "capsule"].filter(Boolean);
+    const missing = [
+      cp === undefined && "checkpoint",
+      (proofValue === undefined || proofValue === null) && "inclusion proof",
+      !capsule && "capsule",
+    ].filter(Boolean);
     return { absent: `the bundle carries no ${missing.join(", no ")}` };
   }
   const committed = cp.ok ? cp.value : rootAndSize(ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined);
@@ -43,7 +47,11 @@ export function inclusionSection(ctx: EvidenceContext): InclusionSection | Absen
   if (!committed) return stop(cp.ok ? { detail: "the checkpoint's root or mmr_size is malformed" } : stepFailure(cp));
   const proof = parseInclusionProof(proofValue, PROOF_PATH);
   if (!proof.ok) return stop(stepFailure(proof));
-  if (!isHex64(capsuleId)) return stop({ detail: "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove", path: "capsule.capsule_id" });
+  if (!isHex64(capsuleId))
+    return stop({
+      detail: "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove",
+      path: "capsule.capsule_id",
+    });
 
   let mountain: InclusionSection["mountain"] = null;
   let leafHash: string | null = null;
@@ -52,20 +60,34 @@ export function inclusionSection(ctx: EvidenceContext): InclusionSection | Absen
   let peakIndex: number | null = null;
   const bagging: BagFoldStep[] = [];
   let root: string | null = null;
-  const r = verifyInclusion(committed.root, committed.mmrSize, proof.value.leafIndex, hexToBytes(capsuleId) as Uint8Array, proof.value, {
-    shape: (index: number, ms: readonly Mountain[]) => {
-      const m = ms[index] as Mountain;
-      mountain = { index, of: ms.length, height: m.height, peak: m.peak };
+  const r = verifyInclusion(
+    committed.root,
+    committed.mmrSize,
+    proof.value.leafIndex,
+    hexToBytes(capsuleId) as Uint8Array,
+    proof.value,
+    {
+      shape: (index: number, ms: readonly Mountain[]) => {
+        const m = ms[index] as Mountain;
+        mountain = { index, of: ms.length, height: m.height, peak: m.peak };
+      },
+      leaf: (h) => (leafHash = hex(h)),
+      fold: (position, sibling, siblingIsLeft, result) =>
+        folds.push({
+          position,
+          sibling: hex(sibling),
+          siblingSide: siblingIsLeft ? "left" : "right",
+          result: hex(result),
+        }),
+      peaks: (list, index) => {
+        peaks = list.map(hex);
+        peakIndex = index;
+      },
+      bag: (index, right, left, result) =>
+        bagging.push({ index, right: hex(right), left: hex(left), result: hex(result) }),
+      root: (computed) => (root = hex(computed)),
     },
-    leaf: (h) => (leafHash = hex(h)),
-    fold: (position, sibling, siblingIsLeft, result) => folds.push({ position, sibling: hex(sibling), siblingSide: siblingIsLeft ? "left" : "right", result: hex(result) }),
-    peaks: (list, index) => {
-      peaks = list.map(hex);
-      peakIndex = index;
-    },
-    bag: (index, right, left, result) => bagging.push({ index, right: hex(right), left: hex(left), result: hex(result) }),
-    root: (computed) => (root = hex(computed)),
-  });
+  );
   const explained: InclusionSection = {
     ...empty,
     leafIndex: proof.value.leafIndex,

@@ -49,7 +49,10 @@ export interface InspectRequest {
  * ended cannot be verified either (INPUT_EVIDENCE_PENDING, as verify reports it), but what it
  * carries can still be explained: `pending`.
  */
-export type InspectFailure = Failure & { readonly about: "input" | "trust" | "--task" | "--cosignatures" | "--interim"; readonly pending?: PendingExplanation };
+export type InspectFailure = Failure & {
+  readonly about: "input" | "trust" | "--task" | "--cosignatures" | "--interim";
+  readonly pending?: PendingExplanation;
+};
 
 function refused(about: InspectFailure["about"], f: Failure): InspectFailure {
   return { ...f, about };
@@ -61,7 +64,8 @@ export function inspect(request: InspectRequest, options: InspectOptions): Ok<Ex
     const trust = resolveTrust(request.trust);
     if (!trust.ok) return refused("trust", trust);
     const caller = loadCallerObservation(request.task, undefined, request.interim ?? []);
-    if (!caller.ok) return refused((caller as { readonly source?: string }).source === "--interim" ? "--interim" : "--task", caller);
+    if (!caller.ok)
+      return refused((caller as { readonly source?: string }).source === "--interim" ? "--interim" : "--task", caller);
     let cosignatures: ReturnType<typeof toJsonValue> | undefined;
     if (request.cosignatures !== undefined) {
       cosignatures = toJsonValue(request.cosignatures);
@@ -75,14 +79,23 @@ export function inspect(request: InspectRequest, options: InspectOptions): Ok<Ex
     if (!evidence.ok) {
       const pending =
         evidence.code === "INPUT_EVIDENCE_PENDING"
-          ? pendingExplanation(request.source, value.value, caller.value, evidence, trust.value, verifyOptions, { ...options, cosignatures: cosignatures !== undefined })
+          ? pendingExplanation(request.source, value.value, caller.value, evidence, trust.value, verifyOptions, {
+              ...options,
+              cosignatures: cosignatures !== undefined,
+            })
           : undefined;
       return pending ? { ...refused("input", evidence), pending } : refused("input", evidence);
     }
     const ctx = new EvidenceContext(evidence.value, trust.value, verifyOptions);
     return ok(explain(request.source, ctx, options));
   } catch (e) {
-    return refused("input", fail("VERIFY_INTERNAL_ERROR", `the explanation failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
+    return refused(
+      "input",
+      fail(
+        "VERIFY_INTERNAL_ERROR",
+        `the explanation failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`,
+      ),
+    );
   }
 }
 
@@ -98,7 +111,12 @@ export function explain(source: string, ctx: EvidenceContext, o: InspectOptions)
     tool: { name: "a2a-evidence", version: TOOL_VERSION },
     source,
     shape: evidence.shape,
-    options: { bytes: o.bytes, all: o.all, trust: ctx.trust !== undefined, cosignatures: ctx.options.cosignatures !== undefined },
+    options: {
+      bytes: o.bytes,
+      all: o.all,
+      trust: ctx.trust !== undefined,
+      cosignatures: ctx.options.cosignatures !== undefined,
+    },
     location: locationSection(evidence, o),
     evidenceId: evidenceIdSection(ctx, o),
     coreManifestDigest: manifestDigestSection(ctx, o),

@@ -11,7 +11,15 @@
  * whether the two values are equal, and no verdict.
  */
 import { firstDifference, listCapped, showValue, valueText } from "../json/diff.js";
-import { asSafeInteger, hasMember, isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../json/value.js";
+import {
+  asSafeInteger,
+  hasMember,
+  isJsonObject,
+  jsonEquals,
+  member,
+  type JsonObject,
+  type JsonValue,
+} from "../json/value.js";
 import { textOfParts, type A2AMessage } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { verifyConsistency } from "../log/mmr.js";
@@ -54,7 +62,12 @@ interface Citation {
   readonly sequence: number;
 }
 
-function compare(what: string, interim: JsonValue | undefined, other: JsonValue | undefined, equal: boolean): Comparison {
+function compare(
+  what: string,
+  interim: JsonValue | undefined,
+  other: JsonValue | undefined,
+  equal: boolean,
+): Comparison {
   return { what, interim: valueText(interim), other: valueText(other), equal };
 }
 
@@ -64,7 +77,9 @@ export function interimSection(ctx: EvidenceContext, o: InspectOptions): Interim
   const records = interimRecords(ctx);
   const cited = payload ? member(payload, "interimEvidence") : undefined;
   if (cited === undefined && records.length === 0) {
-    return { absent: "the payload cites no interim record and none is supplied (a capture's interimBundles, --interim)" };
+    return {
+      absent: "the payload cites no interim record and none is supplied (a capture's interimBundles, --interim)",
+    };
   }
   // The records by evidenceId: the first supplied with an id is the one a citation names (as interim.cited).
   const byId = new Map<string, InterimRecord>();
@@ -77,7 +92,10 @@ export function interimSection(ctx: EvidenceContext, o: InspectOptions): Interim
   let rows: CitationRow[] = [];
   let citationsFailure: InterimSection["citationsFailure"];
   if (cited !== undefined && !Array.isArray(cited)) {
-    citationsFailure = malformed(`taskEvidencePayload.interimEvidence is not an array: ${showValue(cited)}`, "taskEvidencePayload.interimEvidence");
+    citationsFailure = malformed(
+      `taskEvidencePayload.interimEvidence is not an array: ${showValue(cited)}`,
+      "taskEvidencePayload.interimEvidence",
+    );
   } else if (Array.isArray(cited)) {
     rows = cited.map((c, i) => {
       const at = `interimEvidence[${i}]`;
@@ -96,7 +114,9 @@ export function interimSection(ctx: EvidenceContext, o: InspectOptions): Interim
         at,
         evidenceId: typeof evidenceId === "string" ? evidenceId : null,
         sequence: sequence ?? null,
-        entry: isJsonObject(entry) ? { kind: typeof kind === "string" ? kind : null, toState: typeof toState === "string" ? toState : null } : null,
+        entry: isJsonObject(entry)
+          ? { kind: typeof kind === "string" ? kind : null, toState: typeof toState === "string" ? toState : null }
+          : null,
         supplied: fault ? null : supplied,
         ...(fault ? { failure: { detail: `not followed: ${fault}`, path: `taskEvidencePayload.${at}` } } : {}),
       };
@@ -128,7 +148,12 @@ const LOCATION_NOTES: Partial<Record<LocatedBundle["carrier"], string>> = {
  * One record, sections 1–7 over its own context; related to the terminal record when there is
  * one. `taskPrefix` names the file the paused Task it came with is in, when its location does not.
  */
-export function recordSection(r: InterimRecord, o: InspectOptions, terminal?: Terminal, taskPrefix?: string): InterimRecordSection {
+export function recordSection(
+  r: InterimRecord,
+  o: InspectOptions,
+  terminal?: Terminal,
+  taskPrefix?: string,
+): InterimRecordSection {
   const ctx = r.ctx;
   const location = locationSection(ctx.evidence, o);
   const note = LOCATION_NOTES[location.carrier];
@@ -136,9 +161,13 @@ export function recordSection(r: InterimRecord, o: InspectOptions, terminal?: Te
   const payload = ctx.payload;
   const sealedIn = payload ? member(payload, "terminalState") : undefined;
   const sealTime = payload ? member(payload, "sealTime") : undefined;
-  const citation = terminal && r.evidenceId !== undefined ? terminal.citations.find((c) => c.evidenceId === r.evidenceId) : undefined;
+  const citation =
+    terminal && r.evidenceId !== undefined ? terminal.citations.find((c) => c.evidenceId === r.evidenceId) : undefined;
   // interim.prefix is run for a citation and the first supplied record with its evidenceId.
-  const prefix = terminal?.payload && citation && terminal.byId.get(citation.evidenceId) === r ? prefixSection(terminal, terminal.payload, citation, r, o) : null;
+  const prefix =
+    terminal?.payload && citation && terminal.byId.get(citation.evidenceId) === r
+      ? prefixSection(terminal, terminal.payload, citation, r, o)
+      : null;
   const placed = terminal ? logRelation(terminal, r) : undefined;
   return {
     label: r.label,
@@ -169,11 +198,25 @@ function signers(terminal: EvidenceContext, interim: EvidenceContext): NonNullab
   const b = manifestCheckpoint(interim)?.result;
   return {
     capsuleKey: compare("capsule key_id", got, expected, got === expected),
-    checkpointKey: a?.ok && b?.ok ? compare("checkpoint key_id", bytesToHex(b.value.keyId), bytesToHex(a.value.keyId), bytesToHex(b.value.keyId) === bytesToHex(a.value.keyId)) : null,
+    checkpointKey:
+      a?.ok && b?.ok
+        ? compare(
+            "checkpoint key_id",
+            bytesToHex(b.value.keyId),
+            bytesToHex(a.value.keyId),
+            bytesToHex(b.value.keyId) === bytesToHex(a.value.keyId),
+          )
+        : null,
   };
 }
 
-function prefixSection(t: Terminal, terminalPayload: JsonObject, c: Citation, r: InterimRecord, o: InspectOptions): PrefixSection {
+function prefixSection(
+  t: Terminal,
+  terminalPayload: JsonObject,
+  c: Citation,
+  r: InterimRecord,
+  o: InspectOptions,
+): PrefixSection {
   const members: Comparison[] = ["recordProfile", "extensionVersion"].map((m) => {
     const a = member(r.located.bundle, m);
     const b = member(t.ctx.bundle, m);
@@ -201,7 +244,9 @@ function prefixSection(t: Terminal, terminalPayload: JsonObject, c: Citation, r:
     members.push(compare(`payload ${m}`, a, b, jsonEquals(a, b)));
   }
   const sealed = member(interim, "terminalState");
-  members.push(compare(`terminalState (the state transcript[${c.sequence}] enters)`, sealed, entered, sealed === entered));
+  members.push(
+    compare(`terminalState (the state transcript[${c.sequence}] enters)`, sealed, entered, sealed === entered),
+  );
 
   const mine = transcriptOf(interim);
   const theirs = transcriptOf(terminalPayload);
@@ -221,22 +266,57 @@ function prefixSection(t: Terminal, terminalPayload: JsonObject, c: Citation, r:
   const effects = (Array.isArray(effectsValue) ? effectsValue : []).map((a) => {
     const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
     const kept = typeof id === "string" ? byArtifact.get(id) : undefined;
-    return { artifactId: typeof id === "string" ? id : null, kept: kept === undefined ? ("not committed" as const) : jsonEquals(kept, a) ? ("identical" as const) : ("other content" as const) };
+    return {
+      artifactId: typeof id === "string" ? id : null,
+      kept:
+        kept === undefined
+          ? ("not committed" as const)
+          : jsonEquals(kept, a)
+            ? ("identical" as const)
+            : ("other content" as const),
+    };
   });
 
   const own = member(interim, "interimEvidence");
-  const ownList = own === undefined ? [] : Array.isArray(own) ? own.map((x) => ({ evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x, sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined })) : null;
-  const same = ownList !== null && ownList.length === before.length && ownList.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence);
-  const shownOwn = ownList === null ? showValue(own) : listCapped(ownList.map((x) => `${typeof x.evidenceId === "string" ? x.evidenceId : showValue(x.evidenceId)} at ${x.sequence ?? "?"}`)) || "none";
+  const ownList =
+    own === undefined
+      ? []
+      : Array.isArray(own)
+        ? own.map((x) => ({
+            evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x,
+            sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined,
+          }))
+        : null;
+  const same =
+    ownList !== null &&
+    ownList.length === before.length &&
+    ownList.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence);
+  const shownOwn =
+    ownList === null
+      ? showValue(own)
+      : listCapped(
+          ownList.map(
+            (x) =>
+              `${typeof x.evidenceId === "string" ? x.evidenceId : showValue(x.evidenceId)} at ${x.sequence ?? "?"}`,
+          ),
+        ) || "none";
   return {
     citation: c.subject,
     sequence: c.sequence,
     members,
-    transcript: { length: mine.length, expected: c.sequence + 1, firstDifference: firstDiff, equal: mine.length === c.sequence + 1 && firstDiff === null },
+    transcript: {
+      length: mine.length,
+      expected: c.sequence + 1,
+      firstDifference: firstDiff,
+      equal: mine.length === c.sequence + 1 && firstDiff === null,
+    },
     effects: listed(effects, o, (e) => e),
     // As interim.prefix: the list is stated, each effect is the terminal payload's, and the effects of
     // the latest earlier pause whose record is supplied are all in it (effects accumulate).
-    effectsKept: Array.isArray(effectsValue) && effects.every((e) => e.kept === "identical") && earlierEffectsKept(t, before, interim),
+    effectsKept:
+      Array.isArray(effectsValue) &&
+      effects.every((e) => e.kept === "identical") &&
+      earlierEffectsKept(t, before, interim),
     citations: { what: "interimEvidence", interim: shownOwn, other: listCapped(expected) || "none", equal: same },
   };
 }
@@ -248,7 +328,10 @@ function effectsById(payload: JsonObject | undefined): Map<string, JsonValue> {
 
 /** Every effect the record of the latest earlier pause (when supplied) recorded is in `mine`, identical. */
 function earlierEffectsKept(t: Terminal, before: readonly Citation[], interim: JsonObject): boolean {
-  const earlier = [...before].reverse().map((x) => t.byId.get(x.evidenceId)).find((x) => x !== undefined);
+  const earlier = [...before]
+    .reverse()
+    .map((x) => t.byId.get(x.evidenceId))
+    .find((x) => x !== undefined);
   if (!earlier) return true;
   const done = effectsById(interim);
   return [...effectsById(earlier.ctx.payload)].every(([id, a]) => jsonEquals(done.get(id), a));
@@ -264,14 +347,20 @@ function earlierEffectsKept(t: Terminal, before: readonly Citation[], interim: J
 function logRelation(t: Terminal, r: InterimRecord): { log: LogRelation } | { failure: string } {
   const tp = position(t.ctx);
   const ip = position(r.ctx);
-  if (!tp || !ip) return { failure: `not placed in the log: ${!tp ? "the terminal record's" : "its"} checkpoint or inclusion proof does not parse` };
+  if (!tp || !ip)
+    return {
+      failure: `not placed in the log: ${!tp ? "the terminal record's" : "its"} checkpoint or inclusion proof does not parse`,
+    };
   const a = ip.checkpoint;
   const b = tp.checkpoint;
   const chain: ChainStep[] = [];
   let at = a;
   if (a.logId === b.logId && ip.leafIndex < tp.leafIndex && a.mmrSize < b.mmrSize) {
     const byStart = new Map<string, { link: Link; carriedBy: string }[]>();
-    for (const [ctx, carriedBy] of [[t.ctx, "the terminal record"] as const, ...t.records.map((x) => [x.ctx, x.label] as const)]) {
+    for (const [ctx, carriedBy] of [
+      [t.ctx, "the terminal record"] as const,
+      ...t.records.map((x) => [x.ctx, x.label] as const),
+    ]) {
       const link = linkOf(ctx);
       if (!link) continue;
       const key = `${link.from.mmrSize}:${bytesToHex(link.from.root)}`;
@@ -285,8 +374,18 @@ function logRelation(t: Terminal, r: InterimRecord): { log: LogRelation } | { fa
       if (!next) break;
       const { link } = next;
       const traced = consistencyTrace(link.proof);
-      const v = verifyConsistency(link.from.root, link.from.mmrSize, link.to.root, link.to.mmrSize, link.proof, traced.trace);
-      const where = next.carriedBy === "the terminal record" ? "manifest.consistencyProof" : `${next.carriedBy}: manifest.consistencyProof`;
+      const v = verifyConsistency(
+        link.from.root,
+        link.from.mmrSize,
+        link.to.root,
+        link.to.mmrSize,
+        link.proof,
+        traced.trace,
+      );
+      const where =
+        next.carriedBy === "the terminal record"
+          ? "manifest.consistencyProof"
+          : `${next.carriedBy}: manifest.consistencyProof`;
       chain.push({
         fromSize: link.from.mmrSize,
         toSize: link.to.mmrSize,
@@ -319,7 +418,13 @@ function pausedTaskSection(r: InterimRecord, o: InspectOptions, taskPrefix?: str
   const prefix = taskPrefix ?? /^(--interim\[\d+\]:|--task:)/.exec(r.located.location)?.[0] ?? "";
   const observed = (at: string, parts: A2AMessage["parts"]): ObservedText => {
     const t = textOfParts(parts);
-    return { at: `${prefix}${at}`, textParts: t.textParts, otherParts: t.otherParts, recomputed: sha256Hex(utf8(t.text)), ...(o.bytes ? { text: t.text } : {}) };
+    return {
+      at: `${prefix}${at}`,
+      textParts: t.textParts,
+      otherParts: t.otherParts,
+      recomputed: sha256Hex(utf8(t.text)),
+      ...(o.bytes ? { text: t.text } : {}),
+    };
   };
   const payload = r.ctx.payload;
   const taskId = payload ? member(payload, "taskId") : undefined;
@@ -365,7 +470,17 @@ function pausedTaskSection(r: InterimRecord, o: InspectOptions, taskPrefix?: str
     // The name is committed too; absent is "".
     const name = isJsonObject(entry) ? member(entry, "name") : undefined;
     const sameName = (name === null || name === undefined ? "" : name) === (a.name ?? "");
-    return { artifactId: a.artifactId, observed: seen, contentCommitment: typeof c === "string" ? c : null, equal: c === seen.recomputed && sameName };
+    return {
+      artifactId: a.artifactId,
+      observed: seen,
+      contentCommitment: typeof c === "string" ? c : null,
+      equal: c === seen.recomputed && sameName,
+    };
   });
-  return { task: `${prefix}${task.path} (${task.state})`, members, messages: listed(messages, o, (m) => m), effects: listed(effects, o, (e) => e) };
+  return {
+    task: `${prefix}${task.path} (${task.state})`,
+    members,
+    messages: listed(messages, o, (m) => m),
+    effects: listed(effects, o, (e) => e),
+  };
 }

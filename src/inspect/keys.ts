@@ -6,7 +6,16 @@
 import { isJsonObject, member, memberAt } from "../json/value.js";
 import type { EvidenceContext } from "../properties/shared/context.js";
 import { listed } from "./common.js";
-import { isAbsent, type Absent, type ContinuitySection, type EnvelopeSection, type InspectOptions, type KeyMatch, type KeysSection, type ReceiptsSection } from "./model.js";
+import {
+  isAbsent,
+  type Absent,
+  type ContinuitySection,
+  type EnvelopeSection,
+  type InspectOptions,
+  type KeyMatch,
+  type KeysSection,
+  type ReceiptsSection,
+} from "./model.js";
 
 export interface KeysInput {
   readonly envelope: EnvelopeSection | Absent;
@@ -25,7 +34,8 @@ export function keysSection(ctx: EvidenceContext, parts: KeysInput, o: InspectOp
   };
   const authority = ctx.payload ? member(ctx.payload, "authority") : undefined;
   const capsuleKey = ctx.capsule ? member(ctx.capsule, "key_id") : undefined;
-  if (typeof capsuleKey === "string") add(producerKey(ctx, "the capsule's key_id (the producer key)", capsuleKey, authority));
+  if (typeof capsuleKey === "string")
+    add(producerKey(ctx, "the capsule's key_id (the producer key)", capsuleKey, authority));
   if (!isAbsent(parts.envelope) && parts.envelope.kid !== null && parts.envelope.kid !== capsuleKey) {
     add(producerKey(ctx, "the Producer Envelope's kid", parts.envelope.kid, authority));
   }
@@ -45,11 +55,27 @@ export function keysSection(ctx: EvidenceContext, parts: KeysInput, o: InspectOp
       if (r.tsUrl === null || r.stub) continue;
       const service = ctx.trust?.transparencyServices.get(r.tsUrl);
       if (r.key !== null && r.trustPath !== null) {
-        add({ role: `Transparency Service ${r.tsUrl}`, key: r.key, matches: [r.trustPath], detail: "the receipt verifies under this pinned key" });
+        add({
+          role: `Transparency Service ${r.tsUrl}`,
+          key: r.key,
+          matches: [r.trustPath],
+          detail: "the receipt verifies under this pinned key",
+        });
       } else if (service) {
-        for (const k of service.keys) add({ role: `Transparency Service ${r.tsUrl}`, key: k.key.fingerprint, matches: [k.path], detail: "pinned for this ts_url; the receipt does not verify under it" });
+        for (const k of service.keys)
+          add({
+            role: `Transparency Service ${r.tsUrl}`,
+            key: k.key.fingerprint,
+            matches: [k.path],
+            detail: "pinned for this ts_url; the receipt does not verify under it",
+          });
       } else {
-        add({ role: `Transparency Service ${r.tsUrl}`, key: "(none)", matches: [], detail: ctx.trust ? "the trust file pins no key for this exact ts_url" : "no trust file" });
+        add({
+          role: `Transparency Service ${r.tsUrl}`,
+          key: "(none)",
+          matches: [],
+          detail: ctx.trust ? "the trust file pins no key for this exact ts_url" : "no trust file",
+        });
       }
     }
   }
@@ -60,7 +86,8 @@ export function keysSection(ctx: EvidenceContext, parts: KeysInput, o: InspectOp
         role: `witness ${l.name}`,
         key: `${l.name}+${l.keyId}`,
         matches: l.trustPath === null ? [] : [l.trustPath],
-        detail: l.witness === null ? "no trust-file witness pins this (name, key ID)" : `pinned for witness ${l.witness}`,
+        detail:
+          l.witness === null ? "no trust-file witness pins this (name, key ID)" : `pinned for witness ${l.witness}`,
       });
     }
   }
@@ -80,7 +107,19 @@ function producerKey(ctx: EvidenceContext, role: string, key: string, authority:
     }
   }
   const named = typeof authority === "string" ? authority : undefined;
-  if (matches.length === 0) return { role, key, matches, detail: "no producer entry of the trust file pins it: key material only the bundle supplies" };
-  if (named !== undefined && authorities.includes(named)) return { role, key, matches, detail: `pinned for the payload's authority ${JSON.stringify(named)}` };
-  return { role, key, matches, detail: `pinned for ${authorities.map((a) => JSON.stringify(a)).join(", ")}, not for the payload's authority ${named === undefined ? "(none stated)" : JSON.stringify(named)}` };
+  if (matches.length === 0)
+    return {
+      role,
+      key,
+      matches,
+      detail: "no producer entry of the trust file pins it: key material only the bundle supplies",
+    };
+  if (named !== undefined && authorities.includes(named))
+    return { role, key, matches, detail: `pinned for the payload's authority ${JSON.stringify(named)}` };
+  return {
+    role,
+    key,
+    matches,
+    detail: `pinned for ${authorities.map((a) => JSON.stringify(a)).join(", ")}, not for the payload's authority ${named === undefined ? "(none stated)" : JSON.stringify(named)}`,
+  };
 }

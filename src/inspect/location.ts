@@ -9,7 +9,8 @@ import type { InspectOptions, LocationSection } from "./model.js";
 const CARRIER_NOTES: Readonly<Record<Carrier, string>> = {
   raw: "a base64 raw part: the producer's exact bytes, every digest is recomputed over them",
   data: "a data part: it passed through protobuf Struct/Value, whose numbers are doubles, so numeric lexemes may not be the producer's",
-  inline: "inline metadata: it passed through protobuf Struct/Value, whose numbers are doubles, so numeric lexemes may not be the producer's",
+  inline:
+    "inline metadata: it passed through protobuf Struct/Value, whose numbers are doubles, so numeric lexemes may not be the producer's",
   capture: "the capture's evidenceBundle: the copy the client recorded, as JSON",
   bare: "the input itself is the bundle",
 };
@@ -34,7 +35,10 @@ export function locationSection(evidence: Evidence, o: InspectOptions): Location
     verified: primary.location,
     carrier: primary.carrier,
     // Shown as text with --bytes: the strict parse has already refused anything but UTF-8 JSON.
-    bytes: raw === undefined ? null : { ...binary(raw, { ...o, bytes: false }), ...(o.bytes ? { text: Buffer.from(raw).toString("utf8") } : {}) },
+    bytes:
+      raw === undefined
+        ? null
+        : { ...binary(raw, { ...o, bytes: false }), ...(o.bytes ? { text: Buffer.from(raw).toString("utf8") } : {}) },
     carrierNote: CARRIER_NOTES[primary.carrier],
     structuredCarrier: primary.carrier === "data" || primary.carrier === "inline",
     recordProfile: str("recordProfile"),

@@ -177,7 +177,12 @@ export interface InclusionSection {
   readonly leafIndex: number | null;
   readonly leafPosition: number | null;
   /** The leaf's mountain: its index among `mountains`, its height and its peak's position. */
-  readonly mountain: { readonly index: number; readonly of: number; readonly height: number; readonly peak: number } | null;
+  readonly mountain: {
+    readonly index: number;
+    readonly of: number;
+    readonly height: number;
+    readonly peak: number;
+  } | null;
   readonly leafBody: string | null;
   readonly leafHash: string | null;
   readonly folds: readonly MmrFoldStep[];
@@ -310,7 +315,11 @@ export interface ContinuitySection {
   readonly prior: CheckpointSection | null;
   readonly consistency: ConsistencySection | null;
   /** How the chain rule (prev_size, prev_root, the consistency proof) ended, in verify's words. */
-  readonly chain: { readonly outcome: "first" | "chained" | "prior-missing" | "broken" | "not-checked"; readonly detail: string; readonly code?: string };
+  readonly chain: {
+    readonly outcome: "first" | "chained" | "prior-missing" | "broken" | "not-checked";
+    readonly detail: string;
+    readonly code?: string;
+  };
   readonly notes: readonly NoteSection[];
   readonly lines: Listed<CosignatureLine>;
   /** Carrier problems: a malformed continuityEvidence, an unusable --cosignatures file, other types. */
@@ -477,11 +486,19 @@ export interface PrefixSection {
   readonly transcript: {
     readonly length: number;
     readonly expected: number;
-    readonly firstDifference: { readonly index: number; readonly path: string; readonly interim: string; readonly other: string } | null;
+    readonly firstDifference: {
+      readonly index: number;
+      readonly path: string;
+      readonly interim: string;
+      readonly other: string;
+    } | null;
     readonly equal: boolean;
   };
   /** Each effect it recorded, and whether the terminal payload commits it identically. */
-  readonly effects: Listed<{ readonly artifactId: string | null; readonly kept: "identical" | "not committed" | "other content" }>;
+  readonly effects: Listed<{
+    readonly artifactId: string | null;
+    readonly kept: "identical" | "not committed" | "other content";
+  }>;
   readonly effectsKept: boolean;
   /** Its own interimEvidence beside the terminal citations before it. */
   readonly citations: Comparison;
@@ -524,7 +541,12 @@ export interface PausedTaskSection {
     readonly inOrder: boolean;
     readonly equal: boolean;
   }>;
-  readonly effects: Listed<{ readonly artifactId: string; readonly observed: ObservedText; readonly contentCommitment: string | null; readonly equal: boolean }>;
+  readonly effects: Listed<{
+    readonly artifactId: string;
+    readonly observed: ObservedText;
+    readonly contentCommitment: string | null;
+    readonly equal: boolean;
+  }>;
 }
 
 /** One interim record, derived step by step as the terminal record is (sections 1–7), then related to it. */
@@ -589,7 +611,12 @@ export interface ExplanationHead {
   readonly tool: { readonly name: "a2a-evidence"; readonly version: string };
   readonly source: string;
   readonly shape: InputShape;
-  readonly options: { readonly bytes: boolean; readonly all: boolean; readonly trust: boolean; readonly cosignatures: boolean };
+  readonly options: {
+    readonly bytes: boolean;
+    readonly all: boolean;
+    readonly trust: boolean;
+    readonly cosignatures: boolean;
+  };
 }
 
 export interface Explanation extends ExplanationHead, RecordDerivation {

@@ -23,7 +23,8 @@ import { listed } from "./common.js";
 import { recordSection } from "./interim.js";
 import { INSPECT_VERSION, type InspectOptions, type PendingExplanation } from "./model.js";
 
-const byCarrier = (bundles: readonly LocatedBundle[]) => [...bundles].sort((a, b) => CARRIER_PRIORITY[a.carrier] - CARRIER_PRIORITY[b.carrier]);
+const byCarrier = (bundles: readonly LocatedBundle[]) =>
+  [...bundles].sort((a, b) => CARRIER_PRIORITY[a.carrier] - CARRIER_PRIORITY[b.carrier]);
 
 export function pendingExplanation(
   source: string,
@@ -52,11 +53,30 @@ export function pendingExplanation(
   // Each bundle the paused Task carries is an interim record (that is what makes it pending), shown with that Task.
   const evidence = new Set(held.evidenceArtifacts);
   const pausedTask = { task, content: (task.artifacts ?? []).filter((a) => !evidence.has(a)) };
-  const located: LocatedBundle[] = [...carried.map((b) => ({ ...b, pausedTask })), ...(fromTaskFile ? held.interimBundles.map((b) => ({ ...b, location: `--task:${b.location}` })) : held.interimBundles), ...(caller.interim ?? [])];
+  const located: LocatedBundle[] = [
+    ...carried.map((b) => ({ ...b, pausedTask })),
+    ...(fromTaskFile
+      ? held.interimBundles.map((b) => ({ ...b, location: `--task:${b.location}` }))
+      : held.interimBundles),
+    ...(caller.interim ?? []),
+  ];
   const first = located[0];
   // Each record in the very context verify's interim checks build for it.
   const records = first
-    ? interimRecords(new EvidenceContext({ shape: held.shape, bundles: [first], evidenceArtifacts: new Set(), origin: {}, notes: [], interimBundles: located }, trust, options))
+    ? interimRecords(
+        new EvidenceContext(
+          {
+            shape: held.shape,
+            bundles: [first],
+            evidenceArtifacts: new Set(),
+            origin: {},
+            notes: [],
+            interimBundles: located,
+          },
+          trust,
+          options,
+        ),
+      )
     : [];
   const status = memberAt(extensionMetadata(task), "evidenceStatus");
   return {
@@ -72,7 +92,12 @@ export function pendingExplanation(
       state: task.state,
       evidenceStatus: typeof status === "string" ? status : null,
     },
-    interim: { citations: { items: [], omitted: 0 }, records: listed(records, o, (r) => recordSection(r, o, undefined, fromTaskFile && r.located.pausedTask ? "--task:" : undefined)) },
+    interim: {
+      citations: { items: [], omitted: 0 },
+      records: listed(records, o, (r) =>
+        recordSection(r, o, undefined, fromTaskFile && r.located.pausedTask ? "--task:" : undefined),
+      ),
+    },
     notes: listed(fromTaskFile ? held.notes.map((n) => `--task: ${n}`) : held.notes, o, (n) => n),
   };
 }

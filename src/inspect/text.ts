@@ -82,7 +82,11 @@ function equalText(equal: boolean): string {
 
 /** Why a step stopped before its result ("stopped"), or what the primitive said of a result it computed ("code"). */
 function failureLine(l: Lines, indent: number, f: StepFailure | undefined, computed = false): void {
-  if (f) l.add(indent, `${computed ? "code" : "stopped"}: ${f.code ? `${f.code}: ` : ""}${f.detail}${f.path ? ` (at ${f.path})` : ""}`);
+  if (f)
+    l.add(
+      indent,
+      `${computed ? "code" : "stopped"}: ${f.code ? `${f.code}: ` : ""}${f.detail}${f.path ? ` (at ${f.path})` : ""}`,
+    );
 }
 
 function absent(l: Lines, s: object): s is Absent {
@@ -94,7 +98,10 @@ function absent(l: Lines, s: object): s is Absent {
 function narrowedLines(l: Lines, n: Narrowed | undefined): void {
   if (!n) return;
   if (n.kind === "match") {
-    l.add(4, `with ${n.numbers} widened number(s) written back as integers, the canonical bytes are ${bytesText(n.preimage as Bytes)}`);
+    l.add(
+      4,
+      `with ${n.numbers} widened number(s) written back as integers, the canonical bytes are ${bytesText(n.preimage as Bytes)}`,
+    );
     l.kv(6, "which give", n.recomputed as string);
     if (n.preimage) shownBytes(l, 6, n.preimage);
   } else if (n.kind === "tooMany") {
@@ -112,11 +119,18 @@ function digest(l: Lines, title: string, s: DigestSection | Absent): void {
     l.kv(2, "canonical bytes", bytesText(s.preimage));
     shownBytes(l, 4, s.preimage);
   }
-  for (const f of s.numberFlags.items) l.add(4, `note: the number at ${f} is hashed as written, not as Python prints an integer`);
+  for (const f of s.numberFlags.items)
+    l.add(4, `note: the number at ${f} is hashed as written, not as Python prints an integer`);
   l.more(4, s.numberFlags, "number(s)");
   failureLine(l, 2, s.failure);
   if (s.recomputed) l.kv(2, "recomputed", s.recomputed);
-  l.kv(2, "claimed", s.claimed === null ? `absent (no ${s.claimedAt})` : `${s.claimed} at ${s.claimedAt}${s.recomputed ? ` ${equalText(s.equal)}` : ""}`);
+  l.kv(
+    2,
+    "claimed",
+    s.claimed === null
+      ? `absent (no ${s.claimedAt})`
+      : `${s.claimed} at ${s.claimedAt}${s.recomputed ? ` ${equalText(s.equal)}` : ""}`,
+  );
   narrowedLines(l, s.narrowed);
 }
 
@@ -127,13 +141,27 @@ function cose(l: Lines, indent: number, c: CoseSection): void {
   for (const h of c.protected) l.add(indent + 2, `${h.label}${h.name ? ` (${h.name})` : ""}: ${h.value}`);
   l.add(indent, c.unprotected.length === 0 ? "unprotected header: {} (empty)" : "unprotected header:");
   for (const h of c.unprotected) l.add(indent + 2, `${h.label}${h.name ? ` (${h.name})` : ""}: ${h.value}`);
-  l.kv(indent, "payload", c.payload === null ? "nil (detached)" : `${c.payloadLength} bytes ${c.payload}${(c.payloadLength ?? 0) * 2 > c.payload.length ? "…" : ""}`);
-  l.kv(indent, "signature", `${c.signatureLength} bytes ${c.signature}${c.signatureLength * 2 > c.signature.length ? "…" : ""}`);
+  l.kv(
+    indent,
+    "payload",
+    c.payload === null
+      ? "nil (detached)"
+      : `${c.payloadLength} bytes ${c.payload}${(c.payloadLength ?? 0) * 2 > c.payload.length ? "…" : ""}`,
+  );
+  l.kv(
+    indent,
+    "signature",
+    `${c.signatureLength} bytes ${c.signature}${c.signatureLength * 2 > c.signature.length ? "…" : ""}`,
+  );
 }
 
 function checkpoint(l: Lines, indent: number, s: CheckpointSection): void {
   l.kv(indent, "at", s.at);
-  if (s.reconstructed) l.add(indent, "read with widened numbers written back as integers: the signed body is a reconstruction, not what was received");
+  if (s.reconstructed)
+    l.add(
+      indent,
+      "read with widened numbers written back as integers: the signed body is a reconstruction, not what was received",
+    );
   failureLine(l, indent, s.failure);
   if (s.signingBody === null) return;
   l.kv(indent, "log_id", s.logId ?? "");
@@ -159,9 +187,15 @@ function observedText(l: Lines, indent: number, o: ObservedText): void {
 }
 
 function locationLines(l: Lines, loc: LocationSection): void {
-  l.add(2, `${loc.copies.items.length + loc.copies.omitted} cop${loc.copies.items.length + loc.copies.omitted === 1 ? "y" : "ies"} located:`);
+  l.add(
+    2,
+    `${loc.copies.items.length + loc.copies.omitted} cop${loc.copies.items.length + loc.copies.omitted === 1 ? "y" : "ies"} located:`,
+  );
   for (const c of loc.copies.items) {
-    l.add(4, `${c.verified ? "* " : "  "}${c.location}  (${c.carrier}${c.artifactId !== null ? `, artifact ${c.artifactId}` : ""})${c.verified ? "  <- verified" : ""}`);
+    l.add(
+      4,
+      `${c.verified ? "* " : "  "}${c.location}  (${c.carrier}${c.artifactId !== null ? `, artifact ${c.artifactId}` : ""})${c.verified ? "  <- verified" : ""}`,
+    );
   }
   l.more(4, loc.copies, "copies");
   l.kv(2, "verified copy", loc.verified);
@@ -176,7 +210,14 @@ function locationLines(l: Lines, loc: LocationSection): void {
 
 /** A record's own derivation (sections 2–7), for the terminal record and each interim one. */
 function recordLines(l: Lines, e: RecordDerivation, titles: readonly string[]): void {
-  const [evidenceTitle, manifestTitle, capsuleTitle, envelopeTitle, inclusionTitle, checkpointTitle] = titles as [string, string, string, string, string, string];
+  const [evidenceTitle, manifestTitle, capsuleTitle, envelopeTitle, inclusionTitle, checkpointTitle] = titles as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   digest(l, evidenceTitle, e.evidenceId);
   l.add(0, "");
   digest(l, manifestTitle, e.coreManifestDigest);
@@ -194,17 +235,28 @@ function recordLines(l: Lines, e: RecordDerivation, titles: readonly string[]): 
     }
     failureLine(l, 2, c.failure);
     if (c.recomputed) l.kv(2, "recomputed", c.recomputed);
-    l.kv(2, "carried capsule_id", c.carried === null ? "absent" : `${c.carried} ${c.recomputed ? equalText(c.equal) : ""}`.trimEnd());
+    l.kv(
+      2,
+      "carried capsule_id",
+      c.carried === null ? "absent" : `${c.carried} ${c.recomputed ? equalText(c.equal) : ""}`.trimEnd(),
+    );
     narrowedLines(l, c.narrowed);
   }
   const a = e.agentDigests;
   if (!isAbsent(a)) {
-    l.kv(2, "agent_input_digest", a.agentInputDigest === null ? "absent" : `${a.agentInputDigest}${a.evidenceId ? ` (${a.inputEqual ? "equal" : "differs"}: the recomputed evidenceId is ${a.evidenceId})` : ""}`);
+    l.kv(
+      2,
+      "agent_input_digest",
+      a.agentInputDigest === null
+        ? "absent"
+        : `${a.agentInputDigest}${a.evidenceId ? ` (${a.inputEqual ? "equal" : "differs"}: the recomputed evidenceId is ${a.evidenceId})` : ""}`,
+    );
     if (a.outputPreimage) {
       l.kv(2, "agent output", `JCS of ${a.outputPreimage.text ?? ""}: ${bytesText(a.outputPreimage)}`);
     }
     failureLine(l, 2, a.failure);
-    const out = (v: string | null) => (v === null ? "absent" : `${v} ${a.outputRecomputed ? equalText(v === a.outputRecomputed) : ""}`.trimEnd());
+    const out = (v: string | null) =>
+      v === null ? "absent" : `${v} ${a.outputRecomputed ? equalText(v === a.outputRecomputed) : ""}`.trimEnd();
     l.kv(2, "agent_output_digest", out(a.agentOutputDigest));
     l.kv(2, "effect.response_digest", out(a.responseDigest));
   }
@@ -222,7 +274,11 @@ function recordLines(l: Lines, e: RecordDerivation, titles: readonly string[]): 
       l.add(2, "decoded: tag 18, [protected, unprotected, payload, signature]");
       cose(l, 4, pe.cose);
     }
-    l.kv(2, "checked against", pe.signedId === null ? "no capsule_id" : `capsule_id ${pe.signedId} (its raw 32 bytes must be the payload)`);
+    l.kv(
+      2,
+      "checked against",
+      pe.signedId === null ? "no capsule_id" : `capsule_id ${pe.signedId} (its raw 32 bytes must be the payload)`,
+    );
     if (pe.sigStructure) {
       l.kv(2, "Sig_structure", `["Signature1", protected bytes, h'', payload]: ${bytesText(pe.sigStructure)}`);
       shownBytes(l, 4, pe.sigStructure);
@@ -239,15 +295,29 @@ function recordLines(l: Lines, e: RecordDerivation, titles: readonly string[]): 
     l.kv(2, "leaf body", inc.leafBody === null ? "none" : `the carried capsule_id as raw 32 bytes: ${inc.leafBody}`);
     if (inc.leafHash) l.kv(2, "leaf hash", `SHA-256(0x00 ‖ body) = ${inc.leafHash}`);
     if (inc.leafIndex !== null) {
-      l.kv(2, "leaf", `index ${inc.leafIndex}, position ${inc.leafPosition ?? "?"}, in an MMR of ${inc.mmrSize} node(s)`);
+      l.kv(
+        2,
+        "leaf",
+        `index ${inc.leafIndex}, position ${inc.leafPosition ?? "?"}, in an MMR of ${inc.mmrSize} node(s)`,
+      );
     }
     if (inc.mountain) {
-      l.kv(2, "its mountain", `${inc.mountain.index + 1} of ${inc.mountain.of}: height ${inc.mountain.height}, peak at position ${inc.mountain.peak}`);
+      l.kv(
+        2,
+        "its mountain",
+        `${inc.mountain.index + 1} of ${inc.mountain.of}: height ${inc.mountain.height}, peak at position ${inc.mountain.peak}`,
+      );
     }
     if (inc.root === null) failureLine(l, 2, inc.failure);
     if (inc.leafHash) {
-      l.add(2, inc.folds.length === 0 ? "folds to the peak: none (the leaf is its mountain's peak)" : "folds to the peak: SHA-256(be64(position + 1) ‖ left ‖ right)");
-      for (const f of inc.folds) l.add(4, `position ${f.position}: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
+      l.add(
+        2,
+        inc.folds.length === 0
+          ? "folds to the peak: none (the leaf is its mountain's peak)"
+          : "folds to the peak: SHA-256(be64(position + 1) ‖ left ‖ right)",
+      );
+      for (const f of inc.folds)
+        l.add(4, `position ${f.position}: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
       l.add(2, `peaks, left to right (the leaf's is #${(inc.peakIndex ?? 0) + 1}):`);
       inc.peaks.forEach((p, i) => l.add(4, `#${i + 1} ${p}`));
       if (inc.bagging.length === 0) l.add(2, "bagging: one peak, the root is that peak");
@@ -267,7 +337,10 @@ function recordLines(l: Lines, e: RecordDerivation, titles: readonly string[]): 
 export function renderExplanationText(e: Explanation): string {
   const l = new Lines();
   l.add(0, `inspect ${e.source}`);
-  l.add(2, "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)");
+  l.add(
+    2,
+    "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)",
+  );
   l.kv(2, "input shape", e.shape);
   l.kv(2, "trust file", e.options.trust ? `given (${e.keys.trust} shape)` : "none (keys are matched against nothing)");
   l.add(0, "");
@@ -275,7 +348,14 @@ export function renderExplanationText(e: Explanation): string {
   l.add(0, "1. Where the bundle was found");
   locationLines(l, e.location);
   l.add(0, "");
-  recordLines(l, e, ["2. evidenceId", "3. coreManifestDigest", "4. capsule_id, and the capsule's digests", "5. Producer Envelope (COSE_Sign1)", "6. Inclusion in the producer's log (MMR)", "7. Checkpoint signature"]);
+  recordLines(l, e, [
+    "2. evidenceId",
+    "3. coreManifestDigest",
+    "4. capsule_id, and the capsule's digests",
+    "5. Producer Envelope (COSE_Sign1)",
+    "6. Inclusion in the producer's log (MMR)",
+    "7. Checkpoint signature",
+  ]);
   l.add(0, "");
 
   l.add(0, "8. Transparency Service receipts");
@@ -288,7 +368,11 @@ export function renderExplanationText(e: Explanation): string {
         continue;
       }
       if (r.entryHash) {
-        l.kv(4, "entry_hash", `stated ${r.entryHash.stated ?? "absent"}, recomputed from the checkpoint ${r.entryHash.recomputed} ${equalText(r.entryHash.equal)}`);
+        l.kv(
+          4,
+          "entry_hash",
+          `stated ${r.entryHash.stated ?? "absent"}, recomputed from the checkpoint ${r.entryHash.recomputed} ${equalText(r.entryHash.equal)}`,
+        );
       }
       if (r.receipt) {
         l.kv(4, "receipt", `${bytesText(r.receipt)} (receipt_b64, decoded)`);
@@ -297,7 +381,11 @@ export function renderExplanationText(e: Explanation): string {
       if (r.cose) cose(l, 4, r.cose);
       if (r.proof) {
         const p = r.proof;
-        l.kv(4, "inclusion proof", p.kind === "RFC9162_SHA256" ? `RFC 9162: tree_size ${p.treeSize}, leaf_index ${p.leafIndex}` : "CCF ledger");
+        l.kv(
+          4,
+          "inclusion proof",
+          p.kind === "RFC9162_SHA256" ? `RFC 9162: tree_size ${p.treeSize}, leaf_index ${p.leafIndex}` : "CCF ledger",
+        );
         if (p.kind === "CCF_LEDGER_SHA256") {
           l.kv(6, "write_set_digest", p.writeSetDigest ?? "");
           l.kv(6, "commit_evidence", p.commitEvidence ?? "");
@@ -306,16 +394,38 @@ export function renderExplanationText(e: Explanation): string {
         } else {
           l.kv(6, "leaf hash", `SHA-256(0x00 ‖ entry_hash) = ${p.leafHash}`);
         }
-        l.add(6, p.folds.length === 0 ? "path folds: none (the leaf is the root)" : `path folds, bottom-up${p.kind === "RFC9162_SHA256" ? ": SHA-256(0x01 ‖ left ‖ right)" : ""}`);
-        for (const f of p.folds) l.add(8, `path[${f.index}]: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
+        l.add(
+          6,
+          p.folds.length === 0
+            ? "path folds: none (the leaf is the root)"
+            : `path folds, bottom-up${p.kind === "RFC9162_SHA256" ? ": SHA-256(0x01 ‖ left ‖ right)" : ""}`,
+        );
+        for (const f of p.folds)
+          l.add(8, `path[${f.index}]: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
       }
-      if (r.root) l.kv(4, "root", `${r.root}${r.proofCount !== null && r.proofCount !== 1 ? ` (from the first of ${r.proofCount} inclusion proofs)` : ""}`);
+      if (r.root)
+        l.kv(
+          4,
+          "root",
+          `${r.root}${r.proofCount !== null && r.proofCount !== 1 ? ` (from the first of ${r.proofCount} inclusion proofs)` : ""}`,
+        );
       if (r.recordPosition) {
-        const same = r.proof?.treeSize !== null && r.proof?.treeSize !== undefined ? ` ${equalText(`${r.proof.treeSize}/${r.proof.leafIndex}` === `${r.recordPosition.treeSize}/${r.recordPosition.leafIndex}`)}` : "";
-        l.kv(4, "record states", `tree_size ${r.recordPosition.treeSize}, leaf_index ${r.recordPosition.leafIndex}${same}`);
+        const same =
+          r.proof?.treeSize !== null && r.proof?.treeSize !== undefined
+            ? ` ${equalText(`${r.proof.treeSize}/${r.proof.leafIndex}` === `${r.recordPosition.treeSize}/${r.recordPosition.leafIndex}`)}`
+            : "";
+        l.kv(
+          4,
+          "record states",
+          `tree_size ${r.recordPosition.treeSize}, leaf_index ${r.recordPosition.leafIndex}${same}`,
+        );
       }
       if (r.sigStructure) {
-        l.kv(4, "Sig_structure", `["Signature1", protected bytes, h'', root (detached payload)]: ${bytesText(r.sigStructure)}`);
+        l.kv(
+          4,
+          "Sig_structure",
+          `["Signature1", protected bytes, h'', root (detached payload)]: ${bytesText(r.sigStructure)}`,
+        );
         shownBytes(l, 6, r.sigStructure);
       }
       if (r.root) l.kv(4, "signature", resultText(r.signature, r.signatureDetail));
@@ -344,8 +454,12 @@ export function renderExplanationText(e: Explanation): string {
       p.newPeaks.forEach((x, i) => l.add(6, `#${i + 1} ${x}`));
       if (p.newBagged) l.kv(4, "bagged", `${p.newBagged} (this root)`);
       for (const climb of p.climbs) {
-        l.add(4, `old peak #${climb.oldPeak + 1} climbs to new peak #${climb.newPeak + 1}:${climb.folds.length === 0 ? " it is that peak" : ""}`);
-        for (const f of climb.folds) l.add(6, `position ${f.position}: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
+        l.add(
+          4,
+          `old peak #${climb.oldPeak + 1} climbs to new peak #${climb.newPeak + 1}:${climb.folds.length === 0 ? " it is that peak" : ""}`,
+        );
+        for (const f of climb.folds)
+          l.add(6, `position ${f.position}: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
         l.add(6, `reached ${climb.top} ${equalText(climb.equal)}`);
       }
     } else {
@@ -358,16 +472,24 @@ export function renderExplanationText(e: Explanation): string {
         failureLine(l, 4, n.failure);
         continue;
       }
-      l.block(2, `${n.checkpoint} checkpoint's note (rendered from the checkpoint: origin, leaf count, base64 root)`, n.text);
+      l.block(
+        2,
+        `${n.checkpoint} checkpoint's note (rendered from the checkpoint: origin, leaf count, base64 root)`,
+        n.text,
+      );
     }
     if (ct.lines.items.length === 0 && ct.lines.omitted === 0) l.add(2, "cosignature lines: none carried");
     for (const line of ct.lines.items) {
-      l.add(2, `${line.at} (${line.checkpoint} checkpoint)${line.duplicate ? " (an exact duplicate of an earlier line)" : ""}`);
+      l.add(
+        2,
+        `${line.at} (${line.checkpoint} checkpoint)${line.duplicate ? " (an exact duplicate of an earlier line)" : ""}`,
+      );
       l.kv(4, "line", line.line);
       if (line.name !== null) l.kv(4, "key", `name ${line.name}, key ID ${line.keyId}`);
       if (line.witness !== null) l.kv(4, "pinned witness", `${line.witness} at ${line.trustPath}`);
       if (line.timestamp !== null) l.kv(4, "timestamp", `${line.timestamp} (the witness's claim)`);
-      if (line.signedMessage) l.block(4, `signed message (${bytesText(line.signedMessage)})`, line.signedMessage.text ?? "");
+      if (line.signedMessage)
+        l.block(4, `signed message (${bytesText(line.signedMessage)})`, line.signedMessage.text ?? "");
       l.kv(4, "result", resultText(line.result, line.detail));
     }
     l.more(2, ct.lines, "line(s)");
@@ -389,13 +511,19 @@ export function renderExplanationText(e: Explanation): string {
   if (!absent(l, cm)) {
     l.kv(2, "observed Task", cm.observedTask);
     const count = (x: Listed<unknown>) => x.items.length + x.omitted;
-    l.add(2, `transcript (${count(cm.transcript)} entr${count(cm.transcript) === 1 ? "y" : "ies"}): partCommitment = SHA-256 of the text parts joined with "\\n"`);
+    l.add(
+      2,
+      `transcript (${count(cm.transcript)} entr${count(cm.transcript) === 1 ? "y" : "ies"}): partCommitment = SHA-256 of the text parts joined with "\\n"`,
+    );
     for (const t of cm.transcript.items) {
       if (t.transition) {
         transitionLines(l, t, t.transition);
         continue;
       }
-      l.add(4, `[${t.index}] ${t.messageId ?? "(no messageId)"} ${t.role ?? ""} partCommitment ${t.partCommitment ?? "absent"}`);
+      l.add(
+        4,
+        `[${t.index}] ${t.messageId ?? "(no messageId)"} ${t.role ?? ""} partCommitment ${t.partCommitment ?? "absent"}`,
+      );
       if (t.observed) {
         l.add(6, `${observedLine(t.observed, ` (${t.observed.role})`)} ${equalText(t.equal)}`);
         observedText(l, 8, t.observed);
@@ -407,16 +535,25 @@ export function renderExplanationText(e: Explanation): string {
       observedText(l, 6, m);
     }
     l.more(4, cm.uncommittedMessages, "uncommitted message(s)");
-    l.add(2, `artifacts (${count(cm.artifacts)} committed): contentCommitment = SHA-256 of the text parts joined with "\\n"`);
+    l.add(
+      2,
+      `artifacts (${count(cm.artifacts)} committed): contentCommitment = SHA-256 of the text parts joined with "\\n"`,
+    );
     for (const a of cm.artifacts.items) {
-      l.add(4, `[${a.index}] ${a.artifactId ?? "(no artifactId)"} name ${a.name === null ? "absent" : JSON.stringify(a.name)} contentCommitment ${a.contentCommitment ?? "absent"}`);
+      l.add(
+        4,
+        `[${a.index}] ${a.artifactId ?? "(no artifactId)"} name ${a.name === null ? "absent" : JSON.stringify(a.name)} contentCommitment ${a.contentCommitment ?? "absent"}`,
+      );
       if (a.observed) {
         l.add(6, `${observedLine(a.observed, "")} ${equalText(a.equal)}`);
         observedText(l, 8, a.observed);
       } else {
         l.add(6, "no observed content artifact has this artifactId");
         for (const s of a.sameName) {
-          l.add(6, `same name: artifact ${s.artifactId}, ${observedLine(s, "")}${a.contentCommitment !== null ? ` ${equalText(s.recomputed === a.contentCommitment)}` : ""}`);
+          l.add(
+            6,
+            `same name: artifact ${s.artifactId}, ${observedLine(s, "")}${a.contentCommitment !== null ? ` ${equalText(s.recomputed === a.contentCommitment)}` : ""}`,
+          );
           observedText(l, 8, s);
         }
       }
@@ -446,37 +583,66 @@ function notesLines(l: Lines, notes: Listed<string>): void {
   }
 }
 
-const PREIMAGE = '["a2a-task-evidence/transition/v1", taskId, contextId, sequence, fromState, toState, messageId, the Message\'s taskId, its contextId, its partCommitment]';
+const PREIMAGE =
+  '["a2a-task-evidence/transition/v1", taskId, contextId, sequence, fromState, toState, messageId, the Message\'s taskId, its contextId, its partCommitment]';
 
 function transitionLines(l: Lines, row: TranscriptRow, t: TransitionRow): void {
-  l.add(4, `[${row.index}] transition ${t.fromState ?? "(no fromState)"} -> ${t.toState ?? "(no toState)"}, messageId ${row.messageId ?? "null"}, transitionCommitment ${t.transitionCommitment ?? "absent"}`);
+  l.add(
+    4,
+    `[${row.index}] transition ${t.fromState ?? "(no fromState)"} -> ${t.toState ?? "(no toState)"}, messageId ${row.messageId ?? "null"}, transitionCommitment ${t.transitionCommitment ?? "absent"}`,
+  );
   if (t.missingMembers.length > 0 || t.extraMembers.length > 0) {
-    l.add(6, `members: ${[t.missingMembers.length > 0 ? `lacks ${t.missingMembers.join(", ")}` : "", t.extraMembers.length > 0 ? `also carries ${t.extraMembers.join(", ")}` : ""].filter(Boolean).join("; ")} (a transition entry has exactly fromState, kind, messageId, sequence, toState, transitionCommitment)`);
+    l.add(
+      6,
+      `members: ${[t.missingMembers.length > 0 ? `lacks ${t.missingMembers.join(", ")}` : "", t.extraMembers.length > 0 ? `also carries ${t.extraMembers.join(", ")}` : ""].filter(Boolean).join("; ")} (a transition entry has exactly fromState, kind, messageId, sequence, toState, transitionCommitment)`,
+    );
   }
   if (row.observed) {
-    l.add(6, `bound to the ${observedLine(row.observed, ` (${row.observed.role})`).replace(/^observed /, "observed Message ")}`);
-    l.add(8, `which names taskId ${JSON.stringify(t.messageTaskId ?? "")}, contextId ${JSON.stringify(t.messageContextId ?? "")} (absent is "")`);
+    l.add(
+      6,
+      `bound to the ${observedLine(row.observed, ` (${row.observed.role})`).replace(/^observed /, "observed Message ")}`,
+    );
+    l.add(
+      8,
+      `which names taskId ${JSON.stringify(t.messageTaskId ?? "")}, contextId ${JSON.stringify(t.messageContextId ?? "")} (absent is "")`,
+    );
     observedText(l, 8, row.observed);
   } else if (row.messageId === null && !t.failure) {
     l.add(6, "bound to no Message: the last four elements are null");
   }
   failureLine(l, 6, t.failure);
   if (t.preimage) {
-    l.kv(6, "preimage", `pyjson of ${PREIMAGE}, with this Task's id ${JSON.stringify(t.taskId)} and contextId ${JSON.stringify(t.contextId)}: ${bytesText(t.preimage)}`);
+    l.kv(
+      6,
+      "preimage",
+      `pyjson of ${PREIMAGE}, with this Task's id ${JSON.stringify(t.taskId)} and contextId ${JSON.stringify(t.contextId)}: ${bytesText(t.preimage)}`,
+    );
     shownBytes(l, 8, t.preimage);
     l.kv(6, "recomputed", `${t.recomputed} ${equalText(row.equal)}`);
   }
   if (t.resumption) {
     const r = t.resumption;
-    const context = r.sameContext === null ? "it names no context (a Message continuing a Task may leave contextId out)" : r.sameContext ? "the same context" : "another context";
-    l.kv(6, "resumption", `the resuming Message names Task ${JSON.stringify(r.messageTaskId)}, context ${JSON.stringify(r.messageContextId)}; this Task is ${JSON.stringify(r.taskId)}, context ${JSON.stringify(r.contextId)} (${r.sameTask ? "the same Task" : "another Task"}; ${context})`);
+    const context =
+      r.sameContext === null
+        ? "it names no context (a Message continuing a Task may leave contextId out)"
+        : r.sameContext
+          ? "the same context"
+          : "another context";
+    l.kv(
+      6,
+      "resumption",
+      `the resuming Message names Task ${JSON.stringify(r.messageTaskId)}, context ${JSON.stringify(r.messageContextId)}; this Task is ${JSON.stringify(r.taskId)}, context ${JSON.stringify(r.contextId)} (${r.sameTask ? "the same Task" : "another Task"}; ${context})`,
+    );
   }
 }
 
 function traceLines(l: Lines, traces: Listed<TraceRow>): void {
   const n = traces.items.length + traces.omitted;
   if (n === 0) return;
-  l.add(2, `Traceability traces in metadata (${n}): traceDigest = SHA-256(pyjson(the value under the Traceability key))`);
+  l.add(
+    2,
+    `Traceability traces in metadata (${n}): traceDigest = SHA-256(pyjson(the value under the Traceability key))`,
+  );
   for (const t of traces.items) {
     if (t.entry === null) l.add(4, `${t.at ?? ""}: ${t.detail}`);
     else {
@@ -508,13 +674,27 @@ function comparisonText(c: Comparison, other: string): string {
 function interimLines(l: Lines, s: InterimSection, terminal: boolean): void {
   if (terminal) {
     const cited = s.citations.items.length + s.citations.omitted;
-    l.add(2, `citations in the terminal payload (taskEvidencePayload.interimEvidence): ${cited === 0 && !s.citationsFailure ? "none" : cited}`);
+    l.add(
+      2,
+      `citations in the terminal payload (taskEvidencePayload.interimEvidence): ${cited === 0 && !s.citationsFailure ? "none" : cited}`,
+    );
     failureLine(l, 4, s.citationsFailure);
     for (const c of s.citations.items) {
-      const entry = c.entry === null ? "no transcript entry there" : c.entry.kind === null ? "a Message entry" : `a ${c.entry.kind} into ${c.entry.toState ?? "(no toState)"}`;
+      const entry =
+        c.entry === null
+          ? "no transcript entry there"
+          : c.entry.kind === null
+            ? "a Message entry"
+            : `a ${c.entry.kind} into ${c.entry.toState ?? "(no toState)"}`;
       l.add(4, `${c.at}: evidenceId ${c.evidenceId ?? "(none)"} at transcript[${c.sequence ?? "?"}] (${entry})`);
       if (c.failure) failureLine(l, 6, c.failure);
-      else l.add(6, c.supplied !== null ? `supplied at ${c.supplied}` : "not supplied: pass it, or the paused Task that carries it, with --interim to have it explained");
+      else
+        l.add(
+          6,
+          c.supplied !== null
+            ? `supplied at ${c.supplied}`
+            : "not supplied: pass it, or the paused Task that carries it, with --interim to have it explained",
+        );
     }
     l.more(4, s.citations, "citation(s)");
   }
@@ -529,12 +709,23 @@ function interimLines(l: Lines, s: InterimSection, terminal: boolean): void {
 }
 
 function recordOfInterim(l: Lines, r: InterimRecordSection, terminal: boolean): void {
-  l.kv(4, "sealed in", `${r.sealedIn ?? "(no terminalState)"}${r.sealTime !== null ? `, sealTime ${r.sealTime} (reported, never proof of time)` : ""}`);
+  l.kv(
+    4,
+    "sealed in",
+    `${r.sealedIn ?? "(no terminalState)"}${r.sealTime !== null ? `, sealTime ${r.sealTime} (reported, never proof of time)` : ""}`,
+  );
   const own = new Lines();
   own.add(0, "where it was found");
   locationLines(own, r.location);
   own.add(0, "");
-  recordLines(own, r, ["its evidenceId", "its coreManifestDigest", "its capsule_id, and the capsule's digests", "its Producer Envelope (COSE_Sign1)", "its inclusion in the producer's log (MMR)", "its checkpoint signature"]);
+  recordLines(own, r, [
+    "its evidenceId",
+    "its coreManifestDigest",
+    "its capsule_id, and the capsule's digests",
+    "its Producer Envelope (COSE_Sign1)",
+    "its inclusion in the producer's log (MMR)",
+    "its checkpoint signature",
+  ]);
   l.nest(4, own);
   if (terminal) {
     l.add(4, "against the terminal record");
@@ -554,9 +745,20 @@ function prefixLines(l: Lines, p: PrefixSection): void {
   l.add(6, `this Task's record at the pause at transcript[${p.sequence}]: the terminal record up to it`);
   for (const m of p.members) l.add(8, comparisonText(m, "the terminal record's"));
   const t = p.transcript;
-  l.add(8, `transcript: ${t.length} entr${t.length === 1 ? "y" : "ies"}; sealed at transcript[${p.sequence}] it holds the ${t.expected} up to and including that transition ${equalText(t.length === t.expected)}`);
-  l.add(10, t.firstDifference === null ? "each entry is the terminal transcript's at that index (equal)" : `transcript[${t.firstDifference.index}] differs from the terminal record's at ${t.firstDifference.path}: ${t.firstDifference.interim}; the terminal record's ${t.firstDifference.other}`);
-  l.add(8, `effects it recorded (${p.effects.items.length + p.effects.omitted}): each in the terminal payload's nonEvidenceArtifacts, identical`);
+  l.add(
+    8,
+    `transcript: ${t.length} entr${t.length === 1 ? "y" : "ies"}; sealed at transcript[${p.sequence}] it holds the ${t.expected} up to and including that transition ${equalText(t.length === t.expected)}`,
+  );
+  l.add(
+    10,
+    t.firstDifference === null
+      ? "each entry is the terminal transcript's at that index (equal)"
+      : `transcript[${t.firstDifference.index}] differs from the terminal record's at ${t.firstDifference.path}: ${t.firstDifference.interim}; the terminal record's ${t.firstDifference.other}`,
+  );
+  l.add(
+    8,
+    `effects it recorded (${p.effects.items.length + p.effects.omitted}): each in the terminal payload's nonEvidenceArtifacts, identical`,
+  );
   for (const e of p.effects.items) l.add(10, `${e.artifactId ?? "(no artifactId)"}: ${e.kept}`);
   l.more(10, p.effects, "effect(s)");
   l.add(8, comparisonText(p.citations, "the terminal record's citations before it"));
@@ -565,12 +767,21 @@ function prefixLines(l: Lines, p: PrefixSection): void {
 function logLines(l: Lines, g: LogRelation): void {
   l.add(6, "its place in the log");
   l.add(8, comparisonText(g.logId, "the terminal checkpoint's"));
-  l.add(8, `leaf ${g.leafIndex.interim}; the terminal record's leaf ${g.leafIndex.terminal} ${g.leafIndex.interim < g.leafIndex.terminal ? "(earlier)" : "(not earlier)"}`);
+  l.add(
+    8,
+    `leaf ${g.leafIndex.interim}; the terminal record's leaf ${g.leafIndex.terminal} ${g.leafIndex.interim < g.leafIndex.terminal ? "(earlier)" : "(not earlier)"}`,
+  );
   l.add(8, `checkpoint mmr_size ${g.mmrSize.interim}, root ${g.root.interim}`);
-  l.add(8, `the terminal checkpoint's mmr_size ${g.mmrSize.terminal}, root ${g.root.terminal}${g.mmrSize.interim === g.mmrSize.terminal ? ` ${g.root.interim === g.root.terminal ? "(the same checkpoint)" : "(the same size, another root)"}` : ""}`);
+  l.add(
+    8,
+    `the terminal checkpoint's mmr_size ${g.mmrSize.terminal}, root ${g.root.terminal}${g.mmrSize.interim === g.mmrSize.terminal ? ` ${g.root.interim === g.root.terminal ? "(the same checkpoint)" : "(the same size, another root)"}` : ""}`,
+  );
   for (const step of g.chain) {
     const c = step.consistency;
-    l.add(8, `consistency ${step.fromSize} -> ${step.toSize}, carried by ${step.carriedBy} (${c.at}): ${step.verifies ? "verifies" : "does not verify"}`);
+    l.add(
+      8,
+      `consistency ${step.fromSize} -> ${step.toSize}, carried by ${step.carriedBy} (${c.at}): ${step.verifies ? "verifies" : "does not verify"}`,
+    );
     l.add(10, "old peaks:");
     c.oldPeaks.forEach((x, i) => l.add(12, `#${i + 1} ${x}`));
     if (c.oldBagged) l.kv(10, "bagged", c.oldBagged);
@@ -578,28 +789,46 @@ function logLines(l: Lines, g: LogRelation): void {
     c.newPeaks.forEach((x, i) => l.add(12, `#${i + 1} ${x}`));
     if (c.newBagged) l.kv(10, "bagged", c.newBagged);
     for (const climb of c.climbs) {
-      l.add(10, `old peak #${climb.oldPeak + 1} climbs to new peak #${climb.newPeak + 1}:${climb.folds.length === 0 ? " it is that peak" : ""}`);
-      for (const f of climb.folds) l.add(12, `position ${f.position}: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
+      l.add(
+        10,
+        `old peak #${climb.oldPeak + 1} climbs to new peak #${climb.newPeak + 1}:${climb.folds.length === 0 ? " it is that peak" : ""}`,
+      );
+      for (const f of climb.folds)
+        l.add(12, `position ${f.position}: sibling ${f.sibling} on the ${f.siblingSide} -> ${f.result}`);
       l.add(12, `reached ${climb.top} ${equalText(climb.equal)}`);
     }
     failureLine(l, 10, step.failure, true);
   }
   if (g.mmrSize.interim < g.mmrSize.terminal) {
-    l.add(8, `the chain reached mmr_size ${g.reached.size}, root ${g.reached.root}${g.reached.size === g.mmrSize.terminal ? ` ${equalText(g.reached.root === g.root.terminal)}` : ": no carried consistency proof leads on from there"}`);
+    l.add(
+      8,
+      `the chain reached mmr_size ${g.reached.size}, root ${g.reached.root}${g.reached.size === g.mmrSize.terminal ? ` ${equalText(g.reached.root === g.root.terminal)}` : ": no carried consistency proof leads on from there"}`,
+    );
   }
 }
 
 function pausedLines(l: Lines, p: PausedTaskSection): void {
   l.add(4, `against the paused Task it came with, ${p.task}`);
   for (const m of p.members) l.add(6, comparisonText(m, "the Task's"));
-  l.add(6, `its Messages (${p.messages.items.length + p.messages.omitted}), each in the interim transcript, in order, with its role and text commitment:`);
+  l.add(
+    6,
+    `its Messages (${p.messages.items.length + p.messages.omitted}), each in the interim transcript, in order, with its role and text commitment:`,
+  );
   for (const m of p.messages.items) {
     l.add(8, `${observedLine(m.observed, ` (${m.observed.role})`)}`);
-    l.add(10, m.entry === null ? `no Message entry ${m.messageId} in the interim transcript` : `transcript[${m.entry}] ${m.role ?? "(no role)"} partCommitment ${m.partCommitment ?? "absent"}${m.inOrder ? "" : " (out of order)"} ${equalText(m.equal)}`);
+    l.add(
+      10,
+      m.entry === null
+        ? `no Message entry ${m.messageId} in the interim transcript`
+        : `transcript[${m.entry}] ${m.role ?? "(no role)"} partCommitment ${m.partCommitment ?? "absent"}${m.inOrder ? "" : " (out of order)"} ${equalText(m.equal)}`,
+    );
     observedText(l, 10, m.observed);
   }
   l.more(8, p.messages, "Message(s)");
-  l.add(6, `its effects (${p.effects.items.length + p.effects.omitted} content Artifact(s)), each committed by the interim record:`);
+  l.add(
+    6,
+    `its effects (${p.effects.items.length + p.effects.omitted} content Artifact(s)), each committed by the interim record:`,
+  );
   for (const e of p.effects.items) {
     l.add(8, `artifact ${e.artifactId}, ${observedLine(e.observed, "")}`);
     l.add(10, `contentCommitment ${e.contentCommitment ?? "(not recorded)"} ${equalText(e.equal)}`);
@@ -612,7 +841,10 @@ function pausedLines(l: Lines, p: PausedTaskSection): void {
 export function renderPendingText(e: PendingExplanation): string {
   const l = new Lines();
   l.add(0, `inspect ${e.source}`);
-  l.add(2, "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)");
+  l.add(
+    2,
+    "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)",
+  );
   l.kv(2, "input shape", e.shape);
   l.kv(2, "trust file", e.options.trust ? "given" : "none (keys are matched against nothing)");
   l.add(0, "");
@@ -620,7 +852,10 @@ export function renderPendingText(e: PendingExplanation): string {
   l.kv(2, "Task", `${e.pending.task}, in ${e.pending.state}`);
   l.kv(2, "evidenceStatus", e.pending.evidenceStatus ?? "absent");
   l.kv(2, "verify says", e.pending.detail);
-  l.add(2, "there is no terminal record to derive yet: verify verifies nothing and exits 3; each interim record is derived below as verify will derive it with the terminal record");
+  l.add(
+    2,
+    "there is no terminal record to derive yet: verify verifies nothing and exits 3; each interim record is derived below as verify will derive it with the terminal record",
+  );
   l.add(0, "");
   l.add(0, "Interim records");
   interimLines(l, e.interim, false);

@@ -18,7 +18,9 @@ import type { InspectOptions, Listed, TraceRow } from "./model.js";
 
 const HOLDERS = ["task", "message", "artifact"];
 
-type Item = { readonly kind: "entry"; readonly entry: JsonValue; readonly index: number } | { readonly kind: "uncovered"; readonly trace: MetadataTrace };
+type Item =
+  | { readonly kind: "entry"; readonly entry: JsonValue; readonly index: number }
+  | { readonly kind: "uncovered"; readonly trace: MetadataTrace };
 
 /** `prefix` names a --task file's paths, as the other commitments do. */
 export function traceRows(payload: JsonObject, task: A2ATask, prefix: string, o: InspectOptions): Listed<TraceRow> {
@@ -27,7 +29,22 @@ export function traceRows(payload: JsonObject, task: A2ATask, prefix: string, o:
   const listedValue = member(payload, "traceDigests");
   if (listedValue !== undefined && !Array.isArray(listedValue)) {
     // verify stops here too: with no list, no trace can be matched to a digest or said to have none.
-    const row: TraceRow = { entry: "traceDigests", holder: null, id: null, traceDigest: null, at: null, preimage: null, recomputed: null, equal: false, callees: none, detail: "not an array", failure: malformed(`taskEvidencePayload.traceDigests is not an array: ${showValue(listedValue)}`, "taskEvidencePayload.traceDigests") };
+    const row: TraceRow = {
+      entry: "traceDigests",
+      holder: null,
+      id: null,
+      traceDigest: null,
+      at: null,
+      preimage: null,
+      recomputed: null,
+      equal: false,
+      callees: none,
+      detail: "not an array",
+      failure: malformed(
+        `taskEvidencePayload.traceDigests is not an array: ${showValue(listedValue)}`,
+        "taskEvidencePayload.traceDigests",
+      ),
+    };
     return { items: [row], omitted: 0 };
   }
   const entries = listedValue ?? [];
@@ -36,16 +53,29 @@ export function traceRows(payload: JsonObject, task: A2ATask, prefix: string, o:
     const t = isJsonObject(e) ? byHolder.get(`${String(member(e, "holder"))} ${String(member(e, "id"))}`) : undefined;
     if (t && well(e)) covered.add(t);
   }
-  const items: Item[] = [...entries.map((entry, index) => ({ kind: "entry" as const, entry, index })), ...observed.filter((t) => !covered.has(t)).map((trace) => ({ kind: "uncovered" as const, trace }))];
+  const items: Item[] = [
+    ...entries.map((entry, index) => ({ kind: "entry" as const, entry, index })),
+    ...observed.filter((t) => !covered.has(t)).map((trace) => ({ kind: "uncovered" as const, trace })),
+  ];
   const present = holders(task);
-  return listed(items, o, (item) => (item.kind === "entry" ? entryRow(item.entry, item.index, task, byHolder, present, prefix, o) : uncoveredRow(item.trace, prefix, o)));
+  return listed(items, o, (item) =>
+    item.kind === "entry"
+      ? entryRow(item.entry, item.index, task, byHolder, present, prefix, o)
+      : uncoveredRow(item.trace, prefix, o),
+  );
 }
 
 /** The shape verify requires of an entry before it looks for its trace. */
 function well(e: JsonValue): e is JsonObject {
   if (!isJsonObject(e)) return false;
   const keys = Object.keys(e);
-  return keys.length === 3 && ["holder", "id", "traceDigest"].every((k) => keys.includes(k)) && HOLDERS.includes(member(e, "holder") as string) && typeof member(e, "id") === "string" && isHex64(member(e, "traceDigest"));
+  return (
+    keys.length === 3 &&
+    ["holder", "id", "traceDigest"].every((k) => keys.includes(k)) &&
+    HOLDERS.includes(member(e, "holder") as string) &&
+    typeof member(e, "id") === "string" &&
+    isHex64(member(e, "traceDigest"))
+  );
 }
 
 function callees(trace: JsonValue, o: InspectOptions): TraceRow["callees"] {
@@ -54,23 +84,58 @@ function callees(trace: JsonValue, o: InspectOptions): TraceRow["callees"] {
 
 const none = { items: [], omitted: 0 };
 
-function entryRow(entry: JsonValue, index: number, task: A2ATask, byHolder: ReadonlyMap<string, MetadataTrace>, present: ReadonlySet<string>, prefix: string, o: InspectOptions): TraceRow {
+function entryRow(
+  entry: JsonValue,
+  index: number,
+  task: A2ATask,
+  byHolder: ReadonlyMap<string, MetadataTrace>,
+  present: ReadonlySet<string>,
+  prefix: string,
+  o: InspectOptions,
+): TraceRow {
   const at = `traceDigests[${index}]`;
   const e = isJsonObject(entry) ? entry : undefined;
   const s = (name: string) => {
     const v = e ? member(e, name) : undefined;
     return typeof v === "string" ? v : null;
   };
-  const base: TraceRow = { entry: at, holder: s("holder"), id: s("id"), traceDigest: s("traceDigest"), at: null, preimage: null, recomputed: null, equal: false, callees: none, detail: "" };
-  if (!well(entry)) return { ...base, detail: "not an entry {holder, id, traceDigest} with a known holder, a string id and a 64-hex digest", failure: malformed(`${showValue(entry)} is not a well-formed traceDigests entry`, `taskEvidencePayload.${at}`) };
+  const base: TraceRow = {
+    entry: at,
+    holder: s("holder"),
+    id: s("id"),
+    traceDigest: s("traceDigest"),
+    at: null,
+    preimage: null,
+    recomputed: null,
+    equal: false,
+    callees: none,
+    detail: "",
+  };
+  if (!well(entry))
+    return {
+      ...base,
+      detail: "not an entry {holder, id, traceDigest} with a known holder, a string id and a 64-hex digest",
+      failure: malformed(`${showValue(entry)} is not a well-formed traceDigests entry`, `taskEvidencePayload.${at}`),
+    };
   const { holder, id, traceDigest } = base as { holder: string; id: string; traceDigest: string };
-  if (holder === "task" && id !== task.id) return { ...base, detail: `names a trace on Task ${id}, not on this Task ${task.id}` };
+  if (holder === "task" && id !== task.id)
+    return { ...base, detail: `names a trace on Task ${id}, not on this Task ${task.id}` };
   const trace = byHolder.get(`${holder} ${id}`);
   if (!trace) {
-    return { ...base, detail: present.has(`${holder} ${id}`) ? `the observed ${holder} ${id} carries no Traceability trace` : `the ${holder} ${id} is not in the observed Task (history or artifacts may be incomplete)` };
+    return {
+      ...base,
+      detail: present.has(`${holder} ${id}`)
+        ? `the observed ${holder} ${id} carries no Traceability trace`
+        : `the ${holder} ${id} is not in the observed Task (history or artifacts may be incomplete)`,
+    };
   }
   const r = pyjson(trace.value);
-  const found = { ...base, at: `${prefix}${trace.path}`, callees: callees(trace.value, o), detail: "digested by the payload" };
+  const found = {
+    ...base,
+    at: `${prefix}${trace.path}`,
+    callees: callees(trace.value, o),
+    detail: "digested by the payload",
+  };
   if (!r.ok) return { ...found, failure: stepFailure(r) };
   const preimage = text(r.value.text, o);
   const equal = preimage.sha256 === traceDigest;

@@ -63,15 +63,25 @@ export function transitionRow(
     equal: transition.recomputed !== null && transition.recomputed === commitment,
     transition,
   });
-  const stop = (detail: string) => row({ ...base, failure: { detail, path: `taskEvidencePayload.transcript[${index}]` } });
-  if (kind !== TRANSITION_KIND) return stop(`kind ${showValue(kind)} is not an entry kind of this profile: not a transition entry`);
-  if (typeof from !== "string" || typeof to !== "string") return stop(`fromState ${showValue(from)} and toState ${showValue(to)} are not both strings: no preimage`);
-  if (messageId !== null && typeof messageId !== "string") return stop(`messageId ${showValue(messageId)} is neither a string nor null: no preimage`);
+  const stop = (detail: string) =>
+    row({ ...base, failure: { detail, path: `taskEvidencePayload.transcript[${index}]` } });
+  if (kind !== TRANSITION_KIND)
+    return stop(`kind ${showValue(kind)} is not an entry kind of this profile: not a transition entry`);
+  if (typeof from !== "string" || typeof to !== "string")
+    return stop(`fromState ${showValue(from)} and toState ${showValue(to)} are not both strings: no preimage`);
+  if (messageId !== null && typeof messageId !== "string")
+    return stop(`messageId ${showValue(messageId)} is neither a string nor null: no preimage`);
   if (typeof messageId === "string" && !message) {
-    return stop(`the bound Message ${messageId} is not in the observed history (history may be truncated): the commitment cannot be recomputed`);
+    return stop(
+      `the bound Message ${messageId} is not in the observed history (history may be truncated): the commitment cannot be recomputed`,
+    );
   }
   const preimage = text(transitionPreimage(ids, index, from, to, messageId, message ?? null), o);
-  const resumes = message !== undefined && own !== undefined && isInterrupted(from) && (to === "TASK_STATE_WORKING" || isTerminal(to));
+  const resumes =
+    message !== undefined &&
+    own !== undefined &&
+    isInterrupted(from) &&
+    (to === "TASK_STATE_WORKING" || isTerminal(to));
   return row({
     ...base,
     preimage,

@@ -8,9 +8,14 @@ export interface Difference {
   readonly right: JsonValue | undefined;
 }
 
-export function firstDifference(a: JsonValue | undefined, b: JsonValue | undefined, path = "$"): Difference | undefined {
+export function firstDifference(
+  a: JsonValue | undefined,
+  b: JsonValue | undefined,
+  path = "$",
+): Difference | undefined {
   if (a === b) return undefined;
-  if (a instanceof JsonNumber && b instanceof JsonNumber) return a.lexeme === b.lexeme ? undefined : { path, left: a, right: b };
+  if (a instanceof JsonNumber && b instanceof JsonNumber)
+    return a.lexeme === b.lexeme ? undefined : { path, left: a, right: b };
   if (Array.isArray(a) && Array.isArray(b)) {
     const n = Math.max(a.length, b.length);
     for (let i = 0; i < n; i++) {
@@ -22,7 +27,11 @@ export function firstDifference(a: JsonValue | undefined, b: JsonValue | undefin
   if (isJsonObject(a) && isJsonObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of [...keys].sort()) {
-      const d = firstDifference(hasMember(a, k) ? a[k] : undefined, hasMember(b, k) ? b[k] : undefined, joinPath(path, k));
+      const d = firstDifference(
+        hasMember(a, k) ? a[k] : undefined,
+        hasMember(b, k) ? b[k] : undefined,
+        joinPath(path, k),
+      );
       if (d !== undefined) return d;
     }
     return undefined;
@@ -33,7 +42,14 @@ export function firstDifference(a: JsonValue | undefined, b: JsonValue | undefin
 /** A short JSON rendering of a value for a detail line (absent shows as "absent"). */
 export function showValue(v: JsonValue | undefined, max = 80): string {
   if (v === undefined) return "absent";
-  const s = v instanceof JsonNumber ? v.lexeme : typeof v === "object" && v !== null ? (Array.isArray(v) ? `[…${v.length}]` : "{…}") : JSON.stringify(v);
+  const s =
+    v instanceof JsonNumber
+      ? v.lexeme
+      : typeof v === "object" && v !== null
+        ? Array.isArray(v)
+          ? `[…${v.length}]`
+          : "{…}"
+        : JSON.stringify(v);
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 

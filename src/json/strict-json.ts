@@ -53,7 +53,13 @@ export function parseStrictJson(input: Uint8Array | string, limits: JsonLimits =
   let text: string;
   if (typeof input === "string") {
     if (Buffer.byteLength(input, "utf8") > limits.maxBytes) {
-      return { ok: false, code: "JSON_TOO_LARGE", detail: `input exceeds ${limits.maxBytes} bytes`, path: "$", offset: 0 };
+      return {
+        ok: false,
+        code: "JSON_TOO_LARGE",
+        detail: `input exceeds ${limits.maxBytes} bytes`,
+        path: "$",
+        offset: 0,
+      };
     }
     text = input;
   } else {
@@ -108,7 +114,8 @@ class Parser {
 
   parseDocument(): JsonValue {
     this.skipWs();
-    if (this.pos >= this.text.length) throw new ParseFault("JSON_SYNTAX", "empty input: expected a JSON value", this.pos);
+    if (this.pos >= this.text.length)
+      throw new ParseFault("JSON_SYNTAX", "empty input: expected a JSON value", this.pos);
     const v = this.parseValue();
     this.skipWs();
     if (this.pos < this.text.length) {
@@ -275,7 +282,11 @@ class Parser {
         return out;
       }
       if (c < 0x20) {
-        throw new ParseFault("JSON_CONTROL_CHARACTER", `raw control character U+${c.toString(16).padStart(4, "0").toUpperCase()} in a string`, p);
+        throw new ParseFault(
+          "JSON_CONTROL_CHARACTER",
+          `raw control character U+${c.toString(16).padStart(4, "0").toUpperCase()} in a string`,
+          p,
+        );
       }
       if (c >= 0xd800 && c <= 0xdbff) {
         const d = t.charCodeAt(p + 1);
@@ -292,14 +303,38 @@ class Parser {
       }
       const e = t.charCodeAt(p + 1);
       switch (e) {
-        case 0x22: out += '"'; p += 2; break;
-        case 0x5c: out += "\\"; p += 2; break;
-        case 0x2f: out += "/"; p += 2; break;
-        case 0x62: out += "\b"; p += 2; break;
-        case 0x66: out += "\f"; p += 2; break;
-        case 0x6e: out += "\n"; p += 2; break;
-        case 0x72: out += "\r"; p += 2; break;
-        case 0x74: out += "\t"; p += 2; break;
+        case 0x22:
+          out += '"';
+          p += 2;
+          break;
+        case 0x5c:
+          out += "\\";
+          p += 2;
+          break;
+        case 0x2f:
+          out += "/";
+          p += 2;
+          break;
+        case 0x62:
+          out += "\b";
+          p += 2;
+          break;
+        case 0x66:
+          out += "\f";
+          p += 2;
+          break;
+        case 0x6e:
+          out += "\n";
+          p += 2;
+          break;
+        case 0x72:
+          out += "\r";
+          p += 2;
+          break;
+        case 0x74:
+          out += "\t";
+          p += 2;
+          break;
         case 0x75: {
           const hi = this.hex4(p + 2);
           if (hi >= 0xd800 && hi <= 0xdbff) {
@@ -308,7 +343,8 @@ class Parser {
               throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
             }
             const lo = this.hex4(p + 8);
-            if (!(lo >= 0xdc00 && lo <= 0xdfff)) throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
+            if (!(lo >= 0xdc00 && lo <= 0xdfff))
+              throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
             out += String.fromCharCode(hi, lo);
             p += 12;
           } else if (hi >= 0xdc00 && hi <= 0xdfff) {
@@ -375,7 +411,8 @@ class Parser {
     }
     if (t.charCodeAt(p) === 0x2e) {
       p++;
-      if (!isDigit(t.charCodeAt(p))) throw new ParseFault("JSON_SYNTAX", "invalid number: digit expected after '.'", begin);
+      if (!isDigit(t.charCodeAt(p)))
+        throw new ParseFault("JSON_SYNTAX", "invalid number: digit expected after '.'", begin);
       while (isDigit(t.charCodeAt(p))) p++;
     }
     const e = t.charCodeAt(p);
@@ -383,7 +420,8 @@ class Parser {
       p++;
       const s = t.charCodeAt(p);
       if (s === 0x2b || s === 0x2d) p++;
-      if (!isDigit(t.charCodeAt(p))) throw new ParseFault("JSON_SYNTAX", "invalid number: digit expected in exponent", begin);
+      if (!isDigit(t.charCodeAt(p)))
+        throw new ParseFault("JSON_SYNTAX", "invalid number: digit expected in exponent", begin);
       while (isDigit(t.charCodeAt(p))) p++;
     }
     // A leading zero followed by digits ("01") leaves a digit here.

@@ -126,7 +126,12 @@ export function toPlain(v: JsonValue): unknown {
   if (isJsonObject(v)) {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v)) {
-      Object.defineProperty(out, k, { value: toPlain(v[k] as JsonValue), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: toPlain(v[k] as JsonValue),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

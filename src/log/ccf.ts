@@ -31,9 +31,15 @@ export interface CcfTrace {
  * acc = SHA-256(hash ‖ acc) when left, SHA-256(acc ‖ hash) otherwise. Total: a component or step
  * hash that is not 32 bytes is a failure, never a shorter or longer hash input.
  */
-export function ccfRootFromInclusion(leaf: CcfLeaf, path: ReadonlyArray<CcfPathStep>, trace?: CcfTrace): Result<Uint8Array> {
-  if (leaf.writeSetDigest.length !== 32) return fail("CCF_HASH_LENGTH", `write_set_digest is ${leaf.writeSetDigest.length} bytes`);
-  if (leaf.claimsDigest.length !== 32) return fail("CCF_HASH_LENGTH", `claims_digest is ${leaf.claimsDigest.length} bytes`);
+export function ccfRootFromInclusion(
+  leaf: CcfLeaf,
+  path: ReadonlyArray<CcfPathStep>,
+  trace?: CcfTrace,
+): Result<Uint8Array> {
+  if (leaf.writeSetDigest.length !== 32)
+    return fail("CCF_HASH_LENGTH", `write_set_digest is ${leaf.writeSetDigest.length} bytes`);
+  if (leaf.claimsDigest.length !== 32)
+    return fail("CCF_HASH_LENGTH", `claims_digest is ${leaf.claimsDigest.length} bytes`);
   let acc = sha256(leaf.writeSetDigest, sha256(utf8(leaf.commitEvidence)), leaf.claimsDigest);
   trace?.leaf?.(acc);
   for (let i = 0; i < path.length; i++) {

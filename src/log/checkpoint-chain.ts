@@ -39,10 +39,18 @@ function hexOrEmpty(root: Uint8Array | null): string {
 /** §4.4 rule 4: without a prior, only a first checkpoint (prev_size 0, prev_root "", no proof) stands. */
 function verifyFirst(current: Checkpoint, consistencyProof: ConsistencyProof | null): Result<CheckpointChainReport> {
   if (current.prevSize !== 0) {
-    return fail("CHAIN_PRIOR_MISSING", `prev_size is ${current.prevSize} but no prior checkpoint is given`, current.path);
+    return fail(
+      "CHAIN_PRIOR_MISSING",
+      `prev_size is ${current.prevSize} but no prior checkpoint is given`,
+      current.path,
+    );
   }
   if (current.prevRoot !== null) {
-    return fail("CHAIN_FIRST_PREV_ROOT_NOT_EMPTY", `prev_size is 0 but prev_root is ${hexOrEmpty(current.prevRoot)}, not ""`, current.path);
+    return fail(
+      "CHAIN_FIRST_PREV_ROOT_NOT_EMPTY",
+      `prev_size is 0 but prev_root is ${hexOrEmpty(current.prevRoot)}, not ""`,
+      current.path,
+    );
   }
   if (consistencyProof !== null) {
     return fail("CHAIN_CONSISTENCY_UNEXPECTED", "a consistency proof is given for a first checkpoint", current.path);
@@ -70,7 +78,11 @@ export function verifyCheckpointChain(
     return fail("CHAIN_LOG_ID_MISMATCH", `prior log_id "${prior.logId}", current "${current.logId}"`, current.path);
   }
   if (current.prevSize !== prior.mmrSize) {
-    return fail("CHAIN_PREV_SIZE_MISMATCH", `prev_size ${current.prevSize}, prior mmr_size ${prior.mmrSize}`, current.path);
+    return fail(
+      "CHAIN_PREV_SIZE_MISMATCH",
+      `prev_size ${current.prevSize}, prior mmr_size ${prior.mmrSize}`,
+      current.path,
+    );
   }
   if (current.prevRoot === null || !bytesEqual(current.prevRoot, prior.root)) {
     return fail(
@@ -81,14 +93,33 @@ export function verifyCheckpointChain(
   }
   // Re-signing the same size (or a smaller one) is not a successor: the producer requires growth.
   if (current.mmrSize <= current.prevSize) {
-    return fail("CHAIN_SIZE_NOT_INCREASING", `mmr_size ${current.mmrSize} is not above prev_size ${current.prevSize}`, current.path);
+    return fail(
+      "CHAIN_SIZE_NOT_INCREASING",
+      `mmr_size ${current.mmrSize} is not above prev_size ${current.prevSize}`,
+      current.path,
+    );
   }
   if (consistencyProof === null) {
-    return fail("CHAIN_CONSISTENCY_MISSING", `no consistency proof from size ${prior.mmrSize} to ${current.mmrSize}`, current.path);
+    return fail(
+      "CHAIN_CONSISTENCY_MISSING",
+      `no consistency proof from size ${prior.mmrSize} to ${current.mmrSize}`,
+      current.path,
+    );
   }
-  const consistent = verifyConsistency(prior.root, prior.mmrSize, current.root, current.mmrSize, consistencyProof, trace);
+  const consistent = verifyConsistency(
+    prior.root,
+    prior.mmrSize,
+    current.root,
+    current.mmrSize,
+    consistencyProof,
+    trace,
+  );
   if (!consistent.ok) {
-    return fail(consistent.code, `consistency ${prior.mmrSize} → ${current.mmrSize}: ${consistent.detail}`, current.path);
+    return fail(
+      consistent.code,
+      `consistency ${prior.mmrSize} → ${current.mmrSize}: ${consistent.detail}`,
+      current.path,
+    );
   }
   return ok({
     link: "chained",

@@ -13,14 +13,31 @@
 import { pyjson } from "../canon/pyjson.js";
 import { ed25519KeyFromRaw, verifyEd25519 } from "../crypto/ed25519.js";
 import { joinPath } from "../json/path.js";
-import { asSafeInteger, hasMember, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
+import {
+  asSafeInteger,
+  hasMember,
+  isJsonObject,
+  newJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
 import { bytesToHex, hexToBytes, isHex64, sha256, sha256Hex, utf8 } from "../util/bytes.js";
 
 export const CHECKPOINT_KIND = "mmr_checkpoint";
 
 /** The members covered by the signature, in §4.2's order. */
-const SIGNED_MEMBERS = ["v", "kind", "log_id", "mmr_size", "root", "prev_size", "prev_root", "key_id", "timestamp"] as const;
+const SIGNED_MEMBERS = [
+  "v",
+  "kind",
+  "log_id",
+  "mmr_size",
+  "root",
+  "prev_size",
+  "prev_root",
+  "key_id",
+  "timestamp",
+] as const;
 /** Present only when non-empty (`witnesses`) or when produced (`consistency_proof`); never signed. */
 const UNSIGNED_OPTIONAL = ["witnesses", "consistency_proof"] as const;
 const REQUIRED = [...SIGNED_MEMBERS, "signature"] as const;
@@ -63,7 +80,8 @@ export function parseCheckpoint(v: JsonValue, path: string): Result<Checkpoint> 
   // An unknown member would be carried, and digested into entry_digest, without being signed:
   // a reader could take it for signed content.
   const unknown = Object.keys(v).find((k) => !KNOWN.has(k));
-  if (unknown !== undefined) return fail("CHECKPOINT_MEMBER_UNKNOWN", `unknown member "${unknown}"`, joinPath(path, unknown));
+  if (unknown !== undefined)
+    return fail("CHECKPOINT_MEMBER_UNKNOWN", `unknown member "${unknown}"`, joinPath(path, unknown));
   const missing = REQUIRED.find((k) => !hasMember(v, k));
   if (missing !== undefined) return fail("CHECKPOINT_MEMBER_MISSING", `member "${missing}" is missing`, path);
 
@@ -86,10 +104,12 @@ export function parseCheckpoint(v: JsonValue, path: string): Result<Checkpoint> 
 
   const version = asSafeInteger(get("v"));
   if (version === undefined) return malformed("v", "an integer");
-  if (version !== 1) return fail("CHECKPOINT_VERSION_UNSUPPORTED", `checkpoint version ${version}, only 1 is defined`, at("v"));
+  if (version !== 1)
+    return fail("CHECKPOINT_VERSION_UNSUPPORTED", `checkpoint version ${version}, only 1 is defined`, at("v"));
   const kind = str("kind");
   if (kind === undefined) return malformed("kind", "a string");
-  if (kind !== CHECKPOINT_KIND) return fail("CHECKPOINT_KIND_INVALID", `kind "${kind}", expected "${CHECKPOINT_KIND}"`, at("kind"));
+  if (kind !== CHECKPOINT_KIND)
+    return fail("CHECKPOINT_KIND_INVALID", `kind "${kind}", expected "${CHECKPOINT_KIND}"`, at("kind"));
   const logId = str("log_id");
   if (logId === undefined) return malformed("log_id", "a string");
   const mmrSize = count("mmr_size");
@@ -105,7 +125,8 @@ export function parseCheckpoint(v: JsonValue, path: string): Result<Checkpoint> 
   const timestamp = str("timestamp");
   if (timestamp === undefined) return malformed("timestamp", "a string");
   const signatureHex = str("signature");
-  const signature = signatureHex !== undefined && SIGNATURE_HEX.test(signatureHex) ? hexToBytes(signatureHex) : undefined;
+  const signature =
+    signatureHex !== undefined && SIGNATURE_HEX.test(signatureHex) ? hexToBytes(signatureHex) : undefined;
   if (signature === undefined) return malformed("signature", "128 lowercase hex characters");
   const witnesses = hasMember(v, "witnesses") ? get("witnesses") : undefined;
   if (witnesses !== undefined && !Array.isArray(witnesses)) return malformed("witnesses", "an array");

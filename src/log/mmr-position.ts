@@ -88,7 +88,10 @@ export function mountains(size: number): Result<readonly Mountain[]> {
     firstLeaf += leafCount;
   }
   if (offset !== size) {
-    return fail("MMR_SIZE_INVALID", `size ${size} is not the node count of any MMR (its mountains would repeat a height)`);
+    return fail(
+      "MMR_SIZE_INVALID",
+      `size ${size} is not the node count of any MMR (its mountains would repeat a height)`,
+    );
   }
   return ok(out);
 }

@@ -45,7 +45,11 @@ function proofMembers<N extends string>(
     } else if (Object.hasOwn(camel, key)) snakeSpelled = key;
   }
   if (snakeSpelled !== undefined && camelSpelled !== undefined) {
-    return fail("MMR_PROOF_MALFORMED", `proof mixes "${snakeSpelled}" and "${camelSpelled}": one spelling per object`, path);
+    return fail(
+      "MMR_PROOF_MALFORMED",
+      `proof mixes "${snakeSpelled}" and "${camelSpelled}": one spelling per object`,
+      path,
+    );
   }
   const out = {} as Record<N, Found>;
   for (const name of names) {
@@ -59,9 +63,11 @@ function proofMembers<N extends string>(
 function checkHeader(proof: JsonObject, path: string, kind: string): Failure | undefined {
   const version = asSafeInteger(member(proof, "v"));
   if (version === undefined) return fail("MMR_PROOF_MALFORMED", "v is missing or not an integer", joinPath(path, "v"));
-  if (version !== 1) return fail("MMR_PROOF_VERSION_UNSUPPORTED", `proof version ${version}, only 1 is defined`, joinPath(path, "v"));
+  if (version !== 1)
+    return fail("MMR_PROOF_VERSION_UNSUPPORTED", `proof version ${version}, only 1 is defined`, joinPath(path, "v"));
   const k = member(proof, "kind");
-  if (typeof k !== "string") return fail("MMR_PROOF_MALFORMED", "kind is missing or not a string", joinPath(path, "kind"));
+  if (typeof k !== "string")
+    return fail("MMR_PROOF_MALFORMED", "kind is missing or not a string", joinPath(path, "kind"));
   if (k !== kind) return fail("MMR_PROOF_KIND_MISMATCH", `kind "${k}", expected "${kind}"`, joinPath(path, "kind"));
   return undefined;
 }

@@ -118,7 +118,9 @@ function fold(start: Uint8Array, steps: readonly Step[], witness: readonly Uint8
 /** The first hash that is not 32 bytes, as a failure naming it. */
 function malformedHash(what: string, hashes: readonly Uint8Array[]): Failure | undefined {
   const i = hashes.findIndex((h) => h.length !== 32);
-  return i < 0 ? undefined : fail("MMR_HASH_MALFORMED", `${what}[${i}] is ${(hashes[i] as Uint8Array).length} bytes, not 32`);
+  return i < 0
+    ? undefined
+    : fail("MMR_HASH_MALFORMED", `${what}[${i}] is ${(hashes[i] as Uint8Array).length} bytes, not 32`);
 }
 
 function leafRangeFailure(what: string, index: number, count: number): Failure | undefined {
@@ -150,7 +152,8 @@ export function verifyInclusion(
 ): Result<true> {
   const badInput = malformedHash("root", [root]) ?? malformedHash("body digest", [bodyDigest]);
   if (badInput) return badInput;
-  if (proof.size !== size) return fail("MMR_PROOF_SIZE_MISMATCH", `proof is for size ${proof.size}, checkpoint has ${size}`);
+  if (proof.size !== size)
+    return fail("MMR_PROOF_SIZE_MISMATCH", `proof is for size ${proof.size}, checkpoint has ${size}`);
   if (proof.leafIndex !== leafIndex) {
     return fail("MMR_PROOF_INDEX_MISMATCH", `proof is for leaf ${proof.leafIndex}, not ${leafIndex}`);
   }
@@ -162,7 +165,10 @@ export function verifyInclusion(
   const k = mountainIndexOfLeaf(ms.value, leafIndex);
   const path = climb(ms.value[k] as Mountain, leafIndex, 0);
   if (proof.witness.length !== path.length) {
-    return fail("MMR_WITNESS_LENGTH_MISMATCH", `witness has ${proof.witness.length} hashes, the path to the peak has ${path.length} steps`);
+    return fail(
+      "MMR_WITNESS_LENGTH_MISMATCH",
+      `witness has ${proof.witness.length} hashes, the path to the peak has ${path.length} steps`,
+    );
   }
   const rightCount = ms.value.length - k - 1;
   if (proof.peaksLeft.length !== k || proof.peaksRight.length !== rightCount) {
@@ -203,7 +209,10 @@ export function verifyConsistency(
   const badInput = malformedHash("root_a", [rootA]) ?? malformedHash("root_b", [rootB]);
   if (badInput) return badInput;
   if (proof.sizeA !== sizeA || proof.sizeB !== sizeB) {
-    return fail("MMR_PROOF_SIZE_MISMATCH", `proof is for sizes ${proof.sizeA} → ${proof.sizeB}, not ${sizeA} → ${sizeB}`);
+    return fail(
+      "MMR_PROOF_SIZE_MISMATCH",
+      `proof is for sizes ${proof.sizeA} → ${proof.sizeB}, not ${sizeA} → ${sizeB}`,
+    );
   }
   const msA = mountains(sizeA);
   if (!msA.ok) return msA;
@@ -229,7 +238,10 @@ export function verifyConsistency(
   for (const [i, c] of climbs.entries()) {
     const got = (proof.witness[i] as readonly Uint8Array[]).length;
     if (got !== c.path.length) {
-      return fail("MMR_WITNESS_LENGTH_MISMATCH", `witness[${i}] has ${got} hashes, old peak ${i} is ${c.path.length} steps below its new peak`);
+      return fail(
+        "MMR_WITNESS_LENGTH_MISMATCH",
+        `witness[${i}] has ${got} hashes, old peak ${i} is ${c.path.length} steps below its new peak`,
+      );
     }
   }
   const badProof =
@@ -256,7 +268,10 @@ export function verifyConsistency(
 }
 
 /** A post-order plan of a range proof: take a witness hash, hash a range leaf, or join two nodes. */
-type RangeStep = { readonly take: "witness" } | { readonly take: "leaf"; readonly leaf: number } | { readonly take: "node"; readonly pos: number };
+type RangeStep =
+  | { readonly take: "witness" }
+  | { readonly take: "leaf"; readonly leaf: number }
+  | { readonly take: "node"; readonly pos: number };
 
 function planRange(pos: number, height: number, firstLeaf: number, lo: number, hi: number, out: RangeStep[]): void {
   const lastLeaf = firstLeaf + 2 ** height - 1;
@@ -287,7 +302,10 @@ export function verifyRange(
   if (badInput) return badInput;
   if (proof.size !== size) return fail("MMR_PROOF_SIZE_MISMATCH", `proof is for size ${proof.size}, not ${size}`);
   if (proof.fromIndex !== fromIndex || proof.toIndex !== toIndex) {
-    return fail("MMR_PROOF_INDEX_MISMATCH", `proof is for leaves ${proof.fromIndex}..${proof.toIndex}, not ${fromIndex}..${toIndex}`);
+    return fail(
+      "MMR_PROOF_INDEX_MISMATCH",
+      `proof is for leaves ${proof.fromIndex}..${proof.toIndex}, not ${fromIndex}..${toIndex}`,
+    );
   }
   const ms = mountains(size);
   if (!ms.ok) return ms;
@@ -297,7 +315,10 @@ export function verifyRange(
   if (fromIndex > toIndex) return fail("MMR_RANGE_INVALID", `from_index ${fromIndex} is after to_index ${toIndex}`);
   // The plan below grows with the range, which the proof names: bind it to the bodies actually given.
   if (bodyDigests.length !== toIndex - fromIndex + 1) {
-    return fail("MMR_RANGE_BODY_COUNT_MISMATCH", `${bodyDigests.length} body digests for leaves ${fromIndex}..${toIndex}`);
+    return fail(
+      "MMR_RANGE_BODY_COUNT_MISMATCH",
+      `${bodyDigests.length} body digests for leaves ${fromIndex}..${toIndex}`,
+    );
   }
 
   const plan: RangeStep[] = [];

@@ -6,7 +6,16 @@
  * - `mmr-proof-json.ts`: the proof objects from JSON, snake_case and the manifest's camelCase;
  * - `peak-commitment.ts`: the peak-list CBOR commitment of the COSE wire form (§3.6).
  */
-export { MAX_MMR_SIZE, heightOf, leafCount, leafPosition, mountains, nodeCount, peaks, type Mountain } from "./mmr-position.js";
+export {
+  MAX_MMR_SIZE,
+  heightOf,
+  leafCount,
+  leafPosition,
+  mountains,
+  nodeCount,
+  peaks,
+  type Mountain,
+} from "./mmr-position.js";
 export { bagPeaks, interiorHash, leafHash, type BagStep } from "./mmr-hash.js";
 export {
   verifyConsistency,

@@ -25,7 +25,8 @@ export function encodePeakCommitment(peakHashes: readonly Uint8Array[]): Result<
   const n = peakHashes.length;
   if (n > MAX_PEAKS) return fail("COMMITMENT_TOO_MANY_PEAKS", `${n} peaks; no MMR below 2^50 has more than 50`);
   const bad = peakHashes.findIndex((p) => p.length !== 32);
-  if (bad >= 0) return fail("COMMITMENT_PEAK_MALFORMED", `peak ${bad} is ${(peakHashes[bad] as Uint8Array).length} bytes, not 32`);
+  if (bad >= 0)
+    return fail("COMMITMENT_PEAK_MALFORMED", `peak ${bad} is ${(peakHashes[bad] as Uint8Array).length} bytes, not 32`);
   const head = n < ONE_BYTE_LENGTH ? [MAJOR_ARRAY + n] : [MAJOR_ARRAY + ONE_BYTE_LENGTH, n];
   const out = new Uint8Array(head.length + n * PEAK_ITEM);
   out.set(head, 0);
@@ -53,7 +54,8 @@ function readCount(bytes: Uint8Array): Result<{ count: number; offset: number }>
   }
   const count = bytes[1];
   if (count === undefined) return fail("COMMITMENT_MALFORMED", "truncated array head", "byte 1");
-  if (count < ONE_BYTE_LENGTH) return fail("COMMITMENT_NOT_CANONICAL", `length ${count} must be encoded in the head byte`, "byte 1");
+  if (count < ONE_BYTE_LENGTH)
+    return fail("COMMITMENT_NOT_CANONICAL", `length ${count} must be encoded in the head byte`, "byte 1");
   return ok({ count, offset: 2 });
 }
 
@@ -75,7 +77,8 @@ export function decodePeakCommitment(bytes: Uint8Array): Result<Uint8Array[]> {
     out.push(bytes.slice(at + 2, at + PEAK_ITEM));
   }
   const end = offset + count * PEAK_ITEM;
-  if (bytes.length !== end) return fail("COMMITMENT_TRAILING_BYTES", `${bytes.length - end} bytes after the array`, `byte ${end}`);
+  if (bytes.length !== end)
+    return fail("COMMITMENT_TRAILING_BYTES", `${bytes.length - end} bytes after the array`, `byte ${end}`);
   return ok(out);
 }
 

@@ -6,7 +6,16 @@
  * boolean or float never passes for an integer) and bounded before any hashing; a path longer
  * than 64 steps is refused outright.
  */
-import { decodeStrictCbor, readArray, readBool, readBytes, readMap, readText, readUint, type CborValue } from "../cose/cbor.js";
+import {
+  decodeStrictCbor,
+  readArray,
+  readBool,
+  readBytes,
+  readMap,
+  readText,
+  readUint,
+  type CborValue,
+} from "../cose/cbor.js";
 import type { LogCode } from "../codes/log.js";
 import { fail, ok, type Result } from "../result.js";
 import { bytesEqual } from "../util/bytes.js";
@@ -34,7 +43,12 @@ export interface ProofTrace {
 }
 
 /** vds 1: `cbor [tree_size, leaf_index, [bstr32, …]]`, leaf = SHA-256(0x00 ‖ entry). */
-export function rfc9162ProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: string, trace?: ProofTrace): Result<ProofRoot> {
+export function rfc9162ProofRoot(
+  proof: Uint8Array,
+  leafEntry: Uint8Array,
+  at: string,
+  trace?: ProofTrace,
+): Result<ProofRoot> {
   const parsed = asMalformed(readRfc9162Proof(proof, at), "RECEIPT_PROOF_MALFORMED");
   if (!parsed.ok) return parsed;
   const { treeSize, leafIndex, path } = parsed.value;
@@ -51,7 +65,12 @@ export function rfc9162ProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: s
  * vds 2: `{1: [write_set_digest, commit_evidence, claims_digest], 2: [[left, hash], …]}`; the
  * claims digest must be the leaf entry, or the proof is about some other statement.
  */
-export function ccfProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: string, trace?: ProofTrace): Result<ProofRoot> {
+export function ccfProofRoot(
+  proof: Uint8Array,
+  leafEntry: Uint8Array,
+  at: string,
+  trace?: ProofTrace,
+): Result<ProofRoot> {
   const parsed = asMalformed(readCcfProof(proof, at), "CCF_PROOF_MALFORMED");
   if (!parsed.ok) return parsed;
   const { leaf, path } = parsed.value;
@@ -60,7 +79,13 @@ export function ccfProofRoot(proof: Uint8Array, leafEntry: Uint8Array, at: strin
   if (!bytesEqual(leaf.claimsDigest, leafEntry)) {
     return fail("CCF_CLAIMS_DIGEST_MISMATCH", "claims_digest is not the leaf entry", `${at}[1][2]`);
   }
-  const root = ccfRootFromInclusion(leaf, path, trace === undefined ? undefined : { leaf: (h) => trace.ccf?.(leaf, h), ...(trace.fold ? { fold: trace.fold } : {}) });
+  const root = ccfRootFromInclusion(
+    leaf,
+    path,
+    trace === undefined
+      ? undefined
+      : { leaf: (h) => trace.ccf?.(leaf, h), ...(trace.fold ? { fold: trace.fold } : {}) },
+  );
   if (!root.ok) return fail(root.code, root.detail, at);
   return ok({ root: root.value, treeSize: null, leafIndex: null });
 }
@@ -70,10 +95,14 @@ function checkPathLength(length: number, at: string): Result<void> {
   return ok(undefined);
 }
 
-function readRfc9162Proof(proof: Uint8Array, at: string): Result<{ treeSize: number; leafIndex: number; path: Uint8Array[] }> {
+function readRfc9162Proof(
+  proof: Uint8Array,
+  at: string,
+): Result<{ treeSize: number; leafIndex: number; path: Uint8Array[] }> {
   const fields = decodeProof(proof, at, readArray);
   if (!fields.ok) return fields;
-  if (fields.value.length !== 3) return fail("RECEIPT_PROOF_MALFORMED", "proof must be [tree_size, leaf_index, path]", at);
+  if (fields.value.length !== 3)
+    return fail("RECEIPT_PROOF_MALFORMED", "proof must be [tree_size, leaf_index, path]", at);
   const treeSize = readUint(fields.value[0], `${at}[0]`);
   if (!treeSize.ok) return treeSize;
   const leafIndex = readUint(fields.value[1], `${at}[1]`);
@@ -88,7 +117,8 @@ function readCcfProof(proof: Uint8Array, at: string): Result<{ leaf: CcfLeaf; pa
   if (!map.ok) return map;
   const leaf = readArray(map.value.get(1), `${at}[1]`);
   if (!leaf.ok) return leaf;
-  if (leaf.value.length !== 3) return fail("CCF_PROOF_MALFORMED", "leaf must be [write_set_digest, ce, claims_digest]", `${at}[1]`);
+  if (leaf.value.length !== 3)
+    return fail("CCF_PROOF_MALFORMED", "leaf must be [write_set_digest, ce, claims_digest]", `${at}[1]`);
   const writeSetDigest = readBytes(leaf.value[0], `${at}[1][0]`);
   if (!writeSetDigest.ok) return writeSetDigest;
   const commitEvidence = readText(leaf.value[1], `${at}[1][1]`);
@@ -97,7 +127,11 @@ function readCcfProof(proof: Uint8Array, at: string): Result<{ leaf: CcfLeaf; pa
   if (!claimsDigest.ok) return claimsDigest;
   const path = readEach(map.value.get(2), `${at}[2]`, readCcfStep);
   if (!path.ok) return path;
-  const parts = { writeSetDigest: writeSetDigest.value, commitEvidence: commitEvidence.value, claimsDigest: claimsDigest.value };
+  const parts = {
+    writeSetDigest: writeSetDigest.value,
+    commitEvidence: commitEvidence.value,
+    claimsDigest: claimsDigest.value,
+  };
   return ok({ leaf: parts, path: path.value });
 }
 
@@ -118,7 +152,11 @@ function decodeProof<T>(proof: Uint8Array, at: string, read: (v: CborValue, at: 
 }
 
 /** An array read element by element. */
-function readEach<T>(value: CborValue | undefined, at: string, read: (v: CborValue, at: string) => Result<T>): Result<T[]> {
+function readEach<T>(
+  value: CborValue | undefined,
+  at: string,
+  read: (v: CborValue, at: string) => Result<T>,
+): Result<T[]> {
   const items = readArray(value, at);
   if (!items.ok) return items;
   const out: T[] = [];

@@ -9,7 +9,16 @@
  * Without a key the receipt is checked for structure and proof only and `signatureChecked` is
  * false: the caller must report that as unverified, never as verified.
  */
-import { checkCrit, decodeSign1, protectedAlg, verifySign1, HEADER_ALG, HEADER_CRIT, HEADER_KID, type Sign1 } from "../cose/sign1.js";
+import {
+  checkCrit,
+  decodeSign1,
+  protectedAlg,
+  verifySign1,
+  HEADER_ALG,
+  HEADER_CRIT,
+  HEADER_KID,
+  type Sign1,
+} from "../cose/sign1.js";
 import type { CborKey, CborMap } from "../cose/cbor.js";
 import type { PublicKeyInfo } from "../cose/keys.js";
 import { fail, ok, type Result } from "../result.js";
@@ -49,7 +58,11 @@ export interface CheckedReceipt extends ReceiptVerification {
 }
 
 /** Decodes once and verifies, or (key undefined) checks structure and proof only. */
-export function verifyReceipt(receipt: Uint8Array, leafEntry: Uint8Array, key: PublicKeyInfo | undefined): Result<ReceiptVerification> {
+export function verifyReceipt(
+  receipt: Uint8Array,
+  leafEntry: Uint8Array,
+  key: PublicKeyInfo | undefined,
+): Result<ReceiptVerification> {
   const checked = checkReceipt(receipt, leafEntry);
   if (!checked.ok) return checked;
   const { message: _message, understoodCrit: _crit, ...proved } = checked.value;
@@ -62,11 +75,19 @@ export function verifyReceipt(receipt: Uint8Array, leafEntry: Uint8Array, key: P
  * The signature over Sig_structure with the reconstructed root as detached payload.
  * `onSigStructure` sees the exact bytes the signature is checked over (`inspect`).
  */
-export function verifyReceiptSignature(checked: CheckedReceipt, key: PublicKeyInfo, onSigStructure?: (toBeSigned: Uint8Array) => void): Result<{ alg: number }> {
+export function verifyReceiptSignature(
+  checked: CheckedReceipt,
+  key: PublicKeyInfo,
+  onSigStructure?: (toBeSigned: Uint8Array) => void,
+): Result<{ alg: number }> {
   // Two literals rather than a spread: the usual call allocates nothing more than it did.
   return onSigStructure === undefined
     ? verifySign1(checked.message, key, { detachedPayload: checked.root, understoodCritLabels: checked.understoodCrit })
-    : verifySign1(checked.message, key, { detachedPayload: checked.root, understoodCritLabels: checked.understoodCrit, onSigStructure });
+    : verifySign1(checked.message, key, {
+        detachedPayload: checked.root,
+        understoodCritLabels: checked.understoodCrit,
+        onSigStructure,
+      });
 }
 
 /**
@@ -83,18 +104,24 @@ export function checkReceipt(receipt: Uint8Array, leafEntry: Uint8Array, trace?:
   const vds = msg.protectedHeader.get(HEADER_VDS);
   if (vds === undefined) return fail("RECEIPT_VDS_MISSING", "the protected header has no vds (label 395)");
   if (vds !== VDS_RFC9162_SHA256 && vds !== VDS_CCF_LEDGER_SHA256) {
-    return fail("RECEIPT_VDS_UNSUPPORTED", `vds ${String(vds)} is neither RFC9162_SHA256 (1) nor CCF_LEDGER_SHA256 (2)`);
+    return fail(
+      "RECEIPT_VDS_UNSUPPORTED",
+      `vds ${String(vds)} is neither RFC9162_SHA256 (1) nor CCF_LEDGER_SHA256 (2)`,
+    );
   }
   const understood = UNDERSTOOD_CRIT[vds] as ReadonlyArray<CborKey>;
   const crit = checkCrit(msg, understood);
   if (!crit.ok) return crit;
-  if (msg.payload !== null) return fail("RECEIPT_PAYLOAD_ATTACHED", "a receipt's payload (the root) must be detached", "[2]");
+  if (msg.payload !== null)
+    return fail("RECEIPT_PAYLOAD_ATTACHED", "a receipt's payload (the root) must be detached", "[2]");
   const proofs = inclusionProofs(msg);
   if (!proofs.ok) return proofs;
   const first = proofs.value[0] as Uint8Array;
   const at = `unprotected[${HEADER_VDP}][${VDP_INCLUSION_PROOFS}][0]`;
   const proof: Result<ProofRoot> =
-    vds === VDS_RFC9162_SHA256 ? rfc9162ProofRoot(first, leafEntry, at, trace) : ccfProofRoot(first, leafEntry, at, trace);
+    vds === VDS_RFC9162_SHA256
+      ? rfc9162ProofRoot(first, leafEntry, at, trace)
+      : ccfProofRoot(first, leafEntry, at, trace);
   if (!proof.ok) return proof;
   return ok({
     message: msg,
@@ -113,13 +140,19 @@ export function checkReceipt(receipt: Uint8Array, leafEntry: Uint8Array, trace?:
 function inclusionProofs(msg: Sign1): Result<Uint8Array[]> {
   const vdp = msg.unprotectedHeader.get(HEADER_VDP);
   if (vdp === undefined) return fail("RECEIPT_PROOFS_MISSING", "no verifiable data proofs (unprotected label 396)");
-  if (!(vdp instanceof Map)) return fail("RECEIPT_PROOFS_MALFORMED", "label 396 must be a map", `unprotected[${HEADER_VDP}]`);
+  if (!(vdp instanceof Map))
+    return fail("RECEIPT_PROOFS_MALFORMED", "label 396 must be a map", `unprotected[${HEADER_VDP}]`);
   const proofs = (vdp as CborMap).get(VDP_INCLUSION_PROOFS);
   const at = `unprotected[${HEADER_VDP}][${VDP_INCLUSION_PROOFS}]`;
   if (proofs === undefined) return fail("RECEIPT_PROOFS_MISSING", "no inclusion proofs (-1) in label 396", at);
   if (!Array.isArray(proofs) || proofs.length === 0 || proofs.length > MAX_INCLUSION_PROOFS) {
-    return fail("RECEIPT_PROOFS_MALFORMED", `inclusion proofs must be an array of 1 to ${MAX_INCLUSION_PROOFS} bstr`, at);
+    return fail(
+      "RECEIPT_PROOFS_MALFORMED",
+      `inclusion proofs must be an array of 1 to ${MAX_INCLUSION_PROOFS} bstr`,
+      at,
+    );
   }
-  if (!proofs.every((p) => p instanceof Uint8Array)) return fail("RECEIPT_PROOFS_MALFORMED", "every inclusion proof must be a bstr", at);
+  if (!proofs.every((p) => p instanceof Uint8Array))
+    return fail("RECEIPT_PROOFS_MALFORMED", "every inclusion proof must be a bstr", at);
   return ok(proofs as Uint8Array[]);
 }

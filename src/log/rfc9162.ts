@@ -44,7 +44,10 @@ export function rfc9162RootFromInclusion(
   }
   const siblingIsRight = subtreeSides(leafIndex, treeSize);
   if (path.length !== siblingIsRight.length) {
-    return fail("RFC9162_PATH_LENGTH", `leaf ${leafIndex} of ${treeSize} needs a path of ${siblingIsRight.length}, got ${path.length}`);
+    return fail(
+      "RFC9162_PATH_LENGTH",
+      `leaf ${leafIndex} of ${treeSize} needs a path of ${siblingIsRight.length}, got ${path.length}`,
+    );
   }
   if (leafHash.length !== 32) return fail("RFC9162_HASH_LENGTH", `leaf hash is ${leafHash.length} bytes`);
   let root = leafHash;

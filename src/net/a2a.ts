@@ -74,7 +74,9 @@ function headerValue(h: HttpResponse["headers"], name: string): string | null {
 
 function errorInfoReasons(details: JsonValue | undefined): string {
   if (!Array.isArray(details)) return "";
-  const reasons = details.map((d) => (isJsonObject(d) ? member(d, "reason") : undefined)).filter((r): r is string => typeof r === "string");
+  const reasons = details
+    .map((d) => (isJsonObject(d) ? member(d, "reason") : undefined))
+    .filter((r): r is string => typeof r === "string");
   return reasons.length > 0 ? ` (${reasons.join(", ")})` : "";
 }
 
@@ -112,15 +114,26 @@ async function call(
   const res = r.value;
   if (res.status >= 300 && res.status < 400) {
     const location = headerValue(res.headers, "location");
-    return fail("NET_REDIRECT", `HTTP ${res.status} redirect${location ? ` to ${location}` : ""} refused: fetch uses the exact URL given (${url.href})`);
+    return fail(
+      "NET_REDIRECT",
+      `HTTP ${res.status} redirect${location ? ` to ${location}` : ""} refused: fetch uses the exact URL given (${url.href})`,
+    );
   }
   if (res.status < 200 || res.status >= 300) return statusFailure(res, url);
   const contentType = headerValue(res.headers, "content-type");
   if (contentType === null || !JSON_TYPE.test(contentType)) {
-    return fail("NET_NOT_JSON", `the response from ${url.href} is ${contentType === null ? "not typed" : contentType}, not JSON`);
+    return fail(
+      "NET_NOT_JSON",
+      `the response from ${url.href} is ${contentType === null ? "not typed" : contentType}, not JSON`,
+    );
   }
   const parsed = parseStrictJson(res.body);
-  if (!parsed.ok) return fail("NET_NOT_JSON", `the response body from ${url.href} is not strict JSON: ${parsed.detail} (${parsed.code})`, parsed.path);
+  if (!parsed.ok)
+    return fail(
+      "NET_NOT_JSON",
+      `the response body from ${url.href} is not strict JSON: ${parsed.detail} (${parsed.code})`,
+      parsed.path,
+    );
   const record: ExchangeRecord = {
     call: name,
     method,
@@ -142,8 +155,13 @@ function jsonRpcBody(method: string, params: JsonObject): JsonObject {
 }
 
 /** The `result` of a JSON-RPC response that answers our request, with its exact bytes. */
-function jsonRpcResult(value: JsonValue, body: Uint8Array, url: URL): Result<{ value: JsonValue; bytes: Uint8Array; path: string[] }> {
-  if (!isJsonObject(value) || member(value, "jsonrpc") !== "2.0") return fail("NET_JSONRPC_MISMATCH", `the response from ${url.href} is not a JSON-RPC 2.0 response`);
+function jsonRpcResult(
+  value: JsonValue,
+  body: Uint8Array,
+  url: URL,
+): Result<{ value: JsonValue; bytes: Uint8Array; path: string[] }> {
+  if (!isJsonObject(value) || member(value, "jsonrpc") !== "2.0")
+    return fail("NET_JSONRPC_MISMATCH", `the response from ${url.href} is not a JSON-RPC 2.0 response`);
   const error = member(value, "error");
   if (error !== undefined) {
     const e = isJsonObject(error) ? error : {};
@@ -156,12 +174,17 @@ function jsonRpcResult(value: JsonValue, body: Uint8Array, url: URL): Result<{ v
   }
   const id = member(value, "id");
   if (!isJsonNumber(id) || id.lexeme !== String(JSONRPC_ID)) {
-    return fail("NET_JSONRPC_MISMATCH", `the JSON-RPC response id ${showValue(id)} does not answer request id ${JSONRPC_ID}`);
+    return fail(
+      "NET_JSONRPC_MISMATCH",
+      `the JSON-RPC response id ${showValue(id)} does not answer request id ${JSONRPC_ID}`,
+    );
   }
   const result = member(value, "result");
-  if (result === undefined) return fail("NET_JSONRPC_MISMATCH", `the JSON-RPC response from ${url.href} has neither result nor error`);
+  if (result === undefined)
+    return fail("NET_JSONRPC_MISMATCH", `the JSON-RPC response from ${url.href} has neither result nor error`);
   const bytes = valueBytesAt(body, ["result"]);
-  if (!bytes) return fail("NET_UNEXPECTED_RESPONSE", `the exact bytes of the JSON-RPC result from ${url.href} cannot be located`);
+  if (!bytes)
+    return fail("NET_UNEXPECTED_RESPONSE", `the exact bytes of the JSON-RPC result from ${url.href} cannot be located`);
   return ok({ value: result, bytes, path: ["result"] });
 }
 
@@ -170,12 +193,21 @@ function isTaskObject(v: JsonValue | undefined): v is JsonObject {
 }
 
 /** GetTask: the terminal (or current) Task, with the exact bytes of the whole response. */
-export async function getTask(ep: Endpoint, taskId: string, ctx: CallContext, options: { historyLength?: number } = {}): Promise<Result<CallResult>> {
+export async function getTask(
+  ep: Endpoint,
+  taskId: string,
+  ctx: CallContext,
+  options: { historyLength?: number } = {},
+): Promise<Result<CallResult>> {
   let url: URL;
   let r: Awaited<ReturnType<typeof call>>;
   if (ep.binding === "jsonrpc") {
     url = ep.url;
-    const params = { id: taskId, ...(options.historyLength !== undefined ? { historyLength: options.historyLength } : {}), ...(ep.tenant ? { tenant: ep.tenant } : {}) };
+    const params = {
+      id: taskId,
+      ...(options.historyLength !== undefined ? { historyLength: options.historyLength } : {}),
+      ...(ep.tenant ? { tenant: ep.tenant } : {}),
+    };
     r = await call(ep, "GetTask", "POST", url, jsonRpcBody("GetTask", params as unknown as JsonObject), ctx);
   } else {
     url = joinUrl(ep.url, ...(ep.tenant ? [encodeURIComponent(ep.tenant)] : []), "tasks", encodeURIComponent(taskId));
@@ -192,9 +224,13 @@ export async function getTask(ep: Endpoint, taskId: string, ctx: CallContext, op
   } else {
     task = { value, bytes: res.body };
   }
-  if (!isTaskObject(task.value)) return fail("NET_UNEXPECTED_RESPONSE", `the GetTask response from ${url.href} is not an A2A Task`);
+  if (!isTaskObject(task.value))
+    return fail("NET_UNEXPECTED_RESPONSE", `the GetTask response from ${url.href} is not an A2A Task`);
   if (member(task.value, "id") !== taskId) {
-    return fail("NET_UNEXPECTED_RESPONSE", `GetTask for ${taskId} answered with Task ${showValue(member(task.value, "id"))}`);
+    return fail(
+      "NET_UNEXPECTED_RESPONSE",
+      `GetTask for ${taskId} answered with Task ${showValue(member(task.value, "id"))}`,
+    );
   }
   return ok({ body: res.body, record, payload: { kind: "task", bytes: task.bytes, value: task.value } });
 }
@@ -206,7 +242,14 @@ export async function sendMessage(ep: Endpoint, message: JsonObject, ctx: CallCo
   let r: Awaited<ReturnType<typeof call>>;
   if (ep.binding === "jsonrpc") {
     url = ep.url;
-    r = await call(ep, "SendMessage", "POST", url, jsonRpcBody("SendMessage", { ...request, ...(ep.tenant ? { tenant: ep.tenant } : {}) }), ctx);
+    r = await call(
+      ep,
+      "SendMessage",
+      "POST",
+      url,
+      jsonRpcBody("SendMessage", { ...request, ...(ep.tenant ? { tenant: ep.tenant } : {}) }),
+      ctx,
+    );
   } else {
     url = joinUrl(ep.url, ...(ep.tenant ? [encodeURIComponent(ep.tenant)] : []), "message:send");
     r = await call(ep, "SendMessage", "POST", url, request, ctx);
@@ -225,10 +268,17 @@ export async function sendMessage(ep: Endpoint, message: JsonObject, ctx: CallCo
   const kind = keys.length === 1 && (keys[0] === "task" || keys[0] === "message") ? keys[0] : undefined;
   const inner = kind && isJsonObject(response.value) ? member(response.value, kind) : undefined;
   if (!kind || !isJsonObject(inner) || (kind === "task" && !isTaskObject(inner))) {
-    return fail("NET_UNEXPECTED_RESPONSE", `the SendMessage response from ${url.href} is not {"task": …} or {"message": …}`);
+    return fail(
+      "NET_UNEXPECTED_RESPONSE",
+      `the SendMessage response from ${url.href} is not {"task": …} or {"message": …}`,
+    );
   }
   const bytes = valueBytesAt(res.body, [...response.path, kind]);
-  if (!bytes) return fail("NET_UNEXPECTED_RESPONSE", `the exact bytes of the SendMessage ${kind} from ${url.href} cannot be located`);
+  if (!bytes)
+    return fail(
+      "NET_UNEXPECTED_RESPONSE",
+      `the exact bytes of the SendMessage ${kind} from ${url.href} cannot be located`,
+    );
   return ok({ body: res.body, record, payload: { kind, bytes, value: inner } });
 }
 

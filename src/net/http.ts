@@ -19,7 +19,11 @@ export interface HttpLimits {
   readonly maxBodyBytes: number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = { connectTimeoutMs: 10_000, totalTimeoutMs: 30_000, maxBodyBytes: 16 * 1024 * 1024 };
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  connectTimeoutMs: 10_000,
+  totalTimeoutMs: 30_000,
+  maxBodyBytes: 16 * 1024 * 1024,
+};
 
 export interface HttpRequest {
   readonly url: URL;
@@ -53,7 +57,11 @@ function describeSocketError(e: NodeJS.ErrnoException, url: URL): Result<never> 
 }
 
 /** Sends one request and reads the whole response, within the limits. Never throws. */
-export function exchange(req: HttpRequest, limits: HttpLimits = DEFAULT_HTTP_LIMITS, deps: HttpDeps = {}): Promise<Result<HttpResponse>> {
+export function exchange(
+  req: HttpRequest,
+  limits: HttpLimits = DEFAULT_HTTP_LIMITS,
+  deps: HttpDeps = {},
+): Promise<Result<HttpResponse>> {
   return new Promise((resolve) => {
     let settled = false;
     let client: ClientRequest | undefined;
@@ -79,10 +87,15 @@ export function exchange(req: HttpRequest, limits: HttpLimits = DEFAULT_HTTP_LIM
       return;
     }
     timers.push(
-      setTimeout(() => finish(fail("NET_TIMEOUT", `no complete response from ${req.url.host} within ${limits.totalTimeoutMs} ms`)), limits.totalTimeoutMs),
+      setTimeout(
+        () =>
+          finish(fail("NET_TIMEOUT", `no complete response from ${req.url.host} within ${limits.totalTimeoutMs} ms`)),
+        limits.totalTimeoutMs,
+      ),
     );
     const connectTimer = setTimeout(
-      () => finish(fail("NET_CONNECT_TIMEOUT", `no connection to ${req.url.host} within ${limits.connectTimeoutMs} ms`)),
+      () =>
+        finish(fail("NET_CONNECT_TIMEOUT", `no connection to ${req.url.host} within ${limits.connectTimeoutMs} ms`)),
       limits.connectTimeoutMs,
     );
     timers.push(connectTimer);
@@ -93,7 +106,12 @@ export function exchange(req: HttpRequest, limits: HttpLimits = DEFAULT_HTTP_LIM
     client.on("response", (res) => {
       const declared = Number(res.headers["content-length"]);
       if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
-        finish(fail("NET_BODY_TOO_LARGE", `the response declares ${declared} bytes, over the ${limits.maxBodyBytes}-byte cap`));
+        finish(
+          fail(
+            "NET_BODY_TOO_LARGE",
+            `the response declares ${declared} bytes, over the ${limits.maxBodyBytes}-byte cap`,
+          ),
+        );
         return;
       }
       const chunks: Buffer[] = [];
@@ -107,7 +125,9 @@ export function exchange(req: HttpRequest, limits: HttpLimits = DEFAULT_HTTP_LIM
         chunks.push(chunk);
       });
       res.on("error", (e) => finish(describeSocketError(e as NodeJS.ErrnoException, req.url)));
-      res.on("aborted", () => finish(fail("NET_IO", `the connection to ${req.url.host} closed before the body was complete`)));
+      res.on("aborted", () =>
+        finish(fail("NET_IO", `the connection to ${req.url.host} closed before the body was complete`)),
+      );
       res.on("end", () => {
         if (!res.complete) {
           finish(fail("NET_IO", `the connection to ${req.url.host} closed before the body was complete`));

@@ -10,7 +10,21 @@ import type { PeacCode } from "../codes/peac.js";
 import { printable } from "../util/printable.js";
 import { CLOCK_SKEW_SECONDS, REGISTERED_EXTENSION_GROUPS, TYPE_TO_EXTENSION } from "./constants.js";
 import { EXTENSION_SCHEMAS, RFC3339_OFFSET_DATETIME } from "./extensions.js";
-import { all, arr, ecmaJsonLength, enumOf, int, issuesOf, literal, obj, optional, record, str, type Issue, type Rule } from "./shape.js";
+import {
+  all,
+  arr,
+  ecmaJsonLength,
+  enumOf,
+  int,
+  issuesOf,
+  literal,
+  obj,
+  optional,
+  record,
+  str,
+  type Issue,
+  type Rule,
+} from "./shape.js";
 
 export interface ClaimsFailure {
   readonly code: PeacCode;
@@ -67,7 +81,12 @@ export function isValidReceiptType(t: string): boolean {
   if (slash <= 0) return false;
   const domain = t.slice(0, slash);
   const seg = t.slice(slash + 1);
-  return domain.includes(".") && seg.length > 0 && /^[a-zA-Z0-9][a-zA-Z0-9.-]*$/.test(domain) && /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/.test(seg);
+  return (
+    domain.includes(".") &&
+    seg.length > 0 &&
+    /^[a-zA-Z0-9][a-zA-Z0-9.-]*$/.test(domain) &&
+    /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/.test(seg)
+  );
 }
 
 /** isValidExtensionKey: lowercase `<dns.domain>/<segment>`, DNS labels ≤ 63, domain ≤ 253, key ≤ 512. */
@@ -77,7 +96,8 @@ export function isValidExtensionKey(key: string): boolean {
   if (slash <= 0) return false;
   const domain = key.slice(0, slash);
   const seg = key.slice(slash + 1);
-  if (!domain.includes(".") || domain.length > 253 || seg.length === 0 || !/^[a-z0-9][a-z0-9_-]*$/.test(seg)) return false;
+  if (!domain.includes(".") || domain.length > 253 || seg.length === 0 || !/^[a-z0-9][a-z0-9_-]*$/.test(seg))
+    return false;
   return domain.split(".").every((l) => l.length > 0 && l.length <= 63 && /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/.test(l));
 }
 
@@ -87,15 +107,28 @@ function isOriginOnly(value: string): boolean {
     const url = new URL(value);
     if (url.protocol !== "https:" && url.protocol !== "http:") return false;
     if (url.pathname !== "/" || url.search !== "" || url.hash !== "" || value.includes("#")) return false;
-    if (url.username !== "" || url.password !== "" || url.hostname.endsWith(".") || url.hostname.includes("%")) return false;
+    if (url.username !== "" || url.password !== "" || url.hostname.endsWith(".") || url.hostname.includes("%"))
+      return false;
     return !(value.replace(/^https?:\/\//, "").split(/[/:]/)[0] as string).endsWith(".");
   } catch {
     return false;
   }
 }
 
-const PILLARS = ["access", "attribution", "commerce", "compliance", "consent", "identity", "privacy", "provenance", "purpose", "safety"];
-const MIME = /^[a-zA-Z0-9][a-zA-Z0-9!#$&\-^_.+]*\/[a-zA-Z0-9][a-zA-Z0-9!#$&\-^_.+]*(;\s*[a-zA-Z0-9][a-zA-Z0-9!#$&\-^_.+]*=[^\s;]+)*$/;
+const PILLARS = [
+  "access",
+  "attribution",
+  "commerce",
+  "compliance",
+  "consent",
+  "identity",
+  "privacy",
+  "provenance",
+  "purpose",
+  "safety",
+];
+const MIME =
+  /^[a-zA-Z0-9][a-zA-Z0-9!#$&\-^_.+]*\/[a-zA-Z0-9][a-zA-Z0-9!#$&\-^_.+]*(;\s*[a-zA-Z0-9][a-zA-Z0-9!#$&\-^_.+]*=[^\s;]+)*$/;
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
 
 function sortedUnique(a: JsonValue[]): boolean {
@@ -111,26 +144,46 @@ const ENVELOPE: Rule = obj({
   iat: int(),
   jti: str({ min: 1, max: 256 }),
   sub: optional(str({ max: 2048 })),
-  pillars: optional(all(arr(enumOf(PILLARS), { min: 1 }), (v, path, out) => {
-    if (Array.isArray(v) && v.every((p) => typeof p === "string") && !sortedUnique(v)) out.push({ path, message: "E_PILLARS_NOT_SORTED" });
-  })),
-  actor: optional(obj({
-    id: str({ min: 1, max: 256 }),
-    proof_type: enumOf(["ed25519-cert-chain", "eat-passport", "eat-background-check", "sigstore-oidc", "did", "spiffe", "x509-pki", "custom"]),
-    proof_ref: optional(str({ max: 2048 })),
-    origin: str({ max: 2048, refine: [isOriginOnly, "origin must be an origin-only URL"] }),
-    intent_hash: optional(str({ pattern: SHA256 })),
-  })),
-  policy: optional(obj({
-    digest: str({ pattern: SHA256 }),
-    uri: optional(str({ max: 2048, url: true, refine: [(u) => u.startsWith("https://"), "policy.uri must be an https:// URL"] })),
-    version: optional(str({ max: 256 })),
-  })),
-  representation: optional(obj({
-    content_hash: optional(str({ max: 76, pattern: SHA256 })),
-    content_type: optional(str({ max: 256, pattern: MIME })),
-    content_length: optional(int({ min: 0 })),
-  })),
+  pillars: optional(
+    all(arr(enumOf(PILLARS), { min: 1 }), (v, path, out) => {
+      if (Array.isArray(v) && v.every((p) => typeof p === "string") && !sortedUnique(v))
+        out.push({ path, message: "E_PILLARS_NOT_SORTED" });
+    }),
+  ),
+  actor: optional(
+    obj({
+      id: str({ min: 1, max: 256 }),
+      proof_type: enumOf([
+        "ed25519-cert-chain",
+        "eat-passport",
+        "eat-background-check",
+        "sigstore-oidc",
+        "did",
+        "spiffe",
+        "x509-pki",
+        "custom",
+      ]),
+      proof_ref: optional(str({ max: 2048 })),
+      origin: str({ max: 2048, refine: [isOriginOnly, "origin must be an origin-only URL"] }),
+      intent_hash: optional(str({ pattern: SHA256 })),
+    }),
+  ),
+  policy: optional(
+    obj({
+      digest: str({ pattern: SHA256 }),
+      uri: optional(
+        str({ max: 2048, url: true, refine: [(u) => u.startsWith("https://"), "policy.uri must be an https:// URL"] }),
+      ),
+      version: optional(str({ max: 256 })),
+    }),
+  ),
+  representation: optional(
+    obj({
+      content_hash: optional(str({ max: 76, pattern: SHA256 })),
+      content_type: optional(str({ max: 256, pattern: MIME })),
+      content_length: optional(int({ min: 0 })),
+    }),
+  ),
   occurred_at: optional(str({ pattern: RFC3339_OFFSET_DATETIME })),
   purpose_declared: optional(str({ max: 256 })),
   extensions: optional(record()),
@@ -145,11 +198,15 @@ function extensionIssues(extensions: JsonObject): Issue[] {
       continue;
     }
     const rule = EXTENSION_SCHEMAS.get(key);
-    if (rule) for (const i of issuesOf(rule, extensions[key])) out.push({ path: ["extensions", key, ...i.path], message: i.message });
+    if (rule)
+      for (const i of issuesOf(rule, extensions[key]))
+        out.push({ path: ["extensions", key, ...i.path], message: i.message });
   }
-  if (ecmaJsonLength(extensions) > 262_144) return [...out, { path: ["extensions"], message: "E_EXTENSION_SIZE_EXCEEDED" }];
+  if (ecmaJsonLength(extensions) > 262_144)
+    return [...out, { path: ["extensions"], message: "E_EXTENSION_SIZE_EXCEEDED" }];
   for (const key of Object.keys(extensions)) {
-    if (ecmaJsonLength(extensions[key] as JsonValue) > 65_536) out.push({ path: ["extensions", key], message: "E_EXTENSION_SIZE_EXCEEDED" });
+    if (ecmaJsonLength(extensions[key] as JsonValue) > 65_536)
+      out.push({ path: ["extensions", key], message: "E_EXTENSION_SIZE_EXCEEDED" });
   }
   return out;
 }
@@ -189,19 +246,28 @@ export function typeAndWarnings(claims: JsonObject): { failure?: ClaimsFailure; 
   const keys = isJsonObject(ext) ? Object.keys(ext) : [];
   if (!TYPE_TO_EXTENSION.has(type)) warnings.push({ code: "type_unregistered", pointer: "/type" });
   for (const key of keys) {
-    if (!REGISTERED_EXTENSION_GROUPS.has(key)) warnings.push({ code: "unknown_extension_preserved", pointer: `/extensions/${escapePointer(key)}` });
+    if (!REGISTERED_EXTENSION_GROUPS.has(key))
+      warnings.push({ code: "unknown_extension_preserved", pointer: `/extensions/${escapePointer(key)}` });
   }
   const occurred = occurredAtSeconds(claims);
-  if (occurred !== undefined && occurred > iatOf(claims)) warnings.push({ code: "occurred_at_skew", pointer: "/occurred_at" });
+  if (occurred !== undefined && occurred > iatOf(claims))
+    warnings.push({ code: "occurred_at_skew", pointer: "/occurred_at" });
   warnings.sort((a, b) => (a.pointer ?? "").localeCompare(b.pointer ?? "") || a.code.localeCompare(b.code));
   const expected = TYPE_TO_EXTENSION.get(type);
   if (member(claims, "kind") !== "challenge" && expected !== undefined && !keys.includes(expected)) {
     const others = keys.filter((k) => REGISTERED_EXTENSION_GROUPS.has(k));
     return {
       warnings,
-      failure: others.length > 0
-        ? { code: "E_EXTENSION_GROUP_MISMATCH", detail: `type ${type} expects extension group ${expected}, but carries ${others.join(", ")} instead` }
-        : { code: "E_EXTENSION_GROUP_REQUIRED", detail: `type ${type} expects extension group ${expected}, which is absent` },
+      failure:
+        others.length > 0
+          ? {
+              code: "E_EXTENSION_GROUP_MISMATCH",
+              detail: `type ${type} expects extension group ${expected}, but carries ${others.join(", ")} instead`,
+            }
+          : {
+              code: "E_EXTENSION_GROUP_REQUIRED",
+              detail: `type ${type} expects extension group ${expected}, which is absent`,
+            },
     };
   }
   return { warnings };
@@ -226,11 +292,17 @@ function iatOf(claims: JsonObject): number {
 export function timeFailure(claims: JsonObject, now: number): ClaimsFailure | undefined {
   const iat = iatOf(claims);
   if (iat > now + CLOCK_SKEW_SECONDS) {
-    return { code: "E_NOT_YET_VALID", detail: `issued at ${isoSeconds(iat)}, later than ${isoSeconds(now)} + ${CLOCK_SKEW_SECONDS} s` };
+    return {
+      code: "E_NOT_YET_VALID",
+      detail: `issued at ${isoSeconds(iat)}, later than ${isoSeconds(now)} + ${CLOCK_SKEW_SECONDS} s`,
+    };
   }
   const ts = occurredAtSeconds(claims);
   if (ts !== undefined && ts > now + CLOCK_SKEW_SECONDS) {
-    return { code: "E_OCCURRED_AT_FUTURE", detail: `occurred_at ${member(claims, "occurred_at") as string} is later than ${isoSeconds(now)} + ${CLOCK_SKEW_SECONDS} s` };
+    return {
+      code: "E_OCCURRED_AT_FUTURE",
+      detail: `occurred_at ${member(claims, "occurred_at") as string} is later than ${isoSeconds(now)} + ${CLOCK_SKEW_SECONDS} s`,
+    };
   }
   return undefined;
 }

@@ -8,7 +8,8 @@
 import { ed25519KeyFromRaw, verifyEd25519 } from "../crypto/ed25519.js";
 import { hexToBytes } from "../util/bytes.js";
 
-export type PointRejection = "encoded_y_out_of_range" | "invalid_x_zero_sign" | "torsion_point" | "peac_mixed_order_profile";
+export type PointRejection =
+  "encoded_y_out_of_range" | "invalid_x_zero_sign" | "torsion_point" | "peac_mixed_order_profile";
 
 const le = (hex: string): Uint8Array => hexToBytes(hex) as Uint8Array;
 
@@ -52,7 +53,8 @@ function yEquals(enc: Uint8Array, target: Uint8Array): boolean {
 /** Why PEAC refuses a 32-byte point encoding, or null when it is admissible. */
 export function pointRejection(enc: Uint8Array): PointRejection | null {
   if (geLittleEndian(enc, FIELD_PRIME, true)) return "encoded_y_out_of_range";
-  if (((enc[31] as number) & 0x80) !== 0 && (yEquals(enc, Y_ONE) || yEquals(enc, Y_P_MINUS_ONE))) return "invalid_x_zero_sign";
+  if (((enc[31] as number) & 0x80) !== 0 && (yEquals(enc, Y_ONE) || yEquals(enc, Y_P_MINUS_ONE)))
+    return "invalid_x_zero_sign";
   const hex = Buffer.from(enc.buffer, enc.byteOffset, enc.byteLength).toString("hex");
   if (TORSION.includes(hex)) return "torsion_point";
   if (MIXED_ORDER.includes(hex)) return "peac_mixed_order_profile";
@@ -62,15 +64,23 @@ export function pointRejection(enc: Uint8Array): PointRejection | null {
 export type SignatureVerdict = { readonly valid: true } | { readonly valid: false; readonly reason: string };
 
 /** PEAC profile Ed25519 verification of `signature` over `message` under the raw key `publicKeyRaw`. */
-export function verifyPeacEd25519(publicKeyRaw: Uint8Array, message: Uint8Array, signature: Uint8Array): SignatureVerdict {
+export function verifyPeacEd25519(
+  publicKeyRaw: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+): SignatureVerdict {
   if (publicKeyRaw.length !== 32) return { valid: false, reason: `public key is ${publicKeyRaw.length} bytes, not 32` };
-  if (signature.length !== 64) return { valid: false, reason: `Ed25519 signature has invalid length (${signature.length} bytes, not 64)` };
+  if (signature.length !== 64)
+    return { valid: false, reason: `Ed25519 signature has invalid length (${signature.length} bytes, not 64)` };
   const a = pointRejection(publicKeyRaw);
   if (a !== null) return { valid: false, reason: `public key rejected by the PEAC Ed25519 profile (${a})` };
-  if (geLittleEndian(signature.subarray(32), GROUP_ORDER, false)) return { valid: false, reason: "signature scalar S is not reduced (S ≥ L)" };
+  if (geLittleEndian(signature.subarray(32), GROUP_ORDER, false))
+    return { valid: false, reason: "signature scalar S is not reduced (S ≥ L)" };
   const r = pointRejection(signature.subarray(0, 32));
   if (r !== null) return { valid: false, reason: `signature R rejected by the PEAC Ed25519 profile (${r})` };
   const key = ed25519KeyFromRaw(publicKeyRaw);
   if (key === undefined) return { valid: false, reason: "public key is not an Ed25519 point" };
-  return verifyEd25519(key, message, signature) ? { valid: true } : { valid: false, reason: "Ed25519 signature verification failed" };
+  return verifyEd25519(key, message, signature)
+    ? { valid: true }
+    : { valid: false, reason: "Ed25519 signature verification failed" };
 }

@@ -80,7 +80,8 @@ class Scanner {
   }
 
   private literal<T extends JsonValue>(text: string, v: T): T {
-    for (let k = 0; k < text.length; k++) if (this.b[this.i + k] !== text.charCodeAt(k)) this.syntax(`invalid literal, expected ${text}`);
+    for (let k = 0; k < text.length; k++)
+      if (this.b[this.i + k] !== text.charCodeAt(k)) this.syntax(`invalid literal, expected ${text}`);
     this.i += text.length;
     return v;
   }
@@ -98,7 +99,11 @@ class Scanner {
       this.ws();
       if (this.b[this.i] !== 0x22) this.syntax("expected a member name");
       const name = this.string();
-      if (names.has(name)) throw new Fault("E_IJSON_DUPLICATE_MEMBER_NAME", `duplicate member name ${printable(JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name))}`);
+      if (names.has(name))
+        throw new Fault(
+          "E_IJSON_DUPLICATE_MEMBER_NAME",
+          `duplicate member name ${printable(JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name))}`,
+        );
       names.add(name);
       this.ws();
       if (this.b[this.i] !== 0x3a) this.syntax("expected ':'");
@@ -146,7 +151,8 @@ class Scanner {
       } catch {
         this.badString("invalid UTF-8 in a string");
       }
-      for (const ch of chunk) if (isNoncharacter(ch.codePointAt(0) as number)) this.badString("noncharacter in a string");
+      for (const ch of chunk)
+        if (isNoncharacter(ch.codePointAt(0) as number)) this.badString("noncharacter in a string");
       out += chunk;
     };
     for (;;) {
@@ -195,7 +201,14 @@ class Scanner {
     let v = 0;
     for (let k = 0; k < 4; k++) {
       const ch = this.b[this.i + k] as number;
-      const d = ch >= 0x30 && ch <= 0x39 ? ch - 0x30 : ch >= 0x41 && ch <= 0x46 ? ch - 55 : ch >= 0x61 && ch <= 0x66 ? ch - 87 : -1;
+      const d =
+        ch >= 0x30 && ch <= 0x39
+          ? ch - 0x30
+          : ch >= 0x41 && ch <= 0x46
+            ? ch - 55
+            : ch >= 0x61 && ch <= 0x66
+              ? ch - 87
+              : -1;
       if (d < 0) this.badString("invalid hex digit in \\u escape");
       v = v * 16 + d;
     }
@@ -241,7 +254,14 @@ class Scanner {
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<number, string>> = {
-  0x22: '"', 0x5c: "\\", 0x2f: "/", 0x62: "\b", 0x66: "\f", 0x6e: "\n", 0x72: "\r", 0x74: "\t",
+  0x22: '"',
+  0x5c: "\\",
+  0x2f: "/",
+  0x62: "\b",
+  0x66: "\f",
+  0x6e: "\n",
+  0x72: "\r",
+  0x74: "\t",
 };
 
 function ascii(b: Uint8Array, start: number, end: number): string {

@@ -53,9 +53,11 @@ function segment(text: string, name: string): Uint8Array | JwsDecodeResult {
 
 export function decodeCompactJws(jws: string): JwsDecodeResult {
   // The carrier pattern already limits receipt_jws to ASCII, so its length is its byte length.
-  if (jws.length > MAX_RECEIPT_BYTES) return bad("E_INVALID_FORMAT", `JWS exceeds maximum size of ${MAX_RECEIPT_BYTES} bytes`);
+  if (jws.length > MAX_RECEIPT_BYTES)
+    return bad("E_INVALID_FORMAT", `JWS exceeds maximum size of ${MAX_RECEIPT_BYTES} bytes`);
   const parts = jws.split(".");
-  if (parts.length !== 3) return bad("E_INVALID_FORMAT", `a compact JWS has three dot-separated parts, not ${parts.length}`);
+  if (parts.length !== 3)
+    return bad("E_INVALID_FORMAT", `a compact JWS has three dot-separated parts, not ${parts.length}`);
   const [h64, p64, s64] = parts as [string, string, string];
 
   const headerBytes = segment(h64, "header");
@@ -72,16 +74,19 @@ export function decodeCompactJws(jws: string): JwsDecodeResult {
   let wire: "0.2" | "0.1";
   if (typ === WIRE_02_TYP || typ === WIRE_02_TYP_MEDIA) wire = "0.2";
   else if (typ === WIRE_01_TYP) wire = "0.1";
-  else if (typ === undefined) return bad("E_INVALID_FORMAT", "typ is missing: the strict profile requires interaction-record+jwt");
+  else if (typ === undefined)
+    return bad("E_INVALID_FORMAT", "typ is missing: the strict profile requires interaction-record+jwt");
   else return bad("E_INVALID_FORMAT", `typ ${shown(typ)} is not interaction-record+jwt`);
 
   if (wire === "0.2") {
     const kid = member(header, "kid");
-    if (!isWellFormedKid(kid)) return bad("E_JWS_MISSING_KID", `kid is missing, empty, malformed, or exceeds ${MAX_KID_UTF8_BYTES} UTF-8 bytes`);
+    if (!isWellFormedKid(kid))
+      return bad("E_JWS_MISSING_KID", `kid is missing, empty, malformed, or exceeds ${MAX_KID_UTF8_BYTES} UTF-8 bytes`);
     const embedded = EMBEDDED_KEY_MEMBERS.find((m) => hasMember(header, m));
     if (embedded) return bad("E_JWS_EMBEDDED_KEY", `embedded key material (${embedded}) is not permitted`);
     if (hasMember(header, "crit")) return bad("E_JWS_CRIT_REJECTED", "crit header is not permitted");
-    if (member(header, "b64") === false) return bad("E_JWS_B64_REJECTED", "b64:false (unencoded payload) is not permitted");
+    if (member(header, "b64") === false)
+      return bad("E_JWS_B64_REJECTED", "b64:false (unencoded payload) is not permitted");
     if (hasMember(header, "zip")) return bad("E_JWS_ZIP_REJECTED", "zip header is not permitted");
   }
 
@@ -93,8 +98,10 @@ export function decodeCompactJws(jws: string): JwsDecodeResult {
   const payload = p.value;
 
   const version = member(payload, "peac_version");
-  if (wire === "0.2" && version !== "0.2") return bad("E_WIRE_VERSION_MISMATCH", `typ is ${WIRE_02_TYP} but peac_version is ${shown(version)}`);
-  if (wire === "0.1" && version === "0.2") return bad("E_WIRE_VERSION_MISMATCH", `typ is ${WIRE_01_TYP} but peac_version is "0.2"`);
+  if (wire === "0.2" && version !== "0.2")
+    return bad("E_WIRE_VERSION_MISMATCH", `typ is ${WIRE_02_TYP} but peac_version is ${shown(version)}`);
+  if (wire === "0.1" && version === "0.2")
+    return bad("E_WIRE_VERSION_MISMATCH", `typ is ${WIRE_01_TYP} but peac_version is "0.2"`);
 
   const signature = segment(s64, "signature");
   if (!(signature instanceof Uint8Array)) return signature;

@@ -11,14 +11,25 @@
  */
 import { isJsonObject, member, type JsonObject } from "../json/value.js";
 import type { PeacCode } from "../codes/peac.js";
-import { describeIssues, envelopeIssues, isoSeconds, kernelConstraintViolation, timeFailure, typeAndWarnings, type Warning } from "./claims.js";
+import {
+  describeIssues,
+  envelopeIssues,
+  isoSeconds,
+  kernelConstraintViolation,
+  timeFailure,
+  typeAndWarnings,
+  type Warning,
+} from "./claims.js";
 import { verifyPeacEd25519 } from "./ed25519.js";
 import { decodeCompactJws } from "./jws.js";
 import { printable } from "../util/printable.js";
 
 /** A pinned issuer as the receipt verifier needs it: raw Ed25519 keys by kid, and revoked kids. */
 export interface PinnedPeacIssuer {
-  readonly keys: ReadonlyMap<string, { readonly raw: Uint8Array; /** Where the key is pinned, for reports. */ readonly path: string }>;
+  readonly keys: ReadonlyMap<
+    string,
+    { readonly raw: Uint8Array; /** Where the key is pinned, for reports. */ readonly path: string }
+  >;
   readonly revokedKids: ReadonlySet<string>;
 }
 
@@ -64,22 +75,43 @@ const showWarning = (w: Warning): string => (w.pointer !== undefined ? `${w.code
  * Verifies one receipt. `issuers` is the trust file's peacIssuers (empty when none are pinned);
  * `now` is the caller's time in Unix seconds, or undefined to leave the time rules unchecked.
  */
-export function verifyReceipt(jws: string, issuers: ReadonlyMap<string, PinnedPeacIssuer>, now: number | undefined): ReceiptVerdict {
+export function verifyReceipt(
+  jws: string,
+  issuers: ReadonlyMap<string, PinnedPeacIssuer>,
+  now: number | undefined,
+): ReceiptVerdict {
   const decoded = decodeCompactJws(jws);
-  if (!decoded.ok) return { state: "FAIL", code: decoded.code, detail: decoded.detail, claims: {}, warnings: [], timeChecked: false };
+  if (!decoded.ok)
+    return { state: "FAIL", code: decoded.code, detail: decoded.detail, claims: {}, warnings: [], timeChecked: false };
   const { header, payload, kid, wire } = decoded.value;
   const claims = { wire, ...claimSummary(header, payload) };
-  const failed = (state: "FAIL" | "INCONCLUSIVE", code: PeacCode, detail: string, warnings: readonly string[] = []): ReceiptVerdict => ({
-    state, code, detail, claims, warnings, timeChecked: false,
+  const failed = (
+    state: "FAIL" | "INCONCLUSIVE",
+    code: PeacCode,
+    detail: string,
+    warnings: readonly string[] = [],
+  ): ReceiptVerdict => ({
+    state,
+    code,
+    detail,
+    claims,
+    warnings,
+    timeChecked: false,
   });
   if (wire === "0.1") {
-    return failed("INCONCLUSIVE", "E_UNSUPPORTED_WIRE_VERSION", "a Wire 0.1 (peac-receipt/0.1) receipt: Wire 0.1 is frozen and PEAC's Wire 0.2 verifiers refuse it");
+    return failed(
+      "INCONCLUSIVE",
+      "E_UNSUPPORTED_WIRE_VERSION",
+      "a Wire 0.1 (peac-receipt/0.1) receipt: Wire 0.1 is frozen and PEAC's Wire 0.2 verifiers refuse it",
+    );
   }
   // Claims that no key could make valid are reported as such before any key is looked up.
   const constraint = kernelConstraintViolation(payload);
-  if (constraint !== undefined) return failed("FAIL", "E_CONSTRAINT_VIOLATION", `kernel constraint violated: ${constraint}`);
+  if (constraint !== undefined)
+    return failed("FAIL", "E_CONSTRAINT_VIOLATION", `kernel constraint violated: ${constraint}`);
   const issues = envelopeIssues(payload);
-  if (issues.length > 0) return failed("FAIL", "E_INVALID_FORMAT", `Wire 0.2 claims do not conform: ${describeIssues(issues)}`);
+  if (issues.length > 0)
+    return failed("FAIL", "E_INVALID_FORMAT", `Wire 0.2 claims do not conform: ${describeIssues(issues)}`);
   const typed = typeAndWarnings(payload);
   const warnings = typed.warnings.map(showWarning);
 
@@ -88,24 +120,48 @@ export function verifyReceipt(jws: string, issuers: ReadonlyMap<string, PinnedPe
   // A did: issuer's method-specific id may hold any character but "#", "?" and "/".
   const shownIss = printable(iss);
   const issuer = issuers.get(iss);
-  if (issuer?.revokedKids.has(kid)) return failed("FAIL", "E_REVOKED_KEY_USED", `the trust file lists kid ${shownKid} as revoked for ${shownIss}`, warnings);
+  if (issuer?.revokedKids.has(kid))
+    return failed(
+      "FAIL",
+      "E_REVOKED_KEY_USED",
+      `the trust file lists kid ${shownKid} as revoked for ${shownIss}`,
+      warnings,
+    );
   const key = issuer?.keys.get(kid);
   if (key === undefined) {
     // Without a key the signature cannot be judged, but a strict-profile violation is certain.
     if (typed.failure) return failed("FAIL", typed.failure.code, typed.failure.detail, warnings);
-    const why = issuer === undefined ? `no PEAC issuer ${shownIss} is pinned` : `${shownIss} has no pinned key with kid ${shownKid}`;
+    const why =
+      issuer === undefined
+        ? `no PEAC issuer ${shownIss} is pinned`
+        : `${shownIss} has no pinned key with kid ${shownKid}`;
     return failed("INCONCLUSIVE", "E_KEY_NOT_FOUND", `${why}: the signature cannot be checked offline`, warnings);
   }
   const sig = verifyPeacEd25519(key.raw, decoded.value.signingInput, decoded.value.signature);
-  if (!sig.valid) return failed("FAIL", "E_INVALID_SIGNATURE", `${sig.reason} under the pinned key ${shownKid} of ${shownIss}`, warnings);
+  if (!sig.valid)
+    return failed(
+      "FAIL",
+      "E_INVALID_SIGNATURE",
+      `${sig.reason} under the pinned key ${shownKid} of ${shownIss}`,
+      warnings,
+    );
 
   const verified = { ...claims, key: key.path };
   if (now !== undefined) {
     const late = timeFailure(payload, now);
-    if (late) return { state: "FAIL", code: late.code, detail: late.detail, claims: verified, warnings, timeChecked: true };
+    if (late)
+      return { state: "FAIL", code: late.code, detail: late.detail, claims: verified, warnings, timeChecked: true };
   }
   // verifyLocal's order: the strict type-to-extension rule comes after the time rules.
-  if (typed.failure) return { state: "FAIL", code: typed.failure.code, detail: typed.failure.detail, claims: verified, warnings, timeChecked: now !== undefined };
+  if (typed.failure)
+    return {
+      state: "FAIL",
+      code: typed.failure.code,
+      detail: typed.failure.detail,
+      claims: verified,
+      warnings,
+      timeChecked: now !== undefined,
+    };
   return {
     state: "PASS",
     detail: `signed by the pinned key ${shownKid} of ${shownIss} and unmodified; its claims are the issuer's, not bound to this Task`,

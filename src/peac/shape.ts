@@ -100,7 +100,14 @@ export function bool(): Rule {
   };
 }
 
-export function arr(item: Rule, o: { readonly min?: number; readonly max?: number; readonly refine?: readonly [(a: JsonValue[]) => boolean, string] } = {}): Rule {
+export function arr(
+  item: Rule,
+  o: {
+    readonly min?: number;
+    readonly max?: number;
+    readonly refine?: readonly [(a: JsonValue[]) => boolean, string];
+  } = {},
+): Rule {
   return (v, path, out) => {
     if (!required(v, path, out)) return;
     if (!Array.isArray(v)) return push(out, path, "expected array");
@@ -126,7 +133,8 @@ export function obj(shape: Readonly<Record<string, Rule>>, mode: "strict" | "pas
     for (const name of Object.keys(shape)) (shape[name] as Rule)(member(v, name), [...path, name], out);
     if (mode === "strict") {
       const unknown = Object.keys(v).filter((k) => !Object.prototype.hasOwnProperty.call(shape, k));
-      if (unknown.length > 0) push(out, path, `unrecognized key(s): ${unknown.map((k) => JSON.stringify(k)).join(", ")}`);
+      if (unknown.length > 0)
+        push(out, path, `unrecognized key(s): ${unknown.map((k) => JSON.stringify(k)).join(", ")}`);
     }
   };
 }
@@ -154,5 +162,9 @@ export function ecmaJsonLength(v: JsonValue): number {
   if (isJsonNumber(v)) return String(Number(v.lexeme)).length;
   if (Array.isArray(v)) return 2 + Math.max(0, v.length - 1) + v.reduce((n, e) => n + ecmaJsonLength(e), 0);
   const keys = Object.keys(v);
-  return 2 + Math.max(0, keys.length - 1) + keys.reduce((n, k) => n + Buffer.byteLength(JSON.stringify(k), "utf8") + 1 + ecmaJsonLength(v[k] as JsonValue), 0);
+  return (
+    2 +
+    Math.max(0, keys.length - 1) +
+    keys.reduce((n, k) => n + Buffer.byteLength(JSON.stringify(k), "utf8") + 1 + ecmaJsonLength(v[k] as JsonValue), 0)
+  );
 }

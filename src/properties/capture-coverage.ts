@@ -23,7 +23,11 @@ export function captureCoverage(ctx: EvidenceContext): PropertyResult {
   if (declared !== undefined && inManifest !== undefined) {
     checks.push(
       declared === inManifest
-        ? check("capturePolicy.copiesAgree", "PASS", `payload and manifest declare the same capture policy ${showValue(declared)}`)
+        ? check(
+            "capturePolicy.copiesAgree",
+            "PASS",
+            `payload and manifest declare the same capture policy ${showValue(declared)}`,
+          )
         : check(
             "capturePolicy.copiesAgree",
             "FAIL",

@@ -20,33 +20,53 @@ import type { EvidenceContext } from "./shared/context.js";
 import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
 
-export const CHECKS = checksFor(["checkpoint.shape", "checkpoint.signature", "checkpoint.signer", "interim.checkpoint"]);
+export const CHECKS = checksFor([
+  "checkpoint.shape",
+  "checkpoint.signature",
+  "checkpoint.signer",
+  "interim.checkpoint",
+]);
 const { check, only } = CHECKS;
 
 export function checkpointSignature(ctx: EvidenceContext): PropertyResult {
-  return withInterim(checkpointSignatureOfRecord(ctx), interimChecks(ctx, "interim.checkpoint", check, checkpointSignature, (r) => sameSigner(ctx, r.ctx)));
+  return withInterim(
+    checkpointSignatureOfRecord(ctx),
+    interimChecks(ctx, "interim.checkpoint", check, checkpointSignature, (r) => sameSigner(ctx, r.ctx)),
+  );
 }
 
 /** One log, one key: the interim record's checkpoint is signed by the key that signs the terminal one. */
-function sameSigner(terminal: EvidenceContext, interim: EvidenceContext): { state: "PASS" | "FAIL"; detail: string } | undefined {
+function sameSigner(
+  terminal: EvidenceContext,
+  interim: EvidenceContext,
+): { state: "PASS" | "FAIL"; detail: string } | undefined {
   const a = manifestCheckpoint(terminal)?.result;
   const b = manifestCheckpoint(interim)?.result;
   if (!a?.ok || !b?.ok) return undefined;
   const expected = bytesToHex(a.value.keyId);
   const got = bytesToHex(b.value.keyId);
-  if (got === expected) return { state: "PASS", detail: "signed by the key that signs the terminal record's checkpoint" };
-  return { state: "FAIL", detail: `its checkpoint is signed by ${got}, not by ${expected}, which signs the terminal record's: not the same log's checkpoint` };
+  if (got === expected)
+    return { state: "PASS", detail: "signed by the key that signs the terminal record's checkpoint" };
+  return {
+    state: "FAIL",
+    detail: `its checkpoint is signed by ${got}, not by ${expected}, which signs the terminal record's: not the same log's checkpoint`,
+  };
 }
 
 function checkpointSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
   const parsed = manifestCheckpoint(ctx);
   if (parsed === undefined) return only("checkpoint.shape", "NOT_PRESENT", "the bundle carries no checkpoint");
   const cp = parsed.result;
-  if (!cp.ok) return only("checkpoint.shape", "FAIL", `${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`, { code: cp.code });
+  if (!cp.ok)
+    return only("checkpoint.shape", "FAIL", `${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`, { code: cp.code });
   const checkpoint = cp.value;
   const keyId = bytesToHex(checkpoint.keyId);
   const checks: Check[] = [
-    check("checkpoint.shape", "PASS", `v 1, kind mmr_checkpoint, log_id ${checkpoint.logId}, mmr_size ${checkpoint.mmrSize}`),
+    check(
+      "checkpoint.shape",
+      "PASS",
+      `v 1, kind mmr_checkpoint, log_id ${checkpoint.logId}, mmr_size ${checkpoint.mmrSize}`,
+    ),
   ];
   const values = { keyId, digest: checkpoint.digestHex };
   const sig = verifyCheckpointSignature(checkpoint);
@@ -59,11 +79,21 @@ function checkpointSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
           { values },
         )
       : sig.ok
-      ? check("checkpoint.signature", "PASS", `checkpoint signature under key_id=${keyId} over digest ${checkpoint.digestHex}`, { values })
-      : check("checkpoint.signature", "FAIL", `checkpoint signature does not verify under key_id=${keyId} over digest ${checkpoint.digestHex}`, {
-          code: sig.code,
-          values,
-        }),
+        ? check(
+            "checkpoint.signature",
+            "PASS",
+            `checkpoint signature under key_id=${keyId} over digest ${checkpoint.digestHex}`,
+            { values },
+          )
+        : check(
+            "checkpoint.signature",
+            "FAIL",
+            `checkpoint signature does not verify under key_id=${keyId} over digest ${checkpoint.digestHex}`,
+            {
+              code: sig.code,
+              values,
+            },
+          ),
   );
   checks.push(signerCheck(ctx, keyId));
   return decide(checks, `checkpoint signature under key_id=${keyId}`);

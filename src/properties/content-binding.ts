@@ -22,7 +22,14 @@ import type { Digest, EvidenceContext } from "./shared/context.js";
 import { findNarrowing, widenedReason } from "./shared/widening.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
 
-export const CHECKS = checksFor(["evidenceId.recompute", "payload.copiesAgree", "coreManifestDigest.recompute", "capsule.agentInputDigest", "capsule.agentOutputDigest", "interim.content"]);
+export const CHECKS = checksFor([
+  "evidenceId.recompute",
+  "payload.copiesAgree",
+  "coreManifestDigest.recompute",
+  "capsule.agentInputDigest",
+  "capsule.agentOutputDigest",
+  "interim.content",
+]);
 const { check, only } = CHECKS;
 type CheckId = IdOf<typeof CHECKS>;
 
@@ -74,25 +81,39 @@ function digestCheck(
  * try. undefined for exact carriers, and when the mismatch persists under every narrowing — then
  * it is a FAIL like any other.
  */
-function wideningExplains(ctx: EvidenceContext, what: string, value: JsonValue, target: string): { reason: string; narrowedHex?: string } | undefined {
+function wideningExplains(
+  ctx: EvidenceContext,
+  what: string,
+  value: JsonValue,
+  target: string,
+): { reason: string; narrowedHex?: string } | undefined {
   if (!ctx.structuredCarrier) return undefined;
   // The payload is searched for two targets that are usually one (evidenceId, agent_input_digest).
   return ctx.once(`widening ${what} ${target}`, () => searchNarrowing(ctx, value, target));
 }
 
-function searchNarrowing(ctx: EvidenceContext, value: JsonValue, target: string): { reason: string; narrowedHex?: string } | undefined {
+function searchNarrowing(
+  ctx: EvidenceContext,
+  value: JsonValue,
+  target: string,
+): { reason: string; narrowedHex?: string } | undefined {
   const carrier = ctx.located.carrier;
   const n = findNarrowing(value, (candidate) => {
     const d = ctx.pyjsonDigest(candidate);
     return d.ok && d.value.hex === target;
   });
   if (n.kind === "match") return { reason: widenedReason(carrier, n.narrowed), narrowedHex: target };
-  if (n.kind === "tooMany") return { reason: `does not match ${target}, and ${n.reason} stop the search: the ${carrier} carrier passed numbers through doubles` };
+  if (n.kind === "tooMany")
+    return {
+      reason: `does not match ${target}, and ${n.reason} stop the search: the ${carrier} carrier passed numbers through doubles`,
+    };
   return undefined;
 }
 
 function flagsNote(d: Digest): string {
-  return d.numberFlags.length > 0 ? ` (numbers hashed as written, not as Python prints integers: ${d.numberFlags.join(", ")})` : "";
+  return d.numberFlags.length > 0
+    ? ` (numbers hashed as written, not as Python prints integers: ${d.numberFlags.join(", ")})`
+    : "";
 }
 
 function evidenceIdCheck(ctx: EvidenceContext, claimed: JsonValue): Check {
@@ -112,7 +133,11 @@ function payloadCopiesCheck(ctx: EvidenceContext): Check {
   if (inManifest === undefined) return check(id, "FAIL", "the manifest carries no taskEvidencePayload");
   if (jsonEquals(top, inManifest)) return check(id, "PASS", "manifest.taskEvidencePayload equals taskEvidencePayload");
   const d = firstDifference(top, inManifest, "taskEvidencePayload") as Difference;
-  return check(id, "FAIL", `manifest.taskEvidencePayload differs from taskEvidencePayload at ${d.path}: ${showValue(d.right)} in the manifest, ${showValue(d.left)} at top level`);
+  return check(
+    id,
+    "FAIL",
+    `manifest.taskEvidencePayload differs from taskEvidencePayload at ${d.path}: ${showValue(d.right)} in the manifest, ${showValue(d.left)} at top level`,
+  );
 }
 
 function manifestDigestCheck(ctx: EvidenceContext): Check {
@@ -121,7 +146,8 @@ function manifestDigestCheck(ctx: EvidenceContext): Check {
   const claimed = member(ctx.bundle, "coreManifestDigest");
   const hasManifest = manifest !== undefined && manifest !== null;
   const hasClaim = claimed !== undefined && claimed !== null;
-  if (!hasManifest && !hasClaim) return check(id, "NOT_PRESENT", "the bundle carries no manifest and no coreManifestDigest");
+  if (!hasManifest && !hasClaim)
+    return check(id, "NOT_PRESENT", "the bundle carries no manifest and no coreManifestDigest");
   if (!hasClaim) return check(id, "FAIL", "the bundle carries a manifest but no coreManifestDigest committing to it");
   if (!hasManifest) return check(id, "FAIL", "coreManifestDigest is claimed but the bundle carries no manifest");
   if (!isJsonObject(manifest)) return check(id, "FAIL", "manifest is not a JSON object");
@@ -145,17 +171,37 @@ function agentInputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   const id = "capsule.agentInputDigest";
   const input = memberAt(capsule, "model_attestation", "compute_attestation", "agent_input_digest");
   if (input === undefined) {
-    return check(id, "FAIL", "the capsule does not commit to the payload: model_attestation.compute_attestation.agent_input_digest is absent");
+    return check(
+      id,
+      "FAIL",
+      "the capsule does not commit to the payload: model_attestation.compute_attestation.agent_input_digest is absent",
+    );
   }
   const recomputed = ctx.recomputedEvidenceId;
   if (!recomputed.ok) return check(id, "NOT_CHECKED", "evidenceId could not be recomputed");
   const values = { agentInputDigest: valueText(input), evidenceId: recomputed.value.hex };
   if (input === recomputed.value.hex) {
-    return check(id, "PASS", `capsule agent_input_digest equals the recomputed evidenceId ${recomputed.value.hex}`, { values });
+    return check(id, "PASS", `capsule agent_input_digest equals the recomputed evidenceId ${recomputed.value.hex}`, {
+      values,
+    });
   }
-  const widened = typeof input === "string" ? wideningExplains(ctx, "evidenceId", member(ctx.bundle, "taskEvidencePayload") as JsonValue, input) : undefined;
-  if (widened) return check(id, "INCONCLUSIVE", `the payload digest ${widened.reason}; the capsule's agent_input_digest is ${input}`, { values });
-  return check(id, "FAIL", `capsule agent_input_digest ${showValue(input)} != recomputed evidenceId ${recomputed.value.hex}: the signed record commits to a different payload`, { values });
+  const widened =
+    typeof input === "string"
+      ? wideningExplains(ctx, "evidenceId", member(ctx.bundle, "taskEvidencePayload") as JsonValue, input)
+      : undefined;
+  if (widened)
+    return check(
+      id,
+      "INCONCLUSIVE",
+      `the payload digest ${widened.reason}; the capsule's agent_input_digest is ${input}`,
+      { values },
+    );
+  return check(
+    id,
+    "FAIL",
+    `capsule agent_input_digest ${showValue(input)} != recomputed evidenceId ${recomputed.value.hex}: the signed record commits to a different payload`,
+    { values },
+  );
 }
 
 function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
@@ -170,7 +216,8 @@ function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   const agentOutput = newJsonObject();
   agentOutput.terminalState = terminalState;
   const canonical = jcs(agentOutput);
-  if (!canonical.ok) return check(id, "FAIL", `agent output cannot be canonicalized: ${canonical.detail}`, { code: canonical.code });
+  if (!canonical.ok)
+    return check(id, "FAIL", `agent output cannot be canonicalized: ${canonical.detail}`, { code: canonical.code });
   const expected = sha256Hex(utf8(canonical.value));
   const values: Record<string, string> = { expected };
   if (output !== undefined) values.agentOutputDigest = valueText(output);
@@ -180,7 +227,12 @@ function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
     ["effect.response_digest", response],
   ] as const) {
     if (v !== undefined && v !== expected) {
-      return check(id, "FAIL", `capsule ${name} ${showValue(v)} != digest of {"terminalState":"${terminalState}"} ${expected}`, { values });
+      return check(
+        id,
+        "FAIL",
+        `capsule ${name} ${showValue(v)} != digest of {"terminalState":"${terminalState}"} ${expected}`,
+        { values },
+      );
     }
   }
   return check(id, "PASS", `capsule commits to terminalState ${terminalState} (${expected})`, { values });

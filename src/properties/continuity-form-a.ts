@@ -105,7 +105,10 @@ function producerOperated(w: TrustedWitness, otherRoles: ReadonlyMap<string, str
 
 export function formAChecks(input: FormAInput): Check[] {
   const checks: Check[] = [];
-  const byRole = { current: input.lines.filter((l) => l.role === "current"), prior: input.lines.filter((l) => l.role === "prior") };
+  const byRole = {
+    current: input.lines.filter((l) => l.role === "current"),
+    prior: input.lines.filter((l) => l.role === "prior"),
+  };
 
   const notes: Partial<Record<CheckpointRole, CllNote>> = {};
   for (const role of ["current", "prior"] as const) {
@@ -113,25 +116,45 @@ export function formAChecks(input: FormAInput): Check[] {
     const cp = role === "current" ? input.current : input.prior;
     const subject = `${role} checkpoint`;
     if (cp === null) {
-      checks.push(check("cosignature.note", "NOT_CHECKED", `${byRole.prior.length} line(s) cosign a prior checkpoint the bundle does not carry (or carries malformed): ignored`, { subject }));
+      checks.push(
+        check(
+          "cosignature.note",
+          "NOT_CHECKED",
+          `${byRole.prior.length} line(s) cosign a prior checkpoint the bundle does not carry (or carries malformed): ignored`,
+          { subject },
+        ),
+      );
       continue;
     }
     const note = renderCllNote(cp);
     if (!note.ok) {
-      checks.push(check("cosignature.note", "INCONCLUSIVE", `no C2SP note can be rendered, so no cosignature can be checked: ${note.detail}`, { subject, code: note.code }));
+      checks.push(
+        check(
+          "cosignature.note",
+          "INCONCLUSIVE",
+          `no C2SP note can be rendered, so no cosignature can be checked: ${note.detail}`,
+          { subject, code: note.code },
+        ),
+      );
       continue;
     }
     notes[role] = note.value;
     checks.push(
-      check("cosignature.note", "PASS", `rendered as a cll-mmr/v1 note: ${note.value.origin}, ${note.value.leafCount} leaves, root ${note.value.rootBase64}`, {
-        subject,
-        values: { origin: note.value.origin, leafCount: String(note.value.leafCount), root: note.value.rootBase64 },
-      }),
+      check(
+        "cosignature.note",
+        "PASS",
+        `rendered as a cll-mmr/v1 note: ${note.value.origin}, ${note.value.leafCount} leaves, root ${note.value.rootBase64}`,
+        {
+          subject,
+          values: { origin: note.value.origin, leafCount: String(note.value.leafCount), root: note.value.rootBase64 },
+        },
+      ),
     );
   }
 
   const pinned = new Map<string, Pinned>();
-  for (const witness of input.witnesses ?? []) for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
+  for (const witness of input.witnesses ?? [])
+    for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
 
   const verified = new Map<TrustedWitness, VerifiedLine[]>();
   const unknown: string[] = [];
@@ -150,7 +173,9 @@ export function formAChecks(input: FormAInput): Check[] {
       const subject = carried.path;
       const line = parseSignatureLine(carried.line);
       if (!line.ok) {
-        checks.push(check("cosignature.line", "FAIL", `not a C2SP signature line: ${line.detail}`, { subject, code: line.code }));
+        checks.push(
+          check("cosignature.line", "FAIL", `not a C2SP signature line: ${line.detail}`, { subject, code: line.code }),
+        );
         continue;
       }
       const hit = pinned.get(`${line.value.name}\n${line.value.keyIdHex}`);
@@ -160,10 +185,19 @@ export function formAChecks(input: FormAInput): Check[] {
       }
       const label = labelOf(hit.witness);
       const values = { witness: label, name: hit.witness.name, keyId: hit.key.keyIdHex, checkpoint: role };
-      const operator = producerOperated(hit.witness, input.otherRoles) ? ("producer-operated" as const) : ("independent" as const);
+      const operator = producerOperated(hit.witness, input.otherRoles)
+        ? ("producer-operated" as const)
+        : ("independent" as const);
       const signed = parseTimestampedSignature(line.value.signature);
       if (!signed.ok) {
-        checks.push(check("cosignature.signature", "FAIL", `${label}: ${signed.detail}, under a pinned witness key`, { subject, code: signed.code, values, operator }));
+        checks.push(
+          check("cosignature.signature", "FAIL", `${label}: ${signed.detail}, under a pinned witness key`, {
+            subject,
+            code: signed.code,
+            values,
+            operator,
+          }),
+        );
         continue;
       }
       const at = { ...values, timestamp: signed.value.timestamp.toString() };
@@ -171,18 +205,32 @@ export function formAChecks(input: FormAInput): Check[] {
         // A diagnosis, not a rescue: the line still FAILs, but an auditor learns it was moved.
         const other = notes[role === "current" ? "prior" : "current"];
         const moved = other !== undefined && verifyCosignature(other.text, signed.value, hit.key.key);
-        const why = moved ? `it is the witness's cosignature of the ${role === "current" ? "prior" : "current"} checkpoint (${other.leafCount} leaves), carried for the ${role} one` : "forged, corrupted, or about another checkpoint";
+        const why = moved
+          ? `it is the witness's cosignature of the ${role === "current" ? "prior" : "current"} checkpoint (${other.leafCount} leaves), carried for the ${role} one`
+          : "forged, corrupted, or about another checkpoint";
         checks.push(
-          check("cosignature.signature", "FAIL", `${label}'s cosignature does not verify over the ${role} checkpoint's note (${note.leafCount} leaves, root ${note.rootBase64}) under its pinned key: ${why}`, {
-            subject,
-            code: "COSIGNATURE_INVALID",
-            values: at,
-            operator,
-          }),
+          check(
+            "cosignature.signature",
+            "FAIL",
+            `${label}'s cosignature does not verify over the ${role} checkpoint's note (${note.leafCount} leaves, root ${note.rootBase64}) under its pinned key: ${why}`,
+            {
+              subject,
+              code: "COSIGNATURE_INVALID",
+              values: at,
+              operator,
+            },
+          ),
         );
         continue;
       }
-      checks.push(check("cosignature.signature", "PASS", `${label} cosigned the ${role} checkpoint (cosignature/v1 under key ID ${hit.key.keyIdHex})`, { subject, values: at, operator }));
+      checks.push(
+        check(
+          "cosignature.signature",
+          "PASS",
+          `${label} cosigned the ${role} checkpoint (cosignature/v1 under key ID ${hit.key.keyIdHex})`,
+          { subject, values: at, operator },
+        ),
+      );
       const time = timeCheck(signed.value.timestamp, input, subject);
       checks.push(time);
       const list = verified.get(hit.witness) ?? [];
@@ -191,7 +239,13 @@ export function formAChecks(input: FormAInput): Check[] {
     }
   }
   if (unknown.length > 0) {
-    checks.push(check("cosignature.unknown", "NOT_CHECKED", `${unknown.length} line(s) from cosigners no trust-file witness pins, ignored: ${capped(unknown)}`));
+    checks.push(
+      check(
+        "cosignature.unknown",
+        "NOT_CHECKED",
+        `${unknown.length} line(s) from cosigners no trust-file witness pins, ignored: ${capped(unknown)}`,
+      ),
+    );
   }
 
   const counted = new Map<string, string[]>();
@@ -199,7 +253,8 @@ export function formAChecks(input: FormAInput): Check[] {
   for (const [witness, lines] of verified) {
     const c = eligibility(witness, lines, input);
     checks.push(c);
-    if (c.state === "PASS") counted.set(witness.operatorId, [...(counted.get(witness.operatorId) ?? []), labelOf(witness)]);
+    if (c.state === "PASS")
+      counted.set(witness.operatorId, [...(counted.get(witness.operatorId) ?? []), labelOf(witness)]);
     else notCounted.push(c);
   }
   checks.push(quorumCheck(input, counted, notCounted, unknown.length, duplicates));
@@ -210,17 +265,28 @@ function timeCheck(timestamp: bigint, input: FormAInput, subject: string): Check
   const claimed = showTimestamp(timestamp);
   const values = { timestamp: timestamp.toString() };
   if (input.at === undefined) {
-    return check("cosignature.time", "NOT_CHECKED", `claims ${claimed}, reported as the witness's claim: no --at time is given to check it against`, { subject, values });
+    return check(
+      "cosignature.time",
+      "NOT_CHECKED",
+      `claims ${claimed}, reported as the witness's claim: no --at time is given to check it against`,
+      { subject, values },
+    );
   }
-  if (!input.at.ok) return check("cosignature.time", "INCONCLUSIVE", input.at.detail, { subject, code: input.at.code, values });
+  if (!input.at.ok)
+    return check("cosignature.time", "INCONCLUSIVE", input.at.detail, { subject, code: input.at.code, values });
   const ahead = timestamp - input.at.value;
   const at = { ...values, at: input.at.value.toString() };
   if (ahead > BigInt(input.policy.maxFutureSkewSeconds)) {
-    return check("cosignature.time", "INCONCLUSIVE", `claims ${claimed}, ${ahead} s after --at (more than maxFutureSkewSeconds ${input.policy.maxFutureSkewSeconds}): not counted`, {
-      subject,
-      code: "COSIGNATURE_TIMESTAMP_FUTURE",
-      values: at,
-    });
+    return check(
+      "cosignature.time",
+      "INCONCLUSIVE",
+      `claims ${claimed}, ${ahead} s after --at (more than maxFutureSkewSeconds ${input.policy.maxFutureSkewSeconds}): not counted`,
+      {
+        subject,
+        code: "COSIGNATURE_TIMESTAMP_FUTURE",
+        values: at,
+      },
+    );
   }
   const relation = ahead > 0n ? `${ahead} s after --at, within maxFutureSkewSeconds` : `${-ahead} s before --at`;
   return check("cosignature.time", "PASS", `claims ${claimed}, ${relation}`, { subject, values: at });
@@ -231,23 +297,45 @@ function eligibility(witness: TrustedWitness, lines: readonly VerifiedLine[], in
   const producer = producerOperated(witness, input.otherRoles);
   const values = { witness: subject, name: witness.name, operatorId: witness.operatorId };
   const operator = producer ? ("producer-operated" as const) : ("independent" as const);
-  if (producer) return check("witness.eligible", "NOT_CHECKED", `producer-operated, reported and never counted: ${producer}`, { subject, code: "WITNESS_PRODUCER_OPERATED", values, operator });
+  if (producer)
+    return check("witness.eligible", "NOT_CHECKED", `producer-operated, reported and never counted: ${producer}`, {
+      subject,
+      code: "WITNESS_PRODUCER_OPERATED",
+      values,
+      operator,
+    });
   if (!witness.statements.includes(CONSISTENCY_STATEMENT)) {
-    return check("witness.eligible", "NOT_CHECKED", `the trust file binds no ${CONSISTENCY_STATEMENT} statement to its key: not counted`, { subject, code: "WITNESS_NO_STATEMENT", values, operator });
+    return check(
+      "witness.eligible",
+      "NOT_CHECKED",
+      `the trust file binds no ${CONSISTENCY_STATEMENT} statement to its key: not counted`,
+      { subject, code: "WITNESS_NO_STATEMENT", values, operator },
+    );
   }
   const usable = lines.filter((l) => l.usable);
   const current = usable.filter((l) => l.role === "current").map((l) => l.timestamp);
   const prior = usable.filter((l) => l.role === "prior").map((l) => l.timestamp);
   if (current.length === 0) {
-    return check("witness.eligible", "NOT_CHECKED", "no counted cosignature of the current checkpoint: not counted", { subject, code: "WITNESS_CHECKPOINT_NOT_COSIGNED", values, operator });
+    return check("witness.eligible", "NOT_CHECKED", "no counted cosignature of the current checkpoint: not counted", {
+      subject,
+      code: "WITNESS_CHECKPOINT_NOT_COSIGNED",
+      values,
+      operator,
+    });
   }
   const needsPrior = input.chain !== "genesis" && input.policy.requirePriorCosigned;
   if (needsPrior && prior.length === 0) {
-    return check("witness.eligible", "NOT_CHECKED", "cosigned the current checkpoint but not the prior one (requirePriorCosigned): it may never have seen the prior, not counted", {
-      subject,
-      code: "WITNESS_CHECKPOINT_NOT_COSIGNED",
-      values, operator,
-    });
+    return check(
+      "witness.eligible",
+      "NOT_CHECKED",
+      "cosigned the current checkpoint but not the prior one (requirePriorCosigned): it may never have seen the prior, not counted",
+      {
+        subject,
+        code: "WITNESS_CHECKPOINT_NOT_COSIGNED",
+        values,
+        operator,
+      },
+    );
   }
   if (prior.length > 0) {
     const latestPrior = prior.reduce((a, b) => (a > b ? a : b));
@@ -255,42 +343,82 @@ function eligibility(witness: TrustedWitness, lines: readonly VerifiedLine[], in
     // An honest tlog-witness never cosigns an older head after a newer one: two such statements
     // under one key are evidence against the witness, which then vouches for nothing.
     if (latestPrior > earliestCurrent) {
-      return check("witness.eligible", "INCONCLUSIVE", `cosigned the prior checkpoint at ${showTimestamp(latestPrior)}, after the current one at ${showTimestamp(earliestCurrent)}: the witness contradicts itself, not counted`, {
-        subject,
-        code: "WITNESS_INCONSISTENT",
-        values, operator,
-      });
+      return check(
+        "witness.eligible",
+        "INCONCLUSIVE",
+        `cosigned the prior checkpoint at ${showTimestamp(latestPrior)}, after the current one at ${showTimestamp(earliestCurrent)}: the witness contradicts itself, not counted`,
+        {
+          subject,
+          code: "WITNESS_INCONSISTENT",
+          values,
+          operator,
+        },
+      );
     }
   }
   const what = prior.length > 0 ? "the prior and current checkpoints" : "the current checkpoint";
-  return check("witness.eligible", "PASS", `independent (operator ${witness.operatorId}), states ${CONSISTENCY_STATEMENT}, cosigned ${what}: counted`, { subject, values, operator });
+  return check(
+    "witness.eligible",
+    "PASS",
+    `independent (operator ${witness.operatorId}), states ${CONSISTENCY_STATEMENT}, cosigned ${what}: counted`,
+    { subject, values, operator },
+  );
 }
 
-function quorumCheck(input: FormAInput, counted: ReadonlyMap<string, string[]>, notCounted: readonly Check[], unknown: number, duplicates: number): Check {
+function quorumCheck(
+  input: FormAInput,
+  counted: ReadonlyMap<string, string[]>,
+  notCounted: readonly Check[],
+  unknown: number,
+  duplicates: number,
+): Check {
   const id = "witness.quorum";
   // A quorum below one would PASS on no witness at all; a policy loaded outside the schema cannot lower it.
   const quorum = Math.max(1, input.policy.quorum);
-  const operators = [...counted].map(([op, labels]) => (labels.length === 1 && labels[0] === op ? op : `${op} (${labels.join(", ")})`));
+  const operators = [...counted].map(([op, labels]) =>
+    labels.length === 1 && labels[0] === op ? op : `${op} (${labels.join(", ")})`,
+  );
   const values = { quorum: String(quorum), counted: String(counted.size) };
   const dup = duplicates > 0 ? `; ${duplicates} exact duplicate line(s) counted once` : "";
   if (input.witnesses === undefined) {
-    return check(id, "INCONCLUSIVE", "no trust file: no witness key is pinned, so no cosignature can be verified", { code: "WITNESS_BELOW_QUORUM", values });
+    return check(id, "INCONCLUSIVE", "no trust file: no witness key is pinned, so no cosignature can be verified", {
+      code: "WITNESS_BELOW_QUORUM",
+      values,
+    });
   }
   if (input.chain === "prior-missing") {
-    return check(id, "INCONCLUSIVE", `the prior checkpoint (prev_size ${input.current.prevSize}) is not carried: the history the witnesses vouch for cannot be checked`, {
-      code: "CONTINUITY_PRIOR_NOT_CARRIED",
-      values,
-    });
+    return check(
+      id,
+      "INCONCLUSIVE",
+      `the prior checkpoint (prev_size ${input.current.prevSize}) is not carried: the history the witnesses vouch for cannot be checked`,
+      {
+        code: "CONTINUITY_PRIOR_NOT_CARRIED",
+        values,
+      },
+    );
   }
   if (input.chain === "genesis" && !input.policy.acceptGenesis) {
-    return check(id, "INCONCLUSIVE", `witnessed genesis: a log's first checkpoint (prev_size 0) has no prior to be continuous with, and continuityPolicy.acceptGenesis is false (${counted.size} independent operator(s) cosigned it)`, {
-      code: "CONTINUITY_GENESIS",
-      values,
-    });
+    return check(
+      id,
+      "INCONCLUSIVE",
+      `witnessed genesis: a log's first checkpoint (prev_size 0) has no prior to be continuous with, and continuityPolicy.acceptGenesis is false (${counted.size} independent operator(s) cosigned it)`,
+      {
+        code: "CONTINUITY_GENESIS",
+        values,
+      },
+    );
   }
   if (counted.size >= quorum) {
-    const over = input.chain === "genesis" ? "a first checkpoint, accepted by continuityPolicy.acceptGenesis" : `a verified chain from mmr_size ${input.current.prevSize} to ${input.current.mmrSize}`;
-    return check(id, "PASS", `witnessed by ${counted.size} independent operator(s), ${quorum} required: ${capped(operators)}, over ${over}${dup}`, { values });
+    const over =
+      input.chain === "genesis"
+        ? "a first checkpoint, accepted by continuityPolicy.acceptGenesis"
+        : `a verified chain from mmr_size ${input.current.prevSize} to ${input.current.mmrSize}`;
+    return check(
+      id,
+      "PASS",
+      `witnessed by ${counted.size} independent operator(s), ${quorum} required: ${capped(operators)}, over ${over}${dup}`,
+      { values },
+    );
   }
   const excluded = notCounted.map((c) => `${c.subject} (${c.detail})`);
   const why =
@@ -299,5 +427,10 @@ function quorumCheck(input: FormAInput, counted: ReadonlyMap<string, string[]>, 
       : counted.size === 0 && notCounted.every((c) => c.code === "WITNESS_PRODUCER_OPERATED")
         ? `only producer-operated witnesses cosigned: ${capped(excluded)}`
         : `${counted.size === 0 ? "no independent operator counted" : `only ${capped(operators)}`}${excluded.length > 0 ? `; not counted: ${capped(excluded)}` : ""}`;
-  return check(id, "INCONCLUSIVE", `witnessed by ${counted.size} independent operator(s), ${quorum} required: ${why}${dup}`, { code: "WITNESS_BELOW_QUORUM", values });
+  return check(
+    id,
+    "INCONCLUSIVE",
+    `witnessed by ${counted.size} independent operator(s), ${quorum} required: ${why}${dup}`,
+    { code: "WITNESS_BELOW_QUORUM", values },
+  );
 }

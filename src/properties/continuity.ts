@@ -64,7 +64,8 @@ export const CHECKS = checksFor([
 ] as const);
 const { check, only } = CHECKS;
 
-const NO_ASSERTION = "no continuity witness cosignature is carried (no continuityEvidence, no --cosignatures lines for this checkpoint)";
+const NO_ASSERTION =
+  "no continuity witness cosignature is carried (no continuityEvidence, no --cosignatures lines for this checkpoint)";
 const EVIDENCE_PATH = "continuityEvidence";
 
 function present(v: JsonValue | undefined): v is JsonValue {
@@ -79,7 +80,9 @@ export function continuity(ctx: EvidenceContext): PropertyResult {
 /** What one input shows of its logs, for comparison with the other inputs (undefined: nothing to show). */
 export function sightingOf(source: string, evidence: Evidence): InputCheckpoints | undefined {
   const primary = evidence.bundles[0];
-  return primary ? inputCheckpoints(source, primary.bundle, primary.carrier === "data" || primary.carrier === "inline") : undefined;
+  return primary
+    ? inputCheckpoints(source, primary.bundle, primary.carrier === "data" || primary.carrier === "inline")
+    : undefined;
 }
 
 /**
@@ -109,31 +112,63 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
   const cp = manifestCheckpoint(ctx)?.result;
   // A checkpoint is only found inside a manifest, so with one the manifest is there too.
   const manifest = ctx.manifest;
-  if (cp === undefined || manifest === undefined) return only("witness.assertion", "NOT_PRESENT", `${NO_ASSERTION}; the bundle carries no checkpoint`);
-  const gate = cp.ok ? chainGate(cp.value, member(manifest, "priorCheckpoint"), member(manifest, "consistencyProof")) : undefined;
-  const checks: Check[] = gate ? [...gate.checks] : [check("chain.link", "NOT_CHECKED", "the checkpoint is malformed (reported under checkpointSignature)")];
+  if (cp === undefined || manifest === undefined)
+    return only("witness.assertion", "NOT_PRESENT", `${NO_ASSERTION}; the bundle carries no checkpoint`);
+  const gate = cp.ok
+    ? chainGate(cp.value, member(manifest, "priorCheckpoint"), member(manifest, "consistencyProof"))
+    : undefined;
+  const checks: Check[] = gate
+    ? [...gate.checks]
+    : [check("chain.link", "NOT_CHECKED", "the checkpoint is malformed (reported under checkpointSignature)")];
 
   const carried = carriedEvidence(ctx, cp.ok ? cp.value : undefined, gate?.prior ?? null);
   if (carried.lines.length === 0 && carried.unsupported.length === 0 && carried.problems.length === 0) {
     // Nothing a witness said: the chain can still FAIL, and a fork seen across inputs does too.
-    checks.push(check("witness.assertion", "NOT_PRESENT", carried.otherNotes > 0 ? `${NO_ASSERTION}; ${carried.otherNotes} --cosignatures entr(ies) cosign other checkpoints` : NO_ASSERTION));
+    checks.push(
+      check(
+        "witness.assertion",
+        "NOT_PRESENT",
+        carried.otherNotes > 0
+          ? `${NO_ASSERTION}; ${carried.otherNotes} --cosignatures entr(ies) cosign other checkpoints`
+          : NO_ASSERTION,
+      ),
+    );
     const failed = checks.find((c) => c.state === "FAIL");
     if (failed) return { state: "FAIL", detail: failed.detail, checks };
     const link = checks.find((c) => c.id === "chain.link" && c.state === "PASS");
     return { state: "NOT_PRESENT", detail: link ? `${NO_ASSERTION}; ${link.detail}` : NO_ASSERTION, checks };
   }
 
-  if (gate !== undefined && gate.prior !== null && gate.outcome === "chained" && cp.ok) checks.push(keyCheck(cp.value, gate.prior));
+  if (gate !== undefined && gate.prior !== null && gate.outcome === "chained" && cp.ok)
+    checks.push(keyCheck(cp.value, gate.prior));
   checks.push(...carried.problems);
   if (carried.problems.length === 0) {
-    checks.push(check("cosignature.evidence", "PASS", `${carried.lines.length} cosignature line(s): ${carried.fromBundle} in continuityEvidence, ${carried.lines.length - carried.fromBundle} from --cosignatures`));
+    checks.push(
+      check(
+        "cosignature.evidence",
+        "PASS",
+        `${carried.lines.length} cosignature line(s): ${carried.fromBundle} in continuityEvidence, ${carried.lines.length - carried.fromBundle} from --cosignatures`,
+      ),
+    );
   }
   if (carried.unsupported.length > 0) {
     const list = carried.unsupported.slice(0, 20).map((u) => `${u.path} ${JSON.stringify(u.type)}`);
-    checks.push(check("cosignature.type", "NOT_CHECKED", `${carried.unsupported.length} entr(ies) of a type this verifier does not implement, ignored: ${list.join(", ")}${carried.unsupported.length > 20 ? ` and ${carried.unsupported.length - 20} more` : ""}`));
+    checks.push(
+      check(
+        "cosignature.type",
+        "NOT_CHECKED",
+        `${carried.unsupported.length} entr(ies) of a type this verifier does not implement, ignored: ${list.join(", ")}${carried.unsupported.length > 20 ? ` and ${carried.unsupported.length - 20} more` : ""}`,
+      ),
+    );
   }
   if (!cp.ok || gate === undefined) {
-    checks.push(check("cosignature.note", "NOT_CHECKED", "the checkpoint is malformed: no note can be rendered for its cosignatures"));
+    checks.push(
+      check(
+        "cosignature.note",
+        "NOT_CHECKED",
+        "the checkpoint is malformed: no note can be rendered for its cosignatures",
+      ),
+    );
     return neverPass(checks);
   }
   const witnesses = ctx.trust?.witnesses;
@@ -174,12 +209,24 @@ export function crossInputCheck(f: CrossInputFindings): Check {
       id,
       "FAIL",
       `the log forked: log ${JSON.stringify(first.logId)} at mmr_size ${first.mmrSize} has root ${first.root} (${first.statedBy}) and root ${first.otherRoot} (${first.otherStatedBy}), both signed by its producer${more}`,
-      { code: "EQUIVOCATION_FORK", values: { logId: first.logId, mmrSize: String(first.mmrSize), root: first.root, otherRoot: first.otherRoot } },
+      {
+        code: "EQUIVOCATION_FORK",
+        values: { logId: first.logId, mmrSize: String(first.mmrSize), root: first.root, otherRoot: first.otherRoot },
+      },
     );
   }
-  if (f.compared === 0) return check(id, "NOT_PRESENT", "no other input or --checkpoints entry states a checkpoint of this log: nothing to compare");
+  if (f.compared === 0)
+    return check(
+      id,
+      "NOT_PRESENT",
+      "no other input or --checkpoints entry states a checkpoint of this log: nothing to compare",
+    );
   const stale = f.stale !== undefined ? `; stale, not a fork: ${f.stale}` : "";
-  return check(id, "PASS", `no fork: ${f.compared} statement(s) of this log from other inputs or --checkpoints agree at every size both state${stale}`);
+  return check(
+    id,
+    "PASS",
+    `no fork: ${f.compared} statement(s) of this log from other inputs or --checkpoints agree at every size both state${stale}`,
+  );
 }
 
 /**
@@ -233,7 +280,11 @@ function detached(cp: Checkpoint): Checkpoint {
 
 /** The property's state without a quorum check: nothing here can make it PASS. */
 function neverPass(checks: Check[]): PropertyResult {
-  const state = checks.some((c) => c.state === "FAIL") ? "FAIL" : checks.some((c) => c.state === "INCONCLUSIVE") ? "INCONCLUSIVE" : "NOT_CHECKED";
+  const state = checks.some((c) => c.state === "FAIL")
+    ? "FAIL"
+    : checks.some((c) => c.state === "INCONCLUSIVE")
+      ? "INCONCLUSIVE"
+      : "NOT_CHECKED";
   const deciding = checks.find((c) => c.state === state);
   return { state, detail: deciding?.detail ?? "", checks };
 }
@@ -244,12 +295,27 @@ interface ChainGate {
   readonly outcome: ChainOutcome;
 }
 
-function chainGate(current: Checkpoint, priorValue: JsonValue | undefined, proofValue: JsonValue | undefined): ChainGate {
+function chainGate(
+  current: Checkpoint,
+  priorValue: JsonValue | undefined,
+  proofValue: JsonValue | undefined,
+): ChainGate {
   let prior: Checkpoint | null = null;
   if (present(priorValue)) {
     const p = parseCheckpoint(priorValue, "manifest.priorCheckpoint");
     if (!p.ok) {
-      return { checks: [check("prior.checkpoint", "FAIL", `the prior checkpoint is malformed: ${p.detail}${p.path ? ` at ${p.path}` : ""}`, { code: p.code })], prior: null, outcome: "broken" };
+      return {
+        checks: [
+          check(
+            "prior.checkpoint",
+            "FAIL",
+            `the prior checkpoint is malformed: ${p.detail}${p.path ? ` at ${p.path}` : ""}`,
+            { code: p.code },
+          ),
+        ],
+        prior: null,
+        outcome: "broken",
+      };
     }
     prior = p.value;
   }
@@ -257,27 +323,56 @@ function chainGate(current: Checkpoint, priorValue: JsonValue | undefined, proof
   if (present(proofValue)) {
     const p = parseConsistencyProof(proofValue, "manifest.consistencyProof");
     if (!p.ok) {
-      return { checks: [check("prior.checkpoint", "FAIL", `the consistency proof is malformed: ${p.detail}${p.path ? ` at ${p.path}` : ""}`, { code: p.code })], prior, outcome: "broken" };
+      return {
+        checks: [
+          check(
+            "prior.checkpoint",
+            "FAIL",
+            `the consistency proof is malformed: ${p.detail}${p.path ? ` at ${p.path}` : ""}`,
+            { code: p.code },
+          ),
+        ],
+        prior,
+        outcome: "broken",
+      };
     }
     proof = p.value;
   }
   const checks: Check[] = [];
-  if (prior) checks.push(check("prior.checkpoint", "PASS", `prior checkpoint at mmr_size ${prior.mmrSize} and its consistency proof are well-formed`));
+  if (prior)
+    checks.push(
+      check(
+        "prior.checkpoint",
+        "PASS",
+        `prior checkpoint at mmr_size ${prior.mmrSize} and its consistency proof are well-formed`,
+      ),
+    );
   const r = verifyCheckpointChain(prior, current, proof);
   if (r.ok) {
     const v = r.value;
     checks.push(
       v.link === "first"
-        ? check("chain.link", "PASS", `first checkpoint of its log (prev_size 0, no prior): nothing to chain`, { values: { root: v.root } })
-        : check("chain.link", "PASS", `history intact between checkpoints at mmr_size ${v.priorSize} and ${v.mmrSize} (anti-rewrite only, not anti-fork)`, {
-            values: { priorRoot: v.priorRoot, root: v.root, logId: v.logId },
-          }),
+        ? check("chain.link", "PASS", `first checkpoint of its log (prev_size 0, no prior): nothing to chain`, {
+            values: { root: v.root },
+          })
+        : check(
+            "chain.link",
+            "PASS",
+            `history intact between checkpoints at mmr_size ${v.priorSize} and ${v.mmrSize} (anti-rewrite only, not anti-fork)`,
+            {
+              values: { priorRoot: v.priorRoot, root: v.root, logId: v.logId },
+            },
+          ),
     );
     return { checks, prior, outcome: v.link === "first" ? "genesis" : "chained" };
   }
   if (r.code === "CHAIN_PRIOR_MISSING") {
     // Not a contradiction: the bundle simply does not carry the predecessor it chains to.
-    checks.push(check("chain.link", "NOT_PRESENT", `${r.detail}: the chain to the prior checkpoint cannot be checked`, { code: r.code }));
+    checks.push(
+      check("chain.link", "NOT_PRESENT", `${r.detail}: the chain to the prior checkpoint cannot be checked`, {
+        code: r.code,
+      }),
+    );
     return { checks, prior, outcome: "prior-missing" };
   }
   checks.push(check("chain.link", "FAIL", `the checkpoint chain is broken: ${r.detail}`, { code: r.code }));
@@ -287,11 +382,17 @@ function chainGate(current: Checkpoint, priorValue: JsonValue | undefined, proof
 /** §4.1 step 3: a witness vouches for notes, which name no key; a key change between them is unproven. */
 function keyCheck(current: Checkpoint, prior: Checkpoint): Check {
   const values = { priorKey: bytesToHex(prior.keyId), key: bytesToHex(current.keyId) };
-  if (values.priorKey === values.key) return check("chain.key", "PASS", "the prior and current checkpoints are signed by the same key", { values });
-  return check("chain.key", "INCONCLUSIVE", `the prior checkpoint is signed by ${values.priorKey}, this one by ${values.key}: a key rotation cannot be proven offline`, {
-    code: "CONTINUITY_KEY_ROTATION",
-    values,
-  });
+  if (values.priorKey === values.key)
+    return check("chain.key", "PASS", "the prior and current checkpoints are signed by the same key", { values });
+  return check(
+    "chain.key",
+    "INCONCLUSIVE",
+    `the prior checkpoint is signed by ${values.priorKey}, this one by ${values.key}: a key rotation cannot be proven offline`,
+    {
+      code: "CONTINUITY_KEY_ROTATION",
+      values,
+    },
+  );
 }
 
 export interface Carried {
@@ -304,14 +405,25 @@ export interface Carried {
 }
 
 /** The bundle's lines, and the --cosignatures file's lines whose note is this input's (also read by `inspect`). */
-export function carriedEvidence(ctx: EvidenceContext, current: Checkpoint | undefined, prior: Checkpoint | null): Carried {
+export function carriedEvidence(
+  ctx: EvidenceContext,
+  current: Checkpoint | undefined,
+  prior: Checkpoint | null,
+): Carried {
   const out: Carried = { lines: [], fromBundle: 0, unsupported: [], problems: [], otherNotes: 0 };
   const raw = member(ctx.bundle, EVIDENCE_PATH);
   let fromBundle = 0;
   if (present(raw) && !(Array.isArray(raw) && raw.length === 0)) {
     const r = parseContinuityEvidence(raw, EVIDENCE_PATH);
     if (!r.ok) {
-      out.problems.push(check("cosignature.evidence", "FAIL", `continuityEvidence is malformed: ${r.detail}${r.path ? ` at ${r.path}` : ""}`, { subject: EVIDENCE_PATH, code: r.code }));
+      out.problems.push(
+        check(
+          "cosignature.evidence",
+          "FAIL",
+          `continuityEvidence is malformed: ${r.detail}${r.path ? ` at ${r.path}` : ""}`,
+          { subject: EVIDENCE_PATH, code: r.code },
+        ),
+      );
     } else {
       out.lines.push(...r.value.lines);
       out.unsupported.push(...r.value.unsupported);
@@ -322,7 +434,14 @@ export function carriedEvidence(ctx: EvidenceContext, current: Checkpoint | unde
   const file = cosignatureFile(ctx);
   if (file !== undefined) {
     if (!file.ok) {
-      out.problems.push(check("cosignature.evidence", "INCONCLUSIVE", `the --cosignatures content cannot be used: ${file.detail}${file.path ? ` at ${file.path}` : ""}`, { subject: "--cosignatures", code: file.code }));
+      out.problems.push(
+        check(
+          "cosignature.evidence",
+          "INCONCLUSIVE",
+          `the --cosignatures content cannot be used: ${file.detail}${file.path ? ` at ${file.path}` : ""}`,
+          { subject: "--cosignatures", code: file.code },
+        ),
+      );
     } else {
       const note = (cp: Checkpoint | null | undefined) => {
         const n = cp ? renderCllNote(cp) : undefined;
@@ -346,7 +465,12 @@ function cosignatureFile(ctx: EvidenceContext): Result<CosignatureFile> | undefi
     let value: JsonValue;
     if (typeof given === "string" || given instanceof Uint8Array) {
       const parsed = parseStrictJson(given);
-      if (!parsed.ok) return fail("COSIGNATURE_EVIDENCE_MALFORMED", `not strict JSON: ${parsed.detail} (${parsed.code})`, parsed.path);
+      if (!parsed.ok)
+        return fail(
+          "COSIGNATURE_EVIDENCE_MALFORMED",
+          `not strict JSON: ${parsed.detail} (${parsed.code})`,
+          parsed.path,
+        );
       value = parsed.value;
     } else {
       value = given;
@@ -365,8 +489,10 @@ function otherRoleKeys(ctx: EvidenceContext, current: Checkpoint, prior: Checkpo
   if (prior) add(bytesToHex(prior.keyId), "the prior checkpoint's key_id");
   const capsuleKey = ctx.capsule ? member(ctx.capsule, "key_id") : undefined;
   if (isHex64(capsuleKey)) add(capsuleKey, "the capsule's key_id");
-  for (const [authority, keys] of ctx.trust?.producers ?? []) for (const k of keys) add(k.key.ed25519Hex, `a producer key for ${authority} in the trust file`);
-  for (const [url, service] of ctx.trust?.transparencyServices ?? []) for (const k of service.keys) add(k.key.ed25519Hex, `the key of Transparency Service ${url}`);
+  for (const [authority, keys] of ctx.trust?.producers ?? [])
+    for (const k of keys) add(k.key.ed25519Hex, `a producer key for ${authority} in the trust file`);
+  for (const [url, service] of ctx.trust?.transparencyServices ?? [])
+    for (const k of service.keys) add(k.key.ed25519Hex, `the key of Transparency Service ${url}`);
   return roles;
 }
 

@@ -34,7 +34,14 @@ import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { CHECKPOINT_PATH, manifestCheckpoint } from "./shared/manifest-checkpoint.js";
 
-export const CHECKS = checksFor(["witness.entryHash", "witness.receipt", "witness.treePosition", "witness.signature", "witness.stub", "registration.verified"]);
+export const CHECKS = checksFor([
+  "witness.entryHash",
+  "witness.receipt",
+  "witness.treePosition",
+  "witness.signature",
+  "witness.stub",
+  "registration.verified",
+]);
 const { check, only } = CHECKS;
 
 export function externalRegistration(ctx: EvidenceContext): PropertyResult {
@@ -47,7 +54,12 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
     return only("registration.verified", "NOT_PRESENT", "the checkpoint carries no witness stamps");
   }
   if (!cp.ok) {
-    return only("witness.entryHash", "FAIL", `the checkpoint is malformed, so no stamp can be bound to it: ${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`, { code: cp.code });
+    return only(
+      "witness.entryHash",
+      "FAIL",
+      `the checkpoint is malformed, so no stamp can be bound to it: ${cp.detail}${cp.path ? ` at ${cp.path}` : ""}`,
+      { code: cp.code },
+    );
   }
   const records = cp.value.witnesses ?? [];
   const entryHash = checkpointEntryHash(cp.value);
@@ -61,12 +73,22 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
     if (r.verifiedBy) verified.push(r.verifiedBy);
   });
   if (counted === 0) {
-    checks.push(check("registration.verified", "NOT_PRESENT", `the checkpoint carries only stub stamps (${records.length}): no registration`));
+    checks.push(
+      check(
+        "registration.verified",
+        "NOT_PRESENT",
+        `the checkpoint carries only stub stamps (${records.length}): no registration`,
+      ),
+    );
     return decide(checks, "");
   }
   checks.push(
     verified.length > 0
-      ? check("registration.verified", "PASS", `${verified.length} of ${records.length} stamp(s) verified under pinned keys`)
+      ? check(
+          "registration.verified",
+          "PASS",
+          `${verified.length} of ${records.length} stamp(s) verified under pinned keys`,
+        )
       : check(
           "registration.verified",
           "INCONCLUSIVE",
@@ -96,19 +118,40 @@ export function isStub(record: JsonValue): boolean {
   return bytes !== undefined && bytes[0] === 0x7b && Buffer.from(bytes).toString("latin1").includes('"cll-stub"');
 }
 
-function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entryHash: string, reconstructed: boolean): StampResult {
-  if (!isJsonObject(record)) return { checks: [check("witness.receipt", "FAIL", "witness record is not an object", { subject: path })], counted: true };
+function stampChecks(
+  ctx: EvidenceContext,
+  record: JsonValue,
+  path: string,
+  entryHash: string,
+  reconstructed: boolean,
+): StampResult {
+  if (!isJsonObject(record))
+    return {
+      checks: [check("witness.receipt", "FAIL", "witness record is not an object", { subject: path })],
+      counted: true,
+    };
   const url = member(record, "ts_url");
   const subject = typeof url === "string" ? `${path} ${url}` : path;
   if (isStub(record)) {
-    return { checks: [check("witness.stub", "NOT_PRESENT", "stub stamp (placeholder, no receipt): never counts", { subject })], counted: false };
+    return {
+      checks: [check("witness.stub", "NOT_PRESENT", "stub stamp (placeholder, no receipt): never counts", { subject })],
+      counted: false,
+    };
   }
-  if (typeof url !== "string") return { checks: [check("witness.receipt", "FAIL", "ts_url is not a string", { subject })], counted: true };
+  if (typeof url !== "string")
+    return { checks: [check("witness.receipt", "FAIL", "ts_url is not a string", { subject })], counted: true };
   const checks: Check[] = [];
   const stated = member(record, "entry_hash");
   const values = { recomputed: entryHash, stated: valueText(stated) };
   if (stated !== entryHash) {
-    checks.push(check("witness.entryHash", "FAIL", `entry_hash ${showValue(stated)} != ${entryHash} recomputed from the checkpoint: the stamp is not bound to this checkpoint`, { subject, values }));
+    checks.push(
+      check(
+        "witness.entryHash",
+        "FAIL",
+        `entry_hash ${showValue(stated)} != ${entryHash} recomputed from the checkpoint: the stamp is not bound to this checkpoint`,
+        { subject, values },
+      ),
+    );
     return { checks, counted: true };
   }
   checks.push(
@@ -119,7 +162,10 @@ function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entr
           `entry_hash ${entryHash} matches only the checkpoint with widened numbers written back as integers: the ${ctx.located.carrier} carrier passed numbers through doubles`,
           { subject, values },
         )
-      : check("witness.entryHash", "PASS", `entry_hash ${entryHash} recomputed from the checkpoint`, { subject, values }),
+      : check("witness.entryHash", "PASS", `entry_hash ${entryHash} recomputed from the checkpoint`, {
+          subject,
+          values,
+        }),
   );
   const b64 = member(record, "receipt_b64");
   const receipt = typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
@@ -130,16 +176,35 @@ function stampChecks(ctx: EvidenceContext, record: JsonValue, path: string, entr
   const entry = hexToBytes(entryHash) as Uint8Array;
   const structure = checkReceipt(receipt, entry);
   if (!structure.ok) {
-    checks.push(check("witness.receipt", "FAIL", `the receipt does not decode and reconstruct: ${structure.detail}${structure.path ? ` at ${structure.path}` : ""}`, { subject, code: structure.code }));
+    checks.push(
+      check(
+        "witness.receipt",
+        "FAIL",
+        `the receipt does not decode and reconstruct: ${structure.detail}${structure.path ? ` at ${structure.path}` : ""}`,
+        { subject, code: structure.code },
+      ),
+    );
     return { checks, counted: true };
   }
   const rv = structure.value;
   const root = bytesToHex(rv.root);
   if (rv.proofCount !== 1) {
-    checks.push(check("witness.receipt", "FAIL", `the receipt carries ${rv.proofCount} inclusion proofs; exactly one is expected`, { subject }));
+    checks.push(
+      check(
+        "witness.receipt",
+        "FAIL",
+        `the receipt carries ${rv.proofCount} inclusion proofs; exactly one is expected`,
+        { subject },
+      ),
+    );
     return { checks, counted: true };
   }
-  checks.push(check("witness.receipt", "PASS", `COSE receipt (vds ${rv.vds}) folds to root ${root}`, { subject, values: { root } }));
+  checks.push(
+    check("witness.receipt", "PASS", `COSE receipt (vds ${rv.vds}) folds to root ${root}`, {
+      subject,
+      values: { root },
+    }),
+  );
   checks.push(positionCheck(record, rv.treeSize, rv.leafIndex, subject));
   const service = ctx.trust?.transparencyServices.get(url);
   const operator = service ? judgeOperator(ctx, service.keys, service.operator) : undefined;
@@ -157,13 +222,23 @@ function positionCheck(record: JsonObject, treeSize: number | null, leafIndex: n
   const recTree = asSafeInteger(member(record, "tree_size"));
   const recLeaf = asSafeInteger(member(record, "leaf_index"));
   if (treeSize === null || leafIndex === null) {
-    return check(id, "NOT_CHECKED", "the receipt's proof (CCF) carries no tree size or leaf index to compare", { subject });
+    return check(id, "NOT_CHECKED", "the receipt's proof (CCF) carries no tree size or leaf index to compare", {
+      subject,
+    });
   }
   const values = { receipt: `${treeSize}/${leafIndex}`, record: `${String(recTree)}/${String(recLeaf)}` };
   if (recTree === treeSize && recLeaf === leafIndex) {
-    return check(id, "PASS", `tree_size ${treeSize}, leaf_index ${leafIndex} agree with the record`, { subject, values });
+    return check(id, "PASS", `tree_size ${treeSize}, leaf_index ${leafIndex} agree with the record`, {
+      subject,
+      values,
+    });
   }
-  return check(id, "FAIL", `the receipt proves leaf ${leafIndex} of ${treeSize}, the record says leaf ${String(recLeaf)} of ${String(recTree)}`, { subject, values });
+  return check(
+    id,
+    "FAIL",
+    `the receipt proves leaf ${leafIndex} of ${treeSize}, the record says leaf ${String(recLeaf)} of ${String(recTree)}`,
+    { subject, values },
+  );
 }
 
 function signatureCheck(
@@ -179,7 +254,9 @@ function signatureCheck(
     return check(
       id,
       "NOT_CHECKED",
-      haveTrust ? `${url} is not a Transparency Service in the trust file: the stamp does not count` : "no trust file: no key is pinned for this service",
+      haveTrust
+        ? `${url} is not a Transparency Service in the trust file: the stamp does not count`
+        : "no trust file: no key is pinned for this service",
       { subject },
     );
   }
@@ -187,17 +264,27 @@ function signatureCheck(
   for (const k of service.keys) {
     const r = verifyReceiptSignature(receipt, k.key);
     if (r.ok) {
-      return check(id, "PASS", `receipt signature verifies under the key pinned for ${url} (${operatorText(operator as OperatorJudgement)})`, {
-        subject,
-        values: { key: k.key.fingerprint },
-        operator: (operator as OperatorJudgement).label,
-      });
+      return check(
+        id,
+        "PASS",
+        `receipt signature verifies under the key pinned for ${url} (${operatorText(operator as OperatorJudgement)})`,
+        {
+          subject,
+          values: { key: k.key.fingerprint },
+          operator: (operator as OperatorJudgement).label,
+        },
+      );
     }
     lastCode = r;
   }
-  return check(id, "FAIL", `receipt signature does not verify under any of the ${service.keys.length} key(s) pinned for ${url}: a forged or misattributed stamp`, {
-    subject,
-    ...(operator ? { operator: operator.label } : {}),
-    ...(lastCode && !lastCode.ok ? { code: lastCode.code } : {}),
-  });
+  return check(
+    id,
+    "FAIL",
+    `receipt signature does not verify under any of the ${service.keys.length} key(s) pinned for ${url}: a forged or misattributed stamp`,
+    {
+      subject,
+      ...(operator ? { operator: operator.label } : {}),
+      ...(lastCode && !lastCode.ok ? { code: lastCode.code } : {}),
+    },
+  );
 }

@@ -78,7 +78,11 @@ export function runProperties(ctx: EvidenceContext): Properties {
   for (const p of PROPERTIES) {
     done[p.name] =
       unsupported !== undefined && p.needsProfile !== false
-        ? { state: "NOT_CHECKED", detail: unsupported, checks: [{ id: p.needsProfile, state: "NOT_CHECKED", detail: unsupported }] }
+        ? {
+            state: "NOT_CHECKED",
+            detail: unsupported,
+            checks: [{ id: p.needsProfile, state: "NOT_CHECKED", detail: unsupported }],
+          }
         : p.run(ctx, done);
   }
   return done as Properties;

@@ -11,7 +11,13 @@ import type { PropertyName, Properties } from "./index.js";
 
 export const LEVEL_NEEDS: Readonly<Record<EvidenceLevel, readonly PropertyName[]>> = {
   SIGNED_RECORD: ["contentBinding", "producerSignature"],
-  EXTERNALLY_REGISTERED: ["contentBinding", "producerSignature", "localInclusion", "checkpointSignature", "externalRegistration"],
+  EXTERNALLY_REGISTERED: [
+    "contentBinding",
+    "producerSignature",
+    "localInclusion",
+    "checkpointSignature",
+    "externalRegistration",
+  ],
   CONTINUITY_WITNESSED: [
     "contentBinding",
     "producerSignature",

@@ -12,7 +12,13 @@
  */
 import { asSafeInteger, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { hexToBytes, isHex64, bytesToHex, bytesEqual } from "../util/bytes.js";
-import { parseConsistencyProof, parseInclusionProof, verifyConsistency, verifyInclusion, type ConsistencyProof } from "../log/mmr.js";
+import {
+  parseConsistencyProof,
+  parseInclusionProof,
+  verifyConsistency,
+  verifyInclusion,
+  type ConsistencyProof,
+} from "../log/mmr.js";
 import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
 import type { PropertyResult, State } from "./shared/types.js";
 import { checksFor, decide, type CheckExtras } from "./shared/checks.js";
@@ -48,7 +54,9 @@ export function localInclusion(ctx: EvidenceContext): PropertyResult {
 /** Where a record sits: its checkpoint and its proven leaf, when both parse (also `inspect`'s). */
 export function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
   const cp = manifestCheckpoint(ctx)?.result;
-  const proof = ctx.manifest ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH) : undefined;
+  const proof = ctx.manifest
+    ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH)
+    : undefined;
   return cp?.ok && proof?.ok ? { checkpoint: cp.value, leafIndex: proof.value.leafIndex } : undefined;
 }
 
@@ -62,18 +70,52 @@ export function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIn
 function sameLog(terminal: EvidenceContext, interim: EvidenceContext): [State, string, CheckExtras?] {
   const t = position(terminal);
   const i = position(interim);
-  if (!t || !i) return ["NOT_CHECKED", `not compared: ${!t ? "the terminal record's" : "its"} checkpoint or inclusion proof is malformed (reported by checkpointSignature and localInclusion)`];
+  if (!t || !i)
+    return [
+      "NOT_CHECKED",
+      `not compared: ${!t ? "the terminal record's" : "its"} checkpoint or inclusion proof is malformed (reported by checkpointSignature and localInclusion)`,
+    ];
   const a = i.checkpoint;
   const b = t.checkpoint;
-  const values = { interimLogId: a.logId, logId: b.logId, interimLeaf: String(i.leafIndex), leaf: String(t.leafIndex), interimMmrSize: String(a.mmrSize), mmrSize: String(b.mmrSize) };
-  if (a.logId !== b.logId) return ["FAIL", `it is in log ${a.logId}, not in the terminal record's log ${b.logId}: a record of another log`, { values }];
+  const values = {
+    interimLogId: a.logId,
+    logId: b.logId,
+    interimLeaf: String(i.leafIndex),
+    leaf: String(t.leafIndex),
+    interimMmrSize: String(a.mmrSize),
+    mmrSize: String(b.mmrSize),
+  };
+  if (a.logId !== b.logId)
+    return [
+      "FAIL",
+      `it is in log ${a.logId}, not in the terminal record's log ${b.logId}: a record of another log`,
+      { values },
+    ];
   if (i.leafIndex >= t.leafIndex) {
-    return ["FAIL", `it is at leaf ${i.leafIndex}, not before the terminal record's leaf ${t.leafIndex}: a record sealed at a pause precedes the end`, { values }];
+    return [
+      "FAIL",
+      `it is at leaf ${i.leafIndex}, not before the terminal record's leaf ${t.leafIndex}: a record sealed at a pause precedes the end`,
+      { values },
+    ];
   }
-  if (a.mmrSize > b.mmrSize) return ["FAIL", `its checkpoint (mmr_size ${a.mmrSize}) is later than the terminal record's (mmr_size ${b.mmrSize})`, { values }];
+  if (a.mmrSize > b.mmrSize)
+    return [
+      "FAIL",
+      `its checkpoint (mmr_size ${a.mmrSize}) is later than the terminal record's (mmr_size ${b.mmrSize})`,
+      { values },
+    ];
   if (a.mmrSize === b.mmrSize) {
-    if (bytesEqual(a.root, b.root)) return ["PASS", `an earlier leaf (${i.leafIndex} < ${t.leafIndex}) under the terminal record's checkpoint (mmr_size ${b.mmrSize})`, { values }];
-    return ["FAIL", `its checkpoint has mmr_size ${a.mmrSize} like the terminal record's but root ${bytesToHex(a.root)}, not ${bytesToHex(b.root)}: two histories at one size`, { values }];
+    if (bytesEqual(a.root, b.root))
+      return [
+        "PASS",
+        `an earlier leaf (${i.leafIndex} < ${t.leafIndex}) under the terminal record's checkpoint (mmr_size ${b.mmrSize})`,
+        { values },
+      ];
+    return [
+      "FAIL",
+      `its checkpoint has mmr_size ${a.mmrSize} like the terminal record's but root ${bytesToHex(a.root)}, not ${bytesToHex(b.root)}: two histories at one size`,
+      { values },
+    ];
   }
   return consistentHistory(terminal, a, b, values);
 }
@@ -89,7 +131,8 @@ export function linkOf(ctx: EvidenceContext): Link | undefined {
   const to = manifestCheckpoint(ctx)?.result;
   const priorValue = ctx.manifest ? member(ctx.manifest, "priorCheckpoint") : undefined;
   const proofValue = ctx.manifest ? member(ctx.manifest, "consistencyProof") : undefined;
-  if (!to?.ok || priorValue === undefined || priorValue === null || proofValue === undefined || proofValue === null) return undefined;
+  if (!to?.ok || priorValue === undefined || priorValue === null || proofValue === undefined || proofValue === null)
+    return undefined;
   const from = parseCheckpoint(priorValue, "manifest.priorCheckpoint");
   const proof = parseConsistencyProof(proofValue, "manifest.consistencyProof");
   return from.ok && proof.ok ? { from: from.value, to: to.value, proof: proof.value } : undefined;
@@ -101,7 +144,12 @@ export function linkOf(ctx: EvidenceContext): Link | undefined {
  * extends its prior checkpoint, so the terminal record and the supplied interim records together
  * can bridge several pauses. Each step is verified; one that does not verify is a FAIL.
  */
-function consistentHistory(terminal: EvidenceContext, a: Checkpoint, b: Checkpoint, values: Record<string, string>): [State, string, CheckExtras?] {
+function consistentHistory(
+  terminal: EvidenceContext,
+  a: Checkpoint,
+  b: Checkpoint,
+  values: Record<string, string>,
+): [State, string, CheckExtras?] {
   // Indexed once per input by where each step starts, so following a chain costs one lookup a step.
   const links = terminal.once("consistency links", () => {
     const byStart = new Map<string, Link[]>();
@@ -127,14 +175,27 @@ function consistentHistory(terminal: EvidenceContext, a: Checkpoint, b: Checkpoi
       ];
     }
     const r = verifyConsistency(next.from.root, next.from.mmrSize, next.to.root, next.to.mmrSize, next.proof);
-    if (!r.ok) return ["FAIL", `the consistency proof from mmr_size ${next.from.mmrSize} to ${next.to.mmrSize} does not verify: ${r.detail}`, { code: r.code, values }];
+    if (!r.ok)
+      return [
+        "FAIL",
+        `the consistency proof from mmr_size ${next.from.mmrSize} to ${next.to.mmrSize} does not verify: ${r.detail}`,
+        { code: r.code, values },
+      ];
     steps.push(String(next.to.mmrSize));
     at = next.to;
   }
   if (!bytesEqual(at.root, b.root)) {
-    return ["FAIL", `the consistency proofs lead to a checkpoint of mmr_size ${at.mmrSize} with root ${bytesToHex(at.root)}, not the terminal record's ${bytesToHex(b.root)}: two histories at one size`, { values }];
+    return [
+      "FAIL",
+      `the consistency proofs lead to a checkpoint of mmr_size ${at.mmrSize} with root ${bytesToHex(at.root)}, not the terminal record's ${bytesToHex(b.root)}: two histories at one size`,
+      { values },
+    ];
   }
-  return ["PASS", `an earlier leaf under an earlier checkpoint (mmr_size ${a.mmrSize}) that the terminal checkpoint provably extends (consistency ${[String(a.mmrSize), ...steps].join(" → ")})`, { values }];
+  return [
+    "PASS",
+    `an earlier leaf under an earlier checkpoint (mmr_size ${a.mmrSize}) that the terminal checkpoint provably extends (consistency ${[String(a.mmrSize), ...steps].join(" → ")})`,
+    { values },
+  ];
 }
 
 function localInclusionOfRecord(ctx: EvidenceContext): PropertyResult {
@@ -142,17 +203,34 @@ function localInclusionOfRecord(ctx: EvidenceContext): PropertyResult {
   const proofValue = ctx.manifest ? member(ctx.manifest, "localInclusionProof") : undefined;
   const capsule = ctx.capsule;
   if (cp === undefined || proofValue === undefined || proofValue === null || !capsule) {
-    const missing = [cp === undefined && "checkpoint", (proofValue === undefined || proofValue === null) && "inclusion proof", !capsule && "capsule"].filter(Boolean);
+    const missing = [
+      cp === undefined && "checkpoint",
+      (proofValue === undefined || proofValue === null) && "inclusion proof",
+      !capsule && "capsule",
+    ].filter(Boolean);
     return only("inclusion.proof", "NOT_PRESENT", `the bundle carries no ${missing.join(", no ")}`);
   }
   // Inclusion needs only the checkpoint's root and size; a defect elsewhere in the checkpoint (its
   // version, kind or signature) is checkpointSignature's to report.
   const committed = cp.ok ? cp.value : rootAndSize(ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined);
-  if (!committed) return only("inclusion.proof", "FAIL", `the checkpoint's root or mmr_size is malformed${cp.ok ? "" : `: ${cp.detail}`}`, cp.ok ? {} : { code: cp.code });
+  if (!committed)
+    return only(
+      "inclusion.proof",
+      "FAIL",
+      `the checkpoint's root or mmr_size is malformed${cp.ok ? "" : `: ${cp.detail}`}`,
+      cp.ok ? {} : { code: cp.code },
+    );
   const proof = parseInclusionProof(proofValue, PROOF_PATH);
-  if (!proof.ok) return only("inclusion.proof", "FAIL", `the inclusion proof is malformed: ${proof.detail}${proof.path ? ` at ${proof.path}` : ""}`, { code: proof.code });
+  if (!proof.ok)
+    return only(
+      "inclusion.proof",
+      "FAIL",
+      `the inclusion proof is malformed: ${proof.detail}${proof.path ? ` at ${proof.path}` : ""}`,
+      { code: proof.code },
+    );
   const capsuleId = member(capsule, "capsule_id");
-  if (!isHex64(capsuleId)) return only("inclusion.proof", "FAIL", "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove");
+  if (!isHex64(capsuleId))
+    return only("inclusion.proof", "FAIL", "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove");
   const checkpoint = committed;
   const values = {
     root: bytesToHex(checkpoint.root),
@@ -160,10 +238,30 @@ function localInclusionOfRecord(ctx: EvidenceContext): PropertyResult {
     leafIndex: String(proof.value.leafIndex),
     leafBody: capsuleId,
   };
-  const shape = check("inclusion.proof", "PASS", `inclusion proof for leaf ${proof.value.leafIndex} in an MMR of ${proof.value.size} nodes`);
-  const r = verifyInclusion(checkpoint.root, checkpoint.mmrSize, proof.value.leafIndex, hexToBytes(capsuleId) as Uint8Array, proof.value);
+  const shape = check(
+    "inclusion.proof",
+    "PASS",
+    `inclusion proof for leaf ${proof.value.leafIndex} in an MMR of ${proof.value.size} nodes`,
+  );
+  const r = verifyInclusion(
+    checkpoint.root,
+    checkpoint.mmrSize,
+    proof.value.leafIndex,
+    hexToBytes(capsuleId) as Uint8Array,
+    proof.value,
+  );
   const verdict = r.ok
-    ? check("inclusion.verify", "PASS", `leaf_index=${proof.value.leafIndex} against checkpoint root at mmr_size=${checkpoint.mmrSize}`, { values })
-    : check("inclusion.verify", "FAIL", `capsule_id ${capsuleId} is not proven at leaf ${proof.value.leafIndex}: ${r.detail}`, { code: r.code, values });
+    ? check(
+        "inclusion.verify",
+        "PASS",
+        `leaf_index=${proof.value.leafIndex} against checkpoint root at mmr_size=${checkpoint.mmrSize}`,
+        { values },
+      )
+    : check(
+        "inclusion.verify",
+        "FAIL",
+        `capsule_id ${capsuleId} is not proven at leaf ${proof.value.leafIndex}: ${r.detail}`,
+        { code: r.code, values },
+      );
   return decide([shape, verdict], () => verdict.detail);
 }

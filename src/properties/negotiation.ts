@@ -23,9 +23,28 @@
  * ("acceptance not observed"); with no requirement anywhere, NOT_PRESENT; with no Task at all (a
  * bare bundle), NOT_CHECKED.
  */
-import { memberAt, isJsonObject, member, jsonEquals, isJsonNumber, type JsonObject, type JsonValue } from "../json/value.js";
+import {
+  memberAt,
+  isJsonObject,
+  member,
+  jsonEquals,
+  isJsonNumber,
+  type JsonObject,
+  type JsonValue,
+} from "../json/value.js";
 import { firstDifference, listCapped, showValue, type Difference } from "../json/diff.js";
-import { ACCEPTED, DELIVERY_MODES, EVIDENCE_LEVELS, EVIDENCE_STATUS_PREFIX, RECORD_PROFILE_V1, REQUIREMENTS, TERMINAL_TASK_STATES, TYPED_FAILURE_REASON, levelRank, type EvidenceLevel } from "../profile.js";
+import {
+  ACCEPTED,
+  DELIVERY_MODES,
+  EVIDENCE_LEVELS,
+  EVIDENCE_STATUS_PREFIX,
+  RECORD_PROFILE_V1,
+  REQUIREMENTS,
+  TERMINAL_TASK_STATES,
+  TYPED_FAILURE_REASON,
+  levelRank,
+  type EvidenceLevel,
+} from "../profile.js";
 import { extensionMetadata, type A2AArtifact, type A2AMessage, type A2ATask } from "../input/a2a.js";
 import { DEFAULT_LOAD_LIMITS, locateInTask } from "../input/locate.js";
 import type { Check, PropertyResult } from "./shared/types.js";
@@ -34,13 +53,30 @@ import type { EvidenceContext } from "./shared/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
 import { deliveredIn, deliveryModeOf } from "./shared/delivery.js";
 
-export const CHECKS = checksFor(["requirement.copiesAgree", "requirement.wellFormed", "acceptance.requested", "acceptance.sameTask", "acceptance.accepted", "acceptance.beforeWork", "acceptance.terms", "requireTask", "evidence.recordProfile", "deliveryMode.listed", "status.meetsMinimum", "requirement.unchanged"]);
+export const CHECKS = checksFor([
+  "requirement.copiesAgree",
+  "requirement.wellFormed",
+  "acceptance.requested",
+  "acceptance.sameTask",
+  "acceptance.accepted",
+  "acceptance.beforeWork",
+  "acceptance.terms",
+  "requireTask",
+  "evidence.recordProfile",
+  "deliveryMode.listed",
+  "status.meetsMinimum",
+  "requirement.unchanged",
+]);
 const { check, only } = CHECKS;
 
 export function negotiation(ctx: EvidenceContext): PropertyResult {
   if (!ctx.observedTask && !ctx.firstTask && !ctx.firstMessage) {
     // A bare bundle: there is no Task whose first Message could carry the requirement.
-    return only("requirement.wellFormed", "NOT_CHECKED", "no observed Task: the requirement is in the Task's first Message (pass --task, or --first-task)");
+    return only(
+      "requirement.wellFormed",
+      "NOT_CHECKED",
+      "no observed Task: the requirement is in the Task's first Message (pass --task, or --first-task)",
+    );
   }
   const first = findFirstMessage(ctx);
   const requirement = requirementOf(first?.message);
@@ -51,7 +87,11 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
     if (isJsonObject(accepted)) {
       const said = `the first Task shows evidenceAcceptance (state ${showValue(member(accepted, "state"))}, minimumEvidence ${showValue(member(accepted, "minimumEvidence"))})`;
       if (!first) {
-        return only("acceptance.requested", "INCONCLUSIVE", `${said}, but no Message of the input shows the requirement it answers (history not returned): what the caller asked for cannot be read`);
+        return only(
+          "acceptance.requested",
+          "INCONCLUSIVE",
+          `${said}, but no Message of the input shows the requirement it answers (history not returned): what the caller asked for cannot be read`,
+        );
       }
       return only(
         "acceptance.requested",
@@ -71,7 +111,13 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
   const firstTask = ctx.firstTask;
   if (!firstTask && ctx.firstMessage) return directMessage(checks, req, ctx.firstMessage.messageId);
   if (!firstTask) {
-    checks.push(check("acceptance.accepted", "INCONCLUSIVE", "acceptance not observed: the input has no first Task (pass it with --first-task or a capture)"));
+    checks.push(
+      check(
+        "acceptance.accepted",
+        "INCONCLUSIVE",
+        "acceptance not observed: the input has no first Task (pass it with --first-task or a capture)",
+      ),
+    );
     return decide(checks, "");
   }
   checks.push(sameTaskCheck(firstTask, ctx.observedTask, ctx.payload));
@@ -81,9 +127,15 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
     const said = isJsonObject(accepted) ? `state ${showValue(member(accepted, "state"))}` : "no evidenceAcceptance";
     if (member(req, "requirement") === "PREFERRED") {
       // A PREFERRED requirement may be declined: nothing was negotiated, so nothing can be met.
-      return only("acceptance.accepted", "NOT_PRESENT", `the PREFERRED requirement was not accepted (${said} on the first Task); nothing was negotiated`);
+      return only(
+        "acceptance.accepted",
+        "NOT_PRESENT",
+        `the PREFERRED requirement was not accepted (${said} on the first Task); nothing was negotiated`,
+      );
     }
-    checks.push(check("acceptance.accepted", "FAIL", `the REQUIRED requirement was not accepted on the first Task (${said})`));
+    checks.push(
+      check("acceptance.accepted", "FAIL", `the REQUIRED requirement was not accepted on the first Task (${said})`),
+    );
     return decide(checks, "");
   }
   checks.push(check("acceptance.accepted", "PASS", "the first Task shows evidenceAcceptance.state ACCEPTED"));
@@ -95,7 +147,11 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
   checks.push(profileCheck(ctx, req));
   checks.push(deliveryModeCheck(ctx, req));
   checks.push(meetsMinimumCheck(ctx, req));
-  return decide(checks, () => `the server accepted ${String(member(req, "requirement"))} ${String(member(req, "minimumEvidence"))} before acting and met it`);
+  return decide(
+    checks,
+    () =>
+      `the server accepted ${String(member(req, "requirement"))} ${String(member(req, "minimumEvidence"))} before acting and met it`,
+  );
 }
 
 /** SendMessage answered with a Message: no Task, so no acceptance, and requireTask is broken if set. */
@@ -104,7 +160,11 @@ function directMessage(checks: Check[], req: JsonObject, messageId: string): Pro
   if (member(req, "requireTask") === true) {
     checks.push(check("requireTask", "FAIL", `${said}, though requireTask was set: a direct Message is not success`));
   } else if (member(req, "requirement") === "PREFERRED") {
-    return only("acceptance.accepted", "NOT_PRESENT", `${said}; the PREFERRED requirement was not taken up, nothing was negotiated`);
+    return only(
+      "acceptance.accepted",
+      "NOT_PRESENT",
+      `${said}; the PREFERRED requirement was not taken up, nothing was negotiated`,
+    );
   } else {
     checks.push(check("acceptance.accepted", "FAIL", `${said}: the REQUIRED requirement was never accepted`));
   }
@@ -117,7 +177,11 @@ function profileCheck(ctx: EvidenceContext, req: JsonObject): Check {
   const delivered = member(ctx.bundle, "recordProfile");
   const accepted = member(req, "recordProfile");
   if (delivered === accepted) return check(id, "PASS", `the evidence is under the accepted record profile`);
-  return check(id, "FAIL", `the evidence is under record profile ${showValue(delivered)}, not the accepted ${showValue(accepted)}`);
+  return check(
+    id,
+    "FAIL",
+    `the evidence is under record profile ${showValue(delivered)}, not the accepted ${showValue(accepted)}`,
+  );
 }
 
 function copiesCheck(first: FirstMessage): Check {
@@ -125,7 +189,11 @@ function copiesCheck(first: FirstMessage): Check {
   for (const c of first.copies.slice(1)) {
     if (!jsonEquals(first.copies[0]?.json, c.json)) {
       const d = firstDifference(first.copies[0]?.json, c.json) as Difference;
-      return check(id, "FAIL", `copies of the first Message ${first.message.messageId} disagree: ${c.path} has ${showValue(d.right)} at ${d.path}, ${first.copies[0]?.path} has ${showValue(d.left)}`);
+      return check(
+        id,
+        "FAIL",
+        `copies of the first Message ${first.message.messageId} disagree: ${c.path} has ${showValue(d.right)} at ${d.path}, ${first.copies[0]?.path} has ${showValue(d.left)}`,
+      );
     }
   }
   return check(id, "PASS", `${first.copies.length} copies of the first Message ${first.message.messageId} agree`);
@@ -141,21 +209,34 @@ function wellFormedCheck(requirement: JsonValue): Check {
   const r = requirement;
   const problems: string[] = [];
   const kind = member(r, "requirement");
-  if (!(REQUIREMENTS as readonly JsonValue[]).includes(kind ?? null)) problems.push(`requirement ${showValue(kind)} is not PREFERRED or REQUIRED`);
+  if (!(REQUIREMENTS as readonly JsonValue[]).includes(kind ?? null))
+    problems.push(`requirement ${showValue(kind)} is not PREFERRED or REQUIRED`);
   const profile = member(r, "recordProfile");
   if (profile !== RECORD_PROFILE_V1) problems.push(`recordProfile ${showValue(profile)} is not a known record profile`);
   const minimum = member(r, "minimumEvidence");
-  if (!(EVIDENCE_LEVELS as readonly JsonValue[]).includes(minimum ?? null)) problems.push(`minimumEvidence ${showValue(minimum)} is not a known level`);
+  if (!(EVIDENCE_LEVELS as readonly JsonValue[]).includes(minimum ?? null))
+    problems.push(`minimumEvidence ${showValue(minimum)} is not a known level`);
   const modes = member(r, "deliveryModes");
-  if (modes !== undefined && (!Array.isArray(modes) || modes.length === 0 || modes.some((m) => !(DELIVERY_MODES as readonly JsonValue[]).includes(m)))) {
+  if (
+    modes !== undefined &&
+    (!Array.isArray(modes) ||
+      modes.length === 0 ||
+      modes.some((m) => !(DELIVERY_MODES as readonly JsonValue[]).includes(m)))
+  ) {
     problems.push(`deliveryModes ${showValue(modes)} is not a non-empty list of known delivery modes`);
   }
   const delay = member(r, "maximumRegistrationDelaySeconds");
-  if (delay !== undefined && !isNonNegativeNumber(delay)) problems.push(`maximumRegistrationDelaySeconds ${showValue(delay)} is not a non-negative number`);
+  if (delay !== undefined && !isNonNegativeNumber(delay))
+    problems.push(`maximumRegistrationDelaySeconds ${showValue(delay)} is not a non-negative number`);
   const requireTask = member(r, "requireTask");
-  if (requireTask !== undefined && typeof requireTask !== "boolean") problems.push(`requireTask ${showValue(requireTask)} is not a boolean`);
+  if (requireTask !== undefined && typeof requireTask !== "boolean")
+    problems.push(`requireTask ${showValue(requireTask)} is not a boolean`);
   if (problems.length > 0) return check(id, "FAIL", `malformed evidence requirement: ${problems.join("; ")}`);
-  return check(id, "PASS", `requirement ${String(kind)}, minimumEvidence ${String(minimum)}, profile ${String(profile)}`);
+  return check(
+    id,
+    "PASS",
+    `requirement ${String(kind)}, minimumEvidence ${String(minimum)}, profile ${String(profile)}`,
+  );
 }
 
 function unchangedCheck(task: A2ATask | undefined, first: A2AMessage, req: JsonObject): Check {
@@ -164,7 +245,11 @@ function unchangedCheck(task: A2ATask | undefined, first: A2AMessage, req: JsonO
     if (m.messageId === first.messageId) continue;
     const later = requirementOf(m);
     if (later !== undefined && !jsonEquals(later, req)) {
-      return check(id, "FAIL", `message ${m.messageId} in the Task history carries a different evidence requirement, and the Task went on with it: a changed requirement must be rejected, not applied`);
+      return check(
+        id,
+        "FAIL",
+        `message ${m.messageId} in the Task history carries a different evidence requirement, and the Task went on with it: a changed requirement must be rejected, not applied`,
+      );
     }
   }
   return check(id, "PASS", "no later Message in the history changes the requirement");
@@ -177,15 +262,28 @@ function sameTaskCheck(firstTask: A2ATask, observed: A2ATask | undefined, payloa
     // says nothing about this one, so it cannot make negotiation PASS.
     const taskId = payload ? member(payload, "taskId") : undefined;
     const contextId = payload ? member(payload, "contextId") : undefined;
-    if (typeof taskId !== "string") return check(id, "INCONCLUSIVE", "no terminal Task and no payload taskId to compare the first Task with: the acceptance may be another Task's");
+    if (typeof taskId !== "string")
+      return check(
+        id,
+        "INCONCLUSIVE",
+        "no terminal Task and no payload taskId to compare the first Task with: the acceptance may be another Task's",
+      );
     const context = typeof contextId === "string" ? contextId : "";
     if (firstTask.id !== taskId || (firstTask.contextId ?? "") !== context) {
-      return check(id, "FAIL", `the first Task (${firstTask.id}, context ${showValue(firstTask.contextId ?? "")}) is not the Task the record names (${taskId}, context ${showValue(context)})`);
+      return check(
+        id,
+        "FAIL",
+        `the first Task (${firstTask.id}, context ${showValue(firstTask.contextId ?? "")}) is not the Task the record names (${taskId}, context ${showValue(context)})`,
+      );
     }
     return check(id, "PASS", `the first Task is the Task ${taskId} the record names (no terminal Task observed)`);
   }
   if (firstTask.id !== observed.id || firstTask.contextId !== observed.contextId) {
-    return check(id, "FAIL", `the first Task (${firstTask.id}, context ${String(firstTask.contextId)}) is not the terminal Task (${observed.id}, context ${String(observed.contextId)})`);
+    return check(
+      id,
+      "FAIL",
+      `the first Task (${firstTask.id}, context ${String(firstTask.contextId)}) is not the terminal Task (${observed.id}, context ${String(observed.contextId)})`,
+    );
   }
   return check(id, "PASS", `the first Task and the terminal Task are the same Task ${observed.id}`);
 }
@@ -198,15 +296,27 @@ function sameTaskCheck(firstTask: A2ATask, observed: A2ATask | undefined, payloa
 function beforeWorkCheck(firstTask: A2ATask): Check {
   const id = "acceptance.beforeWork";
   if ((TERMINAL_TASK_STATES as readonly string[]).includes(firstTask.state)) {
-    return check(id, "FAIL", `accepted after the work was done: the Task carrying evidenceAcceptance is already ${firstTask.state}`);
+    return check(
+      id,
+      "FAIL",
+      `accepted after the work was done: the Task carrying evidenceAcceptance is already ${firstTask.state}`,
+    );
   }
   const evidence = locateInTask(firstTask, DEFAULT_LOAD_LIMITS, []);
   const isEvidence = evidence.ok ? new Set(evidence.value.evidenceArtifacts) : new Set<A2AArtifact>();
   const content = (firstTask.artifacts ?? []).filter((a) => !isEvidence.has(a));
   if (content.length > 0) {
-    return check(id, "FAIL", `accepted after the work was done: the Task carrying evidenceAcceptance already holds ${content.length} artifact(s) (${listCapped(content.map((a) => a.artifactId))})`);
+    return check(
+      id,
+      "FAIL",
+      `accepted after the work was done: the Task carrying evidenceAcceptance already holds ${content.length} artifact(s) (${listCapped(content.map((a) => a.artifactId))})`,
+    );
   }
-  return check(id, "PASS", `accepted before acting: the Task carrying evidenceAcceptance is ${firstTask.state} with no content artifacts`);
+  return check(
+    id,
+    "PASS",
+    `accepted before acting: the Task carrying evidenceAcceptance is ${firstTask.state} with no content artifacts`,
+  );
 }
 
 function termsCheck(req: JsonObject, accepted: JsonObject): Check {
@@ -223,7 +333,9 @@ function termsCheck(req: JsonObject, accepted: JsonObject): Check {
     if (!isNonNegativeNumber(given)) {
       problems.push(`maximumRegistrationDelaySeconds accepted as ${showValue(given)}, requested ${showValue(asked)}`);
     } else if (isJsonNumber(asked) && isJsonNumber(given) && given.toNumber() > asked.toNumber()) {
-      problems.push(`maximumRegistrationDelaySeconds accepted as ${given.lexeme}, looser than the requested ${asked.lexeme}`);
+      problems.push(
+        `maximumRegistrationDelaySeconds accepted as ${given.lexeme}, looser than the requested ${asked.lexeme}`,
+      );
     }
   }
   if (problems.length > 0) return check(id, "FAIL", `the acceptance changes the terms: ${problems.join("; ")}`);
@@ -236,23 +348,36 @@ function deliveryModeCheck(ctx: EvidenceContext, req: JsonObject): Check {
   if (!Array.isArray(modes)) return check(id, "NOT_CHECKED", "the requirement lists no delivery modes");
   const where = deliveredIn(ctx);
   const used = where ? deliveryModeOf(where) : undefined;
-  if (used === undefined) return check(id, "NOT_CHECKED", "the bundle was not delivered in a Task, so its delivery mode is unknown");
+  if (used === undefined)
+    return check(id, "NOT_CHECKED", "the bundle was not delivered in a Task, so its delivery mode is unknown");
   if (modes.includes(used)) return check(id, "PASS", `delivered as ${used}, which the caller listed`);
-  return check(id, "FAIL", `delivered as ${used}, which the caller did not list (${modes.map((m) => showValue(m)).join(", ")})`);
+  return check(
+    id,
+    "FAIL",
+    `delivered as ${used}, which the caller did not list (${modes.map((m) => showValue(m)).join(", ")})`,
+  );
 }
 
 function meetsMinimumCheck(ctx: EvidenceContext, req: JsonObject): Check {
   const id = "status.meetsMinimum";
   const minimum = member(req, "minimumEvidence") as EvidenceLevel;
   const ref = ctx.taskReference;
-  const fromTask = isJsonObject(ref) ? (member(ref, "evidenceStatus") !== undefined ? ref : member(ref, "taskEvidenceReference")) : undefined;
+  const fromTask = isJsonObject(ref)
+    ? member(ref, "evidenceStatus") !== undefined
+      ? ref
+      : member(ref, "taskEvidenceReference")
+    : undefined;
   const stated = isJsonObject(fromTask) ? fromTask : member(ctx.bundle, "taskEvidenceReference");
   const status = memberAt(stated, "evidenceStatus");
   if (typeof status !== "string") return check(id, "FAIL", "the terminal Task states no evidence status");
   if (status === "EVIDENCE_STATUS_FAILED") {
     const reason = memberAt(stated, "failureReason");
     if (typeof reason === "string" && TYPED_FAILURE_REASON.test(reason)) {
-      return check(id, "PASS", `the server reported EVIDENCE_STATUS_FAILED with a typed reason (${reason}) rather than downgrading`);
+      return check(
+        id,
+        "PASS",
+        `the server reported EVIDENCE_STATUS_FAILED with a typed reason (${reason}) rather than downgrading`,
+      );
     }
     return check(id, "FAIL", "the server reported EVIDENCE_STATUS_FAILED without a typed failureReason");
   }
@@ -261,9 +386,16 @@ function meetsMinimumCheck(ctx: EvidenceContext, req: JsonObject): Check {
     return check(id, "FAIL", `terminal evidence status ${status} does not meet ${minimum}`);
   }
   if (levelRank(level as EvidenceLevel) >= levelRank(minimum)) {
-    return check(id, "PASS", `terminal status ${level} meets the negotiated ${minimum}`, { values: { status: level, minimum } });
+    return check(id, "PASS", `terminal status ${level} meets the negotiated ${minimum}`, {
+      values: { status: level, minimum },
+    });
   }
-  return check(id, "FAIL", `terminal status ${level} is below the negotiated ${minimum}, and the server did not report FAILED: a silent downgrade`, {
-    values: { status: level, minimum },
-  });
+  return check(
+    id,
+    "FAIL",
+    `terminal status ${level} is below the negotiated ${minimum}, and the server did not report FAILED: a silent downgrade`,
+    {
+      values: { status: level, minimum },
+    },
+  );
 }

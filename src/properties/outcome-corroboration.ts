@@ -13,7 +13,9 @@ export const CHECKS = checksFor(["corroboration.present"]);
 const { only } = CHECKS;
 
 export function outcomeCorroboration(ctx: EvidenceContext): PropertyResult {
-  const carried = member(ctx.bundle, "outcomeCorroboration") ?? (ctx.manifest ? member(ctx.manifest, "outcomeCorroboration") : undefined);
+  const carried =
+    member(ctx.bundle, "outcomeCorroboration") ??
+    (ctx.manifest ? member(ctx.manifest, "outcomeCorroboration") : undefined);
   if (carried === undefined || carried === null) {
     return only("corroboration.present", "NOT_PRESENT", "no independent outcome corroboration is carried");
   }

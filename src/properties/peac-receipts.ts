@@ -89,7 +89,12 @@ interface CarrierOutcome {
 
 export function peacReceipts(ctx: EvidenceContext): PropertyResult {
   const task = ctx.observedTask;
-  if (task === undefined) return only("peac.task", "NOT_CHECKED", "no observed Task: PEAC receipts are carried in the Task's metadata (pass --task)");
+  if (task === undefined)
+    return only(
+      "peac.task",
+      "NOT_CHECKED",
+      "no observed Task: PEAC receipts are carried in the Task's metadata (pass --task)",
+    );
   const hits = locatePeacMetadata(task).filter((h) => h.value !== null);
   if (hits.length === 0) return only("peac.carriers", "NOT_PRESENT", "the Task carries no PEAC receipt carrier");
 
@@ -109,7 +114,10 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
     for (const c of payload.value.carriers) {
       const carrier = readCarrier(c.value, payload.value.maxSize);
       if (!carrier.ok) {
-        outcomes.push({ path: c.path, check: check("peac.carrier", "FAIL", carrier.detail, { subject: c.path, code: carrier.code }) });
+        outcomes.push({
+          path: c.path,
+          check: check("peac.carrier", "FAIL", carrier.detail, { subject: c.path, code: carrier.code }),
+        });
         continue;
       }
       const { receiptRef, receiptJws } = carrier.value;
@@ -117,14 +125,31 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
       const base = { receipt_ref: receiptRef };
       if (receiptJws === undefined) {
         const detail = "reference only (no receipt_jws): nothing to verify offline, and receipt_url is never fetched";
-        outcomes.push({ path: c.path, ref: receiptRef, check: check("peac.carrier", "INCONCLUSIVE", detail, { subject: c.path, code: "PEAC_REFERENCE_ONLY", values: withWarnings(base, warnings) }) });
+        outcomes.push({
+          path: c.path,
+          ref: receiptRef,
+          check: check("peac.carrier", "INCONCLUSIVE", detail, {
+            subject: c.path,
+            code: "PEAC_REFERENCE_ONLY",
+            values: withWarnings(base, warnings),
+          }),
+        });
         continue;
       }
-      if (payload.value.format === "reference") warnings.push("format_mismatch: meta.format is reference but the carrier embeds receipt_jws");
+      if (payload.value.format === "reference")
+        warnings.push("format_mismatch: meta.format is reference but the carrier embeds receipt_jws");
       const computed = computeReceiptRef(receiptJws);
       if (computed !== receiptRef) {
         const values = withWarnings({ ...base, computed }, warnings);
-        outcomes.push({ path: c.path, ref: receiptRef, check: check("peac.carrier", "FAIL", `receipt_ref mismatch: expected ${computed}, got ${receiptRef}`, { subject: c.path, code: "PEAC_RECEIPT_REF_MISMATCH", values }) });
+        outcomes.push({
+          path: c.path,
+          ref: receiptRef,
+          check: check("peac.carrier", "FAIL", `receipt_ref mismatch: expected ${computed}, got ${receiptRef}`, {
+            subject: c.path,
+            code: "PEAC_RECEIPT_REF_MISMATCH",
+            values,
+          }),
+        });
         continue;
       }
       let verdict = memo.get(receiptJws);
@@ -137,7 +162,11 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
         path: c.path,
         ref: receiptRef,
         verdict,
-        check: check("peac.carrier", verdict.state, verdict.detail, { subject: c.path, ...(verdict.code ? { code: verdict.code } : {}), values }),
+        check: check("peac.carrier", verdict.state, verdict.detail, {
+          subject: c.path,
+          ...(verdict.code ? { code: verdict.code } : {}),
+          values,
+        }),
       });
     }
   }
@@ -145,8 +174,10 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
   checks.push(...duplicateJti(outcomes).map((o) => o.check));
   checks.push(...timeCheck(outcomes, ctx.options.at, now));
   const receipts = new Set(outcomes.map((o) => o.ref)).size;
-  return decide(checks, () =>
-    `${receipts} PEAC receipt(s) at ${outcomes.length} place(s), each signed by its issuer's pinned key and unmodified; ` +
+  return decide(
+    checks,
+    () =>
+      `${receipts} PEAC receipt(s) at ${outcomes.length} place(s), each signed by its issuer's pinned key and unmodified; ` +
       "this does not show that they are about this Task (PEAC receipt claims carry no Task binding)",
   );
 }
@@ -162,7 +193,8 @@ function withWarnings(values: Record<string, string>, warnings: readonly string[
  */
 function duplicateJti(outcomes: CarrierOutcome[]): CarrierOutcome[] {
   const refsByIdentity = new Map<string, Set<string>>();
-  const key = (o: CarrierOutcome): string | undefined => (o.verdict?.identity ? JSON.stringify([o.verdict.identity.iss, o.verdict.identity.jti]) : undefined);
+  const key = (o: CarrierOutcome): string | undefined =>
+    o.verdict?.identity ? JSON.stringify([o.verdict.identity.iss, o.verdict.identity.jti]) : undefined;
   for (const o of outcomes) {
     const k = key(o);
     if (k !== undefined && o.ref !== undefined) refsByIdentity.set(k, (refsByIdentity.get(k) ?? new Set()).add(o.ref));
@@ -173,19 +205,42 @@ function duplicateJti(outcomes: CarrierOutcome[]): CarrierOutcome[] {
     if (refs === undefined || refs.size < 2 || o.verdict?.identity === undefined) return o;
     const { iss, jti } = o.verdict.identity;
     const detail = `jti ${printable(JSON.stringify(jti))} of ${iss} names ${refs.size} different receipts in this Task; a jti identifies one receipt`;
-    return { ...o, check: check("peac.carrier", "FAIL", detail, { subject: o.path, code: "PEAC_DUPLICATE_JTI", ...(o.check.values ? { values: o.check.values } : {}) }) };
+    return {
+      ...o,
+      check: check("peac.carrier", "FAIL", detail, {
+        subject: o.path,
+        code: "PEAC_DUPLICATE_JTI",
+        ...(o.check.values ? { values: o.check.values } : {}),
+      }),
+    };
   });
 }
 
 /** The time rules are listed even when they did not run, with the reason (contract §4). */
-function timeCheck(outcomes: readonly CarrierOutcome[], at: string | undefined, now: number | null | undefined): Check[] {
+function timeCheck(
+  outcomes: readonly CarrierOutcome[],
+  at: string | undefined,
+  now: number | null | undefined,
+): Check[] {
   const reached = outcomes.filter((o) => o.verdict?.state === "PASS" || o.verdict?.timeChecked);
   if (reached.length === 0) return [];
   if (now === null) {
-    return [check("peac.time", "INCONCLUSIVE", `the time given (${printable(JSON.stringify(at))}) is not an RFC 3339 date-time with an offset: iat and occurred_at were not checked`)];
+    return [
+      check(
+        "peac.time",
+        "INCONCLUSIVE",
+        `the time given (${printable(JSON.stringify(at))}) is not an RFC 3339 date-time with an offset: iat and occurred_at were not checked`,
+      ),
+    ];
   }
   if (now === undefined) {
-    return [check("peac.time", "NOT_CHECKED", `no --at time given: iat and occurred_at (at most ${CLOCK_SKEW_SECONDS} s after that time) were not checked; the times the receipts state are their issuers' claims`)];
+    return [
+      check(
+        "peac.time",
+        "NOT_CHECKED",
+        `no --at time given: iat and occurred_at (at most ${CLOCK_SKEW_SECONDS} s after that time) were not checked; the times the receipts state are their issuers' claims`,
+      ),
+    ];
   }
   return [];
 }

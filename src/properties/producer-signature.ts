@@ -24,11 +24,21 @@ import type { EvidenceContext } from "./shared/context.js";
 import { findNarrowing, widenedReason } from "./shared/widening.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
 
-export const CHECKS = checksFor(["capsuleId.recompute", "envelope.claim", "envelope.verify", "envelope.keyId", "manifest.producerEnvelope", "interim.signature"]);
+export const CHECKS = checksFor([
+  "capsuleId.recompute",
+  "envelope.claim",
+  "envelope.verify",
+  "envelope.keyId",
+  "manifest.producerEnvelope",
+  "interim.signature",
+]);
 const { check, only } = CHECKS;
 
 export function producerSignature(ctx: EvidenceContext): PropertyResult {
-  return withInterim(producerSignatureOfRecord(ctx), interimChecks(ctx, "interim.signature", check, producerSignature, (r) => sameProducer(ctx, r.ctx)));
+  return withInterim(
+    producerSignatureOfRecord(ctx),
+    interimChecks(ctx, "interim.signature", check, producerSignature, (r) => sameProducer(ctx, r.ctx)),
+  );
 }
 
 /**
@@ -40,24 +50,38 @@ function sameProducer(terminal: EvidenceContext, interim: EvidenceContext): { st
   const expected = terminal.capsule ? member(terminal.capsule, "key_id") : undefined;
   const got = interim.capsule ? member(interim.capsule, "key_id") : undefined;
   if (got === expected) return { state: "PASS", detail: "the terminal record's producer key signed it" };
-  return { state: "FAIL", detail: `signed by key ${showValue(got)}, not by the terminal record's producer key ${showValue(expected)}: the wrong issuer for this Task's record` };
+  return {
+    state: "FAIL",
+    detail: `signed by key ${showValue(got)}, not by the terminal record's producer key ${showValue(expected)}: the wrong issuer for this Task's record`,
+  };
 }
 
 function producerSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
   const capsuleValue = member(ctx.bundle, "capsule");
-  if (capsuleValue === undefined || capsuleValue === null) return only("envelope.claim", "NOT_PRESENT", "the bundle carries no capsule");
+  if (capsuleValue === undefined || capsuleValue === null)
+    return only("envelope.claim", "NOT_PRESENT", "the bundle carries no capsule");
   if (!isJsonObject(capsuleValue)) return only("envelope.claim", "FAIL", "capsule is not a JSON object");
   const capsule = capsuleValue;
   const signature = member(capsule, "signature");
   const keyId = member(capsule, "key_id");
   if (signature === undefined && keyId === undefined) {
-    return only("envelope.claim", "NOT_PRESENT", "the capsule carries no producer envelope (neither signature nor key_id)");
+    return only(
+      "envelope.claim",
+      "NOT_PRESENT",
+      "the capsule carries no producer envelope (neither signature nor key_id)",
+    );
   }
   const checks: Check[] = [];
   const identity = capsuleIdCheck(capsule, ctx.structuredCarrier, ctx.located.carrier);
   checks.push(identity.check);
   if (signature === undefined || keyId === undefined) {
-    checks.push(check("envelope.claim", "FAIL", `the capsule carries ${signature === undefined ? "key_id but no signature" : "a signature but no key_id"}`));
+    checks.push(
+      check(
+        "envelope.claim",
+        "FAIL",
+        `the capsule carries ${signature === undefined ? "key_id but no signature" : "a signature but no key_id"}`,
+      ),
+    );
     return decide(checks, "");
   }
   checks.push(check("envelope.claim", "PASS", "the capsule carries a producer envelope (signature and key_id)"));
@@ -70,7 +94,11 @@ function producerSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
 }
 
 /** The capsuleId.recompute check and the id the envelope must sign (also what `inspect` shows it checked against). */
-export function capsuleIdCheck(capsule: JsonObject, structured: boolean, carrier: string): { check: Check; recomputed?: string } {
+export function capsuleIdCheck(
+  capsule: JsonObject,
+  structured: boolean,
+  carrier: string,
+): { check: Check; recomputed?: string } {
   const id = "capsuleId.recompute";
   const r = checkCarriedCapsuleId(capsule);
   if (!r.ok && structured) {
@@ -81,17 +109,31 @@ export function capsuleIdCheck(capsule: JsonObject, structured: boolean, carrier
       const again = checkCarriedCapsuleId(n.value);
       const capsuleId = again.ok ? again.value.capsuleId : "";
       return {
-        check: check(id, "INCONCLUSIVE", `capsule_id ${capsuleId} ${widenedReason(carrier, n.narrowed)}`, { values: { capsuleId } }),
+        check: check(id, "INCONCLUSIVE", `capsule_id ${capsuleId} ${widenedReason(carrier, n.narrowed)}`, {
+          values: { capsuleId },
+        }),
         recomputed: capsuleId,
       };
     }
-    if (n.kind === "tooMany") return { check: check(id, "INCONCLUSIVE", `capsule_id does not recompute, and ${n.reason} stop the search: the ${carrier} carrier passed numbers through doubles`) };
+    if (n.kind === "tooMany")
+      return {
+        check: check(
+          id,
+          "INCONCLUSIVE",
+          `capsule_id does not recompute, and ${n.reason} stop the search: the ${carrier} carrier passed numbers through doubles`,
+        ),
+      };
   }
   if (r.ok) {
     return {
-      check: check(id, "PASS", `recomputed capsule_id (format "${r.value.formatVersion}") equals the carried ${r.value.capsuleId}`, {
-        values: { capsuleId: r.value.capsuleId },
-      }),
+      check: check(
+        id,
+        "PASS",
+        `recomputed capsule_id (format "${r.value.formatVersion}") equals the carried ${r.value.capsuleId}`,
+        {
+          values: { capsuleId: r.value.capsuleId },
+        },
+      ),
       recomputed: r.value.capsuleId,
     };
   }
@@ -106,7 +148,11 @@ export function capsuleIdCheck(capsule: JsonObject, structured: boolean, carrier
       ...(recomputed.ok ? { recomputed: recomputed.value.capsuleId } : {}),
     };
   }
-  return { check: check(id, "FAIL", `capsule_id cannot be recomputed: ${r.detail}${r.path ? ` at capsule.${r.path}` : ""}`, { code: r.code }) };
+  return {
+    check: check(id, "FAIL", `capsule_id cannot be recomputed: ${r.detail}${r.path ? ` at capsule.${r.path}` : ""}`, {
+      code: r.code,
+    }),
+  };
 }
 
 function envelopeChecks(signature: JsonValue, keyId: JsonValue, signedId: string | undefined): Check[] {
@@ -114,16 +160,29 @@ function envelopeChecks(signature: JsonValue, keyId: JsonValue, signedId: string
   if (typeof signature !== "string") return [check(id, "FAIL", "capsule.signature is not a hex string")];
   const bytes = hexToBytes(signature);
   if (!bytes) return [check(id, "FAIL", "capsule.signature is not lowercase hex of a COSE_Sign1")];
-  if (signedId === undefined) return [check(id, "NOT_CHECKED", "no well-formed capsule_id to check the envelope against")];
+  if (signedId === undefined)
+    return [check(id, "NOT_CHECKED", "no well-formed capsule_id to check the envelope against")];
   const r = verifyProducerEnvelope(bytes, signedId);
-  if (!r.ok) return [check(id, "FAIL", `producer envelope does not verify for capsule_id ${signedId}: ${r.detail}`, { code: r.code })];
-  const checks = [check(id, "PASS", `COSE_Sign1 over capsule_id ${signedId} verifies under its kid ${r.value.publicKeyHex}`, { values: { kid: r.value.publicKeyHex, capsuleId: signedId } })];
+  if (!r.ok)
+    return [
+      check(id, "FAIL", `producer envelope does not verify for capsule_id ${signedId}: ${r.detail}`, { code: r.code }),
+    ];
+  const checks = [
+    check(id, "PASS", `COSE_Sign1 over capsule_id ${signedId} verifies under its kid ${r.value.publicKeyHex}`, {
+      values: { kid: r.value.publicKeyHex, capsuleId: signedId },
+    }),
+  ];
   checks.push(
     r.value.publicKeyHex === keyId
       ? check("envelope.keyId", "PASS", `the envelope's kid is the capsule's key_id ${keyId}`)
-      : check("envelope.keyId", "FAIL", `the envelope's kid ${r.value.publicKeyHex} != capsule key_id ${showValue(keyId)}`, {
-          values: { kid: r.value.publicKeyHex, keyId: valueText(keyId) },
-        }),
+      : check(
+          "envelope.keyId",
+          "FAIL",
+          `the envelope's kid ${r.value.publicKeyHex} != capsule key_id ${showValue(keyId)}`,
+          {
+            values: { kid: r.value.publicKeyHex, keyId: valueText(keyId) },
+          },
+        ),
   );
   return checks;
 }
@@ -142,7 +201,11 @@ function manifestEnvelopeCheck(ctx: EvidenceContext, capsule: JsonObject): Check
   if (!isJsonObject(pe)) return check(id, "FAIL", "manifest.producerEnvelope is missing or not an object");
   for (const [inManifest, inCapsule] of ENVELOPE_MEMBERS) {
     if (member(pe, inManifest) !== member(capsule, inCapsule)) {
-      return check(id, "FAIL", `manifest.producerEnvelope.${inManifest} ${showValue(member(pe, inManifest))} != capsule.${inCapsule} ${showValue(member(capsule, inCapsule))}`);
+      return check(
+        id,
+        "FAIL",
+        `manifest.producerEnvelope.${inManifest} ${showValue(member(pe, inManifest))} != capsule.${inCapsule} ${showValue(member(capsule, inCapsule))}`,
+      );
     }
   }
   return check(id, "PASS", "manifest.producerEnvelope equals the capsule's capsule_id, key_id and signature");

@@ -42,7 +42,15 @@ import type { LocatedBundle } from "../input/locate.js";
 import { equalAsCarried } from "./shared/widening.js";
 import { extensionMetadata, type A2AArtifact } from "../input/a2a.js";
 
-export const CHECKS = checksFor(["bundle.copiesAgree", "reference.bundle", "reference.artifact", "reference.task", "reference.status", "reference.deliveryMode", "reference.claimedLevel"]);
+export const CHECKS = checksFor([
+  "bundle.copiesAgree",
+  "reference.bundle",
+  "reference.artifact",
+  "reference.task",
+  "reference.status",
+  "reference.deliveryMode",
+  "reference.claimedLevel",
+]);
 const { check } = CHECKS;
 type CheckId = IdOf<typeof CHECKS>;
 
@@ -55,7 +63,6 @@ interface ReferenceCopy {
 function referenceIn(metadataValue: JsonValue | undefined): JsonValue | undefined {
   return isBundleShaped(metadataValue) ? member(metadataValue, "taskEvidenceReference") : metadataValue;
 }
-
 
 export function referenceConsistency(ctx: EvidenceContext, properties: EarlierResults): PropertyResult {
   const checks: Check[] = [];
@@ -79,7 +86,13 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
     checks.push(copyCheck("reference.task", where, value, bundleRef, "the terminal Task"));
   } else {
     // Listed, not dropped (contract §4): the copy the terminal Task owes was not compared.
-    checks.push(check("reference.task", "NOT_CHECKED", "no observed Task: the reference copy in Task.metadata[<extension URI>] was not compared (pass --task)"));
+    checks.push(
+      check(
+        "reference.task",
+        "NOT_CHECKED",
+        "no observed Task: the reference copy in Task.metadata[<extension URI>] was not compared (pass --task)",
+      ),
+    );
   }
   checks.push(statusCheck(copies));
   checks.push(deliveryCheck(ctx, copies));
@@ -89,7 +102,9 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
   const copiesSaid = ctx.observedTask
     ? "every reference copy agrees with the bundle"
     : "the bundle's own reference agrees with it (no observed Task, so the Task's copies were not compared: pass --task)";
-  return decide(checks, () => (claim.state === "PASS" ? `${copiesSaid} and the claimed level is supported` : `${copiesSaid}; ${claim.detail}`));
+  return decide(checks, () =>
+    claim.state === "PASS" ? `${copiesSaid} and the claimed level is supported` : `${copiesSaid}; ${claim.detail}`,
+  );
 }
 
 /** The Artifacts that owe a reference copy, each once, in the order their bundles were located. */
@@ -120,7 +135,11 @@ function bundleCopiesCheck(ctx: EvidenceContext): Check {
       }
     }
     const d = firstDifference(primary.bundle, other.bundle) as Difference;
-    return check(id, "FAIL", `the bundle at ${other.location} differs from the one at ${primary.location} at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)}`);
+    return check(
+      id,
+      "FAIL",
+      `the bundle at ${other.location} differs from the one at ${primary.location} at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)}`,
+    );
   }
   const where = ctx.bundles.map((b) => b.location).join(", ");
   return check(
@@ -149,12 +168,20 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
   if (ref === undefined || ref === null) return check(id, "FAIL", "the bundle carries no taskEvidenceReference");
   if (!isJsonObject(ref)) return check(id, "FAIL", "taskEvidenceReference is not an object");
   if (member(ref, "extensionVersion") !== EXTENSION_VERSION) {
-    return check(id, "FAIL", `taskEvidenceReference.extensionVersion is ${showValue(member(ref, "extensionVersion"))}, expected "1"`);
+    return check(
+      id,
+      "FAIL",
+      `taskEvidenceReference.extensionVersion is ${showValue(member(ref, "extensionVersion"))}, expected "1"`,
+    );
   }
   const failed = member(ref, "evidenceStatus") === "EVIDENCE_STATUS_FAILED";
   const unstated = failed ? [] : STATED_FIELDS.filter((f) => member(ref, f) === undefined || member(ref, f) === null);
   if (unstated.length > 0) {
-    return check(id, "FAIL", `taskEvidenceReference lacks ${unstated.join(", ")}: a reference to a record states them, and one that does not agrees with nothing`);
+    return check(
+      id,
+      "FAIL",
+      `taskEvidenceReference lacks ${unstated.join(", ")}: a reference to a record states them, and one that does not agrees with nothing`,
+    );
   }
   // A FAILED reference states no evidence (a2a-wire.md §6.7); one that names a record states it whole.
   const statesNone = failed && CLAIMED_FIELDS.every((f) => member(ref, f) === undefined);
@@ -163,9 +190,14 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
     if (statesNone) continue;
     const bundleValue = member(ctx.bundle, f);
     if (!jsonEquals(stated, bundleValue)) {
-      return check(id, "FAIL", `taskEvidenceReference.${f} ${showValue(stated)} != bundle ${f} ${showValue(bundleValue)}`, {
-        values: { reference: valueText(stated), bundle: valueText(bundleValue) },
-      });
+      return check(
+        id,
+        "FAIL",
+        `taskEvidenceReference.${f} ${showValue(stated)} != bundle ${f} ${showValue(bundleValue)}`,
+        {
+          values: { reference: valueText(stated), bundle: valueText(bundleValue) },
+        },
+      );
     }
   }
   // The reference states the Task's terminal state: compared with the observed Task when there is
@@ -175,25 +207,46 @@ function bundleReferenceCheck(ctx: EvidenceContext, ref: JsonValue | undefined):
     ? ["the observed Task's state", ctx.observedTask.state]
     : ["payload terminalState", ctx.payload ? member(ctx.payload, "terminalState") : undefined];
   if (terminal !== undefined && terminal !== state) {
-    return check(id, "FAIL", `taskEvidenceReference.terminalState ${showValue(terminal)} != ${stateWhere} ${showValue(state)}`);
+    return check(
+      id,
+      "FAIL",
+      `taskEvidenceReference.terminalState ${showValue(terminal)} != ${stateWhere} ${showValue(state)}`,
+    );
   }
   const scope = member(ref, "coverageScope");
   if (scope !== undefined && scope !== COVERAGE_SCOPE) {
     return check(id, "FAIL", `taskEvidenceReference.coverageScope ${showValue(scope)} is not ${COVERAGE_SCOPE}`);
   }
-  return check(id, "PASS", "the bundle's taskEvidenceReference states the bundle's evidenceId, coreManifestDigest, recordProfile and terminalState");
+  return check(
+    id,
+    "PASS",
+    "the bundle's taskEvidenceReference states the bundle's evidenceId, coreManifestDigest, recordProfile and terminalState",
+  );
 }
 
-function copyCheck(id: CheckId, where: string, value: JsonValue | undefined, bundleRef: JsonValue | undefined, owner: string): Check {
+function copyCheck(
+  id: CheckId,
+  where: string,
+  value: JsonValue | undefined,
+  bundleRef: JsonValue | undefined,
+  owner: string,
+): Check {
   if (value === undefined || value === null) {
     return check(id, "FAIL", `${owner} does not carry the evidence result it owes at ${where}`, { subject: where });
   }
-  if (bundleRef === undefined || bundleRef === null) return check(id, "NOT_CHECKED", "no bundle reference to compare with", { subject: where });
-  if (jsonEquals(value, bundleRef)) return check(id, "PASS", `${owner}'s reference equals the bundle's`, { subject: where });
+  if (bundleRef === undefined || bundleRef === null)
+    return check(id, "NOT_CHECKED", "no bundle reference to compare with", { subject: where });
+  if (jsonEquals(value, bundleRef))
+    return check(id, "PASS", `${owner}'s reference equals the bundle's`, { subject: where });
   const d = firstDifference(bundleRef, value) as Difference;
-  return check(id, "FAIL", `${owner}'s reference differs from the bundle's at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)} in the bundle`, {
-    subject: where,
-  });
+  return check(
+    id,
+    "FAIL",
+    `${owner}'s reference differs from the bundle's at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)} in the bundle`,
+    {
+      subject: where,
+    },
+  );
 }
 
 function statusCheck(copies: readonly ReferenceCopy[]): Check {
@@ -214,7 +267,7 @@ function statusCheck(copies: readonly ReferenceCopy[]): Check {
       }
     }
   }
-  const stated = copies.map((c) => (memberAt(c.value, "evidenceStatus"))).find((s) => typeof s === "string");
+  const stated = copies.map((c) => memberAt(c.value, "evidenceStatus")).find((s) => typeof s === "string");
   return check(id, "PASS", `evidence status ${String(stated ?? "(none)")} is a terminal status`);
 }
 
@@ -226,25 +279,46 @@ function deliveryCheck(ctx: EvidenceContext, copies: readonly ReferenceCopy[]): 
     if (!isJsonObject(c.value)) continue;
     const mode = member(c.value, "deliveryMode");
     if (mode !== undefined && used !== undefined && mode !== used) {
-      return check(id, "FAIL", `${c.where}.deliveryMode is ${showValue(mode)} but the bundle was delivered as ${used} at ${(where as LocatedBundle).location}`);
+      return check(
+        id,
+        "FAIL",
+        `${c.where}.deliveryMode is ${showValue(mode)} but the bundle was delivered as ${used} at ${(where as LocatedBundle).location}`,
+      );
     }
     // A Task was observed and carries the bundle nowhere: the delivery the reference states did not happen there.
     if (mode !== undefined && used === undefined && ctx.observedTask) {
       if (mode === "EVIDENCE_ARTIFACT" && ctx.observedTask.artifacts === undefined) {
-        return check(id, "INCONCLUSIVE", `${c.where}.deliveryMode is EVIDENCE_ARTIFACT, but the observed Task carries no artifacts member (not requested or not returned): the delivery was not observed`);
+        return check(
+          id,
+          "INCONCLUSIVE",
+          `${c.where}.deliveryMode is EVIDENCE_ARTIFACT, but the observed Task carries no artifacts member (not requested or not returned): the delivery was not observed`,
+        );
       }
-      return check(id, "FAIL", `${c.where}.deliveryMode is ${showValue(mode)}, but the observed Task carries the bundle nowhere (it was found only at ${ctx.located.location})`);
+      return check(
+        id,
+        "FAIL",
+        `${c.where}.deliveryMode is ${showValue(mode)}, but the observed Task carries the bundle nowhere (it was found only at ${ctx.located.location})`,
+      );
     }
     const artifactId = member(c.value, "evidenceArtifactId");
     // Only a bundle delivered in a Task has a place to compare with; a bare or captured bundle does not.
     if (artifactId !== undefined && where !== undefined) {
       const actual = where.artifact?.artifactId;
       if (artifactId !== actual) {
-        return check(id, "FAIL", `${c.where}.evidenceArtifactId ${showValue(artifactId)} != the artifact that carried the bundle (${actual === undefined ? "none: it was inline in Task.metadata" : showValue(actual)})`);
+        return check(
+          id,
+          "FAIL",
+          `${c.where}.evidenceArtifactId ${showValue(artifactId)} != the artifact that carried the bundle (${actual === undefined ? "none: it was inline in Task.metadata" : showValue(actual)})`,
+        );
       }
     }
   }
-  if (used === undefined) return check(id, "NOT_CHECKED", `the bundle was not delivered in a Task (${ctx.located.carrier}), so the delivery mode cannot be compared`);
+  if (used === undefined)
+    return check(
+      id,
+      "NOT_CHECKED",
+      `the bundle was not delivered in a Task (${ctx.located.carrier}), so the delivery mode cannot be compared`,
+    );
   return check(id, "PASS", `delivered as ${used} at ${(where as LocatedBundle).location}, as stated`);
 }
 
@@ -266,12 +340,21 @@ function claimedLevelCheck(ref: JsonValue | undefined, properties: EarlierResult
   // A FAIL is reported by its own property; the claim is then not assessed, whatever else holds.
   const failed = states.filter(([, s]) => s === "FAIL").map(([p]) => p);
   if (failed.length > 0) {
-    return check(id, "NOT_CHECKED", `claims ${level}; not assessed because ${failed.join(", ")} FAIL (reported there)`, { values });
+    return check(
+      id,
+      "NOT_CHECKED",
+      `claims ${level}; not assessed because ${failed.join(", ")} FAIL (reported there)`,
+      { values },
+    );
   }
   const unproven = states.filter(([, s]) => s === "NOT_CHECKED" || s === "INCONCLUSIVE");
   if (unproven.length > 0) {
-    return check(id, "INCONCLUSIVE", `claims ${level}, which cannot be confirmed: ${unproven.map(([p, s]) => `${p} ${s}`).join(", ")} (see there)`, { values });
+    return check(
+      id,
+      "INCONCLUSIVE",
+      `claims ${level}, which cannot be confirmed: ${unproven.map(([p, s]) => `${p} ${s}`).join(", ")} (see there)`,
+      { values },
+    );
   }
   return check(id, "PASS", `claimed ${level} is supported: ${needs.join(", ")} PASS`, { values });
 }
-

@@ -52,7 +52,13 @@ import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2AT
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
-import { foreignIds, readTranscript, transitionChecks, uncoveredParts, type MessageEntry } from "./shared/transcript.js";
+import {
+  foreignIds,
+  readTranscript,
+  transitionChecks,
+  uncoveredParts,
+  type MessageEntry,
+} from "./shared/transcript.js";
 import { interimCitationChecks } from "./shared/citations.js";
 import { traceDigestChecks } from "./shared/traces.js";
 import { withInterim } from "./shared/interim.js";
@@ -91,7 +97,11 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
   const interim = interimCitationChecks(ctx, payload, check);
   if (!task) {
     return withInterim(
-      only("task.observed", "NOT_CHECKED", "no observed Task: verify a GetTask response or Task, or pass the observed Task with --task"),
+      only(
+        "task.observed",
+        "NOT_CHECKED",
+        "no observed Task: verify a GetTask response or Task, or pass the observed Task with --task",
+      ),
       interim,
     );
   }
@@ -119,9 +129,19 @@ function fieldCheck(id: CheckId, payload: JsonObject, name: string, observed: st
   const claimed = member(payload, name);
   const values = { payload: valueText(claimed), observed: valueText(observed) };
   if (sameString(claimed, observed)) {
-    return check(id, "PASS", `payload ${name} equals the observed ${what} ${observed === undefined || observed === "" ? "(empty)" : observed}`, { values });
+    return check(
+      id,
+      "PASS",
+      `payload ${name} equals the observed ${what} ${observed === undefined || observed === "" ? "(empty)" : observed}`,
+      { values },
+    );
   }
-  return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != observed ${what} ${observed === undefined ? "(absent, which is empty)" : showValue(observed)}`, { values });
+  return check(
+    id,
+    "FAIL",
+    `payload ${name} ${showValue(claimed)} != observed ${what} ${observed === undefined ? "(absent, which is empty)" : showValue(observed)}`,
+    { values },
+  );
 }
 
 function terminalStateCheck(payload: JsonObject, task: A2ATask): Check {
@@ -129,19 +149,38 @@ function terminalStateCheck(payload: JsonObject, task: A2ATask): Check {
   const claimed = member(payload, "terminalState");
   const values = { payload: valueText(claimed), observed: task.state };
   if (!(TERMINAL_TASK_STATES as readonly string[]).includes(task.state)) {
-    return check(id, "FAIL", `the observed Task is in ${task.state}, not a terminal state: evidence describes a terminal Task`, { values });
+    return check(
+      id,
+      "FAIL",
+      `the observed Task is in ${task.state}, not a terminal state: evidence describes a terminal Task`,
+      { values },
+    );
   }
-  if (claimed === task.state) return check(id, "PASS", `payload terminalState equals the observed ${task.state}`, { values });
-  return check(id, "FAIL", `payload terminalState ${showValue(claimed)} != observed Task state ${task.state}`, { values });
+  if (claimed === task.state)
+    return check(id, "PASS", `payload terminalState equals the observed ${task.state}`, { values });
+  return check(id, "FAIL", `payload terminalState ${showValue(claimed)} != observed Task state ${task.state}`, {
+    values,
+  });
 }
 
-function optionCheck(id: CheckId, payload: JsonObject, name: string, expected: string | undefined, flag: string): Check {
+function optionCheck(
+  id: CheckId,
+  payload: JsonObject,
+  name: string,
+  expected: string | undefined,
+  flag: string,
+): Check {
   const claimed = member(payload, name);
   if (expected === undefined) {
-    return check(id, "NOT_CHECKED", `payload ${name} ${showValue(claimed)} not compared: not observable in A2A; pass ${flag} to compare`);
+    return check(
+      id,
+      "NOT_CHECKED",
+      `payload ${name} ${showValue(claimed)} not compared: not observable in A2A; pass ${flag} to compare`,
+    );
   }
   const values = { payload: valueText(claimed), expected };
-  if (sameString(claimed, expected)) return check(id, "PASS", `payload ${name} equals ${flag} ${expected === "" ? "(empty)" : expected}`, { values });
+  if (sameString(claimed, expected))
+    return check(id, "PASS", `payload ${name} equals ${flag} ${expected === "" ? "(empty)" : expected}`, { values });
   return check(id, "FAIL", `payload ${name} ${showValue(claimed)} != ${flag} ${showValue(expected)}`, { values });
 }
 
@@ -150,7 +189,6 @@ function commitmentOf(parts: readonly A2APart[]): { hex: string; otherParts: num
   const t = textOfParts(parts);
   return { hex: sha256Hex(utf8(t.text)), otherParts: t.otherParts };
 }
-
 
 /** The first value of each key and the keys seen more than once, in one pass. */
 function indexBy<T>(items: readonly T[], key: (t: T) => string): { byKey: Map<string, T>; repeated: string[] } {
@@ -227,12 +265,20 @@ function artifactChecks(payload: JsonObject, task: A2ATask, evidenceArtifacts: R
   const claimedIds = new Set<string>();
   claimedList.forEach((entry, i) => {
     const subject = `nonEvidenceArtifacts[${i}]`;
-    checks.push(isJsonObject(entry) ? artifactCheck(entry, subject, observed, claimedIds) : check("artifact.binding", "FAIL", "entry is not an object", { subject }));
+    checks.push(
+      isJsonObject(entry)
+        ? artifactCheck(entry, subject, observed, claimedIds)
+        : check("artifact.binding", "FAIL", "entry is not an object", { subject }),
+    );
   });
   const uncovered = observed.content.filter((a) => !claimedIds.has(a.artifactId));
   checks.push(
     uncovered.length === 0
-      ? check("artifacts.coverage", "PASS", `every observed content artifact (${observed.content.length}) is committed in the payload`)
+      ? check(
+          "artifacts.coverage",
+          "PASS",
+          `every observed content artifact (${observed.content.length}) is committed in the payload`,
+        )
       : check(
           "artifacts.coverage",
           "FAIL",
@@ -244,15 +290,22 @@ function artifactChecks(payload: JsonObject, task: A2ATask, evidenceArtifacts: R
 
 const ARTIFACT_MEMBERS = ["artifactId", "name", "contentCommitment"] as const;
 
-function artifactCheck(entry: JsonObject, subject: string, observed: ObservedArtifacts, claimedIds: Set<string>): Check {
+function artifactCheck(
+  entry: JsonObject,
+  subject: string,
+  observed: ObservedArtifacts,
+  claimedIds: Set<string>,
+): Check {
   const id = "artifact.binding";
   const missing = ARTIFACT_MEMBERS.filter((m) => !hasMember(entry, m));
-  if (missing.length > 0) return check(id, "FAIL", `the entry lacks ${missing.join(", ")}: nothing to compare is never a match`, { subject });
+  if (missing.length > 0)
+    return check(id, "FAIL", `the entry lacks ${missing.join(", ")}: nothing to compare is never a match`, { subject });
   const artifactId = member(entry, "artifactId");
   const name = member(entry, "name");
   const commitment = member(entry, "contentCommitment");
   if (typeof artifactId !== "string") return check(id, "FAIL", "artifactId is not a string", { subject });
-  if (name !== null && typeof name !== "string") return check(id, "FAIL", "name is neither a string nor null", { subject });
+  if (name !== null && typeof name !== "string")
+    return check(id, "FAIL", "name is neither a string nor null", { subject });
   if (claimedIds.has(artifactId)) return check(id, "FAIL", `artifactId ${artifactId} is committed twice`, { subject });
   claimedIds.add(artifactId);
   const values: Record<string, string> = { artifactId, contentCommitment: valueText(commitment) };
@@ -264,21 +317,47 @@ function artifactCheck(entry: JsonObject, subject: string, observed: ObservedArt
     const hint =
       same.total > 0
         ? same.shown
-            .map((a) => `; the observed artifact ${a.artifactId} has the same name ${showValue(name)} and its content ${observed.commitment(a).hex === commitment ? "matches" : "does not match"} the commitment`)
-            .join("") + (same.total > same.shown.length ? `; and ${same.total - same.shown.length} more artifacts have that name` : "")
+            .map(
+              (a) =>
+                `; the observed artifact ${a.artifactId} has the same name ${showValue(name)} and its content ${observed.commitment(a).hex === commitment ? "matches" : "does not match"} the commitment`,
+            )
+            .join("") +
+          (same.total > same.shown.length
+            ? `; and ${same.total - same.shown.length} more artifacts have that name`
+            : "")
         : "; no observed artifact has that name either";
-    return check(id, "FAIL", `payload artifactId ${showValue(artifactId)} is not an artifact of the observed Task${hint}`, { subject, values });
+    return check(
+      id,
+      "FAIL",
+      `payload artifactId ${showValue(artifactId)} is not an artifact of the observed Task${hint}`,
+      { subject, values },
+    );
   }
   const c = observed.commitment(match);
   values.recomputed = c.hex;
   if (!sameString(name, match.name)) {
-    return check(id, "FAIL", `artifact ${artifactId}: payload name ${showValue(name)} != observed name ${showValue(match.name)}`, { subject, values });
+    return check(
+      id,
+      "FAIL",
+      `artifact ${artifactId}: payload name ${showValue(name)} != observed name ${showValue(match.name)}`,
+      { subject, values },
+    );
   }
   if (commitment !== c.hex) {
-    return check(id, "FAIL", `artifact ${artifactId}: contentCommitment ${showValue(commitment)} != SHA-256 of the observed text ${c.hex}`, { subject, values });
+    return check(
+      id,
+      "FAIL",
+      `artifact ${artifactId}: contentCommitment ${showValue(commitment)} != SHA-256 of the observed text ${c.hex}`,
+      { subject, values },
+    );
   }
   if (c.otherParts > 0) {
-    return check(id, "INCONCLUSIVE", `artifact ${artifactId}: its text matches the commitment ${c.hex}, but it has ${uncoveredParts(c.otherParts)}`, { subject, values });
+    return check(
+      id,
+      "INCONCLUSIVE",
+      `artifact ${artifactId}: its text matches the commitment ${c.hex}, but it has ${uncoveredParts(c.otherParts)}`,
+      { subject, values },
+    );
   }
   return check(id, "PASS", `artifact ${artifactId} content matches its commitment ${c.hex}`, { subject, values });
 }
@@ -296,31 +375,59 @@ function messageCheck(
   const recomputed = sha256Hex(utf8(t.text));
   const values: Record<string, string> = { recomputed, partCommitment: valueText(entry.partCommitment) };
   if (entry.index < lastIndex) {
-    return check(id, "FAIL", `message ${m.messageId} is out of order: transcript[${entry.index}] comes before an earlier observed message`, { subject, values });
+    return check(
+      id,
+      "FAIL",
+      `message ${m.messageId} is out of order: transcript[${entry.index}] comes before an earlier observed message`,
+      { subject, values },
+    );
   }
   if (entry.role !== m.role) {
-    return check(id, "FAIL", `message ${m.messageId}: transcript role ${showValue(entry.role)} != observed role ${m.role}`, { subject, values });
+    return check(
+      id,
+      "FAIL",
+      `message ${m.messageId}: transcript role ${showValue(entry.role)} != observed role ${m.role}`,
+      { subject, values },
+    );
   }
   if (entry.partCommitment !== recomputed) {
-    return check(id, "FAIL", `message ${m.messageId}: partCommitment ${showValue(entry.partCommitment)} != SHA-256 of its text ${recomputed}`, { subject, values });
+    return check(
+      id,
+      "FAIL",
+      `message ${m.messageId}: partCommitment ${showValue(entry.partCommitment)} != SHA-256 of its text ${recomputed}`,
+      { subject, values },
+    );
   }
   const foreign = foreignIds(m, task);
   if (foreign) return check(id, "FAIL", foreign, { subject, values });
   if (t.otherParts > 0) {
-    return check(id, "INCONCLUSIVE", `message ${m.messageId} (${m.role}) at transcript[${entry.index}]: its text matches ${recomputed}, but it has ${uncoveredParts(t.otherParts)}`, { subject, values });
+    return check(
+      id,
+      "INCONCLUSIVE",
+      `message ${m.messageId} (${m.role}) at transcript[${entry.index}]: its text matches ${recomputed}, but it has ${uncoveredParts(t.otherParts)}`,
+      { subject, values },
+    );
   }
-  return check(id, "PASS", `message ${m.messageId} (${m.role}) at transcript[${entry.index}] matches ${recomputed}`, { subject, values });
+  return check(id, "PASS", `message ${m.messageId} (${m.role}) at transcript[${entry.index}] matches ${recomputed}`, {
+    subject,
+    values,
+  });
 }
 
 function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask | undefined): Check[] {
   const transcript = member(payload, "transcript");
-  if (!Array.isArray(transcript)) return [check("transcript.sequence", "FAIL", "taskEvidencePayload.transcript is not an array")];
+  if (!Array.isArray(transcript))
+    return [check("transcript.sequence", "FAIL", "taskEvidencePayload.transcript is not an array")];
   const checks: Check[] = [];
   const history = task.history ?? [];
   const { byKey: historyById, repeated } = indexBy(history, (m) => m.messageId);
   checks.push(
     repeated.length === 0
-      ? check("transcript.unambiguous", "PASS", `the ${history.length} observed history message(s) have distinct messageIds`)
+      ? check(
+          "transcript.unambiguous",
+          "PASS",
+          `the ${history.length} observed history message(s) have distinct messageIds`,
+        )
       : check(
           "transcript.unambiguous",
           "FAIL",
@@ -336,19 +443,27 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
   const entries = all.filter((e): e is MessageEntry => e.kind === "message");
   if (entries.length !== all.length) {
     const observedById = new Map(historyById);
-    if (task.statusMessage && !observedById.has(task.statusMessage.messageId)) observedById.set(task.statusMessage.messageId, task.statusMessage);
+    if (task.statusMessage && !observedById.has(task.statusMessage.messageId))
+      observedById.set(task.statusMessage.messageId, task.statusMessage);
     checks.push(...transitionChecks(all, payload, { task, byId: observedById }, check));
   }
   const byId = new Map(entries.map((e) => [e.messageId, e]));
   // After the terminal Task's own checks, so a defect of what GetTask shows is reported first.
-  const first = firstTask && firstTask.id === task.id && (firstTask.contextId ?? "") === (task.contextId ?? "") ? firstTaskChecks(firstTask, entries, byId) : [];
+  const first =
+    firstTask && firstTask.id === task.id && (firstTask.contextId ?? "") === (task.contextId ?? "")
+      ? firstTaskChecks(firstTask, entries, byId)
+      : [];
   const matched = new Set<string>();
   let lastIndex = -1;
   if (history.length === 0 && !task.statusMessage) {
     checks.push(...first);
     if (entries.length > 0) {
       checks.push(
-        check("transcript.unobserved", "INCONCLUSIVE", `the observed Task carries no history, so none of the ${entries.length} transcript entries can be compared`),
+        check(
+          "transcript.unobserved",
+          "INCONCLUSIVE",
+          `the observed Task carries no history, so none of the ${entries.length} transcript entries can be compared`,
+        ),
       );
     }
     return checks;
@@ -358,7 +473,14 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
     const entry = byId.get(m.messageId);
     if (!entry) {
       const recomputed = sha256Hex(utf8(textOfParts(m.parts).text));
-      checks.push(check("transcript.message", "FAIL", `message ${m.messageId} (${m.role}) of the observed history is missing from the transcript`, { subject, values: { recomputed } }));
+      checks.push(
+        check(
+          "transcript.message",
+          "FAIL",
+          `message ${m.messageId} (${m.role}) of the observed history is missing from the transcript`,
+          { subject, values: { recomputed } },
+        ),
+      );
       continue;
     }
     if (matched.has(m.messageId)) continue; // a repeated messageId: already FAILed as ambiguous
@@ -367,7 +489,8 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
     if (entry.index >= lastIndex) lastIndex = entry.index;
     checks.push(c);
   }
-  if (task.statusMessage) checks.push(statusMessageCheck(task.statusMessage, historyById, byId, matched, lastIndex, task));
+  if (task.statusMessage)
+    checks.push(statusMessageCheck(task.statusMessage, historyById, byId, matched, lastIndex, task));
   checks.push(...first);
   const unobserved = entries.filter((e) => !matched.has(e.messageId));
   if (unobserved.length > 0) {
@@ -391,7 +514,11 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
  * only the first Task shows is not the terminal Task's history. (A first Task of another Task or
  * context is negotiation's acceptance.sameTask FAIL, and is not compared here.)
  */
-function firstTaskChecks(first: A2ATask, entries: readonly MessageEntry[], byId: ReadonlyMap<string, MessageEntry>): Check[] {
+function firstTaskChecks(
+  first: A2ATask,
+  entries: readonly MessageEntry[],
+  byId: ReadonlyMap<string, MessageEntry>,
+): Check[] {
   const checks: Check[] = [];
   let lastIndex = -1;
   const opening = entries[0];
@@ -399,7 +526,14 @@ function firstTaskChecks(first: A2ATask, entries: readonly MessageEntry[], byId:
     const subject = `first Task history message ${m.messageId}`;
     const entry = byId.get(m.messageId);
     if (!entry) {
-      checks.push(check("transcript.firstTask", "FAIL", `message ${m.messageId} (${m.role}) of the first Task's history is missing from the transcript`, { subject }));
+      checks.push(
+        check(
+          "transcript.firstTask",
+          "FAIL",
+          `message ${m.messageId} (${m.role}) of the first Task's history is missing from the transcript`,
+          { subject },
+        ),
+      );
       continue;
     }
     if (i === 0 && entry !== opening) {
@@ -439,16 +573,28 @@ function statusMessageCheck(
   const inHistory = historyById.get(m.messageId);
   if (inHistory) {
     if (!jsonEquals(inHistory.json, m.json)) {
-      return check(id, "FAIL", `status.message has the messageId of ${inHistory.path} but different content: one messageId, two observations`, { subject });
+      return check(
+        id,
+        "FAIL",
+        `status.message has the messageId of ${inHistory.path} but different content: one messageId, two observations`,
+        { subject },
+      );
     }
-    return check(id, "PASS", `status.message is the history message ${inHistory.path} (same messageId and content)`, { subject });
+    return check(id, "PASS", `status.message is the history message ${inHistory.path} (same messageId and content)`, {
+      subject,
+    });
   }
   const entry = byId.get(m.messageId);
   if (!entry) {
-    return check(id, "INCONCLUSIVE", `status.message ${m.messageId} (${m.role}) is observed but not committed by the transcript`, {
-      subject,
-      values: { recomputed: sha256Hex(utf8(textOfParts(m.parts).text)) },
-    });
+    return check(
+      id,
+      "INCONCLUSIVE",
+      `status.message ${m.messageId} (${m.role}) is observed but not committed by the transcript`,
+      {
+        subject,
+        values: { recomputed: sha256Hex(utf8(textOfParts(m.parts).text)) },
+      },
+    );
   }
   matched.add(m.messageId);
   return messageCheck(id, m, entry, lastIndex, subject, task);

@@ -46,7 +46,10 @@ export function renderGithub(report: Report, options: RenderOptions): string {
       lines.push(
         command(
           pending ? "warning" : "error",
-          { file: input.source, title: pending ? "a2a-evidence: evidence pending (exit 3)" : "a2a-evidence: input not verified (exit 2)" },
+          {
+            file: input.source,
+            title: pending ? "a2a-evidence: evidence pending (exit 3)" : "a2a-evidence: input not verified (exit 2)",
+          },
           `${input.source}: ${errorText(input.error)}`,
         ),
       );

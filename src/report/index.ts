@@ -53,11 +53,23 @@ export interface StreamingRenderer {
 export function streamingRenderer(format: FormatName, options: RenderOptions): StreamingRenderer | undefined {
   switch (format) {
     case "text":
-      return { head: () => "", input: (i, k) => textInput(i, k, options), tail: (tally) => (tally.inputs === 0 ? "\n" : textTail(tally, options)) };
+      return {
+        head: () => "",
+        input: (i, k) => textInput(i, k, options),
+        tail: (tally) => (tally.inputs === 0 ? "\n" : textTail(tally, options)),
+      };
     case "json":
-      return { head: jsonHead, input: jsonInput, tail: (tally, policy) => jsonTail(tally.inputs, policy, tally.inputs > 1 ? tally.summary() : undefined) };
+      return {
+        head: jsonHead,
+        input: jsonInput,
+        tail: (tally, policy) => jsonTail(tally.inputs, policy, tally.inputs > 1 ? tally.summary() : undefined),
+      };
     case "ndjson":
-      return { head: () => "", input: (i) => ndjsonInput(i), tail: (tally, policy) => ndjsonTail(policy, tally.inputs > 1 ? tally.summary() : undefined) };
+      return {
+        head: () => "",
+        input: (i) => ndjsonInput(i),
+        tail: (tally, policy) => ndjsonTail(policy, tally.inputs > 1 ? tally.summary() : undefined),
+      };
     case "junit":
     case "github":
     case "html":

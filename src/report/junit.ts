@@ -194,7 +194,12 @@ function failedSuite(input: FailedInput): Suite {
   // A Task that has not ended is not an error of the input: there is nothing to verify yet.
   const outcome: Outcome =
     input.exitCode === 3
-      ? { kind: "skipped", type: input.error.code, message: errorText(input.error), body: `exit 3: ${notVerifiedMeaning(input)}` }
+      ? {
+          kind: "skipped",
+          type: input.error.code,
+          message: errorText(input.error),
+          body: `exit 3: ${notVerifiedMeaning(input)}`,
+        }
       : errorOutcome(input.error, exitMeaning(2));
   return {
     name: input.source,

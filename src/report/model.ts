@@ -80,10 +80,16 @@ export function isFailedInput(r: InputReport): r is FailedInput {
 export const TOOL = { name: "a2a-evidence", version: TOOL_VERSION } as const;
 
 /** The report entry of an input that could not be verified (exit 2), or whose evidence is pending (exit 3). */
-export function failedInput(source: string, error: { code: InputError["code"]; detail: string; path?: string }): FailedInput {
+export function failedInput(
+  source: string,
+  error: { code: InputError["code"]; detail: string; path?: string },
+): FailedInput {
   return {
     source,
-    error: error.path !== undefined ? { code: error.code, message: error.detail, path: error.path } : { code: error.code, message: error.detail },
+    error:
+      error.path !== undefined
+        ? { code: error.code, message: error.detail, path: error.path }
+        : { code: error.code, message: error.detail },
     exitCode: error.code === "INPUT_EVIDENCE_PENDING" ? 3 : 2,
   };
 }

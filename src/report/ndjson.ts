@@ -18,7 +18,9 @@ export function ndjsonInput(input: InputReport): string {
 }
 
 export function ndjsonTail(policy: Report["policy"], summary: Summary | undefined, error?: Report["error"]): string {
-  return line({ run: { reportVersion: 1, tool: TOOL, policy, ...(summary ? { summary } : {}), ...(error ? { error } : {}) } });
+  return line({
+    run: { reportVersion: 1, tool: TOOL, policy, ...(summary ? { summary } : {}), ...(error ? { error } : {}) },
+  });
 }
 
 export function renderNdjson(report: Report, _options?: RenderOptions): string {

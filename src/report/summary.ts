@@ -16,7 +16,9 @@ export interface Summary {
 export class Tally {
   private count = 0;
   private readonly exits: Record<"0" | "1" | "2" | "3", number> = { "0": 0, "1": 0, "2": 0, "3": 0 };
-  private readonly states = Object.fromEntries(PROPERTY_NAMES.map((p) => [p, Object.fromEntries(STATES.map((s) => [s, 0]))])) as Record<PropertyName, Record<State, number>>;
+  private readonly states = Object.fromEntries(
+    PROPERTY_NAMES.map((p) => [p, Object.fromEntries(STATES.map((s) => [s, 0]))]),
+  ) as Record<PropertyName, Record<State, number>>;
   private readonly sources: Record<"0" | "1" | "2" | "3", string[]> = { "0": [], "1": [], "2": [], "3": [] };
 
   add(input: InputReport): void {

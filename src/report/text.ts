@@ -4,7 +4,15 @@
  * Every string that came from the input is made printable first (`t`): a terminal must never
  * receive the input's control characters or bidirectional overrides.
  */
-import { PROPERTY_NAMES, isFailedInput, type Check, type InputReport, type Report, type State, type VerifiedInput } from "./model.js";
+import {
+  PROPERTY_NAMES,
+  isFailedInput,
+  type Check,
+  type InputReport,
+  type Report,
+  type State,
+  type VerifiedInput,
+} from "./model.js";
 import type { Style } from "./style.js";
 import type { RenderOptions } from "./options.js";
 import { printable as t } from "../util/printable.js";
@@ -20,7 +28,8 @@ const SYMBOL: Record<State, string> = {
 };
 
 export function renderText(report: Report, options: RenderOptions): string {
-  if (report.error) return `error: ${report.error.code}: ${t(report.error.message)}${report.error.path ? ` at ${t(report.error.path)}` : ""}\n`;
+  if (report.error)
+    return `error: ${report.error.code}: ${t(report.error.message)}${report.error.path ? ` at ${t(report.error.path)}` : ""}\n`;
   if (report.inputs.length === 0) return "\n";
   const tally = summarize(report.inputs);
   return report.inputs.map((input, k) => textInput(input, k, options)).join("") + textTail(tally, options);
@@ -38,12 +47,17 @@ export function textTail(tally: Tally, options: RenderOptions): string {
 }
 
 function summaryLines(s: Summary, { style }: RenderOptions): string[] {
-  const exits = (["0", "1", "3", "2"] as const).filter((c) => s.exitCodes[c] > 0).map((c) => `exit ${c}: ${s.exitCodes[c]}`);
+  const exits = (["0", "1", "3", "2"] as const)
+    .filter((c) => s.exitCodes[c] > 0)
+    .map((c) => `exit ${c}: ${s.exitCodes[c]}`);
   const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
   const lines = [`summary: ${s.inputs} inputs · ${exits.join(" · ")}`];
-  if (PROPERTY_NAMES.every((p) => STATE_ORDER.every((st) => s.properties[p][st] === 0))) return [...lines, "  no input was verified"];
+  if (PROPERTY_NAMES.every((p) => STATE_ORDER.every((st) => s.properties[p][st] === 0)))
+    return [...lines, "  no input was verified"];
   for (const p of PROPERTY_NAMES) {
-    const counts = STATE_ORDER.filter((st) => s.properties[p][st] > 0).map((st) => style.state(st, `${st} ${s.properties[p][st]}`));
+    const counts = STATE_ORDER.filter((st) => s.properties[p][st] > 0).map((st) =>
+      style.state(st, `${st} ${s.properties[p][st]}`),
+    );
     lines.push(`  ${p.padEnd(width)}  ${counts.join(" · ")}`);
   }
   return lines;
@@ -57,18 +71,26 @@ function renderInput(input: InputReport, { verbose, style }: RenderOptions): str
     return [
       style.bold(t(input.source)),
       `  ${pending ? style.state("NOT_CHECKED", "pending") : style.state("FAIL", "error")} ${input.error.code}: ${t(input.error.message)}${input.error.path ? ` at ${t(input.error.path)}` : ""}`,
-      pending ? "  exit 3: the Task has not ended; its evidence is pending" : `  exit 2: the input could not be verified: ${input.error.code}`,
+      pending
+        ? "  exit 3: the Task has not ended; its evidence is pending"
+        : `  exit 2: the input could not be verified: ${input.error.code}`,
     ];
   }
-  const lines = [`${style.bold(t(input.source))}  ${style.dim(`(${input.shape}; bundle at ${t(input.locations.join(", "))})`)}`];
+  const lines = [
+    `${style.bold(t(input.source))}  ${style.dim(`(${input.shape}; bundle at ${t(input.locations.join(", "))})`)}`,
+  ];
   const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
   for (const name of PROPERTY_NAMES) {
     const p = input.properties[name];
-    lines.push(`  ${style.state(p.state, SYMBOL[p.state])} ${name.padEnd(width)}  ${style.state(p.state, p.state.padEnd(12))}  ${t(p.detail)}`);
+    lines.push(
+      `  ${style.state(p.state, SYMBOL[p.state])} ${name.padEnd(width)}  ${style.state(p.state, p.state.padEnd(12))}  ${t(p.detail)}`,
+    );
     if (verbose) for (const c of p.checks) lines.push(...renderCheck(c, style));
   }
   const lvl = input.evidenceLevel;
-  lines.push(`  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${t(lvl.claimed ?? "none")} · negotiated ${t(lvl.negotiated ?? "none")}`);
+  lines.push(
+    `  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${t(lvl.claimed ?? "none")} · negotiated ${t(lvl.negotiated ?? "none")}`,
+  );
   if (verbose) for (const n of input.notes) lines.push(`  ${style.dim(`note: ${t(n)}`)}`);
   lines.push(...exitReason(input).map((l) => `  ${l}`));
   return lines;
@@ -101,7 +123,13 @@ function worstLine(tally: Tally): string {
   const code = tally.worst();
   const { listed, total } = tally.sourcesOf(code);
   const meaning =
-    code === 0 ? "the policy holds for every input" : code === 1 ? "some property FAILs in" : code === 2 ? "could not verify" : "the policy is not met for";
+    code === 0
+      ? "the policy holds for every input"
+      : code === 1
+        ? "some property FAILs in"
+        : code === 2
+          ? "could not verify"
+          : "the policy is not met for";
   const from = listed.slice(0, MAX_LISTED).map((x) => t(x));
   const more = total > from.length ? ` and ${total - from.length} more` : "";
   return `exit ${code} (the worst of ${tally.inputs} inputs): ${meaning}${code === 0 ? "" : ` ${from.join(", ")}${more}`}`;

@@ -25,7 +25,12 @@ const MIN_RSA_BITS = 2048;
 function rsaKey(spec: JsonValue): KeyObject | undefined {
   try {
     if (typeof spec === "string" && spec.includes("-----BEGIN PUBLIC KEY-----")) return createPublicKey(spec);
-    if (isJsonObject(spec) && member(spec, "kty") === "RSA" && typeof member(spec, "n") === "string" && typeof member(spec, "e") === "string") {
+    if (
+      isJsonObject(spec) &&
+      member(spec, "kty") === "RSA" &&
+      typeof member(spec, "n") === "string" &&
+      typeof member(spec, "e") === "string"
+    ) {
       const jwk: JsonWebKey = { kty: "RSA", n: member(spec, "n") as string, e: member(spec, "e") as string };
       return createPublicKey({ key: jwk, format: "jwk" });
     }
@@ -42,14 +47,17 @@ function rsaThumbprint(key: KeyObject): string {
 }
 
 export function importAgentKey(spec: JsonValue): Result<AgentKey> {
-  const kid = isJsonObject(spec) && typeof member(spec, "kid") === "string" ? { kid: member(spec, "kid") as string } : {};
+  const kid =
+    isJsonObject(spec) && typeof member(spec, "kid") === "string" ? { kid: member(spec, "kid") as string } : {};
   const r = importPublicKey(spec);
   if (r.ok) return ok({ key: r.value.key, type: r.value.algorithm, fingerprint: r.value.fingerprint, ...kid });
   if (r.code !== "KEY_UNSUPPORTED") return r;
-  if (isJsonObject(spec) && (hasMember(spec, "d") || hasMember(spec, "p"))) return fail("KEY_PRIVATE", "JWK carries private key material");
+  if (isJsonObject(spec) && (hasMember(spec, "d") || hasMember(spec, "p")))
+    return fail("KEY_PRIVATE", "JWK carries private key material");
   const key = rsaKey(spec);
   if (!key || key.type !== "public" || key.asymmetricKeyType !== "rsa") return r;
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (bits < MIN_RSA_BITS) return fail("KEY_UNSUPPORTED", `RSA key of ${bits} bits: at least ${MIN_RSA_BITS} are required`);
+  if (bits < MIN_RSA_BITS)
+    return fail("KEY_UNSUPPORTED", `RSA key of ${bits} bits: at least ${MIN_RSA_BITS} are required`);
   return ok({ key, type: "RSA", fingerprint: rsaThumbprint(key), ...kid });
 }

@@ -27,7 +27,8 @@ export function loadAgents(v: JsonObject): Result<ReadonlyMap<string, TrustedAge
     const entry = e as JsonObject;
     const at = joinPath("agents", i);
     const card = member(entry, "card") as string;
-    if (out.has(card)) return fail("TRUST_DUPLICATE_ENTRY", `${JSON.stringify(card)} is listed twice in agents`, joinPath(at, "card"));
+    if (out.has(card))
+      return fail("TRUST_DUPLICATE_ENTRY", `${JSON.stringify(card)} is listed twice in agents`, joinPath(at, "card"));
     const keys: TrustedAgentKey[] = [];
     for (const [j, k] of (member(entry, "keys") as JsonValue[]).entries()) {
       const r = importAgentKey(k);

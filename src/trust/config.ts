@@ -111,11 +111,14 @@ function describeSchemaError(e: ErrorObject): string {
   if (e.keyword === "additionalProperties") {
     return `unknown member ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`;
   }
-  if (e.keyword === "enum") return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (e.keyword === "enum")
+    return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
   if (e.keyword === "const") return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
   if (e.keyword === "oneOf" || e.keyword === "pattern" || e.keyword === "not") {
-    if (/^\/witnesses\/\d+\/keys\/\d+$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key or a cosignature/v1 verifier key <name>+<key ID>+<base64>";
-    if (/\/keys\/\d+(\/key)?$/.test(e.instancePath)) return "not a 64-hex raw Ed25519 key, a PEM public key or a public JWK";
+    if (/^\/witnesses\/\d+\/keys\/\d+$/.test(e.instancePath))
+      return "not a 64-hex raw Ed25519 key or a cosignature/v1 verifier key <name>+<key ID>+<base64>";
+    if (/\/keys\/\d+(\/key)?$/.test(e.instancePath))
+      return "not a 64-hex raw Ed25519 key, a PEM public key or a public JWK";
   }
   return e.message ?? e.keyword;
 }
@@ -162,7 +165,11 @@ function privateKeyMaterial(v: JsonValue, path: string): string | undefined {
     return undefined;
   }
   if (isJsonObject(v)) {
-    if (typeof member(v, "kty") === "string" && ["d", "p", "q", "dp", "dq", "qi", "k"].some((m) => member(v, m) !== undefined)) return path;
+    if (
+      typeof member(v, "kty") === "string" &&
+      ["d", "p", "q", "dp", "dq", "qi", "k"].some((m) => member(v, m) !== undefined)
+    )
+      return path;
     for (const k of Object.keys(v)) {
       const found = privateKeyMaterial(v[k] as JsonValue, joinPath(path, k));
       if (found) return found;
@@ -175,7 +182,8 @@ function privateKeyMaterial(v: JsonValue, path: string): string | undefined {
 export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
   if (!isJsonObject(value)) return fail("TRUST_SCHEMA", "the trust file must be a JSON object", "$");
   const leaked = privateKeyMaterial(value, "$");
-  if (leaked) return fail("TRUST_PRIVATE_KEY", "private key material refused: a trust file holds public keys only", leaked);
+  if (leaked)
+    return fail("TRUST_PRIVATE_KEY", "private key material refused: a trust file holds public keys only", leaked);
   const plain = toPlain(value);
   const { native, reference } = getValidators();
   if (member(value, "version") !== undefined) {
@@ -204,7 +212,12 @@ function loadSection<T>(
     const entry = e as JsonObject;
     const at = joinPath(section, i);
     const key = member(entry, keyName) as string;
-    if (out.has(key)) return fail("TRUST_DUPLICATE_ENTRY", `${JSON.stringify(key)} is listed twice in ${section}`, joinPath(at, keyName));
+    if (out.has(key))
+      return fail(
+        "TRUST_DUPLICATE_ENTRY",
+        `${JSON.stringify(key)} is listed twice in ${section}`,
+        joinPath(at, keyName),
+      );
     const keys = importKeys(member(entry, "keys") as JsonValue[], joinPath(at, "keys"));
     if (!keys.ok) return keys;
     out.set(key, build(key, keys.value, entry));
@@ -252,10 +265,16 @@ function loadWitnesses(v: JsonObject): Result<TrustedWitness[]> {
     const entry = e as JsonObject;
     const at = joinPath("witnesses", i);
     const name = member(entry, "name") as string;
-    if (!isValidKeyName(name)) return fail("TRUST_SCHEMA", 'a note key name has no white space, no "+" and no control character', joinPath(at, "name"));
+    if (!isValidKeyName(name))
+      return fail(
+        "TRUST_SCHEMA",
+        'a note key name has no white space, no "+" and no control character',
+        joinPath(at, "name"),
+      );
     const id = member(entry, "id") as string | undefined;
     if (id !== undefined) {
-      if (ids.has(id)) return fail("TRUST_DUPLICATE_ENTRY", `witness id ${JSON.stringify(id)} is listed twice`, joinPath(at, "id"));
+      if (ids.has(id))
+        return fail("TRUST_DUPLICATE_ENTRY", `witness id ${JSON.stringify(id)} is listed twice`, joinPath(at, "id"));
       ids.add(id);
     }
     const keys: TrustedWitnessKey[] = [];
@@ -264,11 +283,17 @@ function loadWitnesses(v: JsonObject): Result<TrustedWitness[]> {
       const r = importWitnessKey(spec, name);
       if (!r.ok) return fail("TRUST_KEY_INVALID", `${r.detail} (${r.code})`, path);
       const owner = keyOwners.get(r.value.publicKeyHex);
-      if (owner !== undefined) return fail("TRUST_DUPLICATE_ENTRY", `this key is already pinned at ${owner}: a cosignature does not name its witness, so one key serves one witness`, path);
+      if (owner !== undefined)
+        return fail(
+          "TRUST_DUPLICATE_ENTRY",
+          `this key is already pinned at ${owner}: a cosignature does not name its witness, so one key serves one witness`,
+          path,
+        );
       keyOwners.set(r.value.publicKeyHex, path);
       // Two keys of one name whose 4-byte IDs collide: a line could not say which one it means.
       const nameKeyId = `${name}\n${r.value.keyIdHex}`;
-      if (nameKeyIds.has(nameKeyId)) return fail("TRUST_DUPLICATE_ENTRY", `${name}+${r.value.keyIdHex} names two keys`, path);
+      if (nameKeyIds.has(nameKeyId))
+        return fail("TRUST_DUPLICATE_ENTRY", `${name}+${r.value.keyIdHex} names two keys`, path);
       nameKeyIds.add(nameKeyId);
       keys.push({ ...r.value, path });
     }
@@ -314,7 +339,14 @@ function loadReference(v: JsonObject): Result<TrustConfig> {
       services.set(url, { url, keys: [{ key: r.value, path: at }], operator: "unspecified" });
     }
   }
-  return ok({ shape: "reference", producers, transparencyServices: services, witnesses: [], continuityPolicy: DEFAULT_CONTINUITY_POLICY, agents: new Map() });
+  return ok({
+    shape: "reference",
+    producers,
+    transparencyServices: services,
+    witnesses: [],
+    continuityPolicy: DEFAULT_CONTINUITY_POLICY,
+    agents: new Map(),
+  });
 }
 
 function isTrustConfig(t: unknown): t is TrustConfig {

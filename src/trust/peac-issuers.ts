@@ -42,30 +42,68 @@ export function loadPeacIssuers(v: JsonObject): Result<Map<string, TrustedPeacIs
     const at = joinPath("peacIssuers", i);
     const iss = member(entry, "iss") as string;
     if (!isCanonicalIss(iss)) {
-      return fail("TRUST_SCHEMA", `${JSON.stringify(iss)} is not a canonical PEAC issuer (an https origin such as https://issuer.example, or did:<method>:<id>): no receipt could match it`, joinPath(at, "iss"));
+      return fail(
+        "TRUST_SCHEMA",
+        `${JSON.stringify(iss)} is not a canonical PEAC issuer (an https origin such as https://issuer.example, or did:<method>:<id>): no receipt could match it`,
+        joinPath(at, "iss"),
+      );
     }
-    if (out.has(iss)) return fail("TRUST_DUPLICATE_ENTRY", `${JSON.stringify(iss)} is listed twice in peacIssuers`, joinPath(at, "iss"));
+    if (out.has(iss))
+      return fail(
+        "TRUST_DUPLICATE_ENTRY",
+        `${JSON.stringify(iss)} is listed twice in peacIssuers`,
+        joinPath(at, "iss"),
+      );
     const revoked = new Set<string>();
     for (const [j, kid] of ((member(entry, "revokedKids") as string[] | undefined) ?? []).entries()) {
-      if (revoked.has(kid)) return fail("TRUST_DUPLICATE_ENTRY", `kid ${JSON.stringify(kid)} is revoked twice`, joinPath(at, "revokedKids", j));
+      if (revoked.has(kid))
+        return fail(
+          "TRUST_DUPLICATE_ENTRY",
+          `kid ${JSON.stringify(kid)} is revoked twice`,
+          joinPath(at, "revokedKids", j),
+        );
       revoked.add(kid);
     }
     const keys = new Map<string, TrustedPeacKey>();
     for (const [j, k] of (member(entry, "keys") as JsonObject[]).entries()) {
       const kat = joinPath(at, "keys", j);
       const kid = member(k, "kid") as string;
-      if (!isWellFormedKid(kid)) return fail("TRUST_SCHEMA", "a PEAC kid is well-formed Unicode of at most 256 UTF-8 bytes", joinPath(kat, "kid"));
-      if (keys.has(kid)) return fail("TRUST_DUPLICATE_ENTRY", `kid ${JSON.stringify(kid)} is listed twice for ${iss}`, joinPath(kat, "kid"));
-      if (revoked.has(kid)) return fail("TRUST_SCHEMA", `kid ${JSON.stringify(kid)} is both pinned and revoked for ${iss}`, joinPath(kat, "kid"));
+      if (!isWellFormedKid(kid))
+        return fail(
+          "TRUST_SCHEMA",
+          "a PEAC kid is well-formed Unicode of at most 256 UTF-8 bytes",
+          joinPath(kat, "kid"),
+        );
+      if (keys.has(kid))
+        return fail(
+          "TRUST_DUPLICATE_ENTRY",
+          `kid ${JSON.stringify(kid)} is listed twice for ${iss}`,
+          joinPath(kat, "kid"),
+        );
+      if (revoked.has(kid))
+        return fail(
+          "TRUST_SCHEMA",
+          `kid ${JSON.stringify(kid)} is both pinned and revoked for ${iss}`,
+          joinPath(kat, "kid"),
+        );
       const imported = importPublicKey(member(k, "key") as JsonValue);
       if (!imported.ok) return fail("TRUST_KEY_INVALID", `${imported.detail} (${imported.code})`, joinPath(kat, "key"));
       const hex = imported.value.ed25519Hex;
       if (imported.value.algorithm !== "Ed25519" || hex === undefined) {
-        return fail("TRUST_KEY_INVALID", `PEAC receipts are EdDSA: an Ed25519 key is required, not ${imported.value.algorithm}`, joinPath(kat, "key"));
+        return fail(
+          "TRUST_KEY_INVALID",
+          `PEAC receipts are EdDSA: an Ed25519 key is required, not ${imported.value.algorithm}`,
+          joinPath(kat, "key"),
+        );
       }
       const raw = hexToBytes(hex) as Uint8Array;
       const rejection = pointRejection(raw);
-      if (rejection !== null) return fail("TRUST_KEY_INVALID", `the PEAC Ed25519 profile rejects this key (${rejection})`, joinPath(kat, "key"));
+      if (rejection !== null)
+        return fail(
+          "TRUST_KEY_INVALID",
+          `the PEAC Ed25519 profile rejects this key (${rejection})`,
+          joinPath(kat, "key"),
+        );
       keys.set(kid, { kid, raw, hex, path: joinPath(kat, "key") });
     }
     out.set(iss, { iss, keys, revokedKids: revoked });

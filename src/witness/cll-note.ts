@@ -33,7 +33,10 @@ export interface CllNote {
 
 export function renderCllNote(cp: Pick<Checkpoint, "logId" | "mmrSize" | "root">): Result<CllNote> {
   if (!REPRESENTABLE_LOG_ID.test(cp.logId)) {
-    return fail("LOG_ID_NOT_REPRESENTABLE", `log_id ${JSON.stringify(cp.logId.slice(0, 80))} cannot be a note origin (1–200 of A–Z a–z 0–9 . _ ~ : / -)`);
+    return fail(
+      "LOG_ID_NOT_REPRESENTABLE",
+      `log_id ${JSON.stringify(cp.logId.slice(0, 80))} cannot be a note origin (1–200 of A–Z a–z 0–9 . _ ~ : / -)`,
+    );
   }
   // An empty log has no head a witness could have checked consistency to.
   if (cp.mmrSize === 0) return fail("NOTE_SIZE_NOT_ELIGIBLE", "mmr_size 0: an empty log has no checkpoint to cosign");

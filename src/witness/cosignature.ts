@@ -32,7 +32,10 @@ export interface TimestampedSignature {
 /** The signature bytes of a line (after its key ID), under a pinned cosignature/v1 key. */
 export function parseTimestampedSignature(bytes: Uint8Array): Result<TimestampedSignature> {
   if (bytes.length !== TIMESTAMPED_SIGNATURE_LENGTH) {
-    return fail("COSIGNATURE_MALFORMED", `a cosignature/v1 line carries 76 bytes (key ID, timestamp, signature); this one ${bytes.length + 4}`);
+    return fail(
+      "COSIGNATURE_MALFORMED",
+      `a cosignature/v1 line carries 76 bytes (key ID, timestamp, signature); this one ${bytes.length + 4}`,
+    );
   }
   const timestamp = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0);
   // tlog-witness requires a non-zero timestamp; the spec caps it at 2^63 − 1.

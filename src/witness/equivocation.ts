@@ -132,7 +132,8 @@ export function findEquivocations(
     const mine = own[i] ?? [];
     const forks: Fork[] = [];
     let compared = 0;
-    for (const log of new Set(mine.map((m) => m.log))) compared += (logs.get(log)?.total ?? 0) - mine.filter((m) => m.log === log).length;
+    for (const log of new Set(mine.map((m) => m.log)))
+      compared += (logs.get(log)?.total ?? 0) - mine.filter((m) => m.log === log).length;
     for (const m of mine) {
       // Another root at this size, stated by another source: a disagreement inside one input is
       // its own chain's FAIL, not a fork between inputs.
@@ -167,15 +168,30 @@ export function findEquivocations(
 
 /** A `--checkpoints` file: a JSON array of CLL checkpoints (the manifest's JSON form), each signed. */
 export function parseSeenCheckpoints(v: JsonValue): Result<Checkpoint[]> {
-  if (!Array.isArray(v)) return fail("CHECKPOINTS_FILE_MALFORMED", "a --checkpoints file is a JSON array of CLL checkpoints", "--checkpoints");
-  if (v.length > MAX_SEEN_CHECKPOINTS) return fail("CHECKPOINTS_FILE_MALFORMED", `${v.length} checkpoints; at most ${MAX_SEEN_CHECKPOINTS} are read`, "--checkpoints");
+  if (!Array.isArray(v))
+    return fail(
+      "CHECKPOINTS_FILE_MALFORMED",
+      "a --checkpoints file is a JSON array of CLL checkpoints",
+      "--checkpoints",
+    );
+  if (v.length > MAX_SEEN_CHECKPOINTS)
+    return fail(
+      "CHECKPOINTS_FILE_MALFORMED",
+      `${v.length} checkpoints; at most ${MAX_SEEN_CHECKPOINTS} are read`,
+      "--checkpoints",
+    );
   const out: Checkpoint[] = [];
   for (const [i, item] of v.entries()) {
     const path = joinPath("--checkpoints", i);
     const cp = parseCheckpoint(item, path);
     if (!cp.ok) return fail("CHECKPOINTS_FILE_MALFORMED", `${cp.detail} (${cp.code})`, cp.path ?? path);
     // A remembered checkpoint is evidence against later ones only if its producer signed it.
-    if (!verifyCheckpointSignature(cp.value).ok) return fail("CHECKPOINTS_FILE_MALFORMED", "its signature does not verify under its key_id", joinPath(path, "signature"));
+    if (!verifyCheckpointSignature(cp.value).ok)
+      return fail(
+        "CHECKPOINTS_FILE_MALFORMED",
+        "its signature does not verify under its key_id",
+        joinPath(path, "signature"),
+      );
     out.push(cp.value);
   }
   return ok(out);

@@ -64,7 +64,12 @@ const malformed = (detail: string, path: string) => fail("COSIGNATURE_EVIDENCE_M
  * Common to both carriers: an array of entries, each an object with a string `type`; entries of
  * our type must have exactly `members` and are handed to `read`, the others are set aside.
  */
-function readEntries(v: JsonValue, path: string, members: readonly string[], read: (e: JsonObject, at: string) => Result<true>): Result<UnsupportedEntry[]> {
+function readEntries(
+  v: JsonValue,
+  path: string,
+  members: readonly string[],
+  read: (e: JsonObject, at: string) => Result<true>,
+): Result<UnsupportedEntry[]> {
   if (!Array.isArray(v)) return malformed("continuity evidence is an array of entries", path);
   if (v.length > MAX_ENTRIES) return malformed(`${v.length} entries; at most ${MAX_ENTRIES} are read`, path);
   const unsupported: UnsupportedEntry[] = [];
@@ -88,10 +93,12 @@ function readEntries(v: JsonValue, path: string, members: readonly string[], rea
 
 function linesOf(v: JsonValue | undefined, path: string): Result<string[]> {
   if (!Array.isArray(v)) return malformed("lines is an array of strings", path);
-  if (v.length > MAX_LINES_PER_CHECKPOINT) return malformed(`${v.length} lines; at most ${MAX_LINES_PER_CHECKPOINT} per checkpoint are read`, path);
+  if (v.length > MAX_LINES_PER_CHECKPOINT)
+    return malformed(`${v.length} lines; at most ${MAX_LINES_PER_CHECKPOINT} per checkpoint are read`, path);
   for (const [i, line] of v.entries()) {
     if (typeof line !== "string") return malformed("a line is a string", joinPath(path, i));
-    if (line.length > MAX_LINE_LENGTH) return malformed(`a line of ${line.length} characters; at most ${MAX_LINE_LENGTH}`, joinPath(path, i));
+    if (line.length > MAX_LINE_LENGTH)
+      return malformed(`a line of ${line.length} characters; at most ${MAX_LINE_LENGTH}`, joinPath(path, i));
   }
   return ok(v as string[]);
 }
@@ -102,12 +109,14 @@ export function parseContinuityEvidence(v: JsonValue, path: string): Result<Carr
   const perRole = { current: 0, prior: 0 };
   const unsupported = readEntries(v, path, ["type", "checkpoint", "lines"], (e, at) => {
     const role = e.checkpoint;
-    if (role !== "current" && role !== "prior") return malformed('checkpoint is "current" or "prior"', joinPath(at, "checkpoint"));
+    if (role !== "current" && role !== "prior")
+      return malformed('checkpoint is "current" or "prior"', joinPath(at, "checkpoint"));
     const ls = linesOf(e.lines, joinPath(at, "lines"));
     if (!ls.ok) return ls;
     perRole[role] += ls.value.length;
     // The cap is per checkpoint, not per entry: splitting lines over entries must not lift it.
-    if (perRole[role] > MAX_LINES_PER_CHECKPOINT) return malformed(`more than ${MAX_LINES_PER_CHECKPOINT} lines for the ${role} checkpoint`, joinPath(at, "lines"));
+    if (perRole[role] > MAX_LINES_PER_CHECKPOINT)
+      return malformed(`more than ${MAX_LINES_PER_CHECKPOINT} lines for the ${role} checkpoint`, joinPath(at, "lines"));
     ls.value.forEach((line, j) => lines.push({ role, line, path: joinPath(at, "lines", j) }));
     return ok(true);
   });
@@ -120,11 +129,16 @@ export function parseCosignatureFile(v: JsonValue, path = "--cosignatures"): Res
   const perNote = new Map<string, number>();
   const unsupported = readEntries(v, path, ["type", "note", "lines"], (e, at) => {
     const note = e.note;
-    if (typeof note !== "string" || note.length > MAX_NOTE_LENGTH) return malformed(`note is the note text (a string of at most ${MAX_NOTE_LENGTH} characters)`, joinPath(at, "note"));
+    if (typeof note !== "string" || note.length > MAX_NOTE_LENGTH)
+      return malformed(
+        `note is the note text (a string of at most ${MAX_NOTE_LENGTH} characters)`,
+        joinPath(at, "note"),
+      );
     const ls = linesOf(e.lines, joinPath(at, "lines"));
     if (!ls.ok) return ls;
     const count = (perNote.get(note) ?? 0) + ls.value.length;
-    if (count > MAX_LINES_PER_CHECKPOINT) return malformed(`more than ${MAX_LINES_PER_CHECKPOINT} lines for one note`, joinPath(at, "lines"));
+    if (count > MAX_LINES_PER_CHECKPOINT)
+      return malformed(`more than ${MAX_LINES_PER_CHECKPOINT} lines for one note`, joinPath(at, "lines"));
     perNote.set(note, count);
     entries.push({ note, lines: ls.value, path: at });
     return ok(true);
@@ -139,11 +153,15 @@ export interface MatchedFileLines {
 }
 
 /** The file's lines for this input's notes (undefined when a note cannot be rendered). */
-export function fileLinesFor(file: CosignatureFile, notes: Readonly<Record<CheckpointRole, string | undefined>>): MatchedFileLines {
+export function fileLinesFor(
+  file: CosignatureFile,
+  notes: Readonly<Record<CheckpointRole, string | undefined>>,
+): MatchedFileLines {
   const lines: CarriedLine[] = [];
   let otherNotes = 0;
   for (const entry of file.entries) {
-    const role: CheckpointRole | undefined = entry.note === notes.current ? "current" : entry.note === notes.prior ? "prior" : undefined;
+    const role: CheckpointRole | undefined =
+      entry.note === notes.current ? "current" : entry.note === notes.prior ? "prior" : undefined;
     if (role === undefined) {
       otherNotes++;
       continue;

@@ -28,12 +28,24 @@ export function importWitnessKey(spec: string, name: string): Result<WitnessKey>
     const vkey = parseVerifierKey(spec);
     if (!vkey.ok) return vkey;
     if (vkey.value.type !== SIGNATURE_TYPE_COSIGNATURE_V1) {
-      return fail("VKEY_TYPE_UNSUPPORTED", "a note-signing (type 0x01) verifier key: a witness cosigns with type 0x04, whose key ID differs");
+      return fail(
+        "VKEY_TYPE_UNSUPPORTED",
+        "a note-signing (type 0x01) verifier key: a witness cosigns with type 0x04, whose key ID differs",
+      );
     }
-    if (vkey.value.name !== name) return fail("VKEY_MALFORMED", `the verifier key names ${JSON.stringify(vkey.value.name)}, the witness is ${JSON.stringify(name)}`);
+    if (vkey.value.name !== name)
+      return fail(
+        "VKEY_MALFORMED",
+        `the verifier key names ${JSON.stringify(vkey.value.name)}, the witness is ${JSON.stringify(name)}`,
+      );
     raw = vkey.value.publicKey;
   }
   const key = ed25519KeyFromRaw(raw);
   if (key === undefined) return fail("VKEY_MALFORMED", "not an Ed25519 public key");
-  return ok({ name, keyIdHex: bytesToHex(noteKeyId(name, SIGNATURE_TYPE_COSIGNATURE_V1, raw)), publicKeyHex: bytesToHex(raw), key });
+  return ok({
+    name,
+    keyIdHex: bytesToHex(noteKeyId(name, SIGNATURE_TYPE_COSIGNATURE_V1, raw)),
+    publicKeyHex: bytesToHex(raw),
+    key,
+  });
 }

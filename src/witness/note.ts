@@ -52,7 +52,9 @@ export interface VerifierKey {
 
 /** A key name as signed-note (and Go's isValidName) allows it. */
 export function isValidKeyName(name: string): boolean {
-  return name !== "" && !GO_SPACE.test(name) && !name.includes("+") && !CONTROL.test(name) && !LONE_SURROGATE.test(name);
+  return (
+    name !== "" && !GO_SPACE.test(name) && !name.includes("+") && !CONTROL.test(name) && !LONE_SURROGATE.test(name)
+  );
 }
 
 /** SHA-256(name ‖ 0x0A ‖ type ‖ publicKey)[0:4]: the same raw key under another type gets another ID. */
@@ -63,17 +65,21 @@ export function noteKeyId(name: string, type: number, publicKey: Uint8Array): Ui
 /** One signature line, without its terminating LF. */
 export function parseSignatureLine(line: string): Result<SignatureLine> {
   const malformed = (why: string) => fail("NOTE_LINE_MALFORMED", why);
-  if (CONTROL.test(line) || LONE_SURROGATE.test(line)) return malformed("a signature line has no control characters (and no line break)");
+  if (CONTROL.test(line) || LONE_SURROGATE.test(line))
+    return malformed("a signature line has no control characters (and no line break)");
   if (!line.startsWith(LINE_PREFIX)) return malformed('a signature line starts with "— " (U+2014, space)');
   const rest = line.slice(LINE_PREFIX.length);
   const space = rest.indexOf(" ");
   if (space < 0) return malformed("no space between the key name and the signature");
   const name = rest.slice(0, space);
   const b64 = rest.slice(space + 1);
-  if (!isValidKeyName(name)) return fail("NOTE_KEY_NAME_INVALID", `key name ${JSON.stringify(name)} is empty or has white space or "+"`);
+  if (!isValidKeyName(name))
+    return fail("NOTE_KEY_NAME_INVALID", `key name ${JSON.stringify(name)} is empty or has white space or "+"`);
   const bytes = b64 === "" ? undefined : base64ToBytesStrict(b64);
-  if (bytes === undefined) return malformed("the signature is not strict standard base64 (padded, canonical, nothing around it)");
-  if (bytes.length < 5) return malformed(`the signature decodes to ${bytes.length} bytes; a key ID and a signature need at least 5`);
+  if (bytes === undefined)
+    return malformed("the signature is not strict standard base64 (padded, canonical, nothing around it)");
+  if (bytes.length < 5)
+    return malformed(`the signature decodes to ${bytes.length} bytes; a key ID and a signature need at least 5`);
   const keyId = bytes.slice(0, 4);
   return ok({ name, keyId, keyIdHex: bytesToHex(keyId), signature: bytes.slice(4) });
 }
@@ -86,17 +92,28 @@ export function parseVerifierKey(vkey: string): Result<VerifierKey> {
   const name = vkey.slice(0, first);
   const keyIdHex = vkey.slice(first + 1, second);
   const encoded = base64ToBytesStrict(vkey.slice(second + 1));
-  if (!isValidKeyName(name)) return fail("NOTE_KEY_NAME_INVALID", `key name ${JSON.stringify(name)} is empty or has white space or "+"`);
-  if (!KEY_ID_HEX.test(keyIdHex)) return fail("VKEY_MALFORMED", `key ID ${JSON.stringify(keyIdHex)} is not 8 lowercase hex digits`);
-  if (encoded === undefined || encoded.length < 2) return fail("VKEY_MALFORMED", "the key is not strict standard base64 of a type byte and a key");
+  if (!isValidKeyName(name))
+    return fail("NOTE_KEY_NAME_INVALID", `key name ${JSON.stringify(name)} is empty or has white space or "+"`);
+  if (!KEY_ID_HEX.test(keyIdHex))
+    return fail("VKEY_MALFORMED", `key ID ${JSON.stringify(keyIdHex)} is not 8 lowercase hex digits`);
+  if (encoded === undefined || encoded.length < 2)
+    return fail("VKEY_MALFORMED", "the key is not strict standard base64 of a type byte and a key");
   const type = encoded[0] as number;
   const publicKey = encoded.slice(1);
   const computed = bytesToHex(noteKeyId(name, type, publicKey));
-  if (computed !== keyIdHex) return fail("VKEY_KEY_ID_MISMATCH", `key ID ${keyIdHex} is not ${computed}, the ID of this name, type 0x${hexByte(type)} and key`);
+  if (computed !== keyIdHex)
+    return fail(
+      "VKEY_KEY_ID_MISMATCH",
+      `key ID ${keyIdHex} is not ${computed}, the ID of this name, type 0x${hexByte(type)} and key`,
+    );
   if (type !== SIGNATURE_TYPE_ED25519 && type !== SIGNATURE_TYPE_COSIGNATURE_V1) {
-    return fail("VKEY_TYPE_UNSUPPORTED", `signature type 0x${hexByte(type)}: only Ed25519 (0x01) and cosignature/v1 (0x04) are implemented`);
+    return fail(
+      "VKEY_TYPE_UNSUPPORTED",
+      `signature type 0x${hexByte(type)}: only Ed25519 (0x01) and cosignature/v1 (0x04) are implemented`,
+    );
   }
-  if (publicKey.length !== 32) return fail("VKEY_MALFORMED", `an Ed25519 key is 32 bytes, this one ${publicKey.length}`);
+  if (publicKey.length !== 32)
+    return fail("VKEY_MALFORMED", `an Ed25519 key is 32 bytes, this one ${publicKey.length}`);
   return ok({ name, keyIdHex, type, publicKey });
 }
 

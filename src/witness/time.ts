@@ -13,7 +13,10 @@ import { fail, ok, type Result } from "../result.js";
 export function parseRfc3339(text: string): Result<bigint> {
   const ms = RFC3339_OFFSET_DATETIME.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(ms)) {
-    return fail("TIME_INVALID", `${JSON.stringify(text.slice(0, 40))} is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`);
+    return fail(
+      "TIME_INVALID",
+      `${JSON.stringify(text.slice(0, 40))} is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`,
+    );
   }
   return ok(BigInt(Math.floor(ms / 1000)));
 }

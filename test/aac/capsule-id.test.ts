@@ -66,7 +66,9 @@ describe("computeCapsuleId: format 4", () => {
 
   it("changes when chain or constraints change, not when the local-only envelope fields do", () => {
     const id = idOf(FORMAT_4);
-    expect(idOf(edited(FORMAT_4, { chain: { parent_capsule_id: "e".repeat(64), relation: "supersedes" } }))).not.toBe(id);
+    expect(idOf(edited(FORMAT_4, { chain: { parent_capsule_id: "e".repeat(64), relation: "supersedes" } }))).not.toBe(
+      id,
+    );
     expect(idOf(edited(FORMAT_4, { chain: undefined }))).not.toBe(id);
     expect(idOf(edited(FORMAT_4, { constraints: undefined }))).not.toBe(id);
     expect(idOf(edited(FORMAT_4, { signature: "00", key_id: "f".repeat(64), capsule_id: "0".repeat(64) }))).toBe(id);
@@ -74,7 +76,10 @@ describe("computeCapsuleId: format 4", () => {
   });
 
   it("admits safe integers only: a float or an unsafe integer is refused where it is", () => {
-    expect(failureOf(computeCapsuleId(edited(FORMAT_4, { effect: { amount: fromPlain(12.5) } })))).toEqual({ code: "CANON_FLOAT", path: "effect.amount" });
+    expect(failureOf(computeCapsuleId(edited(FORMAT_4, { effect: { amount: fromPlain(12.5) } })))).toEqual({
+      code: "CANON_FLOAT",
+      path: "effect.amount",
+    });
     const unsafe = edited(FORMAT_4, { effect: { amount: parseOk("9007199254740992") } });
     expect(failureOf(computeCapsuleId(unsafe))).toEqual({ code: "CANON_UNSAFE_INTEGER", path: "effect.amount" });
     // The AAC reference reads -0 as the integer 0 (content-binding.md §3.4); JCS-N would refuse it.
@@ -92,11 +97,16 @@ describe("computeCapsuleId: vintage format 2", () => {
     expect(r.value.preImage).toBe(
       '{"action_id":"act/1","action_type":"decide","disposition":{"approver":"policy","decision":"accept","human_disposed":false},"format_version":"2","operator":"acme","timestamp":"2026-09-08T06:04:12Z"}',
     );
-    expect(idOf(edited(FORMAT_2, { chain: undefined, constraints: undefined, signature: undefined }))).toBe(r.value.capsuleId);
+    expect(idOf(edited(FORMAT_2, { chain: undefined, constraints: undefined, signature: undefined }))).toBe(
+      r.value.capsuleId,
+    );
   });
 
   it("applies the JCS-N wire rules, -0 included", () => {
-    expect(failureOf(computeCapsuleId(edited(FORMAT_2, { n: parseOk("-0") })))).toEqual({ code: "CANON_NEGATIVE_ZERO", path: "n" });
+    expect(failureOf(computeCapsuleId(edited(FORMAT_2, { n: parseOk("-0") })))).toEqual({
+      code: "CANON_NEGATIVE_ZERO",
+      path: "n",
+    });
   });
 });
 
@@ -113,14 +123,54 @@ describe("computeCapsuleId: format and canonicalization_id", () => {
     ["format_version null", { format_version: null }, "AAC_FORMAT_VERSION_NOT_STRING", "format_version"],
     ['format "1"', { format_version: "1" }, "AAC_FORMAT_VERSION_UNSUPPORTED", "format_version"],
     ['the unpublished format "3"', { format_version: "3" }, "AAC_FORMAT_VERSION_UNSUPPORTED", "format_version"],
-    ['format "4" without canonicalization_id', { canonicalization_id: undefined }, "AAC_CANONICALIZATION_ID_MISSING", "canonicalization_id"],
-    ["a numeric canonicalization_id", { canonicalization_id: 1 }, "AAC_CANONICALIZATION_ID_NOT_STRING", "canonicalization_id"],
-    ["canonicalization_id null", { canonicalization_id: null }, "AAC_CANONICALIZATION_ID_NOT_STRING", "canonicalization_id"],
-    ['canonicalization_id "jcs-n" on format "4"', { canonicalization_id: "jcs-n" }, "AAC_CANONICALIZATION_PROFILE_MISMATCH", "canonicalization_id"],
-    ['canonicalization_id "" on format "4"', { canonicalization_id: "" }, "AAC_CANONICALIZATION_PROFILE_MISMATCH", "canonicalization_id"],
-    ['canonicalization_id "JCS" on format "4"', { canonicalization_id: "JCS" }, "AAC_CANONICALIZATION_PROFILE_MISMATCH", "canonicalization_id"],
-    ['canonicalization_id declared on format "2"', { format_version: "2" }, "AAC_CANONICALIZATION_PROFILE_MISMATCH", "canonicalization_id"],
-    ['canonicalization_id null on format "2"', { format_version: "2", canonicalization_id: null }, "AAC_CANONICALIZATION_PROFILE_MISMATCH", "canonicalization_id"],
+    [
+      'format "4" without canonicalization_id',
+      { canonicalization_id: undefined },
+      "AAC_CANONICALIZATION_ID_MISSING",
+      "canonicalization_id",
+    ],
+    [
+      "a numeric canonicalization_id",
+      { canonicalization_id: 1 },
+      "AAC_CANONICALIZATION_ID_NOT_STRING",
+      "canonicalization_id",
+    ],
+    [
+      "canonicalization_id null",
+      { canonicalization_id: null },
+      "AAC_CANONICALIZATION_ID_NOT_STRING",
+      "canonicalization_id",
+    ],
+    [
+      'canonicalization_id "jcs-n" on format "4"',
+      { canonicalization_id: "jcs-n" },
+      "AAC_CANONICALIZATION_PROFILE_MISMATCH",
+      "canonicalization_id",
+    ],
+    [
+      'canonicalization_id "" on format "4"',
+      { canonicalization_id: "" },
+      "AAC_CANONICALIZATION_PROFILE_MISMATCH",
+      "canonicalization_id",
+    ],
+    [
+      'canonicalization_id "JCS" on format "4"',
+      { canonicalization_id: "JCS" },
+      "AAC_CANONICALIZATION_PROFILE_MISMATCH",
+      "canonicalization_id",
+    ],
+    [
+      'canonicalization_id declared on format "2"',
+      { format_version: "2" },
+      "AAC_CANONICALIZATION_PROFILE_MISMATCH",
+      "canonicalization_id",
+    ],
+    [
+      'canonicalization_id null on format "2"',
+      { format_version: "2", canonicalization_id: null },
+      "AAC_CANONICALIZATION_PROFILE_MISMATCH",
+      "canonicalization_id",
+    ],
   ];
   for (const [name, changes, code, path] of cases) {
     it(`refuses ${name}: ${code}`, () => {
@@ -142,22 +192,34 @@ describe("checkCarriedCapsuleId", () => {
   const sealed = edited(FORMAT_4, { capsule_id: idOf(FORMAT_4) });
 
   it("accepts a capsule whose carried id recomputes", () => {
-    expect(checkCarriedCapsuleId(sealed)).toEqual({ ok: true, value: { capsuleId: idOf(FORMAT_4), formatVersion: "4" } });
+    expect(checkCarriedCapsuleId(sealed)).toEqual({
+      ok: true,
+      value: { capsuleId: idOf(FORMAT_4), formatVersion: "4" },
+    });
   });
 
   it("checks the carried id's grammar before comparing: no trimming, no case folding, no prefix", () => {
     const id = idOf(FORMAT_4);
     for (const carried of [`${id}\n`, ` ${id} `, id.toUpperCase(), `sha256:${id}`, id.slice(0, 63), 7]) {
-      expect(failureOf(checkCarriedCapsuleId(edited(FORMAT_4, { capsule_id: carried })))).toEqual({ code: "AAC_CAPSULE_ID_MALFORMED", path: "capsule_id" });
+      expect(failureOf(checkCarriedCapsuleId(edited(FORMAT_4, { capsule_id: carried })))).toEqual({
+        code: "AAC_CAPSULE_ID_MALFORMED",
+        path: "capsule_id",
+      });
     }
-    expect(failureOf(checkCarriedCapsuleId(edited(FORMAT_4, { capsule_id: undefined })))).toEqual({ code: "AAC_CAPSULE_ID_MISSING", path: "capsule_id" });
+    expect(failureOf(checkCarriedCapsuleId(edited(FORMAT_4, { capsule_id: undefined })))).toEqual({
+      code: "AAC_CAPSULE_ID_MISSING",
+      path: "capsule_id",
+    });
   });
 
   it("reports a mismatch with both values, and passes canonicalization failures through", () => {
     const r = checkCarriedCapsuleId(edited(sealed, { operator: "mallory" }));
     expect(failureOf(r)).toEqual({ code: "AAC_CAPSULE_ID_MISMATCH", path: "capsule_id" });
     if (!r.ok) expect(r.detail).toContain(idOf(FORMAT_4));
-    expect(failureOf(checkCarriedCapsuleId(edited(sealed, { x: fromPlain(0.5) })))).toEqual({ code: "CANON_FLOAT", path: "x" });
+    expect(failureOf(checkCarriedCapsuleId(edited(sealed, { x: fromPlain(0.5) })))).toEqual({
+      code: "CANON_FLOAT",
+      path: "x",
+    });
   });
 });
 
@@ -216,7 +278,10 @@ describeExternal("aac", "AAC capsule vectors (aac/capsule, format 2)", () => {
 
   it("covers the 37 published cases: 23 pos, 13 neg, 1 honesty", () => {
     expect(cases).toHaveLength(37);
-    expect([cases.filter((c) => c.startsWith("pos-")).length, cases.filter((c) => c.startsWith("neg-")).length]).toEqual([23, 13]);
+    expect([
+      cases.filter((c) => c.startsWith("pos-")).length,
+      cases.filter((c) => c.startsWith("neg-")).length,
+    ]).toEqual([23, 13]);
   });
 
   for (const name of cases) {
@@ -270,7 +335,10 @@ describeExternal("a2a-reference", "capsule_id of the reference A2A positive vect
     if (!r.ok) throw new Error(r.detail);
     expect(r.value.capsuleId).toBe("af5b0a3e981a411e40ce22a81264e54f28702b693a33e71b1db8c47384ee49a9");
     expect(utf8(r.value.preImage).length).toBe(954);
-    expect(checkCarriedCapsuleId(capsule)).toEqual({ ok: true, value: { capsuleId: r.value.capsuleId, formatVersion: "4" } });
+    expect(checkCarriedCapsuleId(capsule)).toEqual({
+      ok: true,
+      value: { capsuleId: r.value.capsuleId, formatVersion: "4" },
+    });
   });
 
   it("does not reproduce it when the local-only fields are kept (content-binding.md §7.1)", () => {
@@ -286,12 +354,21 @@ describeExternal("a2a-reference", "capsule_id of the reference A2A positive vect
   });
 });
 
-describeExternal("aac", "a vintage capsule that declares canonicalization_id (neg-v2-canonicalization-declared)", () => {
-  it("is refused, and the reference's id 07dd16c1… is the one over the declaration", () => {
-    const capsule = edited(readVector("aac", "capsule", "pos-executed-confirmed", "input.json"), { canonicalization_id: "jcs" });
-    expect(failureOf(computeCapsuleId(capsule))).toEqual({ code: "AAC_CANONICALIZATION_PROFILE_MISMATCH", path: "canonicalization_id" });
-    const declared = identityPreImage(capsule, "4");
-    expect(declared.ok && sha256Hex(utf8(declared.value))).toMatch(/^07dd16c1/);
-    expect(str(capsule, "capsule_id")).toMatch(/^5b7c4ff1/);
-  });
-});
+describeExternal(
+  "aac",
+  "a vintage capsule that declares canonicalization_id (neg-v2-canonicalization-declared)",
+  () => {
+    it("is refused, and the reference's id 07dd16c1… is the one over the declaration", () => {
+      const capsule = edited(readVector("aac", "capsule", "pos-executed-confirmed", "input.json"), {
+        canonicalization_id: "jcs",
+      });
+      expect(failureOf(computeCapsuleId(capsule))).toEqual({
+        code: "AAC_CANONICALIZATION_PROFILE_MISMATCH",
+        path: "canonicalization_id",
+      });
+      const declared = identityPreImage(capsule, "4");
+      expect(declared.ok && sha256Hex(utf8(declared.value))).toMatch(/^07dd16c1/);
+      expect(str(capsule, "capsule_id")).toMatch(/^5b7c4ff1/);
+    });
+  },
+);

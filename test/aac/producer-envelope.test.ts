@@ -55,7 +55,10 @@ describeExternal("a2a-reference", "the A2A reference vector's producer envelope"
     expect(capsuleId).toBe("af5b0a3e981a411e40ce22a81264e54f28702b693a33e71b1db8c47384ee49a9");
     expect(envelope.length).toBe(181);
     const r = verifyProducerEnvelope(envelope, capsuleId);
-    expect(r).toEqual({ ok: true, value: { publicKeyHex: "fa23ec5d3e4082b21d56d5393e7db282072d65b8d1539fb96af6f89206c423b3" } });
+    expect(r).toEqual({
+      ok: true,
+      value: { publicKeyHex: "fa23ec5d3e4082b21d56d5393e7db282072d65b8d1539fb96af6f89206c423b3" },
+    });
     expect(atString(capsule, "key_id")).toBe("fa23ec5d3e4082b21d56d5393e7db282072d65b8d1539fb96af6f89206c423b3");
   });
 
@@ -82,7 +85,11 @@ describe("verifyProducerEnvelope: every check, in the §8.3 order", () => {
   const capsuleId = "2a".repeat(32);
   const payload = hex(capsuleId);
   const headers = (entries: Array<[unknown, unknown]>) => cbor(new Map(entries));
-  const standard: Array<[unknown, unknown]> = [[1, -8], [3, CONTENT_TYPE], [4, kid]];
+  const standard: Array<[unknown, unknown]> = [
+    [1, -8],
+    [3, CONTENT_TYPE],
+    [4, kid],
+  ];
   const build = (over: Partial<Parameters<typeof coseSign1>[0]> = {}) =>
     coseSign1({ protectedBytes: headers(standard), payload, signer, ...over });
 
@@ -105,7 +112,10 @@ describe("verifyProducerEnvelope: every check, in the §8.3 order", () => {
   it.each([
     ["bytes that are not CBOR", new Uint8Array([0xff, 0x00])],
     ["an untagged message", cbor([headers(standard), new Map(), payload, new Uint8Array(64)])],
-    ["a duplicate label inside the protected bstr", coseSign1({ protectedBytes: hex("a301270127036161"), payload, signer })],
+    [
+      "a duplicate label inside the protected bstr",
+      coseSign1({ protectedBytes: hex("a301270127036161"), payload, signer }),
+    ],
     ["an empty protected bstr", build({ protectedBytes: new Uint8Array(0) })],
     ["a text label in the protected header", build({ protectedBytes: headers([...standard, ["x", 1]]) })],
     ["a non-empty unprotected header", build({ unprotected: new Map([[9, true]]) })],
@@ -117,7 +127,7 @@ describe("verifyProducerEnvelope: every check, in the §8.3 order", () => {
   it.each([
     ["ES256 (-7)", -7],
     ["a float -8.0", new CborFloat(-8)],
-    ["the text \"-8\"", "-8"],
+    ['the text "-8"', "-8"],
     ["absent", undefined],
   ])("step 2: alg %s is an algorithm mismatch", (_name, alg) => {
     const entries = standard.filter(([label]) => label !== 1);
@@ -126,7 +136,11 @@ describe("verifyProducerEnvelope: every check, in the §8.3 order", () => {
   });
 
   it("step 2 precedes step 3: wrong alg and wrong content type report the alg", () => {
-    const protectedBytes = headers([[1, -7], [3, "text/plain"], [4, kid]]);
+    const protectedBytes = headers([
+      [1, -7],
+      [3, "text/plain"],
+      [4, kid],
+    ]);
     expect(codeOf(verifyProducerEnvelope(build({ protectedBytes }), capsuleId))).toBe("ENVELOPE_ALGORITHM_MISMATCH");
   });
 
@@ -135,7 +149,11 @@ describe("verifyProducerEnvelope: every check, in the §8.3 order", () => {
     ["a bstr", new TextEncoder().encode(CONTENT_TYPE)],
     ["a CoAP content-format integer", 0],
   ])("step 3: content type as %s is a mismatch", (_name, contentType) => {
-    const protectedBytes = headers([[1, -8], [3, contentType], [4, kid]]);
+    const protectedBytes = headers([
+      [1, -8],
+      [3, contentType],
+      [4, kid],
+    ]);
     expect(codeOf(verifyProducerEnvelope(build({ protectedBytes }), capsuleId))).toBe("ENVELOPE_CONTENT_TYPE_MISMATCH");
   });
 
@@ -144,13 +162,19 @@ describe("verifyProducerEnvelope: every check, in the §8.3 order", () => {
     ["33 bytes", new Uint8Array([...kid, 0])],
     ["hex text", Buffer.from(kid).toString("hex")],
   ])("step 4: a kid of %s is invalid", (_name, badKid) => {
-    const protectedBytes = headers([[1, -8], [3, CONTENT_TYPE], [4, badKid]]);
+    const protectedBytes = headers([
+      [1, -8],
+      [3, CONTENT_TYPE],
+      [4, badKid],
+    ]);
     expect(codeOf(verifyProducerEnvelope(build({ protectedBytes }), capsuleId))).toBe("ENVELOPE_KID_INVALID");
   });
 
   it("step 5: an extra integer label makes the protected headers invalid", () => {
     const protectedBytes = headers([...standard, [99, "extra"]]);
-    expect(codeOf(verifyProducerEnvelope(build({ protectedBytes }), capsuleId))).toBe("ENVELOPE_PROTECTED_HEADERS_INVALID");
+    expect(codeOf(verifyProducerEnvelope(build({ protectedBytes }), capsuleId))).toBe(
+      "ENVELOPE_PROTECTED_HEADERS_INVALID",
+    );
   });
 
   it("step 6: the payload must be the raw capsule_id, not its hex text", () => {
@@ -160,7 +184,9 @@ describe("verifyProducerEnvelope: every check, in the §8.3 order", () => {
   });
 
   it("step 7: a signature that is not 64 bytes is invalid", () => {
-    expect(codeOf(verifyProducerEnvelope(build({ signature: new Uint8Array(63) }), capsuleId))).toBe("ENVELOPE_SIGNATURE_INVALID");
+    expect(codeOf(verifyProducerEnvelope(build({ signature: new Uint8Array(63) }), capsuleId))).toBe(
+      "ENVELOPE_SIGNATURE_INVALID",
+    );
   });
 
   it("step 8: a signature by another key is invalid", () => {

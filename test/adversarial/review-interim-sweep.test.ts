@@ -51,7 +51,8 @@ function parentOf(root: JsonValue, path: Path): JsonObject | JsonValue[] {
 
 /** Another value of the same kind: a string with one more character, the next integer, a string for null. */
 function other(v: JsonValue): JsonValue {
-  if (typeof v === "string") return /^[0-9a-f]{64}$/.test(v) ? `${v.slice(0, 63)}${v[63] === "0" ? "1" : "0"}` : `${v}x`;
+  if (typeof v === "string")
+    return /^[0-9a-f]{64}$/.test(v) ? `${v.slice(0, 63)}${v[63] === "0" ? "1" : "0"}` : `${v}x`;
   if (v instanceof JsonNumber) return new JsonNumber(String(Number(v.lexeme) + 1));
   if (typeof v === "boolean") return !v;
   return "x";
@@ -79,7 +80,21 @@ function verified(tamper: Tamper, pausedAt?: number): { input: VerifiedInput; ex
   const e = buildExchange({ ...TWO_PAUSES, tamper });
   const transcript = TWO_PAUSES.transcript as TranscriptSpec[];
   const interim =
-    pausedAt === undefined ? [] : [utf8(jsonText(buildPausedExchange({ ...TWO_PAUSES, envelope: "paused", transcript: transcript.slice(0, pausedAt + 1), interim: (TWO_PAUSES.interim ?? []).filter((x) => x.at <= pausedAt), tamper }).pausedTask))];
+    pausedAt === undefined
+      ? []
+      : [
+          utf8(
+            jsonText(
+              buildPausedExchange({
+                ...TWO_PAUSES,
+                envelope: "paused",
+                transcript: transcript.slice(0, pausedAt + 1),
+                interim: (TWO_PAUSES.interim ?? []).filter((x) => x.at <= pausedAt),
+                tamper,
+              }).pausedTask,
+            ),
+          ),
+        ];
   const report = verify({ inputs: [{ source: "sweep", data: e.input }], trust: e.trust, interim });
   const input = report.inputs[0];
   if (!input || isFailedInput(input)) throw new Error(`not verified: ${JSON.stringify(input)}`);
@@ -100,16 +115,29 @@ describe("interim records, changed member by member and sealed again", () => {
     const { leaves, members } = places(payload);
     const name = (p: Path) => p.join(".");
     const changes = [
-      ...leaves.map((p) => ({ what: `interim[${k}] ${name(p)} changed`, path: p, removed: false, apply: (x: JsonObject) => setAt(x, p, other(parentOfValue(x, p))) })),
-      ...members.map((p) => ({ what: `interim[${k}] ${name(p)} removed`, path: p, removed: true, apply: (x: JsonObject) => removeAt(x, p) })),
+      ...leaves.map((p) => ({
+        what: `interim[${k}] ${name(p)} changed`,
+        path: p,
+        removed: false,
+        apply: (x: JsonObject) => setAt(x, p, other(parentOfValue(x, p))),
+      })),
+      ...members.map((p) => ({
+        what: `interim[${k}] ${name(p)} removed`,
+        path: p,
+        removed: true,
+        apply: (x: JsonObject) => removeAt(x, p),
+      })),
     ];
     it.each(changes.map((c) => [c.what, c] as const))("%s: not a PASS", (_, c) => {
       const top = String(c.path[0]);
       const tamper: Tamper = { interimPayload: (p, i) => void (i === k && c.apply(p)) };
       if (EFFECT_LEFT_OUT(c.path, c.removed)) {
-        const at = (TWO_PAUSES.interim?.[k]?.at ?? 0);
+        const at = TWO_PAUSES.interim?.[k]?.at ?? 0;
         const withPaused = verified(tamper, at);
-        expect(withPaused.input.properties.taskBinding.checks.find((x) => x.id === "interim.observed" && x.state === "FAIL")?.detail).toMatch(/which its interim record does not record/);
+        expect(
+          withPaused.input.properties.taskBinding.checks.find((x) => x.id === "interim.observed" && x.state === "FAIL")
+            ?.detail,
+        ).toMatch(/which its interim record does not record/);
         return;
       }
       const { input, exitCode } = verified(tamper);
@@ -121,7 +149,10 @@ describe("interim records, changed member by member and sealed again", () => {
       const states = Object.fromEntries(Object.entries(input.properties).map(([p, r]) => [p, r.state]));
       expect(exitCode, `exit 0 for ${c.what}: ${JSON.stringify(states)}`).not.toBe(0);
       // The verdict is the rule's: the interim record's own checks (or the terminal record's) say why.
-      expect(["taskBinding", "contentBinding"].some((p) => states[p] === "FAIL"), JSON.stringify(states)).toBe(true);
+      expect(
+        ["taskBinding", "contentBinding"].some((p) => states[p] === "FAIL"),
+        JSON.stringify(states),
+      ).toBe(true);
     });
   }
 
@@ -141,11 +172,17 @@ describe("interim records, changed member by member and sealed again", () => {
     }
     it(`the terminal citation interimEvidence[${i}] removed: a dropped citation`, () => {
       const { input } = verified({ payload: (p) => void (p.interimEvidence as JsonValue[]).splice(i, 1) });
-      expect(input.properties.taskBinding.checks.some((c) => c.id === "interim.cited" && c.state === "FAIL" && /dropped citation/.test(c.detail))).toBe(true);
+      expect(
+        input.properties.taskBinding.checks.some(
+          (c) => c.id === "interim.cited" && c.state === "FAIL" && /dropped citation/.test(c.detail),
+        ),
+      ).toBe(true);
     });
   }
 });
 
 function parentOfValue(root: JsonObject, path: Path): JsonValue {
-  return (parentOf(root, path) as Record<string | number, JsonValue>)[path[path.length - 1] as string | number] as JsonValue;
+  return (parentOf(root, path) as Record<string | number, JsonValue>)[
+    path[path.length - 1] as string | number
+  ] as JsonValue;
 }

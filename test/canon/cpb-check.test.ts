@@ -56,7 +56,10 @@ describe("checkJcsNRecord", () => {
   });
 
   it("ends at an exact repeated name, which leaves no single value to judge (R)", () => {
-    expect(raw('{"a":null,"b":{"c":1,"c":2}}')).toEqual({ verdict: "non-conforming", violations: [{ path: '$["b"]["c"]', rule: "R" }] });
+    expect(raw('{"a":null,"b":{"c":1,"c":2}}')).toEqual({
+      verdict: "non-conforming",
+      violations: [{ path: '$["b"]["c"]', rule: "R" }],
+    });
   });
 
   it("reports a number that is not exactly a double as R (2^53+1, long fractions)", () => {
@@ -83,7 +86,9 @@ describe("checkJcsNRecord", () => {
 });
 
 describeExternal("cpb", "CPB cpb-check vectors", () => {
-  const cases = ["conforming", "non-conforming"].flatMap((dir) => listExternal("cpb", "cpb-check", dir).map((file) => [dir, file] as const));
+  const cases = ["conforming", "non-conforming"].flatMap((dir) =>
+    listExternal("cpb", "cpb-check", dir).map((file) => [dir, file] as const),
+  );
 
   it("covers the 13 published files (3 conforming, 10 non-conforming)", () => {
     expect(cases.filter(([d]) => d === "conforming")).toHaveLength(3);
@@ -93,8 +98,12 @@ describeExternal("cpb", "CPB cpb-check vectors", () => {
   for (const [dir, file] of cases) {
     it(`${dir}/${file}`, () => {
       const v = readVector("cpb", "cpb-check", dir, file);
-      const input: CpbRecordInput = member(v, "record_raw") !== undefined ? { recordRaw: str(v, "record_raw") } : { record: field(v, "record") };
-      const expected = member(v, "expected_violations") === undefined ? [] : (field(v, "expected_violations") as JsonValue[]).map((x) => asObject(x, "violation"));
+      const input: CpbRecordInput =
+        member(v, "record_raw") !== undefined ? { recordRaw: str(v, "record_raw") } : { record: field(v, "record") };
+      const expected =
+        member(v, "expected_violations") === undefined
+          ? []
+          : (field(v, "expected_violations") as JsonValue[]).map((x) => asObject(x, "violation"));
       expect(check(input)).toEqual({
         verdict: str(v, "expected_verdict"),
         violations: expected.map((x) => ({ path: str(x, "path"), rule: str(x, "rule") })),

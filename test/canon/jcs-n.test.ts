@@ -3,7 +3,16 @@ import { excludeTopLevel, jcsN, wireFaults } from "../../src/canon/jcs-n.js";
 import { jcs } from "../../src/canon/jcs.js";
 import { parseStrictJson } from "../../src/json/strict-json.js";
 import { joinPath } from "../../src/json/path.js";
-import { JsonNumber, fromPlain, isJsonObject, jsonEquals, member, newJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import {
+  JsonNumber,
+  fromPlain,
+  isJsonObject,
+  jsonEquals,
+  member,
+  newJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "../../src/json/value.js";
 import { isHex64, sha256Hex, utf8 } from "../../src/util/bytes.js";
 import { describeExternal, listExternal, readExternal, readExternalText } from "../helpers/external.js";
 import { asObject, expectPreImage, field, objectField, readVector, str, strings } from "../helpers/strict-vector.js";
@@ -52,8 +61,14 @@ describe("jcsN: wire-level validation (step 1)", () => {
   });
 
   it("refuses two member names equal after NFC, at any depth", () => {
-    expect(failureOf(parse('{"\\u00c5":1,"A\\u030a":2}'))).toEqual({ code: "CANON_DUPLICATE_MEMBER_NFC", path: '["A\u030a"]' });
-    expect(failureOf(parse('{"x":[{"e\\u0301":1,"\\u00e9":2}]}'))).toEqual({ code: "CANON_DUPLICATE_MEMBER_NFC", path: 'x[0]["\u00e9"]' });
+    expect(failureOf(parse('{"\\u00c5":1,"A\\u030a":2}'))).toEqual({
+      code: "CANON_DUPLICATE_MEMBER_NFC",
+      path: '["A\u030a"]',
+    });
+    expect(failureOf(parse('{"x":[{"e\\u0301":1,"\\u00e9":2}]}'))).toEqual({
+      code: "CANON_DUPLICATE_MEMBER_NFC",
+      path: 'x[0]["\u00e9"]',
+    });
   });
 
   it("validates members the exclusion set removes as well: validation comes first", () => {
@@ -78,7 +93,7 @@ describe("jcsN: wire-level validation (step 1)", () => {
 });
 
 describe("jcsN: exclusion, normalization, serialization (steps 2–4)", () => {
-  it("drops null, [] and {} members bottom-up and keeps false, 0 and \"\"", () => {
+  it('drops null, [] and {} members bottom-up and keeps false, 0 and ""', () => {
     expect(preImageOf('{"a":{"c":null},"b":{"d":[]},"e":{},"f":false,"g":0,"h":""}')).toBe('{"f":false,"g":0,"h":""}');
   });
 
@@ -144,12 +159,19 @@ describeExternal("cpb", "CPB jcs-n KATs (cpb/jcs-n/kats)", () => {
   const files = listExternal("cpb", "jcs-n", "kats");
   const kinds = new Map(files.map((f) => [f, katKind(f)]));
   const kat = (file: string) => readVector("cpb", "jcs-n", "kats", file);
-  const exclusionOf = (v: JsonObject) => (member(v, "exclusion_set") === undefined ? undefined : strings(v, "exclusion_set"));
+  const exclusionOf = (v: JsonObject) =>
+    member(v, "exclusion_set") === undefined ? undefined : strings(v, "exclusion_set");
 
   it("covers all 38 files: 25 pass, 6 wire-level MUST-FAIL, 4 contrast, 2 identifier grammar, 1 unparseable", () => {
     expect(files).toHaveLength(38);
     const count = (k: KatKind) => [...kinds.values()].filter((x) => x === k).length;
-    expect([count("pass"), count("wire-fail"), count("contrast"), count("identifier-grammar"), count("strict-parse-reject")]).toEqual([25, 6, 4, 2, 1]);
+    expect([
+      count("pass"),
+      count("wire-fail"),
+      count("contrast"),
+      count("identifier-grammar"),
+      count("strict-parse-reject"),
+    ]).toEqual([25, 6, 4, 2, 1]);
   });
 
   for (const file of files.filter((f) => kinds.get(f) === "pass")) {
@@ -159,9 +181,15 @@ describeExternal("cpb", "CPB jcs-n KATs (cpb/jcs-n/kats)", () => {
       const r = jcsN(input, exclusionOf(v));
       if (!r.ok) throw new Error(`${r.code} at ${r.path}: ${r.detail}`);
       expectPreImage(r.value.preImage, v);
-      if (member(v, "normalized") !== undefined) expect(jsonEquals(r.value.normalized, field(v, "normalized"))).toBe(true);
+      if (member(v, "normalized") !== undefined)
+        expect(jsonEquals(r.value.normalized, field(v, "normalized"))).toBe(true);
       if (member(v, "after_exclusion") !== undefined) {
-        expect(jsonEquals(excludeTopLevel(asObject(input, "input"), strings(v, "exclusion_set")), field(v, "after_exclusion"))).toBe(true);
+        expect(
+          jsonEquals(
+            excludeTopLevel(asObject(input, "input"), strings(v, "exclusion_set")),
+            field(v, "after_exclusion"),
+          ),
+        ).toBe(true);
       }
     });
   }
@@ -182,7 +210,11 @@ describeExternal("cpb", "CPB jcs-n KATs (cpb/jcs-n/kats)", () => {
       const v = kat(file);
       const r = jcsN(field(v, "input"), exclusionOf(v));
       if (!r.ok) throw new Error(r.detail);
-      expectPreImage(r.value.preImage, v, { preImage: "jcs_n_correct_pre_image", bytesHex: "jcs_n_correct_pre_image_bytes_hex", digest: "jcs_n_correct_digest" });
+      expectPreImage(r.value.preImage, v, {
+        preImage: "jcs_n_correct_pre_image",
+        bytesHex: "jcs_n_correct_pre_image_bytes_hex",
+        digest: "jcs_n_correct_digest",
+      });
       const contrast = Object.keys(v).filter((k) => k.endsWith("_contrast_digest"));
       expect(contrast).toHaveLength(1);
       const wrong = str(v, contrast[0] as string);
@@ -196,7 +228,9 @@ describeExternal("cpb", "CPB jcs-n KATs (cpb/jcs-n/kats)", () => {
       const v = kat(file);
       const cited = objectField(v, "cited_artifact");
       const correct = str(cited, "correct_derived_id_bare_hex");
-      expect(digestOf(field(cited, "payload"), strings(objectField(cited, "registry_entry"), "exclusion_set"))).toBe(correct);
+      expect(digestOf(field(cited, "payload"), strings(objectField(cited, "registry_entry"), "exclusion_set"))).toBe(
+        correct,
+      );
       const carried = str(objectField(v, "typed_reference_with_wrong_representation"), "digest");
       expect(isHex64(correct)).toBe(true);
       expect(isHex64(carried)).toBe(false);
@@ -218,7 +252,11 @@ describeExternal("cpb", "CPB derived identifiers (cpb/jcs-n/derived-id)", () => 
   const vector = (file: string) => readVector("cpb", "jcs-n", "derived-id", file);
 
   it("has the 3 published files", () => {
-    expect(listExternal("cpb", "jcs-n", "derived-id")).toEqual(["01-basic-derived-id.json", "02-carried-id-mismatch.json", "03-sd-encoded-form.json"]);
+    expect(listExternal("cpb", "jcs-n", "derived-id")).toEqual([
+      "01-basic-derived-id.json",
+      "02-carried-id-mismatch.json",
+      "03-sd-encoded-form.json",
+    ]);
   });
 
   it("01: derives the id through exclusion and normalization, and it equals the carried record_id", () => {
@@ -227,7 +265,11 @@ describeExternal("cpb", "CPB derived identifiers (cpb/jcs-n/derived-id)", () => 
     const payload = objectField(v, "full_payload");
     const r = jcsN(payload, exclusion);
     if (!r.ok) throw new Error(r.detail);
-    expectPreImage(r.value.preImage, v, { preImage: "pre_image", bytesHex: "pre_image_bytes_hex", digest: "derived_id" });
+    expectPreImage(r.value.preImage, v, {
+      preImage: "pre_image",
+      bytesHex: "pre_image_bytes_hex",
+      digest: "derived_id",
+    });
     expect(jsonEquals(excludeTopLevel(payload, exclusion), field(v, "after_exclusion"))).toBe(true);
     expect(jsonEquals(r.value.normalized, field(v, "normalized"))).toBe(true);
     const withCarried = objectField(v, "full_payload_with_carried_id");
@@ -248,7 +290,11 @@ describeExternal("cpb", "CPB derived identifiers (cpb/jcs-n/derived-id)", () => 
     const exclusion = strings(v, "exclusion_set");
     const r = jcsN(field(v, "sd_encoded_payload"), exclusion);
     if (!r.ok) throw new Error(r.detail);
-    expectPreImage(r.value.preImage, v, { preImage: "pre_image", bytesHex: "pre_image_bytes_hex", digest: "derived_id" });
+    expectPreImage(r.value.preImage, v, {
+      preImage: "pre_image",
+      bytesHex: "pre_image_bytes_hex",
+      digest: "derived_id",
+    });
     expect(jsonEquals(r.value.normalized, field(v, "normalized"))).toBe(true);
     expect(digestOf(field(v, "plaintext_payload_for_reference"), exclusion)).not.toBe(str(v, "derived_id"));
   });
@@ -256,7 +302,10 @@ describeExternal("cpb", "CPB derived identifiers (cpb/jcs-n/derived-id)", () => 
 
 /** RFC 6901 pointer tokens. */
 function pointerTokens(pointer: string): string[] {
-  return pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 function resolvePointer(root: JsonValue, pointer: string): JsonValue {

@@ -40,20 +40,23 @@ describe("jcs (RFC 8785)", () => {
   });
 
   it("writes numbers in ECMAScript shortest form", () => {
-    expect(canon("[60.0,1e2,1E21,1e-7,0.000001,-0,-0.0,4.50,2e-3,5e-324,1.7976931348623157e308,123456789012345680000]")).toBe(
-      "[60,100,1e+21,1e-7,0.000001,0,0,4.5,0.002,5e-324,1.7976931348623157e+308,123456789012345680000]",
-    );
+    expect(
+      canon("[60.0,1e2,1E21,1e-7,0.000001,-0,-0.0,4.50,2e-3,5e-324,1.7976931348623157e308,123456789012345680000]"),
+    ).toBe("[60,100,1e+21,1e-7,0.000001,0,0,4.5,0.002,5e-324,1.7976931348623157e+308,123456789012345680000]");
   });
 
   it("reproduces the RFC 8785 §3.2.4 example", () => {
     const input = fromPlain({
-      numbers: [333333333.33333329, 1e30, 4.5, 2e-3, 0.000000000000000000000000001].map(String).map((s) => new JsonNumber(s)),
+      numbers: [333333333.33333329, 1e30, 4.5, 2e-3, 0.000000000000000000000000001]
+        .map(String)
+        .map((s) => new JsonNumber(s)),
       string: "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"/",
       literals: [null, true, false],
     });
     expect(jcs(input)).toEqual({
       ok: true,
-      value: '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+      value:
+        '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
     });
     // The lexeme as the RFC writes it, not as JavaScript rounded it above.
     expect(jcs([new JsonNumber("333333333.33333329")])).toEqual({ ok: true, value: "[333333333.3333333]" });
@@ -88,14 +91,25 @@ describe("jcs (RFC 8785)", () => {
 
 describe('jcs with numbers: "safe-integers" (the AAC / profile rule)', () => {
   it("refuses fractions and exponents, even integral ones", () => {
-    expect(failure(fromPlain({ a: [new JsonNumber("60.0")] }), { numbers: "safe-integers" })).toEqual({ code: "CANON_FLOAT", path: "a[0]" });
+    expect(failure(fromPlain({ a: [new JsonNumber("60.0")] }), { numbers: "safe-integers" })).toEqual({
+      code: "CANON_FLOAT",
+      path: "a[0]",
+    });
     expect(failure(new JsonNumber("1e2"), { numbers: "safe-integers" })).toEqual({ code: "CANON_FLOAT", path: "$" });
   });
 
   it("refuses integers beyond ±(2^53−1) instead of rounding them", () => {
-    expect(failure(fromPlain({ n: new JsonNumber("9007199254740992") }), { numbers: "safe-integers" })).toEqual({ code: "CANON_UNSAFE_INTEGER", path: "n" });
-    expect(failure(new JsonNumber("-1000000000000000000000"), { numbers: "safe-integers" })).toEqual({ code: "CANON_UNSAFE_INTEGER", path: "$" });
-    expect(canon("[9007199254740991,-9007199254740991]", { numbers: "safe-integers" })).toBe("[9007199254740991,-9007199254740991]");
+    expect(failure(fromPlain({ n: new JsonNumber("9007199254740992") }), { numbers: "safe-integers" })).toEqual({
+      code: "CANON_UNSAFE_INTEGER",
+      path: "n",
+    });
+    expect(failure(new JsonNumber("-1000000000000000000000"), { numbers: "safe-integers" })).toEqual({
+      code: "CANON_UNSAFE_INTEGER",
+      path: "$",
+    });
+    expect(canon("[9007199254740991,-9007199254740991]", { numbers: "safe-integers" })).toBe(
+      "[9007199254740991,-9007199254740991]",
+    );
   });
 
   it("writes the token -0 as 0, as the AAC reference (Python int) does", () => {
@@ -116,7 +130,10 @@ function prng(seed: number): () => number {
 }
 
 /** Code points that exercise escaping, UTF-8 width and the UTF-16 sort. */
-const CODE_POINTS = [0x00, 0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x1b, 0x1f, 0x20, 0x22, 0x2f, 0x41, 0x5c, 0x61, 0x7e, 0x7f, 0x80, 0xe9, 0x301, 0x2028, 0x20ac, 0xd7ff, 0xe000, 0xfb33, 0xfeff, 0xfffd, 0xffff, 0x10000, 0x1f600, 0x10ffff];
+const CODE_POINTS = [
+  0x00, 0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x1b, 0x1f, 0x20, 0x22, 0x2f, 0x41, 0x5c, 0x61, 0x7e, 0x7f, 0x80, 0xe9, 0x301,
+  0x2028, 0x20ac, 0xd7ff, 0xe000, 0xfb33, 0xfeff, 0xfffd, 0xffff, 0x10000, 0x1f600, 0x10ffff,
+];
 
 /**
  * A random value as JSON text with varied number spellings (`1.5`, `15e-1`, `1.50E+0`, `-0.0`),
@@ -124,7 +141,8 @@ const CODE_POINTS = [0x00, 0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x1b, 0x1f, 0x20, 0x22,
  */
 function randomDocument(rand: () => number): { text: string; plain: unknown } {
   const int = (n: number) => Math.floor(rand() * n);
-  const randomString = () => String.fromCodePoint(...Array.from({ length: int(6) }, () => CODE_POINTS[int(CODE_POINTS.length)] as number));
+  const randomString = () =>
+    String.fromCodePoint(...Array.from({ length: int(6) }, () => CODE_POINTS[int(CODE_POINTS.length)] as number));
   const spell = (lexeme: string): string => {
     const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(lexeme) as RegExpExecArray;
     const sign = m[1] as string;
@@ -158,7 +176,12 @@ function randomDocument(rand: () => number): { text: string; plain: unknown } {
   };
   const value = (depth: number): { text: string; plain: unknown } => {
     const kind = depth >= 4 ? int(4) : int(6);
-    if (kind === 0) return [{ text: "null", plain: null }, { text: "true", plain: true }, { text: "false", plain: false }][int(3)] as { text: string; plain: unknown };
+    if (kind === 0)
+      return [
+        { text: "null", plain: null },
+        { text: "true", plain: true },
+        { text: "false", plain: false },
+      ][int(3)] as { text: string; plain: unknown };
     if (kind === 1) {
       const s = randomString();
       return { text: JSON.stringify(s), plain: s };

@@ -68,7 +68,9 @@ describeExternal("a2a-reference", "pyjson on the reference A2A positive vector",
   };
 
   it("recomputes evidenceId", () => {
-    expect(digest(member(bundle, "taskEvidencePayload"))).toBe("44539bedef5152e23a0771755a894080d5de9df37301dbbaba1269825a519c0e");
+    expect(digest(member(bundle, "taskEvidencePayload"))).toBe(
+      "44539bedef5152e23a0771755a894080d5de9df37301dbbaba1269825a519c0e",
+    );
   });
 
   it("recomputes coreManifestDigest", () => {

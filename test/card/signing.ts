@@ -80,13 +80,24 @@ export function pythonDumps(v: unknown, floats: ReadonlySet<number> = new Set())
     .join(",")}}`;
 }
 
-export async function sign(payload: Uint8Array, key: SigningKey, header: Record<string, unknown> = {}): Promise<{ protected: string; signature: string }> {
-  const jws = await new FlattenedSign(payload).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JOSE", ...header } as never).sign(key.privateKey);
+export async function sign(
+  payload: Uint8Array,
+  key: SigningKey,
+  header: Record<string, unknown> = {},
+): Promise<{ protected: string; signature: string }> {
+  const jws = await new FlattenedSign(payload)
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JOSE", ...header } as never)
+    .sign(key.privateKey);
   return { protected: jws.protected as string, signature: jws.signature };
 }
 
 /** The card with one more signature over `payload`. */
-export async function signed(card: Record<string, unknown>, payload: Uint8Array, key: SigningKey, header: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function signed(
+  card: Record<string, unknown>,
+  payload: Uint8Array,
+  key: SigningKey,
+  header: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const s = await sign(payload, key, header);
   return { ...card, signatures: [...((card.signatures as unknown[]) ?? []), s] };
 }

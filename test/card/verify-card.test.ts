@@ -12,7 +12,16 @@ import { fromPlain, JsonNumber } from "../../src/json/value.js";
 import { EXTENSION_URI, RECORD_PROFILE_V1 } from "../../src/profile.js";
 import { runCommand } from "../helpers/commands.js";
 import { tempFile } from "../helpers/cli.js";
-import { cleanEmpty, jcsBytes, newKey, pythonDumps, sign, signed, withoutSignatures, type SigningKey } from "./signing.js";
+import {
+  cleanEmpty,
+  jcsBytes,
+  newKey,
+  pythonDumps,
+  sign,
+  signed,
+  withoutSignatures,
+  type SigningKey,
+} from "./signing.js";
 
 const CARD_URL = "https://agent.example/.well-known/agent-card.json";
 
@@ -30,7 +39,11 @@ function baseCard(): Record<string, unknown> {
         {
           uri: EXTENSION_URI,
           description: "A2A Task Evidence",
-          params: { recordProfiles: [RECORD_PROFILE_V1], deliveryModes: ["EVIDENCE_ARTIFACT"], minimumEvidenceLevels: ["SIGNED_RECORD", "EXTERNALLY_REGISTERED"] },
+          params: {
+            recordProfiles: [RECORD_PROFILE_V1],
+            deliveryModes: ["EVIDENCE_ARTIFACT"],
+            minimumEvidenceLevels: ["SIGNED_RECORD", "EXTERNALLY_REGISTERED"],
+          },
         },
       ],
     },
@@ -67,7 +80,14 @@ describe("verify-card: signatures", () => {
     const r = await check(card, pinned());
     expect(r.exitCode).toBe(0);
     expect(r.signatures).toHaveLength(1);
-    expect(r.signatures[0]).toMatchObject({ state: "PASS", check: "signature.verify", alg: "ES256", kid: "card-key-1", typ: "JOSE", canonicalization: "sdk" });
+    expect(r.signatures[0]).toMatchObject({
+      state: "PASS",
+      check: "signature.verify",
+      alg: "ES256",
+      kid: "card-key-1",
+      typ: "JOSE",
+      canonicalization: "sdk",
+    });
     expect(r.signatures[0]?.key).toMatchObject({ agent: "Ledger Agent", path: "agents[0].keys[0]" });
     expect(r.signatures[0]?.warnings).toEqual([]);
     expect(r.agents).toEqual(["Ledger Agent"]);
@@ -89,7 +109,9 @@ describe("verify-card: signatures", () => {
     const r = await check(card, pinned());
     expect(r.exitCode).toBe(1);
     expect(r.signatures[0]).toMatchObject({ state: "FAIL", check: "signature.verify" });
-    expect(r.signatures[0]?.detail).toMatch(/does not verify under the pinned key over any canonicalization \(sdk, spec-presence, served-scope, legacy-python, a2a-js-1.3\)/);
+    expect(r.signatures[0]?.detail).toMatch(
+      /does not verify under the pinned key over any canonicalization \(sdk, spec-presence, served-scope, legacy-python, a2a-js-1.3\)/,
+    );
   });
 
   it("a card changed after signing: FAIL", async () => {
@@ -105,7 +127,11 @@ describe("verify-card: signatures", () => {
     expect(r.signatures[0]).toMatchObject({ state: "INCONCLUSIVE", check: "key.pinned" });
     expect(r.signatures[0]?.detail).toMatch(/no pinned key for this card fits ES256 with kid card-key-2/);
     const none = await check(card, pinned(es256, "Another Agent"));
-    expect(none.signatures[0]).toMatchObject({ state: "INCONCLUSIVE", check: "key.pinned", detail: "the trust file pins no key for this card (unknown key)" });
+    expect(none.signatures[0]).toMatchObject({
+      state: "INCONCLUSIVE",
+      check: "key.pinned",
+      detail: "the trust file pins no key for this card (unknown key)",
+    });
     expect((await check(card, undefined)).exitCode).toBe(3);
   });
 
@@ -129,7 +155,11 @@ describe("verify-card: signatures", () => {
     // spec rule 1, built independently: this card has no unknown fields and no non-presence defaults.
     const payload = jcsBytes(withoutSignatures(card));
     const r = await check(await signed(card, payload, es256), pinned());
-    expect(r.signatures[0]).toMatchObject({ state: "PASS", canonicalization: "spec-presence", alsoMatches: ["served-scope"] });
+    expect(r.signatures[0]).toMatchObject({
+      state: "PASS",
+      canonicalization: "spec-presence",
+      alsoMatches: ["served-scope"],
+    });
     expect(r.exitCode).toBe(0);
     // Pinned to the sdk canonicalization, the same signature does not verify.
     const sdkOnly = await check(await signed(card, payload, es256), pinned(), { canonicalization: "sdk" });
@@ -152,7 +182,8 @@ describe("verify-card: signatures", () => {
   it("legacy-python: ASCII escapes and Struct numbers as floats", async () => {
     const card = baseCard();
     card.name = "Ledger Agënt ✓";
-    (card.capabilities as { extensions: { params: Record<string, unknown> }[] }).extensions[0]!.params.maxDelaySeconds = 60;
+    (card.capabilities as { extensions: { params: Record<string, unknown> }[] }).extensions[0]!.params.maxDelaySeconds =
+      60;
     const payload = new TextEncoder().encode(pythonDumps(cleanEmpty(withoutSignatures(card)), new Set([60])));
     const r = await check(await signed(card, payload, es256), pinned(es256, "Ledger Agënt ✓"));
     expect(r.signatures[0]).toMatchObject({ state: "PASS", canonicalization: "legacy-python" });
@@ -161,11 +192,23 @@ describe("verify-card: signatures", () => {
   it("Ed25519 (raw hex pin) and RS256 (PEM pin) cards verify", async () => {
     const ed = newKey("EdDSA", "ed");
     const edHex = Buffer.from(ed.publicJwk.x as string, "base64url").toString("hex");
-    expect((await check(await signed(baseCard(), sdkPayload(baseCard()), ed), trustFor([{ card: "Ledger Agent", keys: [edHex] }]))).exitCode).toBe(0);
+    expect(
+      (
+        await check(
+          await signed(baseCard(), sdkPayload(baseCard()), ed),
+          trustFor([{ card: "Ledger Agent", keys: [edHex] }]),
+        )
+      ).exitCode,
+    ).toBe(0);
     const rsa = newKey("RS256", "rsa");
     const { createPublicKey } = await import("node:crypto");
-    const pem = createPublicKey({ key: rsa.publicJwk as never, format: "jwk" }).export({ format: "pem", type: "spki" }).toString();
-    const r = await check(await signed(baseCard(), sdkPayload(baseCard()), rsa), trustFor([{ card: "Ledger Agent", keys: [pem] }]));
+    const pem = createPublicKey({ key: rsa.publicJwk as never, format: "jwk" })
+      .export({ format: "pem", type: "spki" })
+      .toString();
+    const r = await check(
+      await signed(baseCard(), sdkPayload(baseCard()), rsa),
+      trustFor([{ card: "Ledger Agent", keys: [pem] }]),
+    );
     expect(r.signatures[0]).toMatchObject({ state: "PASS", alg: "RS256", canonicalization: "sdk" });
   });
 });
@@ -198,12 +241,18 @@ describe("verify-card: header rules", () => {
   });
 
   it("a protected header that is not base64url JSON: FAIL at protected.decode", async () => {
-    const r = await check({ ...baseCard(), signatures: [{ protected: "eyJhbGciOiJFUzI1NiJ9=", signature: "x" }] }, pinned());
+    const r = await check(
+      { ...baseCard(), signatures: [{ protected: "eyJhbGciOiJFUzI1NiJ9=", signature: "x" }] },
+      pinned(),
+    );
     expect(r.signatures[0]).toMatchObject({ state: "FAIL", check: "protected.decode" });
   });
 
   it("no typ, and jku: warned and reported, never fetched", async () => {
-    const card = await signed(baseCard(), sdkPayload(baseCard()), es256, { typ: undefined, jku: "https://agent.example/jwks.json" });
+    const card = await signed(baseCard(), sdkPayload(baseCard()), es256, {
+      typ: undefined,
+      jku: "https://agent.example/jwks.json",
+    });
     const r = await check(card, pinned());
     expect(r.signatures[0]).toMatchObject({ state: "PASS", jku: "https://agent.example/jwks.json" });
     expect(r.signatures[0]?.warnings).toEqual(['the protected header has no typ (A2A: "JOSE")']);
@@ -224,7 +273,12 @@ describe("verify-card: the evidence extension's params", () => {
 
   it("inconsistent params are flagged with their paths", async () => {
     const card = withParams(
-      { recordProfiles: ["https://example.com/other-profile"], deliveryModes: ["EVIDENCE_ARTIFACT", "EVIDENCE_ARTIFACT", "CARRIER_PIGEON"], minimumEvidenceLevels: ["EVIDENCE_STATUS_SIGNED_RECORD"], extra: 1 },
+      {
+        recordProfiles: ["https://example.com/other-profile"],
+        deliveryModes: ["EVIDENCE_ARTIFACT", "EVIDENCE_ARTIFACT", "CARRIER_PIGEON"],
+        minimumEvidenceLevels: ["EVIDENCE_STATUS_SIGNED_RECORD"],
+        extra: 1,
+      },
       { required: true },
     );
     const r = await check(card, undefined);
@@ -241,7 +295,10 @@ describe("verify-card: the evidence extension's params", () => {
 
   it("declared twice with different params, or without params", async () => {
     const card = baseCard();
-    const first = (card.capabilities as { extensions: Record<string, unknown>[] }).extensions[0] as Record<string, unknown>;
+    const first = (card.capabilities as { extensions: Record<string, unknown>[] }).extensions[0] as Record<
+      string,
+      unknown
+    >;
     (card.capabilities as { extensions: unknown[] }).extensions = [first, { uri: EXTENSION_URI }];
     const r = await check(card, undefined);
     expect(r.extension.declaredAt).toEqual(["capabilities.extensions[0]", "capabilities.extensions[1]"]);
@@ -254,13 +311,22 @@ describe("verify-card: the evidence extension's params", () => {
 
 describe("verify-card: the canonicalizations", () => {
   it("the spec's worked example (a2a-wire.md §7.4): spec-presence and sdk", () => {
-    const card = readCard(fromPlain({ name: "Example Agent", description: "", capabilities: { streaming: false, pushNotifications: false, extensions: [] }, skills: [] }));
+    const card = readCard(
+      fromPlain({
+        name: "Example Agent",
+        description: "",
+        capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+        skills: [],
+      }),
+    );
     if (!card.ok) throw new Error(card.detail);
     const text = (v: "sdk" | "spec-presence") => {
       const r = canonicalCard(card.value, v);
       return r.ok ? new TextDecoder().decode(r.value) : r.detail;
     };
-    expect(text("spec-presence")).toBe('{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}');
+    expect(text("spec-presence")).toBe(
+      '{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}',
+    );
     expect(text("sdk")).toBe('{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}');
   });
 
@@ -270,9 +336,17 @@ describe("verify-card: the canonicalizations", () => {
       documentation_url: "https://agent.example/docs",
       iconUrl: "",
       "x-unknown": [1, 2],
-      supportedInterfaces: [{ url: "https://agent.example/a2a", protocol_binding: "JSONRPC", protocolVersion: "1.0", tenant: "" }],
-      skills: [{ id: "post", name: "post", description: "", tags: ["ledger", ""], input_modes: [], securityRequirements: [] }],
-      capabilities: { streaming: false, extended_agent_card: false, extensions: [{ uri: "urn:x", required: false, params: { n: 60, f: 2.5, e: [], s: "" } }] },
+      supportedInterfaces: [
+        { url: "https://agent.example/a2a", protocol_binding: "JSONRPC", protocolVersion: "1.0", tenant: "" },
+      ],
+      skills: [
+        { id: "post", name: "post", description: "", tags: ["ledger", ""], input_modes: [], securityRequirements: [] },
+      ],
+      capabilities: {
+        streaming: false,
+        extended_agent_card: false,
+        extensions: [{ uri: "urn:x", required: false, params: { n: 60, f: 2.5, e: [], s: "" } }],
+      },
     };
     const ours = readCard(fromPlain(card));
     if (!ours.ok) throw new Error(ours.detail);
@@ -286,27 +360,36 @@ describe("verify-card: the canonicalizations", () => {
     const signer = generateAgentCardSignature(es256.privateKey, { alg: "ES256", kid: "card-key-1", typ: "JOSE" });
     const signedCard = AgentCard.toJSON(await signer(AgentCard.fromJSON(baseCard()))) as Record<string, unknown>;
     const r = await check(signedCard, pinned());
-    expect(r.signatures[0]).toMatchObject({ state: "PASS", canonicalization: "a2a-js-1.3", notCovered: ["securitySchemes"] });
+    expect(r.signatures[0]).toMatchObject({
+      state: "PASS",
+      canonicalization: "a2a-js-1.3",
+      notCovered: ["securitySchemes"],
+    });
     // The defect, shown: the security schemes can be replaced and the signature still verifies.
-    const swapped = { ...signedCard, securitySchemes: { none: { apiKeySecurityScheme: { location: "query", name: "k" } } } };
-    expect((await check(swapped, pinned())).signatures[0]).toMatchObject({ state: "PASS", canonicalization: "a2a-js-1.3" });
+    const swapped = {
+      ...signedCard,
+      securitySchemes: { none: { apiKeySecurityScheme: { location: "query", name: "k" } } },
+    };
+    expect((await check(swapped, pinned())).signatures[0]).toMatchObject({
+      state: "PASS",
+      canonicalization: "a2a-js-1.3",
+    });
     // Without security schemes the SDK's payload is the sdk one.
     const { securitySchemes: _s, securityRequirements: _r, ...plain } = baseCard();
     void _s;
     void _r;
     const signedPlain = AgentCard.toJSON(await signer(AgentCard.fromJSON(plain))) as Record<string, unknown>;
-    expect((await check(signedPlain, pinned())).signatures[0]).toMatchObject({ state: "PASS", canonicalization: "sdk", alsoMatches: ["spec-presence", "served-scope", "legacy-python", "a2a-js-1.3"] });
+    expect((await check(signedPlain, pinned())).signatures[0]).toMatchObject({
+      state: "PASS",
+      canonicalization: "sdk",
+      alsoMatches: ["spec-presence", "served-scope", "legacy-python", "a2a-js-1.3"],
+    });
   });
 
   it("Python float lexemes", () => {
-    expect(["60", "2.5", "-0", "1e-7", "12345678901234567", "0.0001"].map((l) => pythonFloatLexeme(new JsonNumber(l)))).toEqual([
-      "60.0",
-      "2.5",
-      "-0.0",
-      "1e-07",
-      "1.2345678901234568e+16",
-      "0.0001",
-    ]);
+    expect(
+      ["60", "2.5", "-0", "1e-7", "12345678901234567", "0.0001"].map((l) => pythonFloatLexeme(new JsonNumber(l))),
+    ).toEqual(["60.0", "2.5", "-0.0", "1e-07", "1.2345678901234568e+16", "0.0001"]);
   });
 });
 
@@ -314,8 +397,19 @@ describe("verify-card: cards that cannot be verified (exit 2)", () => {
   const cli = (args: string[]) => runCommand(registerVerifyCardCommand, ["verify-card", ...args]);
 
   it.each([
-    ["a field under both names", { ...baseCard(), supported_interfaces: [] }, /CARD_MALFORMED: supportedInterfaces is given under both its JSON name and its proto name/],
-    ["two oneof members", { ...baseCard(), securitySchemes: { b: { httpAuthSecurityScheme: { scheme: "Bearer" }, mtlsSecurityScheme: {} } } }, /two members of oneof scheme/],
+    [
+      "a field under both names",
+      { ...baseCard(), supported_interfaces: [] },
+      /CARD_MALFORMED: supportedInterfaces is given under both its JSON name and its proto name/,
+    ],
+    [
+      "two oneof members",
+      {
+        ...baseCard(),
+        securitySchemes: { b: { httpAuthSecurityScheme: { scheme: "Bearer" }, mtlsSecurityScheme: {} } },
+      },
+      /two members of oneof scheme/,
+    ],
     ["a wrong type", { ...baseCard(), version: 2 }, /CARD_MALFORMED: expected a string \(at version\)/],
     ["a v0.3 card", { name: "old", url: "https://old.example", version: "1" }, /A2A v0.3 Agent Card/],
   ])("%s", async (_, card, message) => {
@@ -326,36 +420,61 @@ describe("verify-card: cards that cannot be verified (exit 2)", () => {
 
   it("not JSON, and an invalid trust file", async () => {
     expect((await cli([tempFile("card.json", '{"name":"a","name":"b"}')])).stderr).toMatch(/CARD_NOT_JSON/);
-    const trust = tempFile("trust.json", JSON.stringify({ version: 1, agents: [{ card: "x", keys: [{ ...es256.publicJwk, d: "AAAA" }] }] }));
+    const trust = tempFile(
+      "trust.json",
+      JSON.stringify({ version: 1, agents: [{ card: "x", keys: [{ ...es256.publicJwk, d: "AAAA" }] }] }),
+    );
     const r = await cli(["--trust", trust, tempFile("card.json", JSON.stringify(baseCard()))]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/TRUST_PRIVATE_KEY: private key material refused: a trust file holds public keys only \(at agents\[0\]\.keys\[0\]\)/);
-    const dup = tempFile("trust.json", JSON.stringify({ version: 1, agents: [{ card: "x", keys: [es256.publicJwk] }, { card: "x", keys: [es256.publicJwk] }] }));
-    expect((await cli(["--trust", dup, tempFile("card.json", JSON.stringify(baseCard()))])).stderr).toMatch(/TRUST_DUPLICATE_ENTRY/);
+    expect(r.stderr).toMatch(
+      /TRUST_PRIVATE_KEY: private key material refused: a trust file holds public keys only \(at agents\[0\]\.keys\[0\]\)/,
+    );
+    const dup = tempFile(
+      "trust.json",
+      JSON.stringify({
+        version: 1,
+        agents: [
+          { card: "x", keys: [es256.publicJwk] },
+          { card: "x", keys: [es256.publicJwk] },
+        ],
+      }),
+    );
+    expect((await cli(["--trust", dup, tempFile("card.json", JSON.stringify(baseCard()))])).stderr).toMatch(
+      /TRUST_DUPLICATE_ENTRY/,
+    );
   });
 });
 
 describe("verify-card: the command", () => {
   const cli = (args: string[]) => runCommand(registerVerifyCardCommand, ["verify-card", ...args]);
-  const trustFile = () => tempFile("trust.json", JSON.stringify({ version: 1, agents: [{ card: "Ledger Agent", keys: [es256.publicJwk] }] }));
+  const trustFile = () =>
+    tempFile("trust.json", JSON.stringify({ version: 1, agents: [{ card: "Ledger Agent", keys: [es256.publicJwk] }] }));
 
   it("text report and exit codes 0, 1, 3", async () => {
     const good = tempFile("card.json", JSON.stringify(await signed(baseCard(), sdkPayload(baseCard()), es256)));
     const ok = await cli(["--trust", trustFile(), good]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/✔ signatures\[0\] PASS ES256 kid card-key-1 \[signature\.verify\]: .* over the sdk canonicalization/);
-    expect(ok.stdout).toMatch(/evidence extension declared at capabilities\.extensions\[0\]: params consistent with the profile/);
+    expect(ok.stdout).toMatch(
+      /✔ signatures\[0\] PASS ES256 kid card-key-1 \[signature\.verify\]: .* over the sdk canonicalization/,
+    );
+    expect(ok.stdout).toMatch(
+      /evidence extension declared at capabilities\.extensions\[0\]: params consistent with the profile/,
+    );
     expect(ok.stdout).toMatch(/exit 0: a pinned key verified the card\n$/);
     const unsigned = await cli(["--trust", trustFile(), tempFile("card.json", JSON.stringify(baseCard()))]);
     expect(unsigned.code).toBe(3);
-    expect(unsigned.stdout).toMatch(/exit 3: nothing fails, but no pinned key verified anything \(the card is unsigned\)/);
+    expect(unsigned.stdout).toMatch(
+      /exit 3: nothing fails, but no pinned key verified anything \(the card is unsigned\)/,
+    );
     const bad = await signed(baseCard(), jcsBytes({ other: 1 }), es256);
     expect((await cli(["--trust", trustFile(), tempFile("card.json", JSON.stringify(bad))])).code).toBe(1);
   });
 
   it("--format json, and --strict turns inconsistent extension params into exit 1", async () => {
     const card = baseCard();
-    (card.capabilities as { extensions: { params: Record<string, unknown> }[] }).extensions[0]!.params.deliveryModes = ["CARRIER_PIGEON"];
+    (card.capabilities as { extensions: { params: Record<string, unknown> }[] }).extensions[0]!.params.deliveryModes = [
+      "CARRIER_PIGEON",
+    ];
     const file = tempFile("card.json", JSON.stringify(await signed(card, sdkPayload(card), es256)));
     const json = await cli(["--trust", trustFile(), "--format", "json", file]);
     expect(json.code).toBe(0);

@@ -18,8 +18,15 @@ import { makeStyle } from "../../src/report/style.js";
 const VECTORS = join(REPO_ROOT, "vectors");
 const RUNNER = join(REPO_ROOT, "test", "helpers", "run-cli.ts");
 const TRUST = join(VECTORS, "valid-capture", "trust.json");
-const inputOf = (name: string) => ["input.json", "input.sse", "input.ndjson"].map((f) => join(VECTORS, name, f)).find((p) => existsSync(p)) as string;
-const NAMES = ["valid-capture", "neg-taskBinding-task-id", "valid-stream-sse-jsonrpc", "inconclusive-unpinned-ts", "valid-rich"];
+const inputOf = (name: string) =>
+  ["input.json", "input.sse", "input.ndjson"].map((f) => join(VECTORS, name, f)).find((p) => existsSync(p)) as string;
+const NAMES = [
+  "valid-capture",
+  "neg-taskBinding-task-id",
+  "valid-stream-sse-jsonrpc",
+  "inconclusive-unpinned-ts",
+  "valid-rich",
+];
 
 /** A folder tree of inputs: a/…/input.json and so on, plus files that are not inputs. */
 function tree(): string {
@@ -57,9 +64,21 @@ describe("many inputs", () => {
     writeFileSync(list, `# the inputs\n${files[0]}\n\n${files[1]}\n`);
     const r = await runCli(["verify", "--format", "json", "--trust", TRUST, `@${list}`]);
     expect(JSON.parse(r.stdout).inputs.map((i: { source: string }) => i.source)).toEqual([files[0], files[1]]);
-    const missing = await runCli(["verify", "--format", "json", "--trust", TRUST, "@/nonexistent/list.txt", files[0] as string]);
+    const missing = await runCli([
+      "verify",
+      "--format",
+      "json",
+      "--trust",
+      TRUST,
+      "@/nonexistent/list.txt",
+      files[0] as string,
+    ]);
     const report = JSON.parse(missing.stdout);
-    expect(report.inputs[0]).toMatchObject({ source: "@/nonexistent/list.txt", exitCode: 2, error: { code: "INPUT_UNREADABLE" } });
+    expect(report.inputs[0]).toMatchObject({
+      source: "@/nonexistent/list.txt",
+      exitCode: 2,
+      error: { code: "INPUT_UNREADABLE" },
+    });
     expect(missing.code).toBe(2);
   });
 
@@ -74,10 +93,22 @@ describe("many inputs", () => {
     writeFileSync(stdinList, `-\n${filesUnder(root)[0]}\n-\n`);
     const r = await runCli(["verify", "--format", "json", "--trust", TRUST, empty, `@${blank}`, `@${stdinList}`]);
     const report = JSON.parse(r.stdout);
-    expect(report.inputs.map((i: { source: string; exitCode: number; error?: { code: string; message: string } }) => [i.source, i.exitCode, i.error?.code, i.error?.message])).toEqual([
+    expect(
+      report.inputs.map((i: { source: string; exitCode: number; error?: { code: string; message: string } }) => [
+        i.source,
+        i.exitCode,
+        i.error?.code,
+        i.error?.message,
+      ]),
+    ).toEqual([
       [empty, 2, "INPUT_UNREADABLE", `${empty}: holds no *.json, *.ndjson or *.sse file`],
       [`@${blank}`, 2, "INPUT_UNREADABLE", `list ${blank}: names no input`],
-      [`@${stdinList}`, 2, "INPUT_UNREADABLE", `list ${stdinList}: names standard input ('-'); give '-' as an argument instead`],
+      [
+        `@${stdinList}`,
+        2,
+        "INPUT_UNREADABLE",
+        `list ${stdinList}: names standard input ('-'); give '-' as an argument instead`,
+      ],
       [filesUnder(root)[0], 0, undefined, undefined],
     ]);
     expect(r.code).toBe(2);
@@ -89,7 +120,11 @@ describe("many inputs", () => {
   it("@- reads the list from standard input, which counts as its one use", async () => {
     const root = tree();
     const files = filesUnder(root);
-    const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "--format", "json", "--trust", TRUST, "@-"], { input: `${files[0]}\n${files[1]}\n`, encoding: "utf8", cwd: REPO_ROOT });
+    const r = spawnSync(
+      process.execPath,
+      ["--import", "tsx", RUNNER, "verify", "--format", "json", "--trust", TRUST, "@-"],
+      { input: `${files[0]}\n${files[1]}\n`, encoding: "utf8", cwd: REPO_ROOT },
+    );
     expect(JSON.parse(r.stdout).inputs.map((i: { source: string }) => i.source)).toEqual([files[0], files[1]]);
     const twice = await runCli(["verify", "--trust", TRUST, "@-", "-"]);
     expect(twice.code).toBe(2);
@@ -98,7 +133,9 @@ describe("many inputs", () => {
 
   it("an empty shard verifies nothing, exits 0 and says so on stderr", async () => {
     const input = inputOf("valid-capture");
-    const shards = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((i) => runCli(["verify", "--shard", `${i}/8`, "--trust", TRUST, input])));
+    const shards = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((i) => runCli(["verify", "--shard", `${i}/8`, "--trust", TRUST, input])),
+    );
     const empty = shards.filter((r) => r.stderr !== "");
     expect(empty).toHaveLength(7);
     for (const r of empty) {
@@ -120,33 +157,48 @@ describe("many inputs", () => {
     expect((await runCli(["verify", "--shard", "0/3", root])).stderr).toMatch(/--shard: "0\/3" is not i\/n/);
   });
 
-  it.each(["json", "text", "ndjson", "junit", "html", "github"])("--format %s written input by input is byte for byte the report verify() builds", async (format) => {
-    const inputs = NAMES.map(inputOf);
-    const r = await runCli(["verify", "--format", format, "--trust", TRUST, ...inputs]);
-    const report = verify({ inputs: inputs.map((p) => ({ source: p, data: readFileSync(p) })), trust: readFileSync(TRUST) });
-    expect(r.stdout).toBe(render(format as "json", report, { verbose: false, style: makeStyle(false) }));
-    expect(r.code).toBe(report.policy.exitCode);
-  });
+  it.each(["json", "text", "ndjson", "junit", "html", "github"])(
+    "--format %s written input by input is byte for byte the report verify() builds",
+    async (format) => {
+      const inputs = NAMES.map(inputOf);
+      const r = await runCli(["verify", "--format", format, "--trust", TRUST, ...inputs]);
+      const report = verify({
+        inputs: inputs.map((p) => ({ source: p, data: readFileSync(p) })),
+        trust: readFileSync(TRUST),
+      });
+      expect(r.stdout).toBe(render(format as "json", report, { verbose: false, style: makeStyle(false) }));
+      expect(r.code).toBe(report.policy.exitCode);
+    },
+  );
 
   it("the summary counts inputs per exit class and each property's states, in text and JSON", async () => {
     const inputs = NAMES.map(inputOf);
     const json = JSON.parse((await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs])).stdout);
     expect(json.summary.inputs).toBe(NAMES.length);
     expect(json.summary.exitCodes["1"]).toBeGreaterThan(0);
-    expect(Object.values(json.summary.properties.taskBinding as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(NAMES.length);
+    expect(
+      Object.values(json.summary.properties.taskBinding as Record<string, number>).reduce((a, b) => a + b, 0),
+    ).toBe(NAMES.length);
     const text = (await runCli(["verify", "--trust", TRUST, ...inputs])).stdout.trimEnd().split("\n");
     expect(text.at(-1)).toMatch(/^exit 1 \(the worst of 5 inputs\): some property FAILs in /);
     expect(text.find((l) => l.startsWith("summary: "))).toMatch(/^summary: 5 inputs · exit 0: \d+ · exit 1: \d+/);
-    const one = JSON.parse((await runCli(["verify", "--format", "json", "--trust", TRUST, inputs[0] as string])).stdout);
+    const one = JSON.parse(
+      (await runCli(["verify", "--format", "json", "--trust", TRUST, inputs[0] as string])).stdout,
+    );
     expect(one.summary).toBeUndefined();
   });
 
   it("ndjson: one line per input and a closing run line, each valid against its schema", async () => {
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")));
-    const validate = ajv.compile(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report-ndjson.schema.json"), "utf8")));
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report-ndjson.schema.json"), "utf8")),
+    );
     const r = await runCli(["verify", "--format", "ndjson", "--trust", TRUST, ...NAMES.map(inputOf)]);
-    const lines = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(NAMES.length + 1);
     for (const l of lines) expect(validate(l), JSON.stringify(validate.errors)).toBe(true);
     expect(Object.keys(lines.at(-1))).toEqual(["run"]);
@@ -157,7 +209,14 @@ describe("many inputs", () => {
     const shown = await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs], { stderrTTY: true });
     expect(shown.stderr).toMatch(/\r\[#+\.*\] 5\/5 verifying\u001b\[K/);
     expect(shown.stderr.endsWith("\r\u001b[K")).toBe(true);
-    expect((await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs], { stderrTTY: true, env: { CI: "true" } })).stderr).toBe("");
+    expect(
+      (
+        await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs], {
+          stderrTTY: true,
+          env: { CI: "true" },
+        })
+      ).stderr,
+    ).toBe("");
     expect((await runCli(["verify", "-q", "--trust", TRUST, ...inputs], { stderrTTY: true })).stderr).toBe("");
     expect((await runCli(["verify", "--format", "json", "--trust", TRUST, ...inputs])).stderr).toBe("");
   });

@@ -34,10 +34,15 @@ describe("errors are said once", () => {
 
   it("piped, or with -q, or with -o: one summary line on stderr", async () => {
     const file = broken();
-    for (const args of [["verify", file], ["verify", "-q", file]]) {
+    for (const args of [
+      ["verify", file],
+      ["verify", "-q", file],
+    ]) {
       const r = await runCli(args, { tty: false });
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).toMatch(new RegExp(`^a2a-evidence: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: JSON_SYNTAX: `));
+      expect(r.stderr).toMatch(
+        new RegExp(`^a2a-evidence: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: JSON_SYNTAX: `),
+      );
     }
     const out = tempFile("report.txt", "");
     const o = await runCli(["verify", "-o", out, file], { tty: true });
@@ -49,7 +54,10 @@ describe("a bare bundle without --task", () => {
   it("negotiation and peacReceipts are NOT_CHECKED for want of a Task, referenceConsistency says it compared only the bundle's copy", async () => {
     const r = await runCli(["verify", "--format", "json", "--trust", TRUST, bareBundle()]);
     const p = JSON.parse(r.stdout).inputs[0].properties;
-    expect(p.negotiation).toMatchObject({ state: "NOT_CHECKED", detail: "no observed Task: the requirement is in the Task's first Message (pass --task, or --first-task)" });
+    expect(p.negotiation).toMatchObject({
+      state: "NOT_CHECKED",
+      detail: "no observed Task: the requirement is in the Task's first Message (pass --task, or --first-task)",
+    });
     expect(p.taskBinding.state).toBe("NOT_CHECKED");
     expect(p.peacReceipts.state).toBe("NOT_CHECKED");
     expect(p.referenceConsistency.detail).toMatch(/^the bundle's own reference agrees with it \(no observed Task/);
@@ -60,13 +68,21 @@ describe("errors name the file they are about", () => {
   it("--task, --first-task and --trust errors name the flag and the file", async () => {
     const bad = tempFile("task.json", '{"id": "t", "id": "u"}');
     const task = await runCli(["verify", "--trust", TRUST, "--task", bad, bareBundle()]);
-    expect(task.stderr).toBe(`a2a-evidence: --task ${bad}: JSON_DUPLICATE_MEMBER: ${task.stderr.split("JSON_DUPLICATE_MEMBER: ")[1]}`);
-    expect(JSON.parse((await runCli(["verify", "--format", "json", "--task", bad, bareBundle()])).stdout).error.source).toBe("--task");
+    expect(task.stderr).toBe(
+      `a2a-evidence: --task ${bad}: JSON_DUPLICATE_MEMBER: ${task.stderr.split("JSON_DUPLICATE_MEMBER: ")[1]}`,
+    );
+    expect(
+      JSON.parse((await runCli(["verify", "--format", "json", "--task", bad, bareBundle()])).stdout).error.source,
+    ).toBe("--task");
     const first = await runCli(["verify", "--trust", TRUST, "--first-task", bad, bareBundle()]);
-    expect(first.stderr).toMatch(new RegExp(`^a2a-evidence: --first-task ${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: JSON_DUPLICATE_MEMBER: `));
+    expect(first.stderr).toMatch(
+      new RegExp(`^a2a-evidence: --first-task ${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: JSON_DUPLICATE_MEMBER: `),
+    );
     const trust = tempFile("trust.json", '{"version": 1, "producers": 3}');
     const t = await runCli(["verify", "--trust", trust, MINIMAL]);
-    expect(t.stderr).toMatch(new RegExp(`^a2a-evidence: trust file ${trust.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: TRUST_SCHEMA: `));
+    expect(t.stderr).toMatch(
+      new RegExp(`^a2a-evidence: trust file ${trust.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: TRUST_SCHEMA: `),
+    );
     expect(t.code).toBe(2);
   });
 
@@ -74,7 +90,10 @@ describe("errors name the file they are about", () => {
     const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "-"], { input: "{", encoding: "utf8" });
     expect(r.stderr).toMatch(/^a2a-evidence: stdin: JSON_SYNTAX: /);
     expect(r.stdout).toMatch(/^stdin\n/);
-    const t = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "--trust", "-", MINIMAL], { input: "[", encoding: "utf8" });
+    const t = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "--trust", "-", MINIMAL], {
+      input: "[",
+      encoding: "utf8",
+    });
     expect(t.stderr).toMatch(/^a2a-evidence: trust file stdin: TRUST_NOT_JSON: /);
   });
 });
@@ -84,13 +103,22 @@ describe("private keys in a trust file", () => {
     const pem = generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
     const trust = tempFile("trust.json", JSON.stringify({ version: 1, producers: [{ authority: "a", keys: [pem] }] }));
     const r = await runCli(["verify", "--trust", trust, MINIMAL]);
-    expect(r.stderr).toContain("TRUST_PRIVATE_KEY: private key material refused: a trust file holds public keys only (at producers[0].keys[0])");
+    expect(r.stderr).toContain(
+      "TRUST_PRIVATE_KEY: private key material refused: a trust file holds public keys only (at producers[0].keys[0])",
+    );
     expect(r.code).toBe(2);
   });
 });
 
 describe("--help", () => {
-  it.each([["--help"], ["verify", "--help"], ["inspect", "--help"], ["fetch", "--help"], ["verify-card", "--help"], ["vectors", "--help"]])("%s fits 80 columns", async (...args) => {
+  it.each([
+    ["--help"],
+    ["verify", "--help"],
+    ["inspect", "--help"],
+    ["fetch", "--help"],
+    ["verify-card", "--help"],
+    ["vectors", "--help"],
+  ])("%s fits 80 columns", async (...args) => {
     const r = await runCli(args);
     expect(r.code).toBe(0);
     for (const line of r.stdout.split("\n")) expect([...line].length, line).toBeLessThanOrEqual(80);
@@ -98,8 +126,19 @@ describe("--help", () => {
 
   it("lists every command on one line saying what it is for", async () => {
     const r = await runCli(["--help"]);
-    const commands = r.stdout.slice(r.stdout.indexOf("Commands:")).split("\n").slice(1).filter((l) => l.trim() !== "");
-    expect(commands.map((l) => l.trim().split(/\s+/)[0])).toEqual(["verify", "inspect", "fetch", "verify-card", "vectors", "help"]);
+    const commands = r.stdout
+      .slice(r.stdout.indexOf("Commands:"))
+      .split("\n")
+      .slice(1)
+      .filter((l) => l.trim() !== "");
+    expect(commands.map((l) => l.trim().split(/\s+/)[0])).toEqual([
+      "verify",
+      "inspect",
+      "fetch",
+      "verify-card",
+      "vectors",
+      "help",
+    ]);
     for (const l of commands) expect(l).toMatch(/^ {2}\S.* {2,}\S/);
   });
 
@@ -116,7 +155,11 @@ describe("--help", () => {
 describe("stdin from a terminal", () => {
   it.skipIf(!existsSync("/usr/bin/script"))("says how to end the input, on stderr", () => {
     // `script` gives the CLI a terminal for stdin; Ctrl-D ends the input.
-    const r = spawnSync("script", ["-qec", `"${process.execPath}" --import tsx "${RUNNER}" verify -`, "/dev/null"], { input: "\u0004", encoding: "utf8", cwd: REPO_ROOT });
+    const r = spawnSync("script", ["-qec", `"${process.execPath}" --import tsx "${RUNNER}" verify -`, "/dev/null"], {
+      input: "\u0004",
+      encoding: "utf8",
+      cwd: REPO_ROOT,
+    });
     expect(r.stdout).toMatch(/^a2a-evidence: reading the input from the terminal; end with Ctrl-D\r?\n/);
     expect(r.status).toBe(2);
   });
@@ -125,15 +168,27 @@ describe("stdin from a terminal", () => {
 describe("the last line of the text report", () => {
   it("says what the exit code means and what decided it", async () => {
     const ok = await runCli(["verify", "--trust", TRUST, MINIMAL]);
-    expect(ok.stdout.trimEnd().split("\n").at(-1)).toBe("  exit 0: the policy holds (evidence level EXTERNALLY_REGISTERED)");
+    expect(ok.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "  exit 0: the policy holds (evidence level EXTERNALLY_REGISTERED)",
+    );
     const policy = await runCli(["verify", MINIMAL]);
     expect(policy.stdout.trimEnd().split("\n").at(-1)).toBe(
       "  exit 3: nothing FAILs, but the policy is not met: evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED (the negotiated minimumEvidence); and 1 more reason(s) above",
     );
     const fail = await runCli(["verify", "--trust", TRUST, vector("neg-taskBinding-task-id", "input.json")]);
-    expect(fail.stdout.trimEnd().split("\n").at(-1)).toBe("  exit 1: the evidence FAILs (tamper, mismatch or forgery): taskBinding");
-    const several = await runCli(["verify", "--trust", TRUST, MINIMAL, vector("neg-taskBinding-task-id", "input.json")]);
-    expect(several.stdout.trimEnd().split("\n").at(-1)).toBe(`exit 1 (the worst of 2 inputs): some property FAILs in ${vector("neg-taskBinding-task-id", "input.json")}`);
+    expect(fail.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "  exit 1: the evidence FAILs (tamper, mismatch or forgery): taskBinding",
+    );
+    const several = await runCli([
+      "verify",
+      "--trust",
+      TRUST,
+      MINIMAL,
+      vector("neg-taskBinding-task-id", "input.json"),
+    ]);
+    expect(several.stdout.trimEnd().split("\n").at(-1)).toBe(
+      `exit 1 (the worst of 2 inputs): some property FAILs in ${vector("neg-taskBinding-task-id", "input.json")}`,
+    );
   });
 });
 
@@ -142,10 +197,14 @@ describe("the published reference vector", () => {
     const positive = externalPath("a2a-reference", "positive_vector.json");
     const r = await runCli(["verify", "--min-evidence", "NONE", positive]);
     expect(r.code).toBe(1);
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("  exit 1: the evidence FAILs (tamper, mismatch or forgery): taskBinding");
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "  exit 1: the evidence FAILs (tamper, mismatch or forgery): taskBinding",
+    );
     const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
     const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## What it checks"));
-    expect(quickStart.replace(/\s+/g, " ")).toMatch(/The published reference vector \(`positive_vector\.json`[^)]*\) exits 1 on purpose/);
+    expect(quickStart.replace(/\s+/g, " ")).toMatch(
+      /The published reference vector \(`positive_vector\.json`[^)]*\) exits 1 on purpose/,
+    );
   });
 });
 

@@ -21,7 +21,9 @@ describe("--format", () => {
       expect(a.code, format).toBe(0);
       expect(a.stdout, format).toBe(b.stdout);
     }
-    expect((await runCli(["verify", "--format", "junit", ...args])).stdout).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites/);
+    expect((await runCli(["verify", "--format", "junit", ...args])).stdout).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites/,
+    );
     expect((await runCli(["verify", "--format", "html", ...args])).stdout).toMatch(/^<!DOCTYPE html>/);
   });
 
@@ -35,7 +37,9 @@ describe("--format", () => {
     writeFileSync(summary, "");
     await runCli(["verify", "--format", "json", ...args], { env: { GITHUB_STEP_SUMMARY: summary } });
     expect(readFileSync(summary, "utf8")).toBe("");
-    const bad = await runCli(["verify", "--format", "github", ...args], { env: { GITHUB_STEP_SUMMARY: "/nonexistent-dir/summary.md" } });
+    const bad = await runCli(["verify", "--format", "github", ...args], {
+      env: { GITHUB_STEP_SUMMARY: "/nonexistent-dir/summary.md" },
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("a2a-evidence: cannot write the job summary /nonexistent-dir/summary.md: ENOENT\n");
   });

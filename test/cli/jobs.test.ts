@@ -17,7 +17,14 @@ const VECTORS = join(REPO_ROOT, "vectors");
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-jobs-"));
-  const names = ["valid-capture", "neg-taskBinding-task-id", "valid-rich", "inconclusive-unpinned-ts", "neg-continuity-prior-root", "valid-data-part"];
+  const names = [
+    "valid-capture",
+    "neg-taskBinding-task-id",
+    "valid-rich",
+    "inconclusive-unpinned-ts",
+    "neg-continuity-prior-root",
+    "valid-data-part",
+  ];
   for (let i = 0; i < 18; i++) {
     const name = names[i % names.length] as string;
     copyFileSync(join(VECTORS, name, "input.json"), join(dir, `${String(i).padStart(2, "0")}-${name}.json`));
@@ -27,16 +34,19 @@ function folder(): string {
 }
 
 describe.skipIf(!BUILT)("--jobs", () => {
-  it.each(["json", "text", "ndjson", "junit"])("--format %s with 3 worker threads is byte for byte the single-thread report", (format) => {
-    const dir = folder();
-    const args = [BIN, "verify", "--format", format, "--trust", join(VECTORS, "valid-capture", "trust.json"), dir];
-    const one = spawnSync(process.execPath, args, { encoding: "utf8" });
-    const three = spawnSync(process.execPath, [...args, "--jobs", "3"], { encoding: "utf8" });
-    expect(three.stdout).toBe(one.stdout);
-    expect(three.status).toBe(one.status);
-    expect(three.stderr).toBe(one.stderr);
-    expect(one.stdout.length).toBeGreaterThan(1000);
-  });
+  it.each(["json", "text", "ndjson", "junit"])(
+    "--format %s with 3 worker threads is byte for byte the single-thread report",
+    (format) => {
+      const dir = folder();
+      const args = [BIN, "verify", "--format", format, "--trust", join(VECTORS, "valid-capture", "trust.json"), dir];
+      const one = spawnSync(process.execPath, args, { encoding: "utf8" });
+      const three = spawnSync(process.execPath, [...args, "--jobs", "3"], { encoding: "utf8" });
+      expect(three.stdout).toBe(one.stdout);
+      expect(three.status).toBe(one.status);
+      expect(three.stderr).toBe(one.stderr);
+      expect(one.stdout.length).toBeGreaterThan(1000);
+    },
+  );
 
   it("an unusable --jobs is a usage error", () => {
     const r = spawnSync(process.execPath, [BIN, "verify", "--jobs", "0", "x.json"], { encoding: "utf8" });

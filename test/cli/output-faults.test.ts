@@ -17,7 +17,10 @@ const TRUST = vector("valid-minimal", "trust.json");
 const MANY = Array.from({ length: 60 }, () => MINIMAL);
 
 function cli(args: string[], stdout: "pipe" | number): ReturnType<typeof spawnSync> {
-  return spawnSync(process.execPath, ["--import", "tsx", RUNNER, ...args], { stdio: ["ignore", stdout, "pipe"], encoding: "utf8" });
+  return spawnSync(process.execPath, ["--import", "tsx", RUNNER, ...args], {
+    stdio: ["ignore", stdout, "pipe"],
+    encoding: "utf8",
+  });
 }
 
 describe("output faults", () => {
@@ -33,17 +36,20 @@ describe("output faults", () => {
     expect(f.status).toBe(1);
   });
 
-  it.skipIf(!existsSync("/dev/full"))("a full disk (ENOSPC on stdout): one line on stderr, exit 2, no stack trace", () => {
-    const fd = openSync("/dev/full", "w");
-    try {
-      const r = cli(["verify", "-v", "--trust", TRUST, ...MANY], fd);
-      const lines = String(r.stderr).trim().split("\n");
-      expect(lines).toEqual(["a2a-evidence: cannot write the report to standard output: ENOSPC"]);
-      expect(r.status).toBe(2);
-    } finally {
-      closeSync(fd);
-    }
-  });
+  it.skipIf(!existsSync("/dev/full"))(
+    "a full disk (ENOSPC on stdout): one line on stderr, exit 2, no stack trace",
+    () => {
+      const fd = openSync("/dev/full", "w");
+      try {
+        const r = cli(["verify", "-v", "--trust", TRUST, ...MANY], fd);
+        const lines = String(r.stderr).trim().split("\n");
+        expect(lines).toEqual(["a2a-evidence: cannot write the report to standard output: ENOSPC"]);
+        expect(r.status).toBe(2);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  );
 
   it.skipIf(!existsSync("/dev/full"))("-o to a full disk: one line on stderr, exit 2", () => {
     const r = cli(["verify", "--trust", TRUST, "-o", "/dev/full", MINIMAL], "pipe");

@@ -52,7 +52,12 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
   });
 
   it("--format json prints a JSON error object that matches the report schema", async () => {
-    const r = await runCli(["verify", "--format", "json", tempFile("c.json", '{"jsonrpc":"2.0","id":7,"error":{"code":-32001,"message":"Task not found"}}')]);
+    const r = await runCli([
+      "verify",
+      "--format",
+      "json",
+      tempFile("c.json", '{"jsonrpc":"2.0","id":7,"error":{"code":-32001,"message":"Task not found"}}'),
+    ]);
     expect(r.code).toBe(2);
     const report = JSON.parse(r.stdout);
     expect(validateReport(report)).toBe(true);
@@ -62,7 +67,10 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
   });
 
   it("an invalid trust file exits 2 naming the JSON path, in text and JSON", async () => {
-    const trust = tempFile("trust.json", JSON.stringify({ version: 1, producers: [{ authority: "a", keys: ["xyz"] }] }));
+    const trust = tempFile(
+      "trust.json",
+      JSON.stringify({ version: 1, producers: [{ authority: "a", keys: ["xyz"] }] }),
+    );
     const input = tempFile("d.json", "{}");
     const text = await runCli(["verify", "--trust", trust, input]);
     expect(text.code).toBe(2);
@@ -74,7 +82,9 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
   });
 
   it("the trust file can come from A2A_EVIDENCE_TRUST", async () => {
-    const r = await runCli(["verify", tempFile("e.json", "{}")], { env: { A2A_EVIDENCE_TRUST: "/nonexistent/trust.json" } });
+    const r = await runCli(["verify", tempFile("e.json", "{}")], {
+      env: { A2A_EVIDENCE_TRUST: "/nonexistent/trust.json" },
+    });
     expect(r.code).toBe(2);
     expectOneErrorLine(r.stderr, /trust file: \/nonexistent\/trust\.json: no such file/);
   });
@@ -116,7 +126,9 @@ describe("--at", () => {
   it("a malformed time is a usage error (exit 2, one line)", async () => {
     const r = await runCli(["verify", "--at", "yesterday", "x.json"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('a2a-evidence: --at: "yesterday" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)\n');
+    expect(r.stderr).toBe(
+      'a2a-evidence: --at: "yesterday" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)\n',
+    );
   });
 });
 
@@ -124,11 +136,15 @@ describe("--at reaches the time rules", () => {
   const dir = join(REPO_ROOT, "vectors", "valid-peac-receipts");
   const args = ["verify", "--format", "json", "--trust", join(dir, "trust.json"), join(dir, "input.json")];
   const checks = (stdout: string) =>
-    (JSON.parse(stdout).inputs[0].properties.peacReceipts.checks as { id: string; state: string }[]).map((c) => `${c.id} ${c.state}`);
+    (JSON.parse(stdout).inputs[0].properties.peacReceipts.checks as { id: string; state: string }[]).map(
+      (c) => `${c.id} ${c.state}`,
+    );
 
   it("without --at the time rules are NOT_CHECKED; with a time after issue they pass; before issue they FAIL", async () => {
     expect(checks((await runCli(args)).stdout)).toContain("peac.time NOT_CHECKED");
-    expect(checks((await runCli([...args, "--at", "2026-10-01T09:31:00Z"])).stdout)).not.toContain("peac.time NOT_CHECKED");
+    expect(checks((await runCli([...args, "--at", "2026-10-01T09:31:00Z"])).stdout)).not.toContain(
+      "peac.time NOT_CHECKED",
+    );
     const early = await runCli([...args, "--at", "2020-01-01T00:00:00Z"]);
     expect(JSON.parse(early.stdout).inputs[0].properties.peacReceipts.state).toBe("FAIL");
     expect(early.code).toBe(1);

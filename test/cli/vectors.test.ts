@@ -130,7 +130,12 @@ describe("a2a-evidence vectors", () => {
 
   it("the schema names every property a difference can be about", () => {
     const schema = JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "vectors-report.schema.json"), "utf8"));
-    expect(schema.$defs.difference.properties.what.enum).toEqual(["exitCode", "evidenceLevel", "properties", ...PROPERTY_NAMES]);
+    expect(schema.$defs.difference.properties.what.enum).toEqual([
+      "exitCode",
+      "evidenceLevel",
+      "properties",
+      ...PROPERTY_NAMES,
+    ]);
   });
 
   it("the schema refuses a report that contradicts itself", () => {

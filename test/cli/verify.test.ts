@@ -41,7 +41,14 @@ describe("verify on the shipped vectors", () => {
 
   it("every shipped vector's JSON report matches the schema", async () => {
     for (const name of ["valid-rich", "neg-taskBinding-task-id", "inconclusive-unpinned-ts", "valid-data-part"]) {
-      const r = await runCli(["verify", "--format", "json", "--trust", vector(name, "trust.json"), vector(name, "input.json")]);
+      const r = await runCli([
+        "verify",
+        "--format",
+        "json",
+        "--trust",
+        vector(name, "trust.json"),
+        vector(name, "input.json"),
+      ]);
       expect(validateReport(JSON.parse(r.stdout)), `${name}: ${JSON.stringify(validateReport.errors)}`).toBe(true);
     }
   });
@@ -52,7 +59,9 @@ describe("verify on the shipped vectors", () => {
     expect((await runCli(args, { tty: false })).stdout).not.toMatch(ANSI);
     expect((await runCli(args, { tty: true, env: { NO_COLOR: "1" } })).stdout).not.toMatch(ANSI);
     expect((await runCli([...args, "--no-color"], { tty: true })).stdout).not.toMatch(ANSI);
-    expect((await runCli(["verify", "--format", "json", "--trust", MINIMAL_TRUST, MINIMAL], { tty: true })).stdout).not.toMatch(ANSI);
+    expect(
+      (await runCli(["verify", "--format", "json", "--trust", MINIMAL_TRUST, MINIMAL], { tty: true })).stdout,
+    ).not.toMatch(ANSI);
   });
 
   it("-v lists every check with the values it compared", async () => {
@@ -60,7 +69,9 @@ describe("verify on the shipped vectors", () => {
     expect(r.stdout).toMatch(/✔ evidenceId\.recompute: recomputed evidenceId matches/);
     expect(r.stdout).toMatch(/claimed: [0-9a-f]{64}/);
     expect(r.stdout).toMatch(/recomputed: [0-9a-f]{64}/);
-    expect(r.stdout).toMatch(/witness\.signature \[manifest\.cllCheckpoint\.witnesses\[0\] https:\/\/ts\.a2a-evidence\.example\]/);
+    expect(r.stdout).toMatch(
+      /witness\.signature \[manifest\.cllCheckpoint\.witnesses\[0\] https:\/\/ts\.a2a-evidence\.example\]/,
+    );
   });
 
   it("-q prints no report; -o writes it to a file", async () => {
@@ -76,9 +87,18 @@ describe("verify on the shipped vectors", () => {
 describe("policy and exit codes", () => {
   it("a FAIL exits 1 whatever was required", async () => {
     const name = "neg-taskBinding-task-id";
-    const r = await runCli(["verify", "--min-evidence", "NONE", "--trust", vector(name, "trust.json"), vector(name, "input.json")]);
+    const r = await runCli([
+      "verify",
+      "--min-evidence",
+      "NONE",
+      "--trust",
+      vector(name, "trust.json"),
+      vector(name, "input.json"),
+    ]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/FAIL:\n\s+- taskBinding FAIL: payload taskId[^\n]*\n\s+exit 1: the evidence FAILs \(tamper, mismatch or forgery\): taskBinding/);
+    expect(r.stdout).toMatch(
+      /FAIL:\n\s+- taskBinding FAIL: payload taskId[^\n]*\n\s+exit 1: the evidence FAILs \(tamper, mismatch or forgery\): taskBinding/,
+    );
   });
 
   it("below --min-evidence exits 3; a required property that is not PASS exits 3", async () => {
@@ -87,7 +107,9 @@ describe("policy and exit codes", () => {
     expect((await runCli(["verify", ...args])).code).toBe(0);
     const level = await runCli(["verify", "--min-evidence", "EXTERNALLY_REGISTERED", ...args]);
     expect(level.code).toBe(3);
-    expect(level.stdout).toMatch(/policy not met:\n\s+- evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED \(--min-evidence\)/);
+    expect(level.stdout).toMatch(
+      /policy not met:\n\s+- evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED \(--min-evidence\)/,
+    );
     const required = await runCli(["verify", "--require", "externalRegistration", ...args]);
     expect(required.code).toBe(3);
     expect(required.stdout).toMatch(/- required externalRegistration is NOT_PRESENT: /);
@@ -116,7 +138,16 @@ describe("policy and exit codes", () => {
     const signedOnly = vector("valid-signed-record-only", "input.json");
     const ok = await runCli(["verify", ...trust, MINIMAL, MINIMAL]);
     expect(ok.code).toBe(0);
-    const worst = await runCli(["verify", "--format", "json", "--min-evidence", "EXTERNALLY_REGISTERED", ...trust, MINIMAL, signedOnly]);
+    const worst = await runCli([
+      "verify",
+      "--format",
+      "json",
+      "--min-evidence",
+      "EXTERNALLY_REGISTERED",
+      ...trust,
+      MINIMAL,
+      signedOnly,
+    ]);
     expect(JSON.parse(worst.stdout).inputs.map((i: { exitCode: number }) => i.exitCode)).toEqual([0, 3]);
     expect(worst.code).toBe(3);
     expect((await runCli(["verify", ...trust, signedOnly, neg])).code).toBe(1);
@@ -149,7 +180,9 @@ describe("policy and exit codes", () => {
     const trust = vector("valid-capture", "trust.json");
     const without = JSON.parse((await runCli(["verify", "--format", "json", "--trust", trust, final])).stdout);
     expect(without.inputs[0].properties.negotiation.state).toBe("INCONCLUSIVE");
-    const withFirst = JSON.parse((await runCli(["verify", "--format", "json", "--trust", trust, "--first-task", first, final])).stdout);
+    const withFirst = JSON.parse(
+      (await runCli(["verify", "--format", "json", "--trust", trust, "--first-task", first, final])).stdout,
+    );
     expect(withFirst.inputs[0].properties.negotiation.state).toBe("PASS");
   });
 });
@@ -159,18 +192,25 @@ describe("the installed launcher", () => {
   const built = existsSync(join(REPO_ROOT, "dist", "cli", "main.js"));
 
   // npm ci builds dist/ (the "prepare" script); an unbuilt checkout must say so and exit 2.
-  it(built ? "runs the built CLI, reads standard input, and sets the exit code" : "says the checkout is not built, exit 2", () => {
-    if (!built) {
-      const r = spawnSync(process.execPath, [bin, "--help"]);
+  it(
+    built
+      ? "runs the built CLI, reads standard input, and sets the exit code"
+      : "says the checkout is not built, exit 2",
+    () => {
+      if (!built) {
+        const r = spawnSync(process.execPath, [bin, "--help"]);
+        expect(r.status).toBe(2);
+        expect(r.stderr.toString()).toMatch(/not built/);
+        return;
+      }
+      const out = execFileSync(process.execPath, [bin, "verify", "--format", "json", "--trust", MINIMAL_TRUST, "-"], {
+        input: readFileSync(MINIMAL),
+      });
+      expect(JSON.parse(out.toString()).inputs[0].source).toBe("stdin");
+      const r = spawnSync(process.execPath, [bin, "verify", "/nonexistent.json"]);
       expect(r.status).toBe(2);
-      expect(r.stderr.toString()).toMatch(/not built/);
-      return;
-    }
-    const out = execFileSync(process.execPath, [bin, "verify", "--format", "json", "--trust", MINIMAL_TRUST, "-"], { input: readFileSync(MINIMAL) });
-    expect(JSON.parse(out.toString()).inputs[0].source).toBe("stdin");
-    const r = spawnSync(process.execPath, [bin, "verify", "/nonexistent.json"]);
-    expect(r.status).toBe(2);
-    expect(r.stderr.toString()).toMatch(/no such file/);
-    expect(r.stderr.toString()).not.toMatch(/\n\s+at /);
-  });
+      expect(r.stderr.toString()).toMatch(/no such file/);
+      expect(r.stderr.toString()).not.toMatch(/\n\s+at /);
+    },
+  );
 });

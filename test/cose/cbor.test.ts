@@ -193,7 +193,12 @@ describe("the direct decoder agrees with cborg (a general CBOR library) on canon
         fc.constant(null),
         fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)),
         fc.array(tie("v"), { maxLength: 5 }),
-        fc.uniqueArray(fc.tuple(fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.string({ maxLength: 8 })), tie("v")), { maxLength: 5, selector: (t) => t[0] }).map((entries) => new Map(entries)),
+        fc
+          .uniqueArray(
+            fc.tuple(fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.string({ maxLength: 8 })), tie("v")),
+            { maxLength: 5, selector: (t) => t[0] },
+          )
+          .map((entries) => new Map(entries)),
       ),
     })).v;
     fc.assert(
@@ -203,14 +208,22 @@ describe("the direct decoder agrees with cborg (a general CBOR library) on canon
         expect(ours.ok, ours.ok ? "" : `${ours.code} ${ours.detail}`).toBe(true);
         const theirs = decode(bytes, { useMaps: true, allowBigInt: true });
         const plain = (x: unknown): unknown =>
-          x instanceof CborFloat ? x.value : Array.isArray(x) ? x.map(plain) : x instanceof Map ? new Map([...x].map(([k, y]) => [k, plain(y)])) : typeof x === "bigint" && x >= -(2n ** 53n) + 1n && x <= 2n ** 53n - 1n ? Number(x) : x;
+          x instanceof CborFloat
+            ? x.value
+            : Array.isArray(x)
+              ? x.map(plain)
+              : x instanceof Map
+                ? new Map([...x].map(([k, y]) => [k, plain(y)]))
+                : typeof x === "bigint" && x >= -(2n ** 53n) + 1n && x <= 2n ** 53n - 1n
+                  ? Number(x)
+                  : x;
         expect(plain(ours.ok ? ours.value : undefined)).toEqual(plain(theirs));
       }),
       { numRuns: 500, seed: 20261201 },
     );
   });
 
-  it("Sig_structure is byte for byte cborg's encoding of [\"Signature1\", protected, aad, payload]", async () => {
+  it('Sig_structure is byte for byte cborg\'s encoding of ["Signature1", protected, aad, payload]', async () => {
     const { encode } = await import("cborg");
     const { sigStructure } = await import("../../src/cose/sign1.js");
     for (const n of [0, 1, 23, 24, 255, 256, 65535, 65536, 70000]) {

@@ -31,26 +31,36 @@ function pem(key: KeyObject): string {
 /** RFC 7638 thumbprint URI computed with the canonicalize package as an independent oracle. */
 function thumbprintOracle(key: KeyObject): string {
   const { crv, kty, x, y } = key.export({ format: "jwk" });
-  const digest = createHash("sha256").update(canonicalize({ crv, kty, x, y }) as string).digest("base64url");
+  const digest = createHash("sha256")
+    .update(canonicalize({ crv, kty, x, y }) as string)
+    .digest("base64url");
   return `urn:ietf:params:oauth:jwk-thumbprint:sha-256:${digest}`;
 }
 
 const ed = generateKeyPairSync("ed25519");
-const edRawHex = Buffer.from((ed.publicKey.export({ format: "jwk" }).x as string), "base64url").toString("hex");
+const edRawHex = Buffer.from(ed.publicKey.export({ format: "jwk" }).x as string, "base64url").toString("hex");
 const p256 = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const p384 = generateKeyPairSync("ec", { namedCurve: "P-384" });
 
 describe("importPublicKey: accepted forms", () => {
   it("raw Ed25519 as 64 lowercase hex", () => {
     const r = importPublicKey(edRawHex);
-    expect(r.ok && [r.value.algorithm, r.value.ed25519Hex, r.value.fingerprint]).toEqual(["Ed25519", edRawHex, edRawHex]);
+    expect(r.ok && [r.value.algorithm, r.value.ed25519Hex, r.value.fingerprint]).toEqual([
+      "Ed25519",
+      edRawHex,
+      edRawHex,
+    ]);
   });
 
   it("PEM SubjectPublicKeyInfo for Ed25519, P-256 and P-384", () => {
     const e = importPublicKey(pem(ed.publicKey));
     expect(e.ok && [e.value.algorithm, e.value.ed25519Hex]).toEqual(["Ed25519", edRawHex]);
     const a = importPublicKey(pem(p256.publicKey));
-    expect(a.ok && [a.value.algorithm, a.value.ed25519Hex, a.value.fingerprint]).toEqual(["P-256", undefined, thumbprintOracle(p256.publicKey)]);
+    expect(a.ok && [a.value.algorithm, a.value.ed25519Hex, a.value.fingerprint]).toEqual([
+      "P-256",
+      undefined,
+      thumbprintOracle(p256.publicKey),
+    ]);
     const b = importPublicKey(pem(p384.publicKey));
     expect(b.ok && [b.value.algorithm, b.value.fingerprint]).toEqual(["P-384", thumbprintOracle(p384.publicKey)]);
   });
@@ -77,8 +87,12 @@ describe("importPublicKey: accepted forms", () => {
 
 describe("importPublicKey: refusals", () => {
   it("refuses private keys in any form", () => {
-    expect(codeOf(importPublicKey(ed.privateKey.export({ type: "pkcs8", format: "pem" }) as string))).toBe("KEY_PRIVATE");
-    expect(codeOf(importPublicKey(p256.privateKey.export({ type: "sec1", format: "pem" }) as string))).toBe("KEY_PRIVATE");
+    expect(codeOf(importPublicKey(ed.privateKey.export({ type: "pkcs8", format: "pem" }) as string))).toBe(
+      "KEY_PRIVATE",
+    );
+    expect(codeOf(importPublicKey(p256.privateKey.export({ type: "sec1", format: "pem" }) as string))).toBe(
+      "KEY_PRIVATE",
+    );
     expect(codeOf(importPublicKey(json(p256.privateKey.export({ format: "jwk" }))))).toBe("KEY_PRIVATE");
     expect(codeOf(importPublicKey(json(ed.privateKey.export({ format: "jwk" }))))).toBe("KEY_PRIVATE");
   });
@@ -86,10 +100,16 @@ describe("importPublicKey: refusals", () => {
   it("refuses RSA and other curves", () => {
     const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 });
     expect(codeOf(importPublicKey(pem(rsa.publicKey)))).toBe("KEY_UNSUPPORTED");
-    expect(codeOf(importPublicKey(rsa.publicKey.export({ type: "pkcs1", format: "pem" }) as string))).toBe("KEY_UNSUPPORTED");
+    expect(codeOf(importPublicKey(rsa.publicKey.export({ type: "pkcs1", format: "pem" }) as string))).toBe(
+      "KEY_UNSUPPORTED",
+    );
     expect(codeOf(importPublicKey(json(rsa.publicKey.export({ format: "jwk" }))))).toBe("KEY_UNSUPPORTED");
-    expect(codeOf(importPublicKey(pem(generateKeyPairSync("ec", { namedCurve: "P-521" }).publicKey)))).toBe("KEY_UNSUPPORTED");
-    expect(codeOf(importPublicKey(pem(generateKeyPairSync("ec", { namedCurve: "secp256k1" }).publicKey)))).toBe("KEY_UNSUPPORTED");
+    expect(codeOf(importPublicKey(pem(generateKeyPairSync("ec", { namedCurve: "P-521" }).publicKey)))).toBe(
+      "KEY_UNSUPPORTED",
+    );
+    expect(codeOf(importPublicKey(pem(generateKeyPairSync("ec", { namedCurve: "secp256k1" }).publicKey)))).toBe(
+      "KEY_UNSUPPORTED",
+    );
     expect(codeOf(importPublicKey(pem(generateKeyPairSync("x25519").publicKey)))).toBe("KEY_UNSUPPORTED");
     expect(codeOf(importPublicKey(pem(generateKeyPairSync("ed448").publicKey)))).toBe("KEY_UNSUPPORTED");
     const x25519Jwk = generateKeyPairSync("x25519").publicKey.export({ format: "jwk" });

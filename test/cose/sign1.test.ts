@@ -28,7 +28,10 @@ function codeOf<T>(r: Result<T>): string {
 const payload = new TextEncoder().encode("payload bytes");
 
 /** A message signed by `alg`'s test signer; `protectedMap` defaults to {1: alg}. */
-function message(alg: TestAlg, extra: Partial<Parameters<typeof coseSign1>[0]> & { protectedMap?: Map<unknown, unknown> } = {}) {
+function message(
+  alg: TestAlg,
+  extra: Partial<Parameters<typeof coseSign1>[0]> & { protectedMap?: Map<unknown, unknown> } = {},
+) {
   const protectedBytes = extra.protectedBytes ?? cbor(extra.protectedMap ?? new Map([[1, alg]]));
   return coseSign1({ payload, signer: signers[alg], ...extra, protectedBytes });
 }
@@ -40,7 +43,9 @@ function verifyCode(bytes: Uint8Array, key: PublicKeyInfo, options?: VerifySign1
 describe("decodeSign1", () => {
   it("keeps the protected bytes exactly as received and decodes both headers", () => {
     const protectedBytes = hex("a2012704420102"); // {1: -8, 4: h'0102'}
-    const msg = decoded(coseSign1({ protectedBytes, unprotected: new Map([[7, "x"]]), payload, signer: signers["-8"] }));
+    const msg = decoded(
+      coseSign1({ protectedBytes, unprotected: new Map([[7, "x"]]), payload, signer: signers["-8"] }),
+    );
     expect(toHex(msg.protectedBytes)).toBe("a2012704420102");
     expect(msg.protectedHeader.get(1)).toBe(-8);
     expect(msg.protectedHeader.get(4)).toEqual(new Uint8Array([1, 2]));
@@ -57,23 +62,59 @@ describe("decodeSign1", () => {
 
   it.each([
     ["untagged 4-array", cbor([new Uint8Array(0), new Map(), null, new Uint8Array(0)]), "COSE_UNTAGGED"],
-    ["COSE_Mac0 tag (17)", cbor(new Tagged(17, [new Uint8Array(0), new Map(), null, new Uint8Array(0)])), "CBOR_TAG_UNSUPPORTED"],
+    [
+      "COSE_Mac0 tag (17)",
+      cbor(new Tagged(17, [new Uint8Array(0), new Map(), null, new Uint8Array(0)])),
+      "CBOR_TAG_UNSUPPORTED",
+    ],
     ["COSE_Sign tag (98)", cbor(new Tagged(98, [new Uint8Array(0), new Map(), null, []])), "CBOR_TAG_UNSUPPORTED"],
     ["3-element array", cbor(new Tagged(18, [new Uint8Array(0), new Map(), null])), "COSE_STRUCTURE_INVALID"],
     ["tagged map", cbor(new Tagged(18, new Map())), "COSE_STRUCTURE_INVALID"],
-    ["protected as a map", cbor(new Tagged(18, [new Map([[1, -8]]), new Map(), null, new Uint8Array(0)])), "COSE_STRUCTURE_INVALID"],
-    ["unprotected as an array", cbor(new Tagged(18, [new Uint8Array(0), [], null, new Uint8Array(0)])), "COSE_STRUCTURE_INVALID"],
-    ["payload as an integer", cbor(new Tagged(18, [new Uint8Array(0), new Map(), 0, new Uint8Array(0)])), "COSE_STRUCTURE_INVALID"],
+    [
+      "protected as a map",
+      cbor(new Tagged(18, [new Map([[1, -8]]), new Map(), null, new Uint8Array(0)])),
+      "COSE_STRUCTURE_INVALID",
+    ],
+    [
+      "unprotected as an array",
+      cbor(new Tagged(18, [new Uint8Array(0), [], null, new Uint8Array(0)])),
+      "COSE_STRUCTURE_INVALID",
+    ],
+    [
+      "payload as an integer",
+      cbor(new Tagged(18, [new Uint8Array(0), new Map(), 0, new Uint8Array(0)])),
+      "COSE_STRUCTURE_INVALID",
+    ],
     ["signature as text", cbor(new Tagged(18, [new Uint8Array(0), new Map(), null, "sig"])), "COSE_STRUCTURE_INVALID"],
-    ["protected content an array", cbor(new Tagged(18, [cbor([1]), new Map(), null, new Uint8Array(0)])), "COSE_STRUCTURE_INVALID"],
-    ["duplicate key inside the protected bstr", cbor(new Tagged(18, [hex("a201270126"), new Map(), null, new Uint8Array(0)])), "CBOR_DUPLICATE_KEY"],
-    ["trailing bytes inside the protected bstr", cbor(new Tagged(18, [hex("a1012700"), new Map(), null, new Uint8Array(0)])), "CBOR_TRAILING_BYTES"],
-    ["non-minimal integer inside the protected bstr", cbor(new Tagged(18, [hex("a1013807"), new Map(), null, new Uint8Array(0)])), "CBOR_NON_MINIMAL"],
+    [
+      "protected content an array",
+      cbor(new Tagged(18, [cbor([1]), new Map(), null, new Uint8Array(0)])),
+      "COSE_STRUCTURE_INVALID",
+    ],
+    [
+      "duplicate key inside the protected bstr",
+      cbor(new Tagged(18, [hex("a201270126"), new Map(), null, new Uint8Array(0)])),
+      "CBOR_DUPLICATE_KEY",
+    ],
+    [
+      "trailing bytes inside the protected bstr",
+      cbor(new Tagged(18, [hex("a1012700"), new Map(), null, new Uint8Array(0)])),
+      "CBOR_TRAILING_BYTES",
+    ],
+    [
+      "non-minimal integer inside the protected bstr",
+      cbor(new Tagged(18, [hex("a1013807"), new Map(), null, new Uint8Array(0)])),
+      "CBOR_NON_MINIMAL",
+    ],
     ["duplicate key in the unprotected map", hex("d28440a2040104024040"), "CBOR_DUPLICATE_KEY"],
     ["indefinite-length outer array", hex("d29f40a0f640ff"), "CBOR_INDEFINITE_LENGTH"],
     ["truncated message", hex("d28440a0f6"), "CBOR_TRUNCATED"],
     ["trailing bytes after the message", hex("d28440a0f64000"), "CBOR_TRAILING_BYTES"],
-    ["a label in both headers", cbor(new Tagged(18, [hex("a10127"), new Map([[1, -8]]), null, new Uint8Array(0)])), "COSE_HEADER_DUPLICATE_LABEL"],
+    [
+      "a label in both headers",
+      cbor(new Tagged(18, [hex("a10127"), new Map([[1, -8]]), null, new Uint8Array(0)])),
+      "COSE_HEADER_DUPLICATE_LABEL",
+    ],
   ])("refuses %s", (_name, bytes, code) => {
     expect(codeOf(decodeSign1(bytes))).toBe(code);
   });
@@ -109,7 +150,9 @@ describe("verifySign1: valid signatures", () => {
   it("verifies a detached payload supplied by the caller", () => {
     const bytes = message(-8, { payload: null, signedPayload: payload });
     expect(verifyCode(bytes, keyOf(signers["-8"]), { detachedPayload: payload })).toBe("ok");
-    expect(verifyCode(bytes, keyOf(signers["-8"]), { detachedPayload: new Uint8Array(3) })).toBe("COSE_SIGNATURE_INVALID");
+    expect(verifyCode(bytes, keyOf(signers["-8"]), { detachedPayload: new Uint8Array(3) })).toBe(
+      "COSE_SIGNATURE_INVALID",
+    );
   });
 
   it("verifies over protected bytes in non-canonical order (3, 4, 1), never re-encoded", () => {
@@ -186,7 +229,9 @@ describe("verifySign1: refusals", () => {
     flipped[5] = (flipped[5] as number) ^ 0x01;
     expect(codeOf(verifySign1({ ...good, signature: flipped }, key))).toBe("COSE_SIGNATURE_INVALID");
     expect(codeOf(verifySign1({ ...good, payload: new Uint8Array([0]) }, key))).toBe("COSE_SIGNATURE_INVALID");
-    expect(codeOf(verifySign1({ ...good, signature: new Uint8Array(good.signature.length) }, key))).toBe("COSE_SIGNATURE_INVALID");
+    expect(codeOf(verifySign1({ ...good, signature: new Uint8Array(good.signature.length) }, key))).toBe(
+      "COSE_SIGNATURE_INVALID",
+    );
     expect(codeOf(verifySign1(good, keyOf(newSigner(alg))))).toBe("COSE_SIGNATURE_INVALID");
   });
 });
@@ -196,7 +241,11 @@ describe("ES256 differential check against @noble/curves", () => {
   const signer = signers["-7"];
   const key = keyOf(signer);
   const jwk = signer.publicKey.export({ format: "jwk" });
-  const noblePublic = new Uint8Array([4, ...Buffer.from(jwk.x as string, "base64url"), ...Buffer.from(jwk.y as string, "base64url")]);
+  const noblePublic = new Uint8Array([
+    4,
+    ...Buffer.from(jwk.x as string, "base64url"),
+    ...Buffer.from(jwk.y as string, "base64url"),
+  ]);
   const protectedBytes = cbor(new Map([[1, -7]]));
 
   it("agrees on 16 OpenSSL signatures and on a one-bit change of each", () => {

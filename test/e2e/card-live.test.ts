@@ -16,7 +16,9 @@ const publicJwk = { ...pair.publicKey.export({ format: "jwk" }), kid: "live-card
 
 let server: LiveServer;
 beforeAll(async () => {
-  server = await startLiveServer({ cardSigner: generateAgentCardSignature(pair.privateKey, { alg: "ES256", kid: "live-card-key", typ: "JOSE" }) });
+  server = await startLiveServer({
+    cardSigner: generateAgentCardSignature(pair.privateKey, { alg: "ES256", kid: "live-card-key", typ: "JOSE" }),
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -29,14 +31,29 @@ describe("verify-card on a card served and signed by an @a2a-js/sdk server", () 
     expect(res.status).toBe(200);
     const card = tempFile("agent-card.json", new Uint8Array(await res.arrayBuffer()));
     const trust = tempFile("trust.json", JSON.stringify({ version: 1, agents: [{ card: url, keys: [publicJwk] }] }));
-    const r = await runCommand(registerVerifyCardCommand, ["verify-card", "--format", "json", "--trust", trust, "--card-url", url, card]);
+    const r = await runCommand(registerVerifyCardCommand, [
+      "verify-card",
+      "--format",
+      "json",
+      "--trust",
+      trust,
+      "--card-url",
+      url,
+      card,
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.agents).toEqual([url]);
     expect(report.signatures).toHaveLength(1);
     // This card has no securitySchemes, so what SDK 1.3.0 signs is exactly the sdk canonicalization.
-    expect(report.signatures[0]).toMatchObject({ state: "PASS", alg: "ES256", kid: "live-card-key", typ: "JOSE", canonicalization: "sdk" });
+    expect(report.signatures[0]).toMatchObject({
+      state: "PASS",
+      alg: "ES256",
+      kid: "live-card-key",
+      typ: "JOSE",
+      canonicalization: "sdk",
+    });
     expect(report.signatures[0].alsoMatches).toContain("a2a-js-1.3");
     expect(report.extension).toEqual({ declaredAt: ["capabilities.extensions[0]"], findings: [] });
   });

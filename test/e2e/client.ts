@@ -3,7 +3,13 @@
  * exchange's request headers and exact response bytes (the SDK hands back decoded objects only;
  * a2a-js-sdk.md §3.3), a client per binding, and the reference requirement.
  */
-import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type CallInterceptor, type Client } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type CallInterceptor,
+  type Client,
+} from "@a2a-js/sdk/client";
 import { EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
 import { KIND_METADATA_KEY } from "./server.js";
 
@@ -52,13 +58,22 @@ export class Tap {
 }
 
 export const isGetTask = (t: Tapped): boolean =>
-  (t.method === "GET" && /\/tasks\/[^/]+$/.test(new URL(t.url).pathname)) || (t.requestBody ?? "").includes('"method":"GetTask"');
+  (t.method === "GET" && /\/tasks\/[^/]+$/.test(new URL(t.url).pathname)) ||
+  (t.requestBody ?? "").includes('"method":"GetTask"');
 export const isSend = (t: Tapped): boolean =>
-  /\/message:(send|stream)$/.test(new URL(t.url).pathname) || /"method":"(SendMessage|SendStreamingMessage)"/.test(t.requestBody ?? "");
+  /\/message:(send|stream)$/.test(new URL(t.url).pathname) ||
+  /"method":"(SendMessage|SendStreamingMessage)"/.test(t.requestBody ?? "");
 
-export async function sdkClient(baseUrl: string, binding: Binding, options: { tap: Tap; interceptors?: CallInterceptor[] }): Promise<Client> {
+export async function sdkClient(
+  baseUrl: string,
+  binding: Binding,
+  options: { tap: Tap; interceptors?: CallInterceptor[] },
+): Promise<Client> {
   const factory = new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl: options.tap.fetch }), new RestTransportFactory({ fetchImpl: options.tap.fetch })],
+    transports: [
+      new JsonRpcTransportFactory({ fetchImpl: options.tap.fetch }),
+      new RestTransportFactory({ fetchImpl: options.tap.fetch }),
+    ],
     cardResolver: undefined,
     preferredTransports: [binding],
     clientConfig: { polling: true, interceptors: options.interceptors ?? [] },
@@ -96,7 +111,14 @@ export function sendRequest(kind: string, text: string, requirement: Requirement
       contextId: "",
       taskId: "",
       role: 1, // ROLE_USER
-      parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "text/plain" }],
+      parts: [
+        {
+          content: { $case: "text" as const, value: text },
+          metadata: undefined,
+          filename: "",
+          mediaType: "text/plain",
+        },
+      ],
       metadata: requirement ? { [EXTENSION_URI]: { ...requirement } } : undefined,
       extensions: requirement ? [EXTENSION_URI] : [],
       referenceTaskIds: [],
@@ -113,7 +135,11 @@ export const RESUME_TEXT = "text, please.";
  * The second Message of a Task that waits for input: on the same taskId and contextId (the Task
  * it continues, by its own ids; `contextId: ""` leaves the context out, as ProtoJSON omits it).
  */
-export function resumeRequest(kind: string, task: { readonly id: string; readonly contextId: string }, text = RESUME_TEXT) {
+export function resumeRequest(
+  kind: string,
+  task: { readonly id: string; readonly contextId: string },
+  text = RESUME_TEXT,
+) {
   counter += 1;
   return {
     tenant: "",
@@ -122,7 +148,14 @@ export function resumeRequest(kind: string, task: { readonly id: string; readonl
       contextId: task.contextId,
       taskId: task.id,
       role: 1, // ROLE_USER
-      parts: [{ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "text/plain" }],
+      parts: [
+        {
+          content: { $case: "text" as const, value: text },
+          metadata: undefined,
+          filename: "",
+          mediaType: "text/plain",
+        },
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],

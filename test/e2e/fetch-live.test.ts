@@ -41,7 +41,10 @@ function states(report: Report): Record<string, string> {
 }
 
 describe("fetch against an @a2a-js/sdk server", () => {
-  for (const [binding, flag] of [["JSONRPC", "jsonrpc"], ["HTTP+JSON", "rest"]] as const) {
+  for (const [binding, flag] of [
+    ["JSONRPC", "jsonrpc"],
+    ["HTTP+JSON", "rest"],
+  ] as const) {
     it(`GetTask over ${flag} saves the bytes the SDK client saw, and they verify`, async () => {
       const run = await runLiveTask(server, "one-shot", "JSONRPC");
       const file = out();
@@ -55,7 +58,12 @@ describe("fetch against an @a2a-js/sdk server", () => {
       const side = JSON.parse(readFileSync(`${file}.fetch.json`, "utf8"));
       // GetTask runs no executor, so the server echoes no activated extension (a2a-js-sdk.md §2.2).
       expect(side.exchanges[0]).toMatchObject({ status: 200, a2aExtensions: null });
-      const report = verify({ inputs: [{ source: file, data: readFileSync(file) }], firstTask: run.sendResponse, trust: TRUST, minEvidence: "EXTERNALLY_REGISTERED" });
+      const report = verify({
+        inputs: [{ source: file, data: readFileSync(file) }],
+        firstTask: run.sendResponse,
+        trust: TRUST,
+        minEvidence: "EXTERNALLY_REGISTERED",
+      });
       expect(states(report)).toEqual(EXPECTED?.properties);
       expect(report.policy.exitCode).toBe(0);
     });
@@ -63,7 +71,23 @@ describe("fetch against an @a2a-js/sdk server", () => {
     it(`--send over ${flag} (from the Agent Card) captures first and final Task, and the capture verifies`, async () => {
       const card = tempFile("card.json", JSON.stringify(server.card));
       const file = out();
-      const r = await fetchCli(["--card", card, "--binding", flag, "--send", "--text", "seal this capture", "--min-evidence", "EXTERNALLY_REGISTERED", "--poll-interval", "10", "--polls", "1000", "-o", file]);
+      const r = await fetchCli([
+        "--card",
+        card,
+        "--binding",
+        flag,
+        "--send",
+        "--text",
+        "seal this capture",
+        "--min-evidence",
+        "EXTERNALLY_REGISTERED",
+        "--poll-interval",
+        "10",
+        "--polls",
+        "1000",
+        "-o",
+        file,
+      ]);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/reached TASK_STATE_COMPLETED/);
@@ -72,12 +96,17 @@ describe("fetch against an @a2a-js/sdk server", () => {
       const report = verify({ inputs: [{ source: file, data: readFileSync(file) }], trust: TRUST });
       expect(report.inputs[0]).toMatchObject({ shape: "capture" });
       expect(states(report)).toEqual(EXPECTED?.properties);
-      expect(report.inputs[0]).toMatchObject({ evidenceLevel: { achieved: "EXTERNALLY_REGISTERED", negotiated: "EXTERNALLY_REGISTERED" } });
+      expect(report.inputs[0]).toMatchObject({
+        evidenceLevel: { achieved: "EXTERNALLY_REGISTERED", negotiated: "EXTERNALLY_REGISTERED" },
+      });
       expect(report.policy.exitCode).toBe(0);
     });
   }
 
-  for (const [binding, flag] of [["JSONRPC", "jsonrpc"], ["HTTP+JSON", "rest"]] as const) {
+  for (const [binding, flag] of [
+    ["JSONRPC", "jsonrpc"],
+    ["HTTP+JSON", "rest"],
+  ] as const) {
     it(`GetTask over ${flag} of a Task waiting for input saves it pending (exit 3); once resumed, the fetched end verifies with it as --interim`, async () => {
       const tap = new Tap();
       const client = await sdkClient(server.baseUrl, binding, { tap });
@@ -91,15 +120,29 @@ describe("fetch against an @a2a-js/sdk server", () => {
       expect(p.stderr).toBe("");
       expect(p.code).toBe(0);
       expect(p.stdout).toContain(`in ${INPUT_REQUIRED}`);
-      const pending = verify({ inputs: [{ source: paused, data: readFileSync(paused) }], firstTask: sendResponse, trust: TRUST, minEvidence: "EXTERNALLY_REGISTERED" });
+      const pending = verify({
+        inputs: [{ source: paused, data: readFileSync(paused) }],
+        firstTask: sendResponse,
+        trust: TRUST,
+        minEvidence: "EXTERNALLY_REGISTERED",
+      });
       expect(pending.inputs[0]).toMatchObject({ error: { code: "INPUT_EVIDENCE_PENDING" }, exitCode: 3 });
       expect(pending.policy.exitCode).toBe(3);
 
-      await client.sendMessage(resumeRequest("paused", { id: first.id, contextId: String(waiting.contextId) }), EXTENSION_HEADER);
+      await client.sendMessage(
+        resumeRequest("paused", { id: first.id, contextId: String(waiting.contextId) }),
+        EXTENSION_HEADER,
+      );
       await pollToTerminal(client, first.id);
       const final = out();
       expect((await fetchCli(["--url", url, "--binding", flag, "--task-id", first.id, "-o", final])).code).toBe(0);
-      const report = verify({ inputs: [{ source: final, data: readFileSync(final) }], firstTask: sendResponse, interim: [readFileSync(paused)], trust: TRUST, minEvidence: "EXTERNALLY_REGISTERED" });
+      const report = verify({
+        inputs: [{ source: final, data: readFileSync(final) }],
+        firstTask: sendResponse,
+        interim: [readFileSync(paused)],
+        trust: TRUST,
+        minEvidence: "EXTERNALLY_REGISTERED",
+      });
       expect(states(report)).toEqual(KIND_EXPECTATIONS.paused?.properties);
       expect(report.policy.exitCode).toBe(0);
       const input = report.inputs[0];

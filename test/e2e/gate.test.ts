@@ -6,11 +6,25 @@
  * pause are each refused with an EvidencePolicyError naming the reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evidenceGate, EvidencePolicyError, SDK_OBJECT_NOTE, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
+import {
+  evidenceGate,
+  EvidencePolicyError,
+  SDK_OBJECT_NOTE,
+  type EvidenceGateOptions,
+} from "../../src/a2a-js/index.js";
 import { isFailedInput, type Report, type VerifiedInput } from "../../src/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { producerTrust } from "../../producer/seal.js";
-import { BINDINGS, isSend, REFERENCE_REQUIREMENT, resumeRequest, sdkClient, sendRequest, Tap, type Binding } from "./client.js";
+import {
+  BINDINGS,
+  isSend,
+  REFERENCE_REQUIREMENT,
+  resumeRequest,
+  sdkClient,
+  sendRequest,
+  Tap,
+  type Binding,
+} from "./client.js";
 import { INPUT_REQUIRED, pollToTerminal, pollUntil } from "./harness.js";
 import { E2E_AUTHORITY } from "./kinds.js";
 import { INTERIM_PASSES, lifecycleChecks } from "./reports.js";
@@ -70,7 +84,14 @@ async function pauseAndResume(binding: Binding, kind: string) {
   const acceptedWhilePaused = accepted.length;
   const resumed = await c.sendMessage(resumeRequest(kind, { id: first.id, contextId: String(waiting.contextId) }));
   const resumeBody = JSON.parse(tap.last(isSend).requestBody ?? "{}");
-  return { c, first, accepted, acceptedWhilePaused, resumed, resumeMessage: resumeBody.params?.message ?? resumeBody.message };
+  return {
+    c,
+    first,
+    accepted,
+    acceptedWhilePaused,
+    resumed,
+    resumeMessage: resumeBody.params?.message ?? resumeBody.message,
+  };
 }
 
 for (const binding of BINDINGS) {
@@ -95,15 +116,26 @@ for (const binding of BINDINGS) {
         expect(input.properties.negotiation.state).toBe("PASS");
         expect(input.evidenceLevel.achieved).toBe("EXTERNALLY_REGISTERED");
         expect(input.notes).toContain(SDK_OBJECT_NOTE);
-        expect(accepted[0]?.policy).toEqual({ require: ["negotiation"], minEvidence: "EXTERNALLY_REGISTERED", exitCode: 0 });
+        expect(accepted[0]?.policy).toEqual({
+          require: ["negotiation"],
+          minEvidence: "EXTERNALLY_REGISTERED",
+          exitCode: 0,
+        });
       });
     }
 
     it("passes a Task waiting for input through, adds the same requirement to the resuming Message, and verifies the interim record it saw with the terminal one", async () => {
-      const { c, first, accepted, acceptedWhilePaused, resumed, resumeMessage } = await pauseAndResume(binding, "paused");
+      const { c, first, accepted, acceptedWhilePaused, resumed, resumeMessage } = await pauseAndResume(
+        binding,
+        "paused",
+      );
       expect(acceptedWhilePaused).toBe(0);
       expect("id" in resumed && resumed.id).toBe(first.id);
-      expect(resumeMessage).toMatchObject({ taskId: first.id, extensions: [EXTENSION_URI], metadata: { [EXTENSION_URI]: { ...REFERENCE_REQUIREMENT } } });
+      expect(resumeMessage).toMatchObject({
+        taskId: first.id,
+        extensions: [EXTENSION_URI],
+        metadata: { [EXTENSION_URI]: { ...REFERENCE_REQUIREMENT } },
+      });
       const final = await pollToTerminal(c, first.id);
       expect(final.status).toMatchObject({ state: "TASK_STATE_COMPLETED" });
       expect(accepted).toHaveLength(1);
@@ -112,8 +144,14 @@ for (const binding of BINDINGS) {
       expect(input.properties.negotiation.checks.find((ch) => ch.id === "requirement.unchanged")?.state).toBe("PASS");
       // One of each: the gate kept the paused Task once, however often it was polled.
       expect(lifecycleChecks(input).filter((l) => l.startsWith("interim."))).toEqual(INTERIM_PASSES);
-      expect(lifecycleChecks(input).filter((l) => l.startsWith("transcript."))).toEqual(["transcript.transition PASS", "transcript.transition PASS", "transcript.resumption PASS"]);
-      expect(input.properties.taskBinding.checks.find((ch) => ch.id === "interim.observed")?.subject).toMatch(/ at --interim\[0\]:artifacts\[1\]/);
+      expect(lifecycleChecks(input).filter((l) => l.startsWith("transcript."))).toEqual([
+        "transcript.transition PASS",
+        "transcript.transition PASS",
+        "transcript.resumption PASS",
+      ]);
+      expect(input.properties.taskBinding.checks.find((ch) => ch.id === "interim.observed")?.subject).toMatch(
+        / at --interim\[0\]:artifacts\[1\]/,
+      );
     });
 
     it("refuses a terminal record that drops the interim record shown at the pause (EVIDENCE_FAILED: interim.cited FAIL)", async () => {
@@ -151,7 +189,10 @@ for (const binding of BINDINGS) {
         // Only the copy from the resumption window shows the resuming Message, and says so.
         const observed = input.properties.taskBinding.checks.find((ch) => ch.id === "interim.observed")?.detail;
         if (lookWhilePaused) expect(observed).not.toMatch(/excepted/);
-        else expect(observed).toMatch(/excepted: that is the resuming Message the terminal record commits at transcript\[3\]/);
+        else
+          expect(observed).toMatch(
+            /excepted: that is the resuming Message the terminal record commits at transcript\[3\]/,
+          );
       });
     }
 
@@ -167,7 +208,11 @@ for (const binding of BINDINGS) {
       if (!input || isFailedInput(input)) throw new Error("no verified input");
       expect(input.properties.negotiation.state).toBe("FAIL");
       expect(input.properties.negotiation.checks.find((ch) => ch.state === "FAIL")?.id).toBe("status.meetsMinimum");
-      expect(input.evidenceLevel).toEqual({ achieved: "SIGNED_RECORD", claimed: "SIGNED_RECORD", negotiated: "EXTERNALLY_REGISTERED" });
+      expect(input.evidenceLevel).toEqual({
+        achieved: "SIGNED_RECORD",
+        claimed: "SIGNED_RECORD",
+        negotiated: "EXTERNALLY_REGISTERED",
+      });
       expect(e.task?.id).toBe(first.id);
       expect(accepted).toHaveLength(0);
     });
@@ -226,7 +271,13 @@ for (const binding of BINDINGS) {
 
 describe("the gate's policy is the caller's", () => {
   it("PREFERRED: an agent that never accepts passes; one that accepted and downgraded is still refused", async () => {
-    const { client, accepted } = gated("HTTP+JSON", { requirement: { requirement: "PREFERRED", minimumEvidence: "EXTERNALLY_REGISTERED", maximumRegistrationDelaySeconds: 60 } });
+    const { client, accepted } = gated("HTTP+JSON", {
+      requirement: {
+        requirement: "PREFERRED",
+        minimumEvidence: "EXTERNALLY_REGISTERED",
+        maximumRegistrationDelaySeconds: 60,
+      },
+    });
     const c = await client;
     const ignored = await c.sendMessage(send("never-accepts"));
     if ("messageId" in ignored) throw new Error("expected a Task");
@@ -240,7 +291,9 @@ describe("the gate's policy is the caller's", () => {
 
   it("a getTask of a Task this gate never saw sent: acceptance unobserved, POLICY_NOT_MET under REQUIRED", async () => {
     const plain = await sdkClient(server.baseUrl, "JSONRPC", { tap: new Tap() });
-    const first = await plain.sendMessage(sendRequest("one-shot", "sent without the gate"), { serviceParameters: { "A2A-Extensions": EXTENSION_URI } });
+    const first = await plain.sendMessage(sendRequest("one-shot", "sent without the gate"), {
+      serviceParameters: { "A2A-Extensions": EXTENSION_URI },
+    });
     if ("messageId" in first) throw new Error("expected a Task");
     await pollToTerminal(plain, first.id);
     const e = await refusal((await gated("JSONRPC").client).getTask({ tenant: "", id: first.id }));
@@ -250,14 +303,16 @@ describe("the gate's policy is the caller's", () => {
   });
 
   it("an invalid trust file fails at construction, not at the first Task", () => {
-    expect(() => evidenceGate({ requirement: { minimumEvidence: "SIGNED_RECORD" }, trust: '{"version":2}' })).toThrow(/trust configuration is invalid: TRUST_SCHEMA/);
+    expect(() => evidenceGate({ requirement: { minimumEvidence: "SIGNED_RECORD" }, trust: '{"version":2}' })).toThrow(
+      /trust configuration is invalid: TRUST_SCHEMA/,
+    );
   });
 
   it("a message that already carries another requirement is a programming error", async () => {
     const c = await gated("JSONRPC").client;
-    await expect(c.sendMessage(sendRequest("one-shot", "x", { ...REFERENCE_REQUIREMENT, minimumEvidence: "SIGNED_RECORD" }))).rejects.toThrow(
-      /already carries a different evidence requirement/,
-    );
+    await expect(
+      c.sendMessage(sendRequest("one-shot", "x", { ...REFERENCE_REQUIREMENT, minimumEvidence: "SIGNED_RECORD" })),
+    ).rejects.toThrow(/already carries a different evidence requirement/);
     // The same requirement, in another member order, is the gate's own: accepted.
     const { requireTask, ...rest } = REFERENCE_REQUIREMENT;
     const first = await c.sendMessage(sendRequest("one-shot", "x", { requireTask, ...rest }));

@@ -8,7 +8,19 @@
 import { Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
 import { EXTENSION_URI } from "../../producer/constants.js";
-import { BINDINGS, EXTENSION_HEADER, isGetTask, isSend, resumeRequest, sdkClient, sendRequest, Tap, type Binding, type RequirementJson, REFERENCE_REQUIREMENT } from "./client.js";
+import {
+  BINDINGS,
+  EXTENSION_HEADER,
+  isGetTask,
+  isSend,
+  resumeRequest,
+  sdkClient,
+  sendRequest,
+  Tap,
+  type Binding,
+  type RequirementJson,
+  REFERENCE_REQUIREMENT,
+} from "./client.js";
 import type { LiveServer } from "./server.js";
 
 /** Terminal states (a2a-wire.md §1.3): polling stops there. */
@@ -44,7 +56,11 @@ export interface LiveRun {
 const pause = () => new Promise((r) => setTimeout(r, 10));
 
 /** Polls GetTask until the Task is in one of `states` (default: a terminal state). */
-export async function pollUntil(client: Client, id: string, states: ReadonlySet<string> = TERMINAL): Promise<Record<string, unknown>> {
+export async function pollUntil(
+  client: Client,
+  id: string,
+  states: ReadonlySet<string> = TERMINAL,
+): Promise<Record<string, unknown>> {
   for (let i = 0; i < MAX_POLLS; i++) {
     const json = Task.toJSON(await client.getTask({ tenant: "", id })) as Record<string, unknown>;
     const state = (json.status as { state?: string } | undefined)?.state;
@@ -58,7 +74,12 @@ export const pollToTerminal = (client: Client, id: string) => pollUntil(client, 
 const TERMINAL_OR_PAUSED = new Set([...TERMINAL, INPUT_REQUIRED]);
 
 /** The exact GetTask response bytes over each binding (the last poll's, for the binding that polled). */
-async function getTaskOverEach(clients: Record<Binding, Client>, taps: Record<Binding, Tap>, id: string, polled: Binding): Promise<Record<Binding, Uint8Array>> {
+async function getTaskOverEach(
+  clients: Record<Binding, Client>,
+  taps: Record<Binding, Tap>,
+  id: string,
+  polled: Binding,
+): Promise<Record<Binding, Uint8Array>> {
   const out = {} as Record<Binding, Uint8Array>;
   for (const b of BINDINGS) {
     if (b !== polled) await clients[b].getTask({ tenant: "", id });
@@ -79,18 +100,30 @@ export async function runLiveTask(
     await Promise.all(BINDINGS.map(async (b) => [b, await sdkClient(server.baseUrl, b, { tap: taps[b] })] as const)),
   ) as Record<Binding, Client>;
   const sender = clients[sendBinding];
-  const first = await sender.sendMessage(sendRequest(kind, options.text ?? "seal this exchange", options.requirement ?? REFERENCE_REQUIREMENT), EXTENSION_HEADER);
+  const first = await sender.sendMessage(
+    sendRequest(kind, options.text ?? "seal this exchange", options.requirement ?? REFERENCE_REQUIREMENT),
+    EXTENSION_HEADER,
+  );
   if ("messageId" in first) throw new Error(`kind ${kind} answered with a direct Message`);
   const send = taps[sendBinding].last(isSend);
   let paused: PausedRun | undefined;
   const settled = await pollUntil(sender, first.id, TERMINAL_OR_PAUSED);
   if ((settled.status as { state?: string }).state === INPUT_REQUIRED) {
     const waiting = await getTaskOverEach(clients, taps, first.id, sendBinding);
-    const resume = resumeRequest(kind, { id: first.id, contextId: options.resumeWithoutContext ? "" : String(settled.contextId) }, options.resumeText);
+    const resume = resumeRequest(
+      kind,
+      { id: first.id, contextId: options.resumeWithoutContext ? "" : String(settled.contextId) },
+      options.resumeText,
+    );
     const resumed = await sender.sendMessage(resume, EXTENSION_HEADER);
     if ("messageId" in resumed) throw new Error(`kind ${kind} answered the resumption with a direct Message`);
     const exchange = taps[sendBinding].last(isSend);
-    paused = { getTask: waiting, resumeMessageId: resume.message.messageId, resumeRequestBody: exchange.requestBody ?? "", resumeResponse: await exchange.body };
+    paused = {
+      getTask: waiting,
+      resumeMessageId: resume.message.messageId,
+      resumeRequestBody: exchange.requestBody ?? "",
+      resumeResponse: await exchange.body,
+    };
     await pollToTerminal(sender, first.id);
   }
   return {

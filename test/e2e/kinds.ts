@@ -10,7 +10,13 @@
 import { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { EVIDENCE_ARTIFACT_ID, EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
-import { plainJson, sealTaskEvidence, sealTimesAt, type TaskSealOptions, type TerminalState } from "../../producer/seal.js";
+import {
+  plainJson,
+  sealTaskEvidence,
+  sealTimesAt,
+  type TaskSealOptions,
+  type TerminalState,
+} from "../../producer/seal.js";
 import { sealInterim, sealTerminal } from "./paused-seal.js";
 
 export const E2E_AUTHORITY = "e2e-agent.example";
@@ -44,7 +50,10 @@ function acceptanceOf(requirement: Json, minimumEvidence?: string): Json {
 }
 
 function publishFirstTask(k: KindContext, options: { accept: boolean; minimumEvidence?: string }): void {
-  const metadata = options.accept && k.requirement ? { [EXTENSION_URI]: acceptanceOf(k.requirement, options.minimumEvidence) } : undefined;
+  const metadata =
+    options.accept && k.requirement
+      ? { [EXTENSION_URI]: acceptanceOf(k.requirement, options.minimumEvidence) }
+      : undefined;
   k.bus.publish(
     AgentEvent.task(
       Task.fromJSON({
@@ -74,7 +83,13 @@ function publishStatus(k: KindContext, state: string, extra: { message?: Json; m
 function publishArtifact(k: KindContext, artifact: Json): void {
   k.bus.publish(
     AgentEvent.artifactUpdate(
-      TaskArtifactUpdateEvent.fromJSON({ taskId: k.request.taskId, contextId: k.request.contextId, artifact, append: false, lastChunk: true }),
+      TaskArtifactUpdateEvent.fromJSON({
+        taskId: k.request.taskId,
+        contextId: k.request.contextId,
+        artifact,
+        append: false,
+        lastChunk: true,
+      }),
     ),
   );
 }
@@ -105,7 +120,10 @@ function sealAndFinish(
     { authority: E2E_AUTHORITY, ...sealTimesAt(new Date()), ...options, terminalState },
   );
   publishArtifact(k, plainJson(sealed.artifact) as Json);
-  publishStatus(k, terminalState, { metadata: { [EXTENSION_URI]: plainJson(sealed.reference) }, ...(statusMessage ? { message: statusMessage } : {}) });
+  publishStatus(k, terminalState, {
+    metadata: { [EXTENSION_URI]: plainJson(sealed.reference) },
+    ...(statusMessage ? { message: statusMessage } : {}),
+  });
 }
 
 /** A Message's text parts, joined as the text commitment joins them. */
@@ -173,59 +191,93 @@ const isEvidenceArtifact = (a: Json) => a.artifactId === EVIDENCE_ARTIFACT_ID;
  * the resuming Message, citing the interim record) replacing the interim one, COMPLETED. With
  * `citeInterim: false` the terminal record drops the interim record the paused Task showed.
  */
-const pausedKind = (options: { citeInterim: boolean }): TaskKind => async (k) => {
-  if (!k.request.task) {
-    publishFirstTask(k, { accept: true });
+const pausedKind =
+  (options: { citeInterim: boolean }): TaskKind =>
+  async (k) => {
+    if (!k.request.task) {
+      publishFirstTask(k, { accept: true });
+      publishStatus(k, "TASK_STATE_WORKING");
+      const quote = {
+        artifactId: `quote-${k.request.taskId}`,
+        name: "quote",
+        parts: [{ text: `quote: ${k.text.length} characters to seal` }],
+      };
+      publishArtifact(k, quote);
+      const ask = agentMessage(k, "ask", PAUSED_ASK);
+      const interim = sealInterim(
+        {
+          id: k.request.taskId,
+          contextId: k.request.contextId,
+          turns: [{ message: k.userMessage }, { message: ask, then: INTO_PAUSE }],
+          artifacts: [{ artifact: quote, afterMessages: 1 }],
+        },
+        { authority: E2E_AUTHORITY, ...sealTimesAt(new Date()) },
+      );
+      publishArtifact(k, interim.artifact);
+      // The request is the interrupted status's message (the SDK appends it to history); the
+      // evidence status stays the first Task's PENDING until the terminal record exists.
+      publishStatus(k, INPUT_REQUIRED, { message: ask });
+      return;
+    }
+    // Resumed: the SDK has appended the resuming Message to the stored Task's history.
+    const task = Task.toJSON(k.request.task) as Json;
+    const state = (task.status as Json | undefined)?.state;
+    const history = (task.history ?? []) as Json[];
+    const [request, ask, resume] = history;
+    if (
+      state !== INPUT_REQUIRED ||
+      history.length !== 3 ||
+      !request ||
+      !ask ||
+      !resume ||
+      resume.messageId !== k.userMessage.messageId
+    ) {
+      throw new Error(
+        `the paused kind resumes a Task waiting for input once, not one in ${String(state)} with ${history.length} Messages`,
+      );
+    }
+    const artifacts = (task.artifacts ?? []) as Json[];
+    const quote = artifacts.find((a) => !isEvidenceArtifact(a));
+    const kept = (
+      (artifacts.find(isEvidenceArtifact)?.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined
+    )?.evidenceId;
+    if (!quote) throw new Error("the paused Task shows no quote");
+    // A stream must begin with the Task (the SDK rejects an update first): the stored one, as it is.
+    k.bus.publish(AgentEvent.task(k.request.task));
     publishStatus(k, "TASK_STATE_WORKING");
-    const quote = { artifactId: `quote-${k.request.taskId}`, name: "quote", parts: [{ text: `quote: ${k.text.length} characters to seal` }] };
-    publishArtifact(k, quote);
-    const ask = agentMessage(k, "ask", PAUSED_ASK);
-    const interim = sealInterim(
-      { id: k.request.taskId, contextId: k.request.contextId, turns: [{ message: k.userMessage }, { message: ask, then: INTO_PAUSE }], artifacts: [{ artifact: quote, afterMessages: 1 }] },
-      { authority: E2E_AUTHORITY, ...sealTimesAt(new Date()) },
+    const response = {
+      artifactId: `response-${k.request.taskId}`,
+      name: "response",
+      parts: [{ text: textOf(request).toUpperCase() }],
+    };
+    publishArtifact(k, response);
+    const done = agentMessage(k, "done", PAUSED_DONE);
+    const sealed = sealTerminal(
+      {
+        id: k.request.taskId,
+        contextId: k.request.contextId,
+        turns: [
+          { message: request },
+          { message: ask, then: INTO_PAUSE },
+          { message: resume, then: OUT_OF_PAUSE },
+          { message: done },
+        ],
+        artifacts: [
+          { artifact: quote, afterMessages: 1 },
+          { artifact: response, afterMessages: 3 },
+        ],
+      },
+      { authority: E2E_AUTHORITY, ...sealTimesAt(new Date()), terminalState: "TASK_STATE_COMPLETED" },
+      options.citeInterim,
     );
-    publishArtifact(k, interim.artifact);
-    // The request is the interrupted status's message (the SDK appends it to history); the
-    // evidence status stays the first Task's PENDING until the terminal record exists.
-    publishStatus(k, INPUT_REQUIRED, { message: ask });
-    return;
-  }
-  // Resumed: the SDK has appended the resuming Message to the stored Task's history.
-  const task = Task.toJSON(k.request.task) as Json;
-  const state = (task.status as Json | undefined)?.state;
-  const history = (task.history ?? []) as Json[];
-  const [request, ask, resume] = history;
-  if (state !== INPUT_REQUIRED || history.length !== 3 || !request || !ask || !resume || resume.messageId !== k.userMessage.messageId) {
-    throw new Error(`the paused kind resumes a Task waiting for input once, not one in ${String(state)} with ${history.length} Messages`);
-  }
-  const artifacts = (task.artifacts ?? []) as Json[];
-  const quote = artifacts.find((a) => !isEvidenceArtifact(a));
-  const kept = ((artifacts.find(isEvidenceArtifact)?.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined)?.evidenceId;
-  if (!quote) throw new Error("the paused Task shows no quote");
-  // A stream must begin with the Task (the SDK rejects an update first): the stored one, as it is.
-  k.bus.publish(AgentEvent.task(k.request.task));
-  publishStatus(k, "TASK_STATE_WORKING");
-  const response = { artifactId: `response-${k.request.taskId}`, name: "response", parts: [{ text: textOf(request).toUpperCase() }] };
-  publishArtifact(k, response);
-  const done = agentMessage(k, "done", PAUSED_DONE);
-  const sealed = sealTerminal(
-    {
-      id: k.request.taskId,
-      contextId: k.request.contextId,
-      turns: [{ message: request }, { message: ask, then: INTO_PAUSE }, { message: resume, then: OUT_OF_PAUSE }, { message: done }],
-      artifacts: [
-        { artifact: quote, afterMessages: 1 },
-        { artifact: response, afterMessages: 3 },
-      ],
-    },
-    { authority: E2E_AUTHORITY, ...sealTimesAt(new Date()), terminalState: "TASK_STATE_COMPLETED" },
-    options.citeInterim,
-  );
-  // The producer derives its log from the Task: the interim record it cites is the one the paused Task carried.
-  if (options.citeInterim && sealed.interims[0]?.evidenceId !== kept) throw new Error(`the terminal record cites ${String(sealed.interims[0]?.evidenceId)}, the paused Task carried ${String(kept)}`);
-  publishArtifact(k, sealed.artifact);
-  publishStatus(k, "TASK_STATE_COMPLETED", { metadata: { [EXTENSION_URI]: sealed.reference }, message: done });
-};
+    // The producer derives its log from the Task: the interim record it cites is the one the paused Task carried.
+    if (options.citeInterim && sealed.interims[0]?.evidenceId !== kept)
+      throw new Error(
+        `the terminal record cites ${String(sealed.interims[0]?.evidenceId)}, the paused Task carried ${String(kept)}`,
+      );
+    publishArtifact(k, sealed.artifact);
+    publishStatus(k, "TASK_STATE_COMPLETED", { metadata: { [EXTENSION_URI]: sealed.reference }, message: done });
+  };
 
 /** Ignores the extension: a Task without acceptance, completed without evidence. */
 const neverAccepts: TaskKind = async (k) => {
@@ -236,7 +288,9 @@ const neverAccepts: TaskKind = async (k) => {
 
 /** Answers with a direct Message instead of a Task. */
 const messageReply: TaskKind = async (k) => {
-  k.bus.publish(AgentEvent.message(Message.fromJSON({ ...agentMessage(k, "reply", k.text.toUpperCase()), taskId: undefined })));
+  k.bus.publish(
+    AgentEvent.message(Message.fromJSON({ ...agentMessage(k, "reply", k.text.toUpperCase()), taskId: undefined })),
+  );
 };
 
 export const TASK_KINDS: Readonly<Record<string, TaskKind>> = {
@@ -252,7 +306,8 @@ export const TASK_KINDS: Readonly<Record<string, TaskKind>> = {
 
 export async function runKind(kind: TaskKind, request: RequestContext, bus: ExecutionEventBus): Promise<void> {
   // Activation is echoed only when the header asked for it; acceptance follows the Message (reference rule).
-  if (request.context.requestedExtensions?.includes(EXTENSION_URI)) request.context.addActivatedExtension(EXTENSION_URI);
+  if (request.context.requestedExtensions?.includes(EXTENSION_URI))
+    request.context.addActivatedExtension(EXTENSION_URI);
   const userMessage = Message.toJSON(request.userMessage) as Json;
   const extensions = Array.isArray(userMessage.extensions) ? userMessage.extensions : [];
   const metadata = (userMessage.metadata ?? {}) as Json;
@@ -260,4 +315,3 @@ export async function runKind(kind: TaskKind, request: RequestContext, bus: Exec
   await kind({ request, bus, userMessage, requirement, text: textOf(userMessage) });
   bus.finished();
 }
-

@@ -26,7 +26,10 @@ export interface PausedTaskView {
    * The Task's history in order, each Message followed by the transition it is bound to, if any
    * (the agent's request by the transition into the pause, the resuming Message by the one out).
    */
-  readonly turns: readonly { readonly message: Json; readonly then?: { readonly from: TaskState; readonly to: TaskState } }[];
+  readonly turns: readonly {
+    readonly message: Json;
+    readonly then?: { readonly from: TaskState; readonly to: TaskState };
+  }[];
   /** Content Artifacts, each with the number of history Messages that existed when it was made. */
   readonly artifacts: readonly { readonly artifact: Json; readonly afterMessages: number }[];
 }
@@ -42,7 +45,9 @@ export interface SealedForWire {
 
 function parts(wire: unknown): PartSpec[] {
   // Text parts commit; any other part is carried without text, which commitments skip (content-binding.md §6).
-  return (Array.isArray(wire) ? (wire as Json[]) : []).map((p) => (typeof p.text === "string" ? p.text : { data: null }));
+  return (Array.isArray(wire) ? (wire as Json[]) : []).map((p) =>
+    typeof p.text === "string" ? p.text : { data: null },
+  );
 }
 
 /**
@@ -51,10 +56,20 @@ function parts(wire: unknown): PartSpec[] {
  */
 function messageSpec(m: Json): MessageSpec {
   const str = (v: unknown) => (typeof v === "string" ? v : "");
-  return { messageId: str(m.messageId), role: m.role as MessageSpec["role"], parts: parts(m.parts), taskId: str(m.taskId), contextId: str(m.contextId) };
+  return {
+    messageId: str(m.messageId),
+    role: m.role as MessageSpec["role"],
+    parts: parts(m.parts),
+    taskId: str(m.taskId),
+    contextId: str(m.contextId),
+  };
 }
 
-function optionsOf(view: PausedTaskView, extra: ExchangeOptions, sealInterims = true): ReturnType<typeof resolveOptions> {
+function optionsOf(
+  view: PausedTaskView,
+  extra: ExchangeOptions,
+  sealInterims = true,
+): ReturnType<typeof resolveOptions> {
   const transcript: TranscriptSpec[] = [];
   const messageIndex: number[] = [];
   const interim: { at: number }[] = [];
@@ -67,7 +82,8 @@ function optionsOf(view: PausedTaskView, extra: ExchangeOptions, sealInterims = 
     }
   }
   const artifacts = view.artifacts.map(({ artifact, afterMessages }) => {
-    if (afterMessages < 1 || afterMessages > view.turns.length) throw new Error(`an Artifact made after ${afterMessages} of ${view.turns.length} Messages`);
+    if (afterMessages < 1 || afterMessages > view.turns.length)
+      throw new Error(`an Artifact made after ${afterMessages} of ${view.turns.length} Messages`);
     const name = artifact.name;
     return {
       artifactId: String(artifact.artifactId),
@@ -77,11 +93,23 @@ function optionsOf(view: PausedTaskView, extra: ExchangeOptions, sealInterims = 
       after: messageIndex[afterMessages - 1] as number,
     };
   });
-  return resolveOptions({ ...extra, taskId: view.id, contextId: view.contextId, transcript, artifacts, interim, carrier: "raw" });
+  return resolveOptions({
+    ...extra,
+    taskId: view.id,
+    contextId: view.contextId,
+    transcript,
+    artifacts,
+    interim,
+    carrier: "raw",
+  });
 }
 
 function forWire(o: ReturnType<typeof resolveOptions>, record: SealedRecord): SealedForWire {
-  return { record, artifact: plainJson(evidenceArtifact(o, record)) as Json, reference: plainJson(record.reference) as Json };
+  return {
+    record,
+    artifact: plainJson(evidenceArtifact(o, record)) as Json,
+    reference: plainJson(record.reference) as Json,
+  };
 }
 
 /** The interim record of a Task waiting in INPUT_REQUIRED: its last turn is the request bound to the transition into. */
@@ -97,7 +125,11 @@ export function sealInterim(view: PausedTaskView, options: ExchangeOptions): Sea
  * log shows them. `citeInterims: false` is a dishonest producer: it seals the terminal record as if
  * no interim record had been sealed — the one the paused Task showed is dropped.
  */
-export function sealTerminal(view: PausedTaskView, options: ExchangeOptions, citeInterims = true): SealedForWire & { readonly interims: readonly SealedRecord[] } {
+export function sealTerminal(
+  view: PausedTaskView,
+  options: ExchangeOptions,
+  citeInterims = true,
+): SealedForWire & { readonly interims: readonly SealedRecord[] } {
   const o = optionsOf(view, options, citeInterims);
   const records = sealTaskRecords(o, true);
   if (!records.terminal) throw new Error("no terminal record was sealed");

@@ -31,7 +31,11 @@ export function expectReport(report: Report, expected: KindExpectation): Verifie
 
 /** Each lifecycle check of a verified input (docs/properties.md, the Task lifecycle), as `id state`, in property order. */
 export const lifecycleChecks = (input: VerifiedInput): string[] =>
-  PROPERTY_NAMES.flatMap((p) => input.properties[p].checks.filter((c) => /^(interim\.|transcript\.(transition|resumption)$)/.test(c.id)).map((c) => `${c.id} ${c.state}`));
+  PROPERTY_NAMES.flatMap((p) =>
+    input.properties[p].checks
+      .filter((c) => /^(interim\.|transcript\.(transition|resumption)$)/.test(c.id))
+      .map((c) => `${c.id} ${c.state}`),
+  );
 
 /** The interim.* checks of a Task whose one interim record was supplied with its paused Task, all PASS, in property order. */
 export const INTERIM_PASSES: readonly string[] = [

@@ -55,7 +55,12 @@ for (const [kind, expected] of Object.entries(KIND_EXPECTATIONS)) {
           const task = taskOf(run.getTask[b]);
           expect(task.id).toBe(run.taskId);
           expect(task.status).toMatchObject({ state: expected.taskState });
-          const report = verify({ inputs: [{ source: b, data: run.getTask[b] }], firstTask: run.sendResponse, trust: TRUST, minEvidence: MIN });
+          const report = verify({
+            inputs: [{ source: b, data: run.getTask[b] }],
+            firstTask: run.sendResponse,
+            trust: TRUST,
+            minEvidence: MIN,
+          });
           const input = expectReport(report, expected);
           expect(input.shape).toBe(b === "JSONRPC" ? "jsonrpc-response" : "task");
           // The evidence ID the report names is the one the Task's reference states.
@@ -79,9 +84,17 @@ for (const [kind, expected] of Object.entries(KIND_EXPECTATIONS)) {
 
       it("the SDK's bytes with one observed word changed fail taskBinding, and nothing else that passed", () => {
         const body = text(run.getTask["HTTP+JSON"]);
-        const changed = kind === "failed" ? body.replace("upstream ledger refused", "upstream ledger accepted") : body.replace("SEAL THIS EXCHANGE", "SEAL THAT EXCHANGE");
+        const changed =
+          kind === "failed"
+            ? body.replace("upstream ledger refused", "upstream ledger accepted")
+            : body.replace("SEAL THIS EXCHANGE", "SEAL THAT EXCHANGE");
         expect(changed).not.toBe(body);
-        const report = verify({ inputs: [{ source: "tampered", data: changed }], firstTask: run.sendResponse, trust: TRUST, minEvidence: MIN });
+        const report = verify({
+          inputs: [{ source: "tampered", data: changed }],
+          firstTask: run.sendResponse,
+          trust: TRUST,
+          minEvidence: MIN,
+        });
         const input = verified(report);
         const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
         expect(failing).toEqual(PROPERTY_NAMES.filter((p) => p === "taskBinding" || expected.properties[p] === "FAIL"));
@@ -92,7 +105,11 @@ for (const [kind, expected] of Object.entries(KIND_EXPECTATIONS)) {
       });
 
       it("without the first Task the acceptance is unobserved: negotiation INCONCLUSIVE", () => {
-        const report = verify({ inputs: [{ source: sendBinding, data: run.getTask[sendBinding] }], trust: TRUST, minEvidence: MIN });
+        const report = verify({
+          inputs: [{ source: sendBinding, data: run.getTask[sendBinding] }],
+          trust: TRUST,
+          minEvidence: MIN,
+        });
         expect(verified(report).properties.negotiation.state).toBe("INCONCLUSIVE");
         expect(verified(report).properties.negotiation.checks.map((c) => c.id)).toContain("acceptance.accepted");
       });
@@ -109,7 +126,11 @@ describe("the built CLI on saved bytes", () => {
       const first = tempFile("first.json", run.sendResponse);
       const trust = tempFile("trust.json", jsonText(TRUST));
       const bin = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
-      const r = spawnSync(process.execPath, [bin, "verify", "--format", "json", "--trust", trust, "--first-task", first, "--min-evidence", MIN, final], { encoding: "utf8" });
+      const r = spawnSync(
+        process.execPath,
+        [bin, "verify", "--format", "json", "--trust", trust, "--first-task", first, "--min-evidence", MIN, final],
+        { encoding: "utf8" },
+      );
       expect(r.stderr).toBe("");
       expect(r.status).toBe(expected.exitCode);
       expectReport(JSON.parse(r.stdout) as Report, expected);
@@ -124,7 +145,10 @@ describe("a streamed Task (sendMessageStream)", () => {
       const client = await sdkClient(server.baseUrl, binding, { tap });
       const seen: string[] = [];
       let taskId = "";
-      for await (const event of client.sendMessageStream(sendRequest("one-shot", "seal this stream"), EXTENSION_HEADER)) {
+      for await (const event of client.sendMessageStream(
+        sendRequest("one-shot", "seal this stream"),
+        EXTENSION_HEADER,
+      )) {
         seen.push(event.payload?.$case ?? "none");
         if (event.payload?.$case === "task") taskId = event.payload.value.id;
       }
@@ -135,9 +159,14 @@ describe("a streamed Task (sendMessageStream)", () => {
       expect(events.map((e) => Object.keys(e.payload)[0])).toEqual(seen);
 
       const firstTask = events[0]?.payload.task as Record<string, unknown>;
-      expect((extensionMetadata(firstTask)?.evidenceAcceptance as { state?: string } | undefined)?.state).toBe("ACCEPTED");
+      expect((extensionMetadata(firstTask)?.evidenceAcceptance as { state?: string } | undefined)?.state).toBe(
+        "ACCEPTED",
+      );
       const evidence = events
-        .map((e) => e.payload.artifactUpdate as { artifact: { extensions?: string[]; parts: { raw?: string }[] } } | undefined)
+        .map(
+          (e) =>
+            e.payload.artifactUpdate as { artifact: { extensions?: string[]; parts: { raw?: string }[] } } | undefined,
+        )
         .filter((u) => u?.artifact.extensions?.includes(EXTENSION_URI));
       expect(evidence).toHaveLength(1);
       const bundleBytes = base64ToBytesStrict(evidence[0]?.artifact.parts[0]?.raw ?? "");
@@ -149,8 +178,15 @@ describe("a streamed Task (sendMessageStream)", () => {
 
       // The same Task, fetched afterwards, verifies with that evidence ID; the stream's first task event is its first Task.
       await client.getTask({ tenant: "", id: taskId });
-      const getTask = await tap.last((t) => !isSend(t) && t.url.includes(binding === "JSONRPC" ? "/a2a/jsonrpc" : `/tasks/${taskId}`)).body;
-      const report = verify({ inputs: [{ source: binding, data: getTask }], firstTask: JSON.stringify({ task: firstTask }), trust: TRUST, minEvidence: MIN });
+      const getTask = await tap.last(
+        (t) => !isSend(t) && t.url.includes(binding === "JSONRPC" ? "/a2a/jsonrpc" : `/tasks/${taskId}`),
+      ).body;
+      const report = verify({
+        inputs: [{ source: binding, data: getTask }],
+        firstTask: JSON.stringify({ task: firstTask }),
+        trust: TRUST,
+        minEvidence: MIN,
+      });
       expect(verified(report).evidenceId).toBe(streamedId);
       expectReport(report, KIND_EXPECTATIONS["one-shot"] as KindExpectation);
     });

@@ -54,7 +54,9 @@ export function agentCardJson(baseUrl: string, options: { streaming: boolean }):
     },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: [{ id: "seal", name: "seal", description: "uppercases the text and seals the exchange", tags: ["evidence"] }],
+    skills: [
+      { id: "seal", name: "seal", description: "uppercases the text and seals the exchange", tags: ["evidence"] },
+    ],
   };
 }
 
@@ -71,7 +73,9 @@ const executor: AgentExecutor = {
 };
 
 /** Starts the server (its card signed by `cardSigner`, when given); `close()` stops it and every connection it holds. */
-export async function startLiveServer(options: { streaming?: boolean; cardSigner?: AgentCardSignatureGenerator } = {}): Promise<LiveServer> {
+export async function startLiveServer(
+  options: { streaming?: boolean; cardSigner?: AgentCardSignatureGenerator } = {},
+): Promise<LiveServer> {
   const app = express();
   const server: Server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -81,7 +85,16 @@ export async function startLiveServer(options: { streaming?: boolean; cardSigner
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const card = agentCardJson(baseUrl, { streaming: options.streaming ?? true });
-  const handler = new DefaultRequestHandler(AgentCard.fromJSON(card), new InMemoryTaskStore(), executor, undefined, undefined, undefined, undefined, options.cardSigner);
+  const handler = new DefaultRequestHandler(
+    AgentCard.fromJSON(card),
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    options.cardSigner,
+  );
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
   app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   app.use("/a2a/rest", restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));

@@ -100,7 +100,12 @@ export const A2A = rawPlan(SEEDS.length).filter((p) => p.op >= 10);
 // Continuity cosignatures, and a log that holds a Task's interim records beside the terminal one,
 // cannot be derived again (producer/mutate.ts rebuilds a log of one record): those seeds are raw-only.
 const cheap = SEEDS.map((s, i) => [s, i] as const)
-  .filter(([s]) => s.name !== "valid-rich" && exchangeOf(s).bundle.continuityEvidence === undefined && exchangeOf(s).interimBundles.length === 0)
+  .filter(
+    ([s]) =>
+      s.name !== "valid-rich" &&
+      exchangeOf(s).bundle.continuityEvidence === undefined &&
+      exchangeOf(s).interimBundles.length === 0,
+  )
   .map(([, i]) => i);
 const SEMANTIC_SEEDS = fc.oneof(
   { arbitrary: fc.constantFrom(...cheap), weight: 40 },

@@ -82,7 +82,11 @@ const textChanged = (c: Context): boolean => {
 const nonTextAfter = (c: Context): boolean => {
   const path = containerPath(c);
   const container = path === undefined ? undefined : valueAt(c.after.input, path);
-  return isJsonObject(container) && Array.isArray(container.parts) && container.parts.some((p) => isJsonObject(p) && typeof p.text !== "string");
+  return (
+    isJsonObject(container) &&
+    Array.isArray(container.parts) &&
+    container.parts.some((p) => isJsonObject(p) && typeof p.text !== "string")
+  );
 };
 
 /** A history Message now names another Task or context than the Task whose history holds it (a spliced Message). */
@@ -144,7 +148,16 @@ const firstStateTerminal = (c: Context): boolean => {
 };
 
 /** A success reference states all of these (a2a-wire.md §6.7): one left out is a FAIL. */
-const REQUIRED_REFERENCE = ["evidenceId", "coreManifestDigest", "recordProfile", "extensionVersion", "evidenceStatus", "terminalState", "coverageScope", "deliveryMode"];
+const REQUIRED_REFERENCE = [
+  "evidenceId",
+  "coreManifestDigest",
+  "recordProfile",
+  "extensionVersion",
+  "evidenceStatus",
+  "terminalState",
+  "coverageScope",
+  "deliveryMode",
+];
 const LEVELS = ["SIGNED_RECORD", "EXTERNALLY_REGISTERED", "CONTINUITY_WITNESSED"];
 
 /** The terminal Task now states a status that does not meet the negotiated minimum (a higher claim meets it). */
@@ -225,33 +238,60 @@ const boundByTransition = (c: Context): boolean => {
   const message = path ? valueAt(c.before.input, path) : undefined;
   const transcript = valueAt(c.before.bundle, ["taskEvidencePayload", "transcript"]);
   const id = isJsonObject(message) ? message.messageId : undefined;
-  return typeof id === "string" && Array.isArray(transcript) && transcript.some((e) => isJsonObject(e) && e.kind === "transition" && e.messageId === id);
+  return (
+    typeof id === "string" &&
+    Array.isArray(transcript) &&
+    transcript.some((e) => isJsonObject(e) && e.kind === "transition" && e.messageId === id)
+  );
 };
 
 /** The interim record at the site, before and after (a capture's `interimBundles[i]`). */
 const interimMember = (c: Context, member: string): [JsonValue | undefined, JsonValue | undefined] => {
   const i = c.mutation.site.path[1];
-  return [valueAt(c.before.input, ["interimBundles", i as number, member]), valueAt(c.after.input, ["interimBundles", i as number, member])];
+  return [
+    valueAt(c.before.input, ["interimBundles", i as number, member]),
+    valueAt(c.after.input, ["interimBundles", i as number, member]),
+  ];
 };
-const interimDigestChanged = (member: string) => (c: Context): boolean => {
-  const [before, after] = interimMember(c, member);
-  return pyjsonText(before) !== pyjsonText(after);
-};
-const interimValueChanged = (member: string) => (c: Context): boolean => {
-  const [before, after] = interimMember(c, member);
-  return !jsonEquals(before, after);
-};
+const interimDigestChanged =
+  (member: string) =>
+  (c: Context): boolean => {
+    const [before, after] = interimMember(c, member);
+    return pyjsonText(before) !== pyjsonText(after);
+  };
+const interimValueChanged =
+  (member: string) =>
+  (c: Context): boolean => {
+    const [before, after] = interimMember(c, member);
+    return !jsonEquals(before, after);
+  };
 
 export const RULES: readonly Rule[] = [
   // A capture's interim records (docs/profile.md §3.3): each is verified as a record.
-  { at: "env.interimBundles.#.taskEvidencePayload", covers: ["contentBinding"], when: interimDigestChanged("taskEvidencePayload") },
-  { at: "env.interimBundles.#.taskEvidencePayload.**", covers: ["contentBinding"], when: interimDigestChanged("taskEvidencePayload") },
+  {
+    at: "env.interimBundles.#.taskEvidencePayload",
+    covers: ["contentBinding"],
+    when: interimDigestChanged("taskEvidencePayload"),
+  },
+  {
+    at: "env.interimBundles.#.taskEvidencePayload.**",
+    covers: ["contentBinding"],
+    when: interimDigestChanged("taskEvidencePayload"),
+  },
   { at: "env.interimBundles.#.manifest", covers: ["contentBinding"], when: interimDigestChanged("manifest") },
   { at: "env.interimBundles.#.manifest.**", covers: ["contentBinding"], when: interimDigestChanged("manifest") },
   { at: "env.interimBundles.#.evidenceId", covers: ["contentBinding"], when: interimValueChanged("evidenceId") },
-  { at: "env.interimBundles.#.coreManifestDigest", covers: ["contentBinding"], when: interimValueChanged("coreManifestDigest") },
+  {
+    at: "env.interimBundles.#.coreManifestDigest",
+    covers: ["contentBinding"],
+    when: interimValueChanged("coreManifestDigest"),
+  },
   { at: "env.interimBundles.#.recordProfile", covers: ["taskBinding"], when: interimValueChanged("recordProfile") },
-  { at: "env.interimBundles.#.extensionVersion", covers: ["taskBinding"], when: interimValueChanged("extensionVersion") },
+  {
+    at: "env.interimBundles.#.extensionVersion",
+    covers: ["taskBinding"],
+    when: interimValueChanged("extensionVersion"),
+  },
   { at: "env.interimBundles.#.capsule", covers: ["producerSignature"], when: interimValueChanged("capsule") },
   { at: "env.interimBundles.#.capsule.**", covers: ["producerSignature"], when: interimValueChanged("capsule") },
   // A transition's bound Message: its own Task binding is committed (§2.4) and checked (transcript.resumption).
@@ -259,14 +299,16 @@ export const RULES: readonly Rule[] = [
   { at: "task.history.#.contextId", covers: ["taskBinding"], when: boundByTransition },
   {
     at: "task.artifacts.C.extensions.**",
-    benign: "a content Artifact's extensions list is not committed: a trace Artifact is content whatever it lists (docs/profile.md §4)",
+    benign:
+      "a content Artifact's extensions list is not committed: a trace Artifact is content whatever it lists (docs/profile.md §4)",
   },
   // A Traceability trace in Task.metadata (§4): covered when the payload digests it, informational otherwise.
   { at: "task.metadata.TRACE", covers: ["taskBinding"], when: traceDigestChanged },
   { at: "task.metadata.TRACE.**", covers: ["taskBinding"], when: traceDigestChanged },
   {
     at: "task.metadata.TRACE.**",
-    benign: "a Traceability trace in metadata is informational unless the payload carries its digest (docs/profile.md §4), and a change that keeps its pyjson keeps its digest",
+    benign:
+      "a Traceability trace in metadata is informational unless the payload carries its digest (docs/profile.md §4), and a change that keeps its pyjson keeps its digest",
   },
 
   // The bundle: integrity (contentBinding, producerSignature) and the log (localInclusion, checkpointSignature, externalRegistration).
@@ -488,7 +530,8 @@ export const RULES: readonly Rule[] = [
   { at: "task.artifacts.C.parts.**", covers: ["taskBinding"], when: (c) => textChanged(c) || nonTextAfter(c) },
   {
     at: "task.artifacts.C.parts.**",
-    benign: "only the text parts are committed (content-binding.md §6): a text part's other members (mediaType, filename, metadata) are labels, not content",
+    benign:
+      "only the text parts are committed (content-binding.md §6): a text part's other members (mediaType, filename, metadata) are labels, not content",
   },
   { at: "task.artifacts.C.parts", benign: "only the text parts are committed (content-binding.md §6)" },
   {

@@ -54,7 +54,8 @@ export function sites(doc: Doc): Site[] {
 
 /** The normalized name of a site, as the coverage map spells it. */
 export function normalize(doc: Doc, site: Site): string[] {
-  const seg = (s: string | number): string => (s === EXTENSION_URI ? "EXT" : s === PEAC_URI ? "PEAC" : s === TRACE_KEY ? "TRACE" : String(s));
+  const seg = (s: string | number): string =>
+    s === EXTENSION_URI ? "EXT" : s === PEAC_URI ? "PEAC" : s === TRACE_KEY ? "TRACE" : String(s);
   if (site.root === "bundle") return ["bundle", ...site.path.map(seg)];
   const p = site.path;
   if (doc.carrier !== "raw" && startsWith(p, doc.bundlePath))

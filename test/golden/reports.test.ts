@@ -17,8 +17,11 @@ import { REPO_ROOT } from "../helpers/external.js";
 const VECTORS = join(REPO_ROOT, "vectors");
 const GOLDEN = join(REPO_ROOT, "test", "golden", "reports");
 const update = process.env.UPDATE_GOLDEN === "1";
-const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
-const inputFile = (dir: string) => ["input.json", "input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f))) as string;
+const names = readdirSync(VECTORS)
+  .filter((n) => existsSync(join(VECTORS, n, "expected.json")))
+  .sort();
+const inputFile = (dir: string) =>
+  ["input.json", "input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f))) as string;
 
 function rendered(name: string, withTrust: boolean): string {
   const dir = join(VECTORS, name);

@@ -10,7 +10,10 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-export async function runCli(args: string[], options: { env?: Record<string, string>; tty?: boolean; stderrTTY?: boolean } = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; tty?: boolean; stderrTTY?: boolean } = {},
+): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {

@@ -11,9 +11,17 @@ export type Register = (program: Command, ctx: CommandContext) => unknown;
 export async function runCommand(register: Register, args: string[]): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: {}, stdoutIsTTY: false };
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: {},
+    stdoutIsTTY: false,
+  };
   let code = 0;
-  const program = new Command().name("a2a-evidence").exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  const program = new Command()
+    .name("a2a-evidence")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   register(program, {
     io,
     setExit: (c) => {

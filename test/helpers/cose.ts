@@ -48,14 +48,26 @@ export function signRaw(signer: TestSigner, message: Uint8Array): Uint8Array {
 function bstr(body: Uint8Array): Buffer {
   const n = body.length;
   const head =
-    n < 24 ? [0x40 | n] : n < 0x100 ? [0x58, n] : n < 0x10000 ? [0x59, n >> 8, n & 0xff] : [0x5a, n >>> 24, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
+    n < 24
+      ? [0x40 | n]
+      : n < 0x100
+        ? [0x58, n]
+        : n < 0x10000
+          ? [0x59, n >> 8, n & 0xff]
+          : [0x5a, n >>> 24, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
   return Buffer.concat([Buffer.from(head), body]);
 }
 
 /** RFC 9052 §4.4: ["Signature1", protected, external_aad, payload], by hand. */
-export function toBeSigned(protectedBytes: Uint8Array, payload: Uint8Array, externalAad: Uint8Array = new Uint8Array(0)): Uint8Array {
+export function toBeSigned(
+  protectedBytes: Uint8Array,
+  payload: Uint8Array,
+  externalAad: Uint8Array = new Uint8Array(0),
+): Uint8Array {
   const context = Buffer.from("6a5369676e617475726531", "hex"); // tstr(10) "Signature1"
-  return new Uint8Array(Buffer.concat([Buffer.from([0x84]), context, bstr(protectedBytes), bstr(externalAad), bstr(payload)]));
+  return new Uint8Array(
+    Buffer.concat([Buffer.from([0x84]), context, bstr(protectedBytes), bstr(externalAad), bstr(payload)]),
+  );
 }
 
 export interface Sign1Parts {
@@ -73,7 +85,8 @@ export interface Sign1Parts {
 
 export function coseSign1(parts: Sign1Parts): Uint8Array {
   const signedPayload = parts.payload ?? parts.signedPayload ?? new Uint8Array(0);
-  const signature = parts.signature ?? signRaw(parts.signer, toBeSigned(parts.protectedBytes, signedPayload, parts.externalAad));
+  const signature =
+    parts.signature ?? signRaw(parts.signer, toBeSigned(parts.protectedBytes, signedPayload, parts.externalAad));
   return encode(new Tagged(18, [parts.protectedBytes, parts.unprotected ?? new Map(), parts.payload, signature]));
 }
 
@@ -88,7 +101,14 @@ export function vectorJson(...parts: string[]): JsonValue {
 export function at(v: JsonValue, ...steps: Array<string | number>): JsonValue {
   let cur: JsonValue | undefined = v;
   for (const step of steps) {
-    cur = typeof step === "number" ? (Array.isArray(cur) ? cur[step] : undefined) : isJsonObject(cur) ? member(cur, step) : undefined;
+    cur =
+      typeof step === "number"
+        ? Array.isArray(cur)
+          ? cur[step]
+          : undefined
+        : isJsonObject(cur)
+          ? member(cur, step)
+          : undefined;
     if (cur === undefined) throw new Error(`vector lacks ${steps.join(".")}`);
   }
   return cur as JsonValue;

@@ -39,7 +39,8 @@ export function objectField(obj: JsonObject, name: string): JsonObject {
 
 export function strings(obj: JsonObject, name: string): string[] {
   const v = member(obj, name);
-  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new Error(`member ${name} is not a list of strings`);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string"))
+    throw new Error(`member ${name} is not a list of strings`);
   return v as string[];
 }
 
@@ -50,9 +51,14 @@ export function strings(obj: JsonObject, name: string): string[] {
 export function expectPreImage(
   preImage: string,
   vector: JsonObject,
-  names: { preImage?: string; bytesHex: string; digest: string } = { preImage: "pre_image", bytesHex: "pre_image_bytes_hex", digest: "digest" },
+  names: { preImage?: string; bytesHex: string; digest: string } = {
+    preImage: "pre_image",
+    bytesHex: "pre_image_bytes_hex",
+    digest: "digest",
+  },
 ): void {
-  if (names.preImage !== undefined && member(vector, names.preImage) !== undefined) expect(preImage).toBe(str(vector, names.preImage));
+  if (names.preImage !== undefined && member(vector, names.preImage) !== undefined)
+    expect(preImage).toBe(str(vector, names.preImage));
   expect(bytesToHex(utf8(preImage))).toBe(str(vector, names.bytesHex));
   expect(sha256Hex(utf8(preImage))).toBe(str(vector, names.digest));
 }

@@ -17,8 +17,16 @@ import { jsonText } from "../../producer/json-text.js";
 import type { ExchangeOptions, TranscriptSpec } from "../../producer/options.js";
 import { copy } from "../properties/harness.js";
 
-const user = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_USER", parts: [text] });
-const agent = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_AGENT", parts: [text] });
+const user = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_USER",
+  parts: [text],
+});
+const agent = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_AGENT",
+  parts: [text],
+});
 const ASK = agent("win 1", "At 19:00 or 21:00?");
 const RESUME = user("win 2", "21:00.");
 const TRANSCRIPT: TranscriptSpec[] = [
@@ -42,7 +50,8 @@ const BASE: ExchangeOptions = {
 const terminal = buildExchange(BASE);
 const pausedTask = buildPausedExchange({ ...BASE, envelope: "paused", transcript: TRANSCRIPT.slice(0, 3) }).pausedTask;
 const finalHistory = terminal.finalTask.history as JsonObject[];
-const messageOf = (spec: MessageSpec): JsonObject => copy(finalHistory.find((m) => m.messageId === spec.messageId) as JsonObject);
+const messageOf = (spec: MessageSpec): JsonObject =>
+  copy(finalHistory.find((m) => m.messageId === spec.messageId) as JsonObject);
 const historyOf = (t: JsonObject) => t.history as JsonValue[];
 
 /** The paused Task as a2a-js shows it in the resumption window: the pause, then the resuming Message. */
@@ -53,15 +62,27 @@ function inWindow(): JsonObject {
 }
 
 function observed(task: JsonObject, against = terminal) {
-  const input = verify({ inputs: [{ source: "t", data: against.input }], trust: against.trust, interim: [utf8(jsonText(task))] }).inputs[0];
+  const input = verify({
+    inputs: [{ source: "t", data: against.input }],
+    trust: against.trust,
+    interim: [utf8(jsonText(task))],
+  }).inputs[0];
   if (!input || isFailedInput(input)) throw new Error(JSON.stringify(input));
-  return { check: input.properties.taskBinding.checks.find((c) => c.id === "interim.observed"), taskBinding: input.properties.taskBinding.state };
+  return {
+    check: input.properties.taskBinding.checks.find((c) => c.id === "interim.observed"),
+    taskBinding: input.properties.taskBinding.state,
+  };
 }
 
 describe("interim.observed in the resumption window", () => {
   it("PASSes the paused Task whose history ends with the resuming Message the terminal record commits, saying so", () => {
     const { check, taskBinding } = observed(inWindow());
-    expect(check).toMatchObject({ state: "PASS", detail: expect.stringMatching(/its last Message .* excepted: that is the resuming Message the terminal record commits at transcript\[3\]/) });
+    expect(check).toMatchObject({
+      state: "PASS",
+      detail: expect.stringMatching(
+        /its last Message .* excepted: that is the resuming Message the terminal record commits at transcript\[3\]/,
+      ),
+    });
     expect(check?.detail).toContain(RESUME.messageId);
     expect(taskBinding).toBe("PASS");
   });
@@ -72,13 +93,31 @@ describe("interim.observed in the resumption window", () => {
 
   const NOT_RECORDED = /is not in the interim record's transcript/;
   const cases: Array<[string, (t: JsonObject) => void]> = [
-    ["the resuming Message with other text (not what the terminal record commits)", (t) => void ((historyOf(t).at(-1) as { parts: { text: string }[] }).parts[0]!.text = "19:00.")],
-    ["another trailing Message, not the committed one", (t) => void (((historyOf(t).at(-1) as JsonObject).messageId = uuidFromLabel("win other")))],
+    [
+      "the resuming Message with other text (not what the terminal record commits)",
+      (t) => void ((historyOf(t).at(-1) as { parts: { text: string }[] }).parts[0]!.text = "19:00."),
+    ],
+    [
+      "another trailing Message, not the committed one",
+      (t) => void ((historyOf(t).at(-1) as JsonObject).messageId = uuidFromLabel("win other")),
+    ],
     ["the resuming Message as the agent's", (t) => void ((historyOf(t).at(-1) as JsonObject).role = "ROLE_AGENT")],
-    ["two trailing Messages: the resuming one and a copy under another id", (t) => void historyOf(t).push({ ...messageOf(RESUME), messageId: uuidFromLabel("win again") })],
-    ["two trailing Messages: the resuming one, then the agent's answer", (t) => void historyOf(t).push(messageOf(TRANSCRIPT[5] as MessageSpec))],
-    ["the agent's later answer alone, committed after the resumption", (t) => void historyOf(t).splice(-1, 1, messageOf(TRANSCRIPT[5] as MessageSpec))],
-    ["the resuming Message before the agent's request (not trailing)", (t) => void historyOf(t).splice(1, 0, historyOf(t).pop() as JsonValue)],
+    [
+      "two trailing Messages: the resuming one and a copy under another id",
+      (t) => void historyOf(t).push({ ...messageOf(RESUME), messageId: uuidFromLabel("win again") }),
+    ],
+    [
+      "two trailing Messages: the resuming one, then the agent's answer",
+      (t) => void historyOf(t).push(messageOf(TRANSCRIPT[5] as MessageSpec)),
+    ],
+    [
+      "the agent's later answer alone, committed after the resumption",
+      (t) => void historyOf(t).splice(-1, 1, messageOf(TRANSCRIPT[5] as MessageSpec)),
+    ],
+    [
+      "the resuming Message before the agent's request (not trailing)",
+      (t) => void historyOf(t).splice(1, 0, historyOf(t).pop() as JsonValue),
+    ],
   ];
   it.each(cases)("FAILs %s", (_, change) => {
     const task = inWindow();
@@ -96,7 +135,11 @@ describe("interim.observed in the resumption window", () => {
   });
 
   it("FAILs the resuming Message when the terminal record does not bind the transition out of the pause to it", () => {
-    const unbound: TranscriptSpec[] = [...TRANSCRIPT.slice(0, 4), { transition: { from: "TASK_STATE_INPUT_REQUIRED", to: "TASK_STATE_WORKING" }, bound: false }, TRANSCRIPT[5] as TranscriptSpec];
+    const unbound: TranscriptSpec[] = [
+      ...TRANSCRIPT.slice(0, 4),
+      { transition: { from: "TASK_STATE_INPUT_REQUIRED", to: "TASK_STATE_WORKING" }, bound: false },
+      TRANSCRIPT[5] as TranscriptSpec,
+    ];
     const { check } = observed(inWindow(), buildExchange({ ...BASE, transcript: unbound }));
     expect(check).toMatchObject({ state: "FAIL", detail: expect.stringMatching(NOT_RECORDED) });
   });

@@ -24,10 +24,20 @@ import { EXT, at, copy } from "../properties/harness.js";
 
 const TRACE_URI = "https://github.com/a2aproject/a2a-samples/extensions/traceability/v1";
 const TRACE_KEY = "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability";
-const validateReport = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")));
+const validateReport = new Ajv2020({ strict: true, allErrors: true }).compile(
+  JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")),
+);
 
-const user = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_USER", parts: [text] });
-const agent = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_AGENT", parts: [text] });
+const user = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_USER",
+  parts: [text],
+});
+const agent = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_AGENT",
+  parts: [text],
+});
 const TRANSCRIPT: TranscriptSpec[] = [
   user("in 0", "Send 100 EUR to Bob."),
   agent("in 1", "Confirm with your bank login."),
@@ -57,18 +67,31 @@ describe("a Task that has not ended", () => {
     const paused = buildPausedExchange(PAUSED);
     const report = verify({ inputs: [{ source: "paused", data: paused.input }], trust: paused.trust });
     const input = one(report);
-    expect(isFailedInput(input) && [input.error.code, input.exitCode, input.error.path]).toEqual(["INPUT_EVIDENCE_PENDING", 3, "result"]);
+    expect(isFailedInput(input) && [input.error.code, input.exitCode, input.error.path]).toEqual([
+      "INPUT_EVIDENCE_PENDING",
+      3,
+      "result",
+    ]);
     expect(isFailedInput(input) && input.error.message).toMatch(
-      new RegExp(`the Task is in TASK_STATE_AUTH_REQUIRED and has not ended: its evidence is EVIDENCE_STATUS_PENDING .* it carries interim record\\(s\\) ${paused.interimBundles[0]?.evidenceId as string} at result\\.artifacts\\[0\\]\\.parts\\[0\\]\\.raw`),
+      new RegExp(
+        `the Task is in TASK_STATE_AUTH_REQUIRED and has not ended: its evidence is EVIDENCE_STATUS_PENDING .* it carries interim record\\(s\\) ${paused.interimBundles[0]?.evidenceId as string} at result\\.artifacts\\[0\\]\\.parts\\[0\\]\\.raw`,
+      ),
     );
     expect(report.policy.exitCode).toBe(3);
     expect(validateReport(JSON.parse(JSON.stringify(report))), JSON.stringify(validateReport.errors)).toBe(true);
-    expect(renderText(report, { verbose: false, style: makeStyle(false) })).toMatch(/pending INPUT_EVIDENCE_PENDING: .*\n {2}exit 3: the Task has not ended; its evidence is pending/);
+    expect(renderText(report, { verbose: false, style: makeStyle(false) })).toMatch(
+      /pending INPUT_EVIDENCE_PENDING: .*\n {2}exit 3: the Task has not ended; its evidence is pending/,
+    );
   });
 
   it("is pending in every envelope and under every policy, --min-evidence NONE included", () => {
     const paused = buildPausedExchange({ ...PAUSED, interim: [] });
-    for (const data of [paused.input, paused.pausedTask, { task: paused.pausedTask }, { finalTask: paused.pausedTask }]) {
+    for (const data of [
+      paused.input,
+      paused.pausedTask,
+      { task: paused.pausedTask },
+      { finalTask: paused.pausedTask },
+    ]) {
       const report = verify({ inputs: [{ source: "p", data: data as JsonValue }], minEvidence: "NONE" });
       expect(report.policy.exitCode).toBe(3);
     }
@@ -78,8 +101,24 @@ describe("a Task that has not ended", () => {
     const paused = buildPausedExchange({ ...PAUSED, interim: [] });
     const honest = buildExchange(BASE);
     const failing = buildExchange({ ...BASE, tamper: { payload: (p) => void (p.taskId = "another") } });
-    expect(verify({ inputs: [{ source: "a", data: paused.input }, { source: "b", data: honest.input }], trust: honest.trust }).policy.exitCode).toBe(3);
-    expect(verify({ inputs: [{ source: "a", data: paused.input }, { source: "b", data: failing.input }], trust: failing.trust }).policy.exitCode).toBe(1);
+    expect(
+      verify({
+        inputs: [
+          { source: "a", data: paused.input },
+          { source: "b", data: honest.input },
+        ],
+        trust: honest.trust,
+      }).policy.exitCode,
+    ).toBe(3);
+    expect(
+      verify({
+        inputs: [
+          { source: "a", data: paused.input },
+          { source: "b", data: failing.input },
+        ],
+        trust: failing.trust,
+      }).policy.exitCode,
+    ).toBe(1);
   });
 
   it("a terminal Task is never pending: PENDING with no bundle is no evidence (exit 2)", () => {
@@ -138,7 +177,11 @@ describe("interim records as inputs", () => {
 
   it("--interim with the bundle, or with the paused Task that carries it, verifies it", () => {
     for (const given of [interim, paused.input, paused.pausedTask]) {
-      const report = verify({ inputs: [{ source: "t", data: done.input }], trust: done.trust, interim: [utf8(jsonText(given as JsonValue))] });
+      const report = verify({
+        inputs: [{ source: "t", data: done.input }],
+        trust: done.trust,
+        interim: [utf8(jsonText(given as JsonValue))],
+      });
       expect(cited(report)).toEqual(["PASS"]);
       expect(report.policy.exitCode).toBe(0);
     }
@@ -146,24 +189,75 @@ describe("interim records as inputs", () => {
 
   describe("interim.observed: a record given with its paused Task describes that Task", () => {
     // A paused Task with an effect done before the pause, so there is one to drop or change.
-    const withEffect: ExchangeOptions = { ...BASE, artifacts: [{ artifactId: uuidFromLabel("in quote"), name: "quote", parts: ["100 EUR = 108 USD"], after: 0 }, ...(BASE.artifacts ?? [])] };
+    const withEffect: ExchangeOptions = {
+      ...BASE,
+      artifacts: [
+        { artifactId: uuidFromLabel("in quote"), name: "quote", parts: ["100 EUR = 108 USD"], after: 0 },
+        ...(BASE.artifacts ?? []),
+      ],
+    };
     const terminal = buildExchange({ ...withEffect, envelope: "jsonrpc" });
-    const pausedTask = buildPausedExchange({ ...withEffect, envelope: "paused", transcript: TRANSCRIPT.slice(0, 3) }).pausedTask;
+    const pausedTask = buildPausedExchange({
+      ...withEffect,
+      envelope: "paused",
+      transcript: TRANSCRIPT.slice(0, 3),
+    }).pausedTask;
     const observed = (task: JsonObject) => {
-      const input = one(verify({ inputs: [{ source: "t", data: terminal.input }], trust: terminal.trust, interim: [utf8(jsonText(task))] }));
+      const input = one(
+        verify({
+          inputs: [{ source: "t", data: terminal.input }],
+          trust: terminal.trust,
+          interim: [utf8(jsonText(task))],
+        }),
+      );
       if (isFailedInput(input)) throw new Error(input.error.message);
       return input.properties.taskBinding.checks.find((c) => c.id === "interim.observed");
     };
     it("PASSes the honest paused Task", () => {
-      expect(observed(pausedTask)).toMatchObject({ state: "PASS", detail: expect.stringMatching(/\(TASK_STATE_AUTH_REQUIRED, 2 Message\(s\), 1 effect\(s\)\) is what it records/) });
+      expect(observed(pausedTask)).toMatchObject({
+        state: "PASS",
+        detail: expect.stringMatching(/\(TASK_STATE_AUTH_REQUIRED, 2 Message\(s\), 1 effect\(s\)\) is what it records/),
+      });
     });
     const cases: Array<[string, (t: JsonObject) => void, RegExp]> = [
-      ["an effect it does not record", (t) => void ((t.artifacts as JsonValue[]).unshift(copy(at(t, "artifacts", 0))), (at(t, "artifacts", 0).artifactId = "another-effect")), /shows artifact another-effect, which its interim record does not record/],
-      ["an effect with other content", (t) => void (at(t, "artifacts", 0, "parts", 0).text = "100 EUR = 200 USD"), /artifact .* is not what the interim record commits/],
-      ["a Message it does not record", (t) => void ((t.history as JsonValue[]).push(copy(at(t, "history", 0))), (at(t, "history", 2).messageId = "another-message")), /the paused Task's Message another-message is not in the interim record's transcript/],
-      ["a Message with other content", (t) => void (at(t, "history", 1, "parts", 0).text = "Confirm by SMS."), /is not what the interim record commits at transcript\[1\]/],
-      ["Messages in another order", (t) => void (t.history as JsonValue[]).reverse(), /is out of order in the interim record's transcript/],
-      ["another state", (t) => void (at(t, "status").state = "TASK_STATE_INPUT_REQUIRED"), /sealed in "TASK_STATE_AUTH_REQUIRED", but the Task it came with waits in TASK_STATE_INPUT_REQUIRED/],
+      [
+        "an effect it does not record",
+        (t) =>
+          void (
+            (t.artifacts as JsonValue[]).unshift(copy(at(t, "artifacts", 0))),
+            (at(t, "artifacts", 0).artifactId = "another-effect")
+          ),
+        /shows artifact another-effect, which its interim record does not record/,
+      ],
+      [
+        "an effect with other content",
+        (t) => void (at(t, "artifacts", 0, "parts", 0).text = "100 EUR = 200 USD"),
+        /artifact .* is not what the interim record commits/,
+      ],
+      [
+        "a Message it does not record",
+        (t) =>
+          void (
+            (t.history as JsonValue[]).push(copy(at(t, "history", 0))),
+            (at(t, "history", 2).messageId = "another-message")
+          ),
+        /the paused Task's Message another-message is not in the interim record's transcript/,
+      ],
+      [
+        "a Message with other content",
+        (t) => void (at(t, "history", 1, "parts", 0).text = "Confirm by SMS."),
+        /is not what the interim record commits at transcript\[1\]/,
+      ],
+      [
+        "Messages in another order",
+        (t) => void (t.history as JsonValue[]).reverse(),
+        /is out of order in the interim record's transcript/,
+      ],
+      [
+        "another state",
+        (t) => void (at(t, "status").state = "TASK_STATE_INPUT_REQUIRED"),
+        /sealed in "TASK_STATE_AUTH_REQUIRED", but the Task it came with waits in TASK_STATE_INPUT_REQUIRED/,
+      ],
       ["another Task", (t) => void (t.id = "another-task"), /but came with Task another-task/],
     ];
     it.each(cases)("FAILs a paused Task with %s", (_, change, detail) => {
@@ -191,8 +285,13 @@ describe("interim records as inputs", () => {
   });
 
   it("--interim names its position in what it locates, and a supplied record nobody cites FAILs", () => {
-    const other = buildPausedExchange({ ...PAUSED, taskId: uuidFromLabel("other task") }).interimBundles[0] as JsonObject;
-    const report = verify({ inputs: [{ source: "t", data: done.input }], trust: done.trust, interim: [utf8(jsonText(interim)), utf8(jsonText(other))] });
+    const other = buildPausedExchange({ ...PAUSED, taskId: uuidFromLabel("other task") })
+      .interimBundles[0] as JsonObject;
+    const report = verify({
+      inputs: [{ source: "t", data: done.input }],
+      trust: done.trust,
+      interim: [utf8(jsonText(interim)), utf8(jsonText(other))],
+    });
     const input = one(report);
     if (isFailedInput(input)) throw new Error(input.error.message);
     const dropped = input.properties.taskBinding.checks.find((c) => c.id === "interim.cited" && c.state === "FAIL");
@@ -231,20 +330,33 @@ describe("interim records as inputs", () => {
 
   it("a --task capture's interim bundles are verified with the bare bundle", () => {
     const capture = buildExchange(BASE);
-    const report = verify({ inputs: [{ source: "b", data: capture.bundle }], trust: capture.trust, task: utf8(jsonText(capture.input)) });
+    const report = verify({
+      inputs: [{ source: "b", data: capture.bundle }],
+      trust: capture.trust,
+      task: utf8(jsonText(capture.input)),
+    });
     const input = one(report);
     if (isFailedInput(input)) throw new Error(input.error.message);
-    expect(input.properties.taskBinding.checks.find((c) => c.id === "interim.cited")?.detail).toMatch(/is cited and supplied \(--task:interimBundles\[0\]\)/);
+    expect(input.properties.taskBinding.checks.find((c) => c.id === "interim.cited")?.detail).toMatch(
+      /is cited and supplied \(--task:interimBundles\[0\]\)/,
+    );
   });
 });
 
 describe("Traceability notes", () => {
   const callee = sha256Hex(utf8("callee record"));
-  const nested = { traceId: "t-inner", steps: [{ stepId: "inner-1", additionalAttributes: { [EXT]: sha256Hex(utf8("grand-callee")) } }] };
+  const nested = {
+    traceId: "t-inner",
+    steps: [{ stepId: "inner-1", additionalAttributes: { [EXT]: sha256Hex(utf8("grand-callee")) } }],
+  };
   const trace = {
     traceId: "t-outer",
     steps: [
-      { stepId: "s1", stepAction: { agentInvocation: { agentName: "inventory", responseTrace: nested } }, additionalAttributes: { [EXT]: callee } },
+      {
+        stepId: "s1",
+        stepAction: { agentInvocation: { agentName: "inventory", responseTrace: nested } },
+        additionalAttributes: { [EXT]: callee },
+      },
       { stepId: "s2", additionalAttributes: { [EXT]: "not-hex" } },
     ],
   };
@@ -257,26 +369,34 @@ describe("Traceability notes", () => {
 
   it("walks nested callee traces (schema A) and lists every cited evidence ID, marking one that is not", () => {
     const input = notesOf({ traceMetadata: { trace, digested: false } });
-    const note = input.notes.find((n) => n.includes("Traceability trace \"t-outer\"")) as string;
+    const note = input.notes.find((n) => n.includes('Traceability trace "t-outer"')) as string;
     expect(note).toContain(`step s1 (inventory) → ${callee}`);
     expect(note).toContain(`step inner-1 ((unnamed callee)) → ${sha256Hex(utf8("grand-callee"))}`);
     expect(note).toContain('"not-hex" (not an evidence ID)');
   });
 
   it("a trace Artifact is content; one whose text is no JSON trace is noted as such", () => {
-    const artifacts = [{ artifactId: uuidFromLabel("trace art"), name: "traceability", extensions: [TRACE_URI], parts: ["not a trace"] }];
+    const artifacts = [
+      { artifactId: uuidFromLabel("trace art"), name: "traceability", extensions: [TRACE_URI], parts: ["not a trace"] },
+    ];
     const input = notesOf({ artifacts });
-    expect(input.notes).toContain("finalTask.artifacts[0]: lists the Traceability extension but its text part holds no JSON trace; it is content like any other Artifact");
+    expect(input.notes).toContain(
+      "finalTask.artifacts[0]: lists the Traceability extension but its text part holds no JSON trace; it is content like any other Artifact",
+    );
     expect(input.properties.taskBinding.state).toBe("PASS");
   });
 
   it("a metadata value under the key that is no trace is noted, and is informational", () => {
     const input = notesOf({ tamper: { finalTask: (t) => void (at(t, "metadata")[TRACE_KEY] = "on") } });
-    expect(input.notes.some((n) => n.endsWith(`["${TRACE_KEY}"]: holds no Traceability trace (no trace id and steps)`))).toBe(true);
+    expect(
+      input.notes.some((n) => n.endsWith(`["${TRACE_KEY}"]: holds no Traceability trace (no trace id and steps)`)),
+    ).toBe(true);
   });
 
   it("PEAC's traceability URI is not the Traceability extension (keys matched exactly)", () => {
-    const input = notesOf({ tamper: { finalTask: (t) => void (at(t, "metadata")["https://www.peacprotocol.org/ext/traceability/v1"] = null) } });
+    const input = notesOf({
+      tamper: { finalTask: (t) => void (at(t, "metadata")["https://www.peacprotocol.org/ext/traceability/v1"] = null) },
+    });
     expect(input.notes.some((n) => n.includes("Traceability"))).toBe(false);
   });
 });

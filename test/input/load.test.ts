@@ -53,7 +53,12 @@ describe("input shapes", () => {
   });
 
   it("reads a capture, ignores its trustConfig, and orders exact bytes first", () => {
-    const r = load({ firstTask: task({ artifacts: [] }), finalTask: task(), evidenceBundle: bundle, trustConfig: { authorizedSigners: {} } });
+    const r = load({
+      firstTask: task({ artifacts: [] }),
+      finalTask: task(),
+      evidenceBundle: bundle,
+      trustConfig: { authorizedSigners: {} },
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.shape).toBe("capture");
@@ -109,14 +114,20 @@ describe("inputs that cannot be verified", () => {
     const r = failure({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32001, message: "Task not found", data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND" }] },
+      error: {
+        code: -32001,
+        message: "Task not found",
+        data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND" }],
+      },
     });
     expect(r.code).toBe("INPUT_JSONRPC_ERROR");
     expect(r.detail).toMatch(/-32001: Task not found \(TASK_NOT_FOUND\)/);
   });
 
   it("a JSON-RPC request, a REST error and a ListTasks response are refused", () => {
-    expect(failure({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t1" } }).code).toBe("INPUT_JSONRPC_REQUEST");
+    expect(failure({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t1" } }).code).toBe(
+      "INPUT_JSONRPC_REQUEST",
+    );
     expect(failure({ error: { code: 404, status: "NOT_FOUND", message: "no task" } }).code).toBe("INPUT_REST_ERROR");
     expect(failure({ tasks: [], nextPageToken: "" }).code).toBe("INPUT_UNKNOWN_SHAPE");
     expect(failure({ hello: "world" }).code).toBe("INPUT_UNKNOWN_SHAPE");
@@ -131,11 +142,20 @@ describe("inputs that cannot be verified", () => {
     expect(r.detail).toMatch(/"kind":"task" at result/);
     expect(r.detail).toMatch(/state "completed" at result\.status\.state/);
     expect(failure({ ...task(), status: { state: "TASK_STATE_CANCELLED" } }).code).toBe("INPUT_A2A_V03");
-    expect(failure({ ...task(), history: [{ messageId: "m", role: "user", parts: [{ text: "x" }] }] }).code).toBe("INPUT_A2A_V03");
+    expect(failure({ ...task(), history: [{ messageId: "m", role: "user", parts: [{ text: "x" }] }] }).code).toBe(
+      "INPUT_A2A_V03",
+    );
   });
 
   it("an artifact without the bundle exits as no evidence, naming the Task's stated status", () => {
-    const t = task({ metadata: { [EXTENSION_URI]: { evidenceStatus: "EVIDENCE_STATUS_FAILED", failureReason: "WITNESS_REQUIRED_NOT_CONFIRMED: down" } } });
+    const t = task({
+      metadata: {
+        [EXTENSION_URI]: {
+          evidenceStatus: "EVIDENCE_STATUS_FAILED",
+          failureReason: "WITNESS_REQUIRED_NOT_CONFIRMED: down",
+        },
+      },
+    });
     t.artifacts = [{ artifactId: "a1", parts: [{ text: "hi" }] }];
     const r = failure(t);
     expect(r.code).toBe("INPUT_NO_EVIDENCE");
@@ -145,7 +165,10 @@ describe("inputs that cannot be verified", () => {
   it("truncated or non-standard base64 is refused with the path of the part", () => {
     for (const bad of [raw.slice(0, -3), raw.replace(/=+$/, ""), `${raw.slice(0, 10)}*${raw.slice(11)}`]) {
       const t = task();
-      ((t.artifacts as Record<string, unknown>[])[1] as { parts: Record<string, unknown>[] }).parts[0] = { raw: bad, mediaType: EVIDENCE_MEDIA_TYPE };
+      ((t.artifacts as Record<string, unknown>[])[1] as { parts: Record<string, unknown>[] }).parts[0] = {
+        raw: bad,
+        mediaType: EVIDENCE_MEDIA_TYPE,
+      };
       const r = failure(t);
       expect(r.code).toBe("INPUT_BUNDLE_BASE64");
       expect(r.path).toBe("artifacts[1].parts[0].raw");
@@ -166,14 +189,19 @@ describe("inputs that cannot be verified", () => {
   it("an oversized bundle is refused before it is parsed", () => {
     const big = Buffer.alloc(64, 0x20).toString("base64");
     const t = task();
-    ((t.artifacts as Record<string, unknown>[])[1] as { parts: Record<string, unknown>[] }).parts[0] = { raw: big, mediaType: EVIDENCE_MEDIA_TYPE };
+    ((t.artifacts as Record<string, unknown>[])[1] as { parts: Record<string, unknown>[] }).parts[0] = {
+      raw: big,
+      mediaType: EVIDENCE_MEDIA_TYPE,
+    };
     const r = loadEvidence(fromPlain(t), {}, { maxBundleBytes: 16 });
     expect(!r.ok && r.code).toBe("INPUT_BUNDLE_TOO_LARGE");
   });
 
   it("A2A wire violations are refused with their path", () => {
     const twoContents = task();
-    ((twoContents.artifacts as Record<string, unknown>[])[0] as { parts: unknown[] }).parts = [{ text: "a", data: { b: 1 } }];
+    ((twoContents.artifacts as Record<string, unknown>[])[0] as { parts: unknown[] }).parts = [
+      { text: "a", data: { b: 1 } },
+    ];
     const a = failure(twoContents);
     expect(a.code).toBe("INPUT_A2A_MALFORMED");
     expect(a.path).toBe("artifacts[0].parts[0]");
@@ -182,7 +210,9 @@ describe("inputs that cannot be verified", () => {
     expect(b.code).toBe("INPUT_A2A_MALFORMED");
     expect(b.path).toBe("contextId");
     const nullData = task();
-    ((nullData.artifacts as Record<string, unknown>[])[1] as { parts: unknown[] }).parts = [{ data: null, mediaType: EVIDENCE_MEDIA_TYPE }];
+    ((nullData.artifacts as Record<string, unknown>[])[1] as { parts: unknown[] }).parts = [
+      { data: null, mediaType: EVIDENCE_MEDIA_TYPE },
+    ];
     expect(failure(nullData).code).toBe("INPUT_A2A_MALFORMED");
     expect(failure({ ...task(), status: { state: "TASK_STATE_DONE" } }).path).toBe("status.state");
   });

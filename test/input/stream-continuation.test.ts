@@ -18,8 +18,16 @@ import { jsonText } from "../../producer/json-text.js";
 import type { TranscriptSpec } from "../../producer/options.js";
 import { EXT, copy } from "../properties/harness.js";
 
-const user = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_USER", parts: [text] });
-const agent = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_AGENT", parts: [text] });
+const user = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_USER",
+  parts: [text],
+});
+const agent = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_AGENT",
+  parts: [text],
+});
 const TRANSCRIPT: TranscriptSpec[] = [
   user("cont 0", "Book a table for two tonight."),
   agent("cont 1", "At 19:00 or 21:00?"),
@@ -33,7 +41,9 @@ const e = buildExchange({
   taskId: uuidFromLabel("cont task"),
   contextId: uuidFromLabel("cont context"),
   transcript: TRANSCRIPT,
-  artifacts: [{ artifactId: uuidFromLabel("cont slots"), name: "slots", parts: ["19:00 free", "21:00 free"], after: 1 }],
+  artifacts: [
+    { artifactId: uuidFromLabel("cont slots"), name: "slots", parts: ["19:00 free", "21:00 free"], after: 1 },
+  ],
   leavesBefore: 2,
 });
 const final = e.finalTask;
@@ -42,11 +52,24 @@ const history = final.history as JsonObject[];
 /** A REST-framed SSE stream: the first event's Task, then (unless it is terminal) the evidence Artifact and the status update that end it as the final Task. */
 function stream(first: JsonObject): Uint8Array {
   const ids = { taskId: final.id as string, contextId: final.contextId as string };
-  const evidence = (final.artifacts as JsonObject[]).find((a) => a.artifactId !== uuidFromLabel("cont slots")) as JsonObject;
+  const evidence = (final.artifacts as JsonObject[]).find(
+    (a) => a.artifactId !== uuidFromLabel("cont slots"),
+  ) as JsonObject;
   const ends = (first.status as JsonObject).state === "TASK_STATE_COMPLETED";
   const events: JsonValue[] = [
     { task: first },
-    ...(ends ? [] : [{ artifactUpdate: { ...ids, artifact: copy(evidence) } }, { statusUpdate: { ...ids, status: copy(final.status as JsonObject), metadata: copy(final.metadata as JsonObject) } }]),
+    ...(ends
+      ? []
+      : [
+          { artifactUpdate: { ...ids, artifact: copy(evidence) } },
+          {
+            statusUpdate: {
+              ...ids,
+              status: copy(final.status as JsonObject),
+              metadata: copy(final.metadata as JsonObject),
+            },
+          },
+        ]),
   ];
   return utf8(events.map((ev) => `data: ${jsonText(ev).replace(/\n\s*/g, "")}\n\n`).join(""));
 }
@@ -56,7 +79,9 @@ function stored(messages = 3): JsonObject {
   const t = copy(final);
   t.status = { state: "TASK_STATE_INPUT_REQUIRED" } as never;
   t.history = history.slice(0, messages).map(copy) as never;
-  t.artifacts = (final.artifacts as JsonObject[]).filter((a) => a.artifactId === uuidFromLabel("cont slots")).map(copy) as never;
+  t.artifacts = (final.artifacts as JsonObject[])
+    .filter((a) => a.artifactId === uuidFromLabel("cont slots"))
+    .map(copy) as never;
   t.metadata = copy(e.firstTask.metadata as JsonObject);
   return t;
 }
@@ -71,8 +96,12 @@ const checkOf = (n: ReturnType<typeof negotiation>, id: string) => n.checks.find
 describe("laterClientTurn", () => {
   it("names a ROLE_USER Message after a ROLE_AGENT one, and nothing else", () => {
     const m = (role: string, messageId: string) => ({ role, messageId });
-    expect(laterClientTurn({ history: [m("ROLE_USER", "a"), m("ROLE_AGENT", "b"), m("ROLE_USER", "c")] } as never)).toBe("c");
-    expect(laterClientTurn({ history: [m("ROLE_USER", "a"), m("ROLE_USER", "b"), m("ROLE_AGENT", "c")] } as never)).toBeUndefined();
+    expect(
+      laterClientTurn({ history: [m("ROLE_USER", "a"), m("ROLE_AGENT", "b"), m("ROLE_USER", "c")] } as never),
+    ).toBe("c");
+    expect(
+      laterClientTurn({ history: [m("ROLE_USER", "a"), m("ROLE_USER", "b"), m("ROLE_AGENT", "c")] } as never),
+    ).toBeUndefined();
     expect(laterClientTurn({ history: [m("ROLE_AGENT", "a")] } as never)).toBeUndefined();
     expect(laterClientTurn({} as never)).toBeUndefined();
   });
@@ -82,35 +111,70 @@ describe("a stream that begins with the stored Task of a later turn", () => {
   it("is not taken as the first response: acceptance not observed (INCONCLUSIVE), no acceptance.beforeWork, a note saying why", () => {
     const n = negotiation(verify({ inputs: [{ source: "resumption", data: stream(stored()) }], trust: e.trust }));
     expect(n.state).toBe("INCONCLUSIVE");
-    expect(checkOf(n, "acceptance.accepted")).toMatchObject({ state: "INCONCLUSIVE", detail: expect.stringMatching(/acceptance not observed/) });
+    expect(checkOf(n, "acceptance.accepted")).toMatchObject({
+      state: "INCONCLUSIVE",
+      detail: expect.stringMatching(/acceptance not observed/),
+    });
     expect(checkOf(n, "acceptance.beforeWork")).toBeUndefined();
-    expect(n.notes.join("\n")).toMatch(new RegExp(`already shows a later client turn \\(Message ${uuidFromLabel("cont 2")} after the agent's\\).*--first-task`));
+    expect(n.notes.join("\n")).toMatch(
+      new RegExp(
+        `already shows a later client turn \\(Message ${uuidFromLabel("cont 2")} after the agent's\\).*--first-task`,
+      ),
+    );
   });
 
   it("takes --first-task beside it, and judges that first response: acceptance.beforeWork PASS", () => {
-    const report = verify({ inputs: [{ source: "resumption", data: stream(stored()) }], firstTask: utf8(jsonText({ task: e.firstTask })), trust: e.trust });
+    const report = verify({
+      inputs: [{ source: "resumption", data: stream(stored()) }],
+      firstTask: utf8(jsonText({ task: e.firstTask })),
+      trust: e.trust,
+    });
     const n = negotiation(report);
     expect(checkOf(n, "acceptance.beforeWork")).toMatchObject({ state: "PASS" });
     expect(checkOf(n, "acceptance.accepted")?.state).toBe("PASS");
   });
 
   it("given as --first-task itself, is refused (exit 2): its first event is no first response", () => {
-    const report = verify({ inputs: [{ source: "final", data: e.input }], firstTask: stream(stored()), trust: e.trust });
-    expect([report.error?.code, report.error?.source, report.policy.exitCode]).toEqual(["INPUT_NOT_A_TASK", "--first-task", 2]);
+    const report = verify({
+      inputs: [{ source: "final", data: e.input }],
+      firstTask: stream(stored()),
+      trust: e.trust,
+    });
+    expect([report.error?.code, report.error?.source, report.policy.exitCode]).toEqual([
+      "INPUT_NOT_A_TASK",
+      "--first-task",
+      2,
+    ]);
   });
 });
 
 describe("a stream whose first Task shows no later client turn is the first response, judged as such", () => {
   const cases: Array<[string, JsonObject]> = [
     ["already holding results, waiting for input after the agent's request", stored(2)],
-    ["already terminal, with only the first Message", Object.assign(copy(final), { history: [copy(history[0] as JsonObject)], metadata: copy(e.firstTask.metadata as JsonObject) })],
-    ["holding results with two client Messages before any agent turn", Object.assign(stored(1), { history: [copy(history[0] as JsonObject), { ...copy(history[2] as JsonObject) }] })],
+    [
+      "already terminal, with only the first Message",
+      Object.assign(copy(final), {
+        history: [copy(history[0] as JsonObject)],
+        metadata: copy(e.firstTask.metadata as JsonObject),
+      }),
+    ],
+    [
+      "holding results with two client Messages before any agent turn",
+      Object.assign(stored(1), { history: [copy(history[0] as JsonObject), { ...copy(history[2] as JsonObject) }] }),
+    ],
   ];
   it.each(cases)("FAILs acceptance.beforeWork when it is %s, and refuses --first-task beside it", (_, first) => {
     const n = negotiation(verify({ inputs: [{ source: "stream", data: stream(first) }], trust: e.trust }));
     expect(n.state).toBe("FAIL");
-    expect(checkOf(n, "acceptance.beforeWork")).toMatchObject({ state: "FAIL", detail: expect.stringMatching(/accepted after the work was done/) });
-    const report = verify({ inputs: [{ source: "stream", data: stream(first) }], firstTask: utf8(jsonText({ task: e.firstTask })), trust: e.trust });
+    expect(checkOf(n, "acceptance.beforeWork")).toMatchObject({
+      state: "FAIL",
+      detail: expect.stringMatching(/accepted after the work was done/),
+    });
+    const report = verify({
+      inputs: [{ source: "stream", data: stream(first) }],
+      firstTask: utf8(jsonText({ task: e.firstTask })),
+      trust: e.trust,
+    });
     const input = report.inputs[0];
     expect(input && isFailedInput(input) && input.error.code).toBe("INPUT_CONFLICTING_TASK");
   });

@@ -6,7 +6,14 @@
  */
 import { expect } from "vitest";
 import { inspect, type Explanation } from "../../src/inspect/index.js";
-import { isAbsent, type Absent, type InterimRecordSection, type ReceiptRecord, type TranscriptRow, type TransitionRow } from "../../src/inspect/model.js";
+import {
+  isAbsent,
+  type Absent,
+  type InterimRecordSection,
+  type ReceiptRecord,
+  type TranscriptRow,
+  type TransitionRow,
+} from "../../src/inspect/model.js";
 import { isFailedInput, type Check, type VerifiedInput } from "../../src/report/model.js";
 import { verify, type InputData } from "../../src/verify.js";
 
@@ -47,7 +54,8 @@ function judged(c: Check): Check["state"] {
   return (m?.[1] as Check["state"] | undefined) ?? c.state;
 }
 
-const stateIs = (c: Check, pass: boolean, what: string) => expect(c.state === "PASS", `${c.id} ${c.subject ?? ""}: ${what}`).toBe(pass);
+const stateIs = (c: Check, pass: boolean, what: string) =>
+  expect(c.state === "PASS", `${c.id} ${c.subject ?? ""}: ${what}`).toBe(pass);
 
 /** The transcript row a `transcript[i]` subject names, a transition entry's. */
 function transition(e: Explanation, c: Check): { row: TranscriptRow; t: TransitionRow } {
@@ -74,15 +82,23 @@ function prefixHolds(r: InterimRecordSection): boolean {
 
 function pausedHolds(r: InterimRecordSection): boolean {
   const p = r.pausedTask;
-  return p !== null && p.members.every((m) => m.equal) && p.messages.items.every((m) => m.equal && m.inOrder) && p.effects.items.every((x) => x.equal);
+  return (
+    p !== null &&
+    p.members.every((m) => m.equal) &&
+    p.messages.items.every((m) => m.equal && m.inOrder) &&
+    p.effects.items.every((x) => x.equal)
+  );
 }
 
 /** Where the log relation reaches what interim.log requires: one log, an earlier leaf, the same or a provably earlier checkpoint. */
 function logHolds(r: InterimRecordSection): boolean {
   const g = r.log;
-  if (!g || !g.logId.equal || g.leafIndex.interim >= g.leafIndex.terminal || g.mmrSize.interim > g.mmrSize.terminal) return false;
+  if (!g || !g.logId.equal || g.leafIndex.interim >= g.leafIndex.terminal || g.mmrSize.interim > g.mmrSize.terminal)
+    return false;
   if (g.mmrSize.interim === g.mmrSize.terminal) return g.root.interim === g.root.terminal;
-  return g.chain.every((s) => s.verifies) && g.reached.size === g.mmrSize.terminal && g.reached.root === g.root.terminal;
+  return (
+    g.chain.every((s) => s.verifies) && g.reached.size === g.mmrSize.terminal && g.reached.root === g.root.terminal
+  );
 }
 
 /**
@@ -94,7 +110,8 @@ const STATES: Record<string, (e: Explanation, c: Check) => void> = {
     if (c.subject === "transcript") return;
     const { row, t } = transition(e, c);
     if (c.state === "PASS") expect(row.equal, `${c.subject} recomputes`).toBe(true);
-    if (c.state === "INCONCLUSIVE") expect([row.observed, t.recomputed], `${c.subject}: its Message is not observed`).toEqual([null, null]);
+    if (c.state === "INCONCLUSIVE")
+      expect([row.observed, t.recomputed], `${c.subject}: its Message is not observed`).toEqual([null, null]);
     if (c.values && c.state === "FAIL") expect(row.equal).toBe(false);
   },
   "interim.content": (e, c) => {
@@ -106,22 +123,33 @@ const STATES: Record<string, (e: Explanation, c: Check) => void> = {
       sectionEqual(r.coreManifestDigest, (d: { equal: boolean }) => d.equal),
       // The capsule's digests are NOT_PRESENT without a capsule, and either output digest may be
       // absent (capsule.agentOutputDigest compares those the capsule carries).
-      isAbsent(agent) || (agent.inputEqual && [agent.agentOutputDigest, agent.responseDigest].every((d) => d === null || d === agent.outputRecomputed)),
+      isAbsent(agent) ||
+        (agent.inputEqual &&
+          [agent.agentOutputDigest, agent.responseDigest].every((d) => d === null || d === agent.outputRecomputed)),
     ]).toEqual([true, true, true]);
   },
   "interim.signature": (e, c) => {
     const r = interimRecord(e, c);
     const envelope = r.producerEnvelope;
-    const verifies = !isAbsent(envelope) && envelope.result === "verifies" && sectionEqual(r.capsuleId, (x: { equal: boolean }) => x.equal);
+    const verifies =
+      !isAbsent(envelope) &&
+      envelope.result === "verifies" &&
+      sectionEqual(r.capsuleId, (x: { equal: boolean }) => x.equal);
     if (judged(c) === "PASS") expect([verifies, r.signers?.capsuleKey.equal]).toEqual([true, true]);
-    if (r.signers?.capsuleKey.equal === false || (!isAbsent(envelope) && envelope.result === "does not verify")) expect(judged(c)).toBe("FAIL");
+    if (r.signers?.capsuleKey.equal === false || (!isAbsent(envelope) && envelope.result === "does not verify"))
+      expect(judged(c)).toBe("FAIL");
   },
   "interim.checkpoint": (e, c) => {
     const r = interimRecord(e, c);
     const cp = r.checkpoint;
     // The keys are compared only when both checkpoints parse (a malformed terminal one is its own FAIL).
-    if (judged(c) === "PASS") expect([!isAbsent(cp) && cp.result === "verifies" && !cp.reconstructed, r.signers?.checkpointKey?.equal ?? true]).toEqual([true, true]);
-    if ((!isAbsent(cp) && cp.result === "does not verify") || r.signers?.checkpointKey?.equal === false) expect(judged(c)).toBe("FAIL");
+    if (judged(c) === "PASS")
+      expect([
+        !isAbsent(cp) && cp.result === "verifies" && !cp.reconstructed,
+        r.signers?.checkpointKey?.equal ?? true,
+      ]).toEqual([true, true]);
+    if ((!isAbsent(cp) && cp.result === "does not verify") || r.signers?.checkpointKey?.equal === false)
+      expect(judged(c)).toBe("FAIL");
   },
   "interim.inclusion": (e, c) => {
     const r = interimRecord(e, c);
@@ -138,14 +166,17 @@ const STATES: Record<string, (e: Explanation, c: Check) => void> = {
     const s = present(e.interim);
     const citation = s.citations.items.find((x) => x.at === c.subject);
     if (citation) {
-      expect([citation.failure !== undefined, citation.supplied !== null]).toEqual(judged(c) === "FAIL" ? [true, false] : judged(c) === "PASS" ? [false, true] : [false, false]);
+      expect([citation.failure !== undefined, citation.supplied !== null]).toEqual(
+        judged(c) === "FAIL" ? [true, false] : judged(c) === "PASS" ? [false, true] : [false, false],
+      );
       return;
     }
     if (c.subject === undefined) expect(s.citationsFailure).toBeDefined();
     // A supplied record no citation names (or a second bundle under one evidenceId): FAIL.
     else expect([judged(c), interimRecord(e, c).prefix]).toEqual(["FAIL", null]);
   },
-  "interim.prefix": (e, c) => expect(prefixHolds(interimRecord(e, c)), `${c.subject}: ${c.detail}`).toBe(judged(c) === "PASS"),
+  "interim.prefix": (e, c) =>
+    expect(prefixHolds(interimRecord(e, c)), `${c.subject}: ${c.detail}`).toBe(judged(c) === "PASS"),
   "interim.observed": (e, c) => {
     const r = interimRecord(e, c);
     const holds = pausedHolds(r);
@@ -181,7 +212,10 @@ const MAP: Record<string, (e: Explanation, c: Check) => Record<string, string | 
   },
   "capsule.agentOutputDigest": (e, c) => {
     const s = present(e.agentDigests);
-    if (c.state === "PASS") expect([s.agentOutputDigest, s.responseDigest].filter((d) => d !== null).every((d) => d === s.outputRecomputed)).toBe(true);
+    if (c.state === "PASS")
+      expect(
+        [s.agentOutputDigest, s.responseDigest].filter((d) => d !== null).every((d) => d === s.outputRecomputed),
+      ).toBe(true);
     return { expected: s.outputRecomputed, agentOutputDigest: s.agentOutputDigest, responseDigest: s.responseDigest };
   },
   "capsuleId.recompute": (e, c) => {
@@ -249,13 +283,19 @@ const MAP: Record<string, (e: Explanation, c: Check) => Record<string, string | 
   "artifact.binding": (e, c) => {
     const i = Number(/^nonEvidenceArtifacts\[(\d+)\]$/.exec(c.subject ?? "")?.[1]);
     const row = present(e.commitments).artifacts.items[i];
-    return { artifactId: row?.artifactId, contentCommitment: row?.contentCommitment, recomputed: row?.observed?.recomputed };
+    return {
+      artifactId: row?.artifactId,
+      contentCommitment: row?.contentCommitment,
+      recomputed: row?.observed?.recomputed,
+    };
   },
   "transcript.message": (e, c) => {
     const m = message(e, (c.subject ?? "").replace(/^history message /, ""));
     return { recomputed: m.recomputed, ...(m.partCommitment !== null ? { partCommitment: m.partCommitment } : {}) };
   },
-  "transcript.statusMessage": (e, c) => ({ recomputed: message(e, (c.subject ?? "").replace(/^status\.message /, "")).recomputed }),
+  "transcript.statusMessage": (e, c) => ({
+    recomputed: message(e, (c.subject ?? "").replace(/^status\.message /, "")).recomputed,
+  }),
   "transcript.transition": (e, c) => {
     const { t } = transition(e, c);
     return { transitionCommitment: t.transitionCommitment, recomputed: t.recomputed };
@@ -264,13 +304,19 @@ const MAP: Record<string, (e: Explanation, c: Check) => Record<string, string | 
     const r = transition(e, c).t.resumption;
     if (!r) throw new Error(`no resumption at ${c.subject}`);
     stateIs(c, r.sameTask && r.sameContext !== false, "the resuming Message names this Task, and this context or none");
-    return { messageTaskId: r.messageTaskId, messageContextId: r.messageContextId, taskId: r.taskId, contextId: r.contextId };
+    return {
+      messageTaskId: r.messageTaskId,
+      messageContextId: r.messageContextId,
+      taskId: r.taskId,
+      contextId: r.contextId,
+    };
   },
   "trace.digest": (e, c) => {
     const row = present(e.commitments).traces.items.find((t) => t.entry === c.subject);
     if (!row) throw new Error(`no trace row ${c.subject}`);
     stateIs(c, row.equal, "the trace hashes to its digest");
-    if (c.state === "INCONCLUSIVE") expect(row.narrowed?.kind === "match" || row.narrowed?.kind === "tooMany").toBe(true);
+    if (c.state === "INCONCLUSIVE")
+      expect(row.narrowed?.kind === "match" || row.narrowed?.kind === "tooMany").toBe(true);
     return { traceDigest: row.traceDigest, recomputed: row.recomputed };
   },
   "interim.log": (e, c) => {
@@ -322,7 +368,10 @@ export function agreesWithVerify(c: Case, compared: Set<string>): number {
     compared.add("refused");
     expect(explained.ok).toBe(false);
     if (explained.ok) return 0;
-    expect([explained.code, explained.detail]).toEqual([input?.error.code ?? report.error?.code, input?.error.message ?? report.error?.message]);
+    expect([explained.code, explained.detail]).toEqual([
+      input?.error.code ?? report.error?.code,
+      input?.error.message ?? report.error?.message,
+    ]);
     // A Task that has not ended: both say pending, and inspect explains each record verify names.
     expect(explained.pending !== undefined).toBe(input?.error.code === "INPUT_EVIDENCE_PENDING");
     if (explained.pending) {
@@ -349,7 +398,8 @@ export function agreesWithVerify(c: Case, compared: Set<string>): number {
       }
       const map = MAP[check.id];
       if (!map || !check.values) {
-        if (check.values && !NOT_INSPECTED.has(check.id)) throw new Error(`${check.id} compared values inspect is not held to: ${JSON.stringify(check.values)}`);
+        if (check.values && !NOT_INSPECTED.has(check.id))
+          throw new Error(`${check.id} compared values inspect is not held to: ${JSON.stringify(check.values)}`);
         continue;
       }
       const ours = map(e, check);
@@ -362,8 +412,15 @@ export function agreesWithVerify(c: Case, compared: Set<string>): number {
     }
   }
   if (c.name.endsWith("widened")) {
-    expect([present(e.evidenceId).narrowed?.kind, present(e.coreManifestDigest).narrowed?.kind, present(e.checkpoint).reconstructed]).toEqual(["match", "match", true]);
-    expect([input.properties.contentBinding.state, input.properties.checkpointSignature.state]).toEqual(["INCONCLUSIVE", "INCONCLUSIVE"]);
+    expect([
+      present(e.evidenceId).narrowed?.kind,
+      present(e.coreManifestDigest).narrowed?.kind,
+      present(e.checkpoint).reconstructed,
+    ]).toEqual(["match", "match", true]);
+    expect([input.properties.contentBinding.state, input.properties.checkpointSignature.state]).toEqual([
+      "INCONCLUSIVE",
+      "INCONCLUSIVE",
+    ]);
     compared.add("narrowed");
   }
   return n;

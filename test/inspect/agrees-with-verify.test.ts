@@ -16,7 +16,9 @@ import { agreesWithVerify, type Case } from "./agreement.js";
 import { changedLifecycleCases, lifecycleCases } from "./lifecycle-cases.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
-const NAMES = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
+const NAMES = readdirSync(VECTORS)
+  .filter((n) => existsSync(join(VECTORS, n, "expected.json")))
+  .sort();
 
 function cases(): Case[] {
   const out: Case[] = [];
@@ -28,8 +30,14 @@ function cases(): Case[] {
   // A data part whose integers a protobuf Struct widened (0 → 0.0, 1 → 1.0): verify judges the
   // digests and the checkpoint under a narrowing, and inspect must show that very narrowing.
   const dataPart = join(VECTORS, "valid-data-part");
-  const widened = readFileSync(join(dataPart, "input.json"), "utf8").replace(/"sequence": 0\b/g, '"sequence": 0.0').replace('"mmr_size": 1', '"mmr_size": 1.0');
-  out.push({ name: "valid-data-part, its integers widened", data: widened, trust: readFileSync(join(dataPart, "trust.json")) });
+  const widened = readFileSync(join(dataPart, "input.json"), "utf8")
+    .replace(/"sequence": 0\b/g, '"sequence": 0.0')
+    .replace('"mmr_size": 1', '"mmr_size": 1.0');
+  out.push({
+    name: "valid-data-part, its integers widened",
+    data: widened,
+    trust: readFileSync(join(dataPart, "trust.json")),
+  });
   if (hasExternal("a2a-reference")) {
     const bytes = readFileSync(externalPath("a2a-reference", "positive_vector.json"));
     const trust = JSON.stringify(JSON.parse(bytes.toString("utf8")).trustConfig);
@@ -37,7 +45,9 @@ function cases(): Case[] {
     const tamper = readFileSync(externalPath("a2a-reference", "tamper_negative_vector.json"));
     out.push({ name: "a2a-reference/tamper_negative_vector.json", data: tamper, trust });
   } else {
-    process.stderr.write(`SKIPPED: inspect agrees with verify on the reference vector: ${externalPath("a2a-reference")} is absent\n`);
+    process.stderr.write(
+      `SKIPPED: inspect agrees with verify on the reference vector: ${externalPath("a2a-reference")} is absent\n`,
+    );
   }
   return [...out, ...lifecycleCases()];
 }
@@ -114,6 +124,13 @@ describe("inspect agrees with verify on changed lifecycle inputs", () => {
       }
     }
     // The walk reaches interim records, transitions and traces, and inputs verify refuses.
-    for (const key of ["interim.prefix FAIL", "interim.content FAIL", "transcript.transition FAIL", "transcript.transition recomputed", "refused"]) expect(compared.has(key), key).toBe(true);
+    for (const key of [
+      "interim.prefix FAIL",
+      "interim.content FAIL",
+      "transcript.transition FAIL",
+      "transcript.transition recomputed",
+      "refused",
+    ])
+      expect(compared.has(key), key).toBe(true);
   });
 });

@@ -70,27 +70,54 @@ function expectExcerpt(actual: string[], shown: string[]): void {
 
 const PAGE = readFileSync(join(REPO_ROOT, "docs", "auditing.md"), "utf8");
 const BLOCKS = consoleSteps(PAGE);
-const tools = ["python3", "openssl", "sha256sum", "base64", "wc"].filter((t) => spawnSync("bash", ["-c", `command -v ${t}`]).status !== 0);
+const tools = ["python3", "openssl", "sha256sum", "base64", "wc"].filter(
+  (t) => spawnSync("bash", ["-c", `command -v ${t}`]).status !== 0,
+);
 const scratch = mkdtempSync(join(tmpdir(), "a2a-evidence-auditing-"));
 symlinkSync(join(REPO_ROOT, "vectors"), join(scratch, "vectors"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-if (tools.length > 0) process.stderr.write(`SKIPPED: docs/auditing.md's shell commands: ${tools.join(", ")} not found\n`);
+if (tools.length > 0)
+  process.stderr.write(`SKIPPED: docs/auditing.md's shell commands: ${tools.join(", ")} not found\n`);
 
 describe("docs/auditing.md", () => {
   it("has a walkthrough: inspect excerpts and the commands that redo each value", () => {
     const commands = BLOCKS.flat().map((s) => s.command);
     expect(commands.filter((c) => c.startsWith("a2a-evidence inspect")).length).toBeGreaterThanOrEqual(5);
-    for (const tool of ["sha256sum", "base64 -d", "openssl pkeyutl -verify", "python3", 'json.dumps(b["taskEvidencePayload"], sort_keys=True, separators=(",", ":"), ensure_ascii=True)']) {
-      expect(commands.some((c) => c.includes(tool)), tool).toBe(true);
+    for (const tool of [
+      "sha256sum",
+      "base64 -d",
+      "openssl pkeyutl -verify",
+      "python3",
+      'json.dumps(b["taskEvidencePayload"], sort_keys=True, separators=(",", ":"), ensure_ascii=True)',
+    ]) {
+      expect(
+        commands.some((c) => c.includes(tool)),
+        tool,
+      ).toBe(true);
     }
   });
 
   it("every hash it shows is one inspect computes for the vectors it walks through", async () => {
-    const vectors = [...new Set(BLOCKS.flat().flatMap((s) => [...s.command.matchAll(/vectors\/([\w-]+)\/input\.json/g)].map((m) => m[1] as string)))];
+    const vectors = [
+      ...new Set(
+        BLOCKS.flat().flatMap((s) =>
+          [...s.command.matchAll(/vectors\/([\w-]+)\/input\.json/g)].map((m) => m[1] as string),
+        ),
+      ),
+    ];
     expect(vectors).toEqual(["valid-capture", "valid-lifecycle-interim-earlier-checkpoint"]);
     let explained = "";
     for (const v of vectors) {
-      const r = await runCli(["inspect", "--format", "json", "--bytes", "--all", "--trust", `vectors/${v}/trust.json`, `vectors/${v}/input.json`]);
+      const r = await runCli([
+        "inspect",
+        "--format",
+        "json",
+        "--bytes",
+        "--all",
+        "--trust",
+        `vectors/${v}/trust.json`,
+        `vectors/${v}/input.json`,
+      ]);
       explained += r.stdout;
     }
     const shown = new Set(BLOCKS.flat().flatMap((s) => s.output.join("\n").match(/\b[0-9a-f]{64}\b/g) ?? []));
@@ -100,18 +127,21 @@ describe("docs/auditing.md", () => {
 
   // The blocks run in order in one scratch folder: later commands read what earlier ones wrote.
   BLOCKS.forEach((steps, b) => {
-    it.skipIf(tools.length > 0 && steps.some((s) => !s.command.startsWith("a2a-evidence ")))(`block ${b + 1}: ${steps[0]?.command.split("\n")[0]?.slice(0, 60)}`, async () => {
-      for (const step of steps) {
-        if (step.command.startsWith("a2a-evidence ")) {
-          const r = await runCli(step.command.split(" ").slice(1));
-          expect([r.code, r.stderr]).toEqual([0, ""]);
-          expectExcerpt(r.stdout.replace(/\n$/, "").split("\n"), step.output);
-          continue;
+    it.skipIf(tools.length > 0 && steps.some((s) => !s.command.startsWith("a2a-evidence ")))(
+      `block ${b + 1}: ${steps[0]?.command.split("\n")[0]?.slice(0, 60)}`,
+      async () => {
+        for (const step of steps) {
+          if (step.command.startsWith("a2a-evidence ")) {
+            const r = await runCli(step.command.split(" ").slice(1));
+            expect([r.code, r.stderr]).toEqual([0, ""]);
+            expectExcerpt(r.stdout.replace(/\n$/, "").split("\n"), step.output);
+            continue;
+          }
+          const r = spawnSync("bash", ["-c", `set -o pipefail\n${step.command}`], { cwd: scratch, encoding: "utf8" });
+          expect([r.status, r.stderr], step.command).toEqual([0, ""]);
+          expect(r.stdout, step.command).toBe(step.output.length === 0 ? "" : `${step.output.join("\n")}\n`);
         }
-        const r = spawnSync("bash", ["-c", `set -o pipefail\n${step.command}`], { cwd: scratch, encoding: "utf8" });
-        expect([r.status, r.stderr], step.command).toEqual([0, ""]);
-        expect(r.stdout, step.command).toBe(step.output.length === 0 ? "" : `${step.output.join("\n")}\n`);
-      }
-    });
+      },
+    );
   });
 });

@@ -13,7 +13,12 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspect, type Explanation } from "../../src/inspect/index.js";
-import { isAbsent, type InterimRecordSection, type MmrFoldStep, type RecordDerivation } from "../../src/inspect/model.js";
+import {
+  isAbsent,
+  type InterimRecordSection,
+  type MmrFoldStep,
+  type RecordDerivation,
+} from "../../src/inspect/model.js";
 import type { InputData } from "../../src/verify.js";
 import { REPO_ROOT, externalPath, hasExternal } from "../helpers/external.js";
 import { vectorInput } from "../helpers/vector-input.js";
@@ -31,16 +36,30 @@ const bstr = (hex: string) => {
   return `${n < 24 ? (0x40 + n).toString(16) : n < 256 ? `58${n.toString(16).padStart(2, "0")}` : `59${n.toString(16).padStart(4, "0")}`}${hex}`;
 };
 /** RFC 9052 §4.4 with an empty external_aad, built by hand. */
-const sigStructure = (protectedHex: string, payloadHex: string) => `846a${Buffer.from("Signature1").toString("hex")}${bstr(protectedHex)}40${bstr(payloadHex)}`;
+const sigStructure = (protectedHex: string, payloadHex: string) =>
+  `846a${Buffer.from("Signature1").toString("hex")}${bstr(protectedHex)}40${bstr(payloadHex)}`;
 const ed25519 = (rawHex: string, message: Buffer, signatureHex: string) =>
-  cryptoVerify(null, message, createPublicKey({ key: Buffer.from(`302a300506032b6570032100${rawHex}`, "hex"), format: "der", type: "spki" }), Buffer.from(signatureHex, "hex"));
+  cryptoVerify(
+    null,
+    message,
+    createPublicKey({ key: Buffer.from(`302a300506032b6570032100${rawHex}`, "hex"), format: "der", type: "spki" }),
+    Buffer.from(signatureHex, "hex"),
+  );
 
 /** A receipt's signature under the key the trust file pins (raw Ed25519 hex, or PEM), by its protected alg. */
-function pinnedVerify(pinned: unknown, protectedHeader: readonly { label: string; value: string }[], message: Buffer, signatureHex: string): boolean {
+function pinnedVerify(
+  pinned: unknown,
+  protectedHeader: readonly { label: string; value: string }[],
+  message: Buffer,
+  signatureHex: string,
+): boolean {
   const alg = protectedHeader.find((h) => h.label === "1")?.value ?? "";
   if (typeof pinned === "string" && /^[0-9a-f]{64}$/.test(pinned)) return ed25519(pinned, message, signatureHex);
   // The reference implementation's shape pins base64 of the PEM.
-  const pem = typeof pinned === "string" && !pinned.startsWith("-----") ? Buffer.from(pinned, "base64").toString("latin1") : (pinned as string);
+  const pem =
+    typeof pinned === "string" && !pinned.startsWith("-----")
+      ? Buffer.from(pinned, "base64").toString("latin1")
+      : (pinned as string);
   const key = createPublicKey(pem);
   if (alg.startsWith("-8 ")) return cryptoVerify(null, message, key, Buffer.from(signatureHex, "hex"));
   const hash = alg.startsWith("-35 ") ? "sha384" : "sha256";
@@ -50,7 +69,8 @@ function pinnedVerify(pinned: unknown, protectedHeader: readonly { label: string
 function climb(start: string, folds: readonly MmrFoldStep[]): string {
   let acc = start;
   for (const f of folds) {
-    acc = f.siblingSide === "left" ? sha(be64(f.position + 1), f.sibling, acc) : sha(be64(f.position + 1), acc, f.sibling);
+    acc =
+      f.siblingSide === "left" ? sha(be64(f.position + 1), f.sibling, acc) : sha(be64(f.position + 1), acc, f.sibling);
     expect(f.result).toBe(acc);
   }
   return acc;
@@ -74,7 +94,8 @@ function at(trust: unknown, path: string): unknown {
 /** Python's json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=True), for plain JSON with integer numbers. */
 function pyjsonByHand(v: unknown): string {
   if (v === null || typeof v === "boolean" || typeof v === "number") return JSON.stringify(v);
-  if (typeof v === "string") return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (typeof v === "string")
+    return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   if (Array.isArray(v)) return `[${v.map(pyjsonByHand).join(",")}]`;
   const o = v as Record<string, unknown>;
   return `{${Object.keys(o)
@@ -131,12 +152,20 @@ function checkpointByHand(cp: Exclude<Explanation["checkpoint"], { absent: strin
   if (!cp?.signingBody) return 0;
   expect(shaText(cp.signingBody.text as string)).toBe(cp.digest);
   // Signed: the 64 ASCII characters of the digest, not its 32 bytes.
-  expect(ed25519(cp.keyId as string, Buffer.from(cp.digest as string, "ascii"), cp.signature as string)).toBe(cp.result === "verifies");
+  expect(ed25519(cp.keyId as string, Buffer.from(cp.digest as string, "ascii"), cp.signature as string)).toBe(
+    cp.result === "verifies",
+  );
   expect(cp.entryHash).toBe(sha(cp.digest as string));
   return 1;
 }
 
-function consistencyByHand(c: { oldPeaks: readonly string[]; newPeaks: readonly string[]; oldBagged: string | null; newBagged: string | null; climbs: readonly { oldPeak: number; newPeak: number; folds: readonly MmrFoldStep[]; top: string; equal: boolean }[] }): void {
+function consistencyByHand(c: {
+  oldPeaks: readonly string[];
+  newPeaks: readonly string[];
+  oldBagged: string | null;
+  newBagged: string | null;
+  climbs: readonly { oldPeak: number; newPeak: number; folds: readonly MmrFoldStep[]; top: string; equal: boolean }[];
+}): void {
   expect(bag(c.oldPeaks)).toBe(c.oldBagged);
   if (c.newBagged !== null) expect(bag(c.newPeaks)).toBe(c.newBagged);
   for (const cl of c.climbs) {
@@ -153,11 +182,14 @@ function interimByHand(r: InterimRecordSection, input: unknown, terminal: Record
     expect(shaText(r.location.bytes.text)).toBe(r.location.bytes.sha256);
     steps++;
   }
-  const obj = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+  const obj = (v: unknown): Record<string, unknown> | undefined =>
+    v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   const mine = obj(own?.taskEvidencePayload);
   if (own) {
     expect(r.sealedIn).toBe(typeof mine?.terminalState === "string" ? mine.terminalState : null);
-    expect(r.label).toBe(`interim record ${typeof own.evidenceId === "string" ? own.evidenceId : "(no evidenceId)"} at ${r.location.verified}`);
+    expect(r.label).toBe(
+      `interim record ${typeof own.evidenceId === "string" ? own.evidenceId : "(no evidenceId)"} at ${r.location.verified}`,
+    );
   }
   const theirs = obj(terminal?.taskEvidencePayload);
   if (r.prefix && own && terminal && mine && theirs) {
@@ -171,7 +203,10 @@ function interimByHand(r: InterimRecordSection, input: unknown, terminal: Record
     // An absent or non-array transcript holds no entries.
     const entries = (v: unknown) => (Array.isArray(v) ? v : []);
     const t = entries(mine.transcript);
-    expect(r.prefix.transcript.equal).toBe(t.length === r.prefix.sequence + 1 && JSON.stringify(t) === JSON.stringify(entries(theirs.transcript).slice(0, t.length)));
+    expect(r.prefix.transcript.equal).toBe(
+      t.length === r.prefix.sequence + 1 &&
+        JSON.stringify(t) === JSON.stringify(entries(theirs.transcript).slice(0, t.length)),
+    );
     steps++;
   }
   if (r.log) {
@@ -208,7 +243,14 @@ function byHand(e: Explanation, trust: unknown, input: unknown): number {
   if (!isAbsent(e.receipts) && !isAbsent(e.checkpoint)) {
     for (const r of e.receipts.records.items) {
       if (!r.proof || !r.root || !r.cose || !r.sigStructure) continue;
-      let acc = r.proof.kind === "RFC9162_SHA256" ? sha("00", e.checkpoint.entryHash as string) : sha(r.proof.writeSetDigest as string, shaText(r.proof.commitEvidence as string), r.proof.claimsDigest as string);
+      let acc =
+        r.proof.kind === "RFC9162_SHA256"
+          ? sha("00", e.checkpoint.entryHash as string)
+          : sha(
+              r.proof.writeSetDigest as string,
+              shaText(r.proof.commitEvidence as string),
+              r.proof.claimsDigest as string,
+            );
       expect(r.proof.leafHash).toBe(acc);
       for (const f of r.proof.folds) {
         const prefix = r.proof.kind === "RFC9162_SHA256" ? "01" : "";
@@ -218,7 +260,10 @@ function byHand(e: Explanation, trust: unknown, input: unknown): number {
       expect(acc).toBe(r.root);
       const tbs = sigStructure(r.cose.protectedBytes.hex as string, r.root);
       expect(r.sigStructure.hex).toBe(tbs);
-      if (r.trustPath !== null) expect(pinnedVerify(at(trust, r.trustPath), r.cose.protected, Buffer.from(tbs, "hex"), r.cose.signature)).toBe(true);
+      if (r.trustPath !== null)
+        expect(pinnedVerify(at(trust, r.trustPath), r.cose.protected, Buffer.from(tbs, "hex"), r.cose.signature)).toBe(
+          true,
+        );
       steps++;
     }
   }
@@ -236,8 +281,12 @@ function byHand(e: Explanation, trust: unknown, input: unknown): number {
       const sig = Buffer.from(l.line.split(" ")[2] as string, "base64");
       expect(BigInt(`0x${sig.subarray(4, 12).toString("hex")}`).toString()).toBe(l.timestamp);
       const pinned = at(trust, l.trustPath) as string;
-      const raw = /^[0-9a-f]{64}$/.test(pinned) ? pinned : Buffer.from(pinned.split("+").slice(2).join("+"), "base64").subarray(1).toString("hex");
-      expect(ed25519(raw, Buffer.from(l.signedMessage.text as string, "utf8"), sig.subarray(12).toString("hex"))).toBe(l.result === "verifies");
+      const raw = /^[0-9a-f]{64}$/.test(pinned)
+        ? pinned
+        : Buffer.from(pinned.split("+").slice(2).join("+"), "base64").subarray(1).toString("hex");
+      expect(ed25519(raw, Buffer.from(l.signedMessage.text as string, "utf8"), sig.subarray(12).toString("hex"))).toBe(
+        l.result === "verifies",
+      );
       steps++;
     }
   }
@@ -253,15 +302,32 @@ function byHand(e: Explanation, trust: unknown, input: unknown): number {
       if (message !== undefined) {
         // ProtoJSON: either spelling; absent (or not a string) is "".
         const id = (v: unknown) => (typeof v === "string" ? v : "");
-        expect([t.messageTaskId, t.messageContextId]).toEqual([id(message.taskId ?? message.task_id), id(message.contextId ?? message.context_id)]);
+        expect([t.messageTaskId, t.messageContextId]).toEqual([
+          id(message.taskId ?? message.task_id),
+          id(message.contextId ?? message.context_id),
+        ]);
       }
-      const preimage = pyjsonByHand(["a2a-task-evidence/transition/v1", t.taskId, t.contextId, row.index, t.fromState, t.toState, row.messageId, t.messageTaskId, t.messageContextId, shaText(row.observed.text as string)]);
+      const preimage = pyjsonByHand([
+        "a2a-task-evidence/transition/v1",
+        t.taskId,
+        t.contextId,
+        row.index,
+        t.fromState,
+        t.toState,
+        row.messageId,
+        t.messageTaskId,
+        t.messageContextId,
+        shaText(row.observed.text as string),
+      ]);
       expect(t.preimage.text).toBe(preimage);
       expect(shaText(preimage)).toBe(t.recomputed);
       expect(row.equal).toBe(t.recomputed === t.transitionCommitment);
       if (t.resumption) {
         const r = t.resumption;
-        expect([r.sameTask, r.sameContext]).toEqual([r.messageTaskId === r.taskId, r.messageContextId === "" ? null : r.messageContextId === r.contextId]);
+        expect([r.sameTask, r.sameContext]).toEqual([
+          r.messageTaskId === r.taskId,
+          r.messageContextId === "" ? null : r.messageContextId === r.contextId,
+        ]);
       }
       steps++;
     }
@@ -269,7 +335,20 @@ function byHand(e: Explanation, trust: unknown, input: unknown): number {
       const t = row.transition;
       if (!t?.preimage || row.observed) continue;
       // Bound to no Message: the last four elements are null.
-      expect(t.preimage.text).toBe(pyjsonByHand(["a2a-task-evidence/transition/v1", t.taskId, t.contextId, row.index, t.fromState, t.toState, null, null, null, null]));
+      expect(t.preimage.text).toBe(
+        pyjsonByHand([
+          "a2a-task-evidence/transition/v1",
+          t.taskId,
+          t.contextId,
+          row.index,
+          t.fromState,
+          t.toState,
+          null,
+          null,
+          null,
+          null,
+        ]),
+      );
       expect(shaText(t.preimage.text as string)).toBe(t.recomputed);
       steps++;
     }
@@ -307,8 +386,17 @@ function parsed(data: InputData): unknown {
 }
 
 /** Inspect the input and redo what it printed; a pending Task's interim records are redone the same way. */
-function explainedByHand(name: string, data: InputData, trustText: string, interim?: readonly InputData[], refusedIsNothing = false): number {
-  const r = inspect({ source: name, data, trust: trustText, ...(interim ? { interim } : {}) }, { bytes: true, all: true });
+function explainedByHand(
+  name: string,
+  data: InputData,
+  trustText: string,
+  interim?: readonly InputData[],
+  refusedIsNothing = false,
+): number {
+  const r = inspect(
+    { source: name, data, trust: trustText, ...(interim ? { interim } : {}) },
+    { bytes: true, all: true },
+  );
   const input = parsed(data);
   if (r.ok) return byHand(r.value, JSON.parse(trustText), input);
   if (!r.pending && refusedIsNothing) return 0;
@@ -317,7 +405,9 @@ function explainedByHand(name: string, data: InputData, trustText: string, inter
 }
 
 describe("every step inspect prints can be redone by hand", () => {
-  const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
+  const names = readdirSync(VECTORS)
+    .filter((n) => existsSync(join(VECTORS, n, "expected.json")))
+    .sort();
   for (const name of names) {
     it(name, () => {
       const dir = join(VECTORS, name);

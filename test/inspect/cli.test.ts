@@ -20,11 +20,15 @@ import { REPO_ROOT } from "../helpers/external.js";
 import { vectorInputFile } from "../helpers/vector-input.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
-const NAMES = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
+const NAMES = readdirSync(VECTORS)
+  .filter((n) => existsSync(join(VECTORS, n, "expected.json")))
+  .sort();
 const RUNNER = join(REPO_ROOT, "test", "helpers", "run-cli.ts");
 const input = (name: string) => join(VECTORS, name, vectorInputFile(join(VECTORS, name)));
 const trust = (name: string) => join(VECTORS, name, "trust.json");
-const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "inspect.schema.json"), "utf8")));
+const validate = new Ajv2020({ strict: true, allErrors: true }).compile(
+  JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "inspect.schema.json"), "utf8")),
+);
 
 function schemaErrors(json: unknown): string {
   return validate(json) ? "" : JSON.stringify(validate.errors?.slice(0, 3));
@@ -58,7 +62,9 @@ describe("inspect on every shipped vector", () => {
           expect([json.code, json.stderr]).toEqual([pending ? 3 : 0, ""]);
           expect(JSON.parse(json.stdout).pending !== undefined).toBe(pending);
           expect(schemaErrors(JSON.parse(json.stdout))).toBe("");
-          expect((await runCli(["inspect", "--format", "json", ...extra, ...args, input(name)])).stdout).toBe(json.stdout);
+          expect((await runCli(["inspect", "--format", "json", ...extra, ...args, input(name)])).stdout).toBe(
+            json.stdout,
+          );
         }
       }
     });
@@ -79,7 +85,9 @@ describe("--bytes", () => {
     const json = JSON.parse((await runCli(["inspect", "--bytes", "--format", "json", input("valid-capture")])).stdout);
     expect(json.evidenceId.preimage.text).toBe(text.value.text);
     expect(json.producerEnvelope.sigStructure.hex).toMatch(/^846a5369676e617475726531/);
-    expect(JSON.parse((await runCli(["inspect", "--format", "json", input("valid-capture")])).stdout).evidenceId.preimage).not.toHaveProperty("text");
+    expect(
+      JSON.parse((await runCli(["inspect", "--format", "json", input("valid-capture")])).stdout).evidenceId.preimage,
+    ).not.toHaveProperty("text");
   });
 });
 
@@ -109,7 +117,12 @@ describe("lists are capped at 20 unless --all", () => {
       taskId: "t",
       terminalState: "TASK_STATE_COMPLETED",
       nonEvidenceArtifacts: [],
-      transcript: ids.map((messageId, sequence) => ({ sequence, messageId, role: "ROLE_USER", partCommitment: "00".repeat(32) })),
+      transcript: ids.map((messageId, sequence) => ({
+        sequence,
+        messageId,
+        role: "ROLE_USER",
+        partCommitment: "00".repeat(32),
+      })),
     },
   };
   const task = {
@@ -117,7 +130,17 @@ describe("lists are capped at 20 unless --all", () => {
     contextId: "c",
     status: { state: "TASK_STATE_COMPLETED" },
     history: ids.map((messageId) => ({ messageId, role: "ROLE_USER", parts: [{ text: messageId }] })),
-    artifacts: [{ artifactId: "task-evidence-bundle", parts: [{ raw: Buffer.from(JSON.stringify(bundle)).toString("base64"), mediaType: "application/vnd.a2a-task-evidence+json" }] }],
+    artifacts: [
+      {
+        artifactId: "task-evidence-bundle",
+        parts: [
+          {
+            raw: Buffer.from(JSON.stringify(bundle)).toString("base64"),
+            mediaType: "application/vnd.a2a-task-evidence+json",
+          },
+        ],
+      },
+    ],
   };
   const file = tempFile("task.json", JSON.stringify(task));
 
@@ -144,9 +167,17 @@ describe("lists are capped at 20 unless --all", () => {
 describe("an input that cannot be read: exit 2, one line on stderr, nothing on stdout", () => {
   it.each<[string, string | undefined, RegExp]>([
     ["not JSON", "{ not json", /^a2a-evidence: .*broken\.json: JSON_SYNTAX: /],
-    ["a duplicate member", '{"a": 1, "a": 2}', /^a2a-evidence: .*broken\.json: JSON_DUPLICATE_MEMBER: duplicate member name "a" \(at a\)$/],
+    [
+      "a duplicate member",
+      '{"a": 1, "a": 2}',
+      /^a2a-evidence: .*broken\.json: JSON_DUPLICATE_MEMBER: duplicate member name "a" \(at a\)$/,
+    ],
     ["no known shape", '{"hello": "world"}', /^a2a-evidence: .*broken\.json: INPUT_UNKNOWN_SHAPE: /],
-    ["a Task with no evidence", JSON.stringify({ id: "t", status: { state: "TASK_STATE_COMPLETED" } }), /^a2a-evidence: .*broken\.json: INPUT_NO_EVIDENCE: /],
+    [
+      "a Task with no evidence",
+      JSON.stringify({ id: "t", status: { state: "TASK_STATE_COMPLETED" } }),
+      /^a2a-evidence: .*broken\.json: INPUT_NO_EVIDENCE: /,
+    ],
     ["a missing file", undefined, /^a2a-evidence: \/nonexistent\/broken\.json: no such file$/],
   ])("%s", async (_, content, line) => {
     const path = content === undefined ? "/nonexistent/broken.json" : tempFile("broken.json", content);
@@ -165,7 +196,12 @@ describe("an input that cannot be read: exit 2, one line on stderr, nothing on s
     expect(t.stderr).toMatch(/^a2a-evidence: trust file .*bad\.json: TRUST_SCHEMA: .*\n$/);
     const task = await runCli(["inspect", "--task", tempFile("t.json", "[1,"), bareBundleFile()]);
     expect(task.stderr).toMatch(/^a2a-evidence: --task .*t\.json: JSON_SYNTAX: .*\n$/);
-    const cos = await runCli(["inspect", "--cosignatures", tempFile("c.json", '[{"type": "c2sp-cosignature/v1"}]'), input("valid-minimal")]);
+    const cos = await runCli([
+      "inspect",
+      "--cosignatures",
+      tempFile("c.json", '[{"type": "c2sp-cosignature/v1"}]'),
+      input("valid-minimal"),
+    ]);
     expect(cos.code).toBe(2);
     expect(cos.stderr).toMatch(/^a2a-evidence: --cosignatures .*c\.json: COSIGNATURE_EVIDENCE_MALFORMED: .*\n$/);
   });
@@ -194,20 +230,38 @@ describe("--task and --cosignatures", () => {
 
   it("the --cosignatures file's lines for this input's checkpoints are explained like carried ones", async () => {
     // The file is built from what inspect printed for the bundle: its rendered notes and its lines.
-    const carried = JSON.parse((await runCli(["inspect", "--format", "json", input("valid-continuity-1of1")])).stdout).continuity;
+    const carried = JSON.parse(
+      (await runCli(["inspect", "--format", "json", input("valid-continuity-1of1")])).stdout,
+    ).continuity;
     const file = (["current", "prior"] as const).map((role) => ({
       type: "c2sp-cosignature/v1",
       note: carried.notes.find((n: { checkpoint: string }) => n.checkpoint === role).text,
-      lines: carried.lines.items.filter((l: { checkpoint: string }) => l.checkpoint === role).map((l: { line: string }) => l.line),
+      lines: carried.lines.items
+        .filter((l: { checkpoint: string }) => l.checkpoint === role)
+        .map((l: { line: string }) => l.line),
     }));
     // The same input without them: continuityEvidence sits outside the manifest, so every digest holds.
     const task = JSON.parse(readFileSync(input("valid-continuity-1of1"), "utf8"));
     const part = task.finalTask.artifacts.at(-1).parts[0];
-    part.raw = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(part.raw, "base64").toString("utf8")), continuityEvidence: undefined })).toString("base64");
+    part.raw = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(part.raw, "base64").toString("utf8")),
+        continuityEvidence: undefined,
+      }),
+    ).toString("base64");
     const stripped = tempFile("input.json", JSON.stringify(task));
     const without = await runCli(["inspect", "--trust", trust("valid-continuity-1of1"), stripped]);
     expect(without.stdout).toContain("cosignature lines: none carried");
-    const r = await runCli(["inspect", "--format", "json", "--trust", trust("valid-continuity-1of1"), "--cosignatures", tempFile("c.json", JSON.stringify(file)), stripped]);
+    const r = await runCli([
+      "inspect",
+      "--format",
+      "json",
+      "--trust",
+      trust("valid-continuity-1of1"),
+      "--cosignatures",
+      tempFile("c.json", JSON.stringify(file)),
+      stripped,
+    ]);
     const lines = JSON.parse(r.stdout).continuity.lines.items;
     expect(lines.map((l: { at: string; result: string }) => [l.at, l.result])).toEqual([
       ["--cosignatures[0].lines[0]", "verifies"],
@@ -219,12 +273,23 @@ describe("--task and --cosignatures", () => {
 describe("text from the input is printed through printable", () => {
   it("control characters and bidirectional overrides in a messageId reach neither the terminal nor the JSON raw", async () => {
     const hostile = "m\u001b[31mFAIL\u202e\u2028";
-    const bundle = { extensionVersion: "1", evidenceId: "x", taskEvidencePayload: { transcript: [{ sequence: 0, messageId: hostile, role: "ROLE_USER", partCommitment: "p" }] } };
+    const bundle = {
+      extensionVersion: "1",
+      evidenceId: "x",
+      taskEvidencePayload: {
+        transcript: [{ sequence: 0, messageId: hostile, role: "ROLE_USER", partCommitment: "p" }],
+      },
+    };
     const task = {
       id: "t",
       status: { state: "TASK_STATE_COMPLETED" },
       history: [{ messageId: hostile, role: "ROLE_USER", parts: [{ text: "hi" }] }],
-      artifacts: [{ artifactId: "task-evidence-bundle", parts: [{ raw: Buffer.from(JSON.stringify(bundle)).toString("base64") }] }],
+      artifacts: [
+        {
+          artifactId: "task-evidence-bundle",
+          parts: [{ raw: Buffer.from(JSON.stringify(bundle)).toString("base64") }],
+        },
+      ],
     };
     const file = tempFile("hostile.json", JSON.stringify(task));
     for (const args of [[], ["--bytes"], ["--format", "json"], ["--format", "json", "--bytes"]]) {
@@ -234,7 +299,10 @@ describe("text from the input is printed through printable", () => {
     }
     const text = await runCli(["inspect", file]);
     expect(text.stdout).toContain("m\\u001b[31mFAIL\\u202e\\u2028");
-    expect(JSON.parse((await runCli(["inspect", "--format", "json", file])).stdout).commitments.transcript.items[0].messageId).toBe(hostile);
+    expect(
+      JSON.parse((await runCli(["inspect", "--format", "json", file])).stdout).commitments.transcript.items[0]
+        .messageId,
+    ).toBe(hostile);
   });
 });
 
@@ -255,10 +323,18 @@ describe("the Task lifecycle", () => {
     expect(r.stdout).toContain(
       "    [2] transition TASK_STATE_WORKING -> TASK_STATE_INPUT_REQUIRED, messageId 7a66e626-220a-415c-9606-a89fa4563632, transitionCommitment 69e624111b566c20d8ad56925a3e844c7be9e2e603622432b548d9899d57c874\n",
     );
-    expect(r.stdout).toMatch(/\n {6}preimage: .*: 348 bytes, SHA-256 69e624111b566c20d8ad56925a3e844c7be9e2e603622432b548d9899d57c874\n {6}recomputed: {10}69e6\w+ \(equal\)\n/);
-    expect(r.stdout).toMatch(/\n {6}resumption: {10}the resuming Message names Task "9c404a25-77e6-4746-ac93-8f4ec9d3b189", .* \(the same Task; the same context\)\n/);
-    expect(r.stdout).toContain("\n  interim record d805cff62d7c74d1d396da5cb4d7fa9ec47725c240704e6d52f6df48057904ed at interimBundles[0]\n");
-    expect(r.stdout).toContain("\n        consistency 10 -> 16, carried by the terminal record (manifest.consistencyProof): verifies\n");
+    expect(r.stdout).toMatch(
+      /\n {6}preimage: .*: 348 bytes, SHA-256 69e624111b566c20d8ad56925a3e844c7be9e2e603622432b548d9899d57c874\n {6}recomputed: {10}69e6\w+ \(equal\)\n/,
+    );
+    expect(r.stdout).toMatch(
+      /\n {6}resumption: {10}the resuming Message names Task "9c404a25-77e6-4746-ac93-8f4ec9d3b189", .* \(the same Task; the same context\)\n/,
+    );
+    expect(r.stdout).toContain(
+      "\n  interim record d805cff62d7c74d1d396da5cb4d7fa9ec47725c240704e6d52f6df48057904ed at interimBundles[0]\n",
+    );
+    expect(r.stdout).toContain(
+      "\n        consistency 10 -> 16, carried by the terminal record (manifest.consistencyProof): verifies\n",
+    );
     const bytes = await runCli(["inspect", "--bytes", input(capture)]);
     expect(bytes.stdout).toContain(
       '        | ["a2a-task-evidence/transition/v1","9c404a25-77e6-4746-ac93-8f4ec9d3b189","895e3603-bb2d-42e2-8fb1-afbbc22fcf82",2,"TASK_STATE_WORKING","TASK_STATE_INPUT_REQUIRED","7a66e626-220a-415c-9606-a89fa4563632","9c404a25-77e6-4746-ac93-8f4ec9d3b189","895e3603-bb2d-42e2-8fb1-afbbc22fcf82","f4df30201600454737eb1422f5435615147cdef35f8601d223757a31a976edf9"]\n',
@@ -268,18 +344,27 @@ describe("the Task lifecycle", () => {
   it("--interim adds records, named by position; one that cannot be used names --interim and the file", async () => {
     const { input: terminal, interim } = split();
     const without = await runCli(["inspect", terminal]);
-    expect(without.stdout).toContain("      not supplied: pass it, or the paused Task that carries it, with --interim to have it explained\n");
+    expect(without.stdout).toContain(
+      "      not supplied: pass it, or the paused Task that carries it, with --interim to have it explained\n",
+    );
     const r = await runCli(["inspect", "--format", "json", ...interim.flatMap((f) => ["--interim", f]), terminal]);
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     expect(schemaErrors(json)).toBe("");
-    expect(json.interim.records.items.map((x: { label: string }) => x.label)).toEqual(["interim record d805cff62d7c74d1d396da5cb4d7fa9ec47725c240704e6d52f6df48057904ed at --interim[0]:$"]);
+    expect(json.interim.records.items.map((x: { label: string }) => x.label)).toEqual([
+      "interim record d805cff62d7c74d1d396da5cb4d7fa9ec47725c240704e6d52f6df48057904ed at --interim[0]:$",
+    ]);
     expect(json.interim.citations.items[0].supplied).toBe("--interim[0]:$");
     const bad = await runCli(["inspect", "--interim", terminal, terminal]);
     expect([bad.code, bad.stdout]).toEqual([2, ""]);
-    expect(bad.stderr).toMatch(/^a2a-evidence: --interim .*terminal\.json: INPUT_INTERIM_NO_BUNDLE: --interim\[0\]: .*\n$/);
+    expect(bad.stderr).toMatch(
+      /^a2a-evidence: --interim .*terminal\.json: INPUT_INTERIM_NO_BUNDLE: --interim\[0\]: .*\n$/,
+    );
     const missing = await runCli(["inspect", "--interim", "/nonexistent/interim.json", terminal]);
-    expect([missing.code, missing.stderr]).toEqual([2, "a2a-evidence: --interim: /nonexistent/interim.json: no such file\n"]);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      "a2a-evidence: --interim: /nonexistent/interim.json: no such file\n",
+    ]);
   });
 
   it("a pending Task: exit 3, its interim record explained with the paused Task it came with", async () => {
@@ -287,7 +372,9 @@ describe("the Task lifecycle", () => {
     const r = await runCli(["inspect", "--trust", trust(name), input(name)]);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain("\n  evidenceStatus:      EVIDENCE_STATUS_PENDING\n");
-    expect(r.stdout).toContain("\n  interim record adad3022f0b6c1e0f603f04e084c6d0264b4a7e409d464c480ef69e28e10acb6 at result.artifacts[0].parts[0].raw\n");
+    expect(r.stdout).toContain(
+      "\n  interim record adad3022f0b6c1e0f603f04e084c6d0264b4a7e409d464c480ef69e28e10acb6 at result.artifacts[0].parts[0].raw\n",
+    );
     expect(r.stdout).toContain("\n    against the paused Task it came with, result (TASK_STATE_AUTH_REQUIRED)\n");
     expect(r.stdout).not.toContain("against the terminal record");
   });
@@ -319,7 +406,16 @@ describe("verify --explain", () => {
       expect(both.code).toBe(report.code);
       expect(both.stdout).toBe(`${report.stdout}\n${explained.stdout}`);
     }
-    expect((await runCli(["verify", "--trust", trust("neg-localInclusion-witness-hash"), input("neg-localInclusion-witness-hash")])).code).toBe(1);
+    expect(
+      (
+        await runCli([
+          "verify",
+          "--trust",
+          trust("neg-localInclusion-witness-hash"),
+          input("neg-localInclusion-witness-hash"),
+        ])
+      ).code,
+    ).toBe(1);
   });
 
   it("explains each input; one verify could not read is left to the report", async () => {
@@ -342,10 +438,16 @@ describe("verify --explain", () => {
 
 describe("standard input", () => {
   it("inspect - reads the input from stdin and names it stdin", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "inspect", "-"], { input: readFileSync(input("valid-minimal")), encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "inspect", "-"], {
+      input: readFileSync(input("valid-minimal")),
+      encoding: "utf8",
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^inspect stdin\n/);
-    const bad = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "inspect", "-"], { input: "{", encoding: "utf8" });
+    const bad = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "inspect", "-"], {
+      input: "{",
+      encoding: "utf8",
+    });
     expect([bad.status, bad.stdout]).toEqual([2, ""]);
     expect(bad.stderr).toMatch(/^a2a-evidence: stdin: JSON_SYNTAX: [^\n]*\n$/);
   });

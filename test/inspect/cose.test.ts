@@ -12,15 +12,29 @@ describe("CBOR diagnostic notation", () => {
       [1, -8],
       ["x", "y"],
     ]);
-    expect(diagnostic([0, -1, true, false, null, new Uint8Array([1, 2]), "t\"", new CborFloat(1), new CborFloat(1.5), new CborTagged(18, [1]), map])).toBe(
-      `[0, -1, true, false, null, h'0102', "t\\"", 1.0, 1.5, 18([1]), {1: -8, "x": "y"}]`,
-    );
+    expect(
+      diagnostic([
+        0,
+        -1,
+        true,
+        false,
+        null,
+        new Uint8Array([1, 2]),
+        't"',
+        new CborFloat(1),
+        new CborFloat(1.5),
+        new CborTagged(18, [1]),
+        map,
+      ]),
+    ).toBe(`[0, -1, true, false, null, h'0102', "t\\"", 1.0, 1.5, 18([1]), {1: -8, "x": "y"}]`);
   });
 
   it("cuts what an attacker makes long, wide or deep", () => {
     expect(diagnostic(new Uint8Array(100))).toBe(`h'${"00".repeat(64)}…' (100 bytes)`);
     expect(diagnostic("a".repeat(500))).toBe(JSON.stringify(`${"a".repeat(120)}…`));
-    expect(diagnostic(Array.from({ length: 25 }, (_, i) => i))).toBe(`[${Array.from({ length: 20 }, (_, i) => i).join(", ")}, … and 5 more]`);
+    expect(diagnostic(Array.from({ length: 25 }, (_, i) => i))).toBe(
+      `[${Array.from({ length: 20 }, (_, i) => i).join(", ")}, … and 5 more]`,
+    );
     const wide: CborMap = new Map(Array.from({ length: 30 }, (_, i): [number, CborValue] => [i, i]));
     expect(diagnostic(wide)).toMatch(/, … and 10 more\}$/);
     let deep: CborValue = 1;

@@ -63,7 +63,9 @@ describe("verifyInclusion with a trace", () => {
         expect(hex(leaf as Uint8Array)).toBe(hex(sha(new Uint8Array([0]), body(i))));
         let acc = leaf as Uint8Array;
         for (const [position, sibling, siblingIsLeft, result] of folds) {
-          const expected = siblingIsLeft ? sha(be64(position + 1), sibling, acc) : sha(be64(position + 1), acc, sibling);
+          const expected = siblingIsLeft
+            ? sha(be64(position + 1), sibling, acc)
+            : sha(be64(position + 1), acc, sibling);
           expect(hex(result)).toBe(hex(expected));
           acc = result;
         }
@@ -89,14 +91,21 @@ describe("verifyInclusion with a trace", () => {
       const proof = m.inclusion(i, m.size);
       const tampered: InclusionProof[] = [
         proof,
-        ...proof.witness.map((_, k) => ({ ...proof, witness: proof.witness.map((w, j) => (j === k ? flipped(w) : w)) })),
+        ...proof.witness.map((_, k) => ({
+          ...proof,
+          witness: proof.witness.map((w, j) => (j === k ? flipped(w) : w)),
+        })),
         { ...proof, peaksLeft: proof.peaksLeft.map(flipped) },
         { ...proof, witness: proof.witness.slice(1) },
         { ...proof, leafIndex: (i + 1) % 13 },
       ];
       for (const p of tampered) {
         const plain = verifyInclusion(m.root(m.size), m.size, i, body(i), p);
-        const traced = verifyInclusion(m.root(m.size), m.size, i, body(i), p, { fold: () => undefined, bag: () => undefined, peaks: () => undefined });
+        const traced = verifyInclusion(m.root(m.size), m.size, i, body(i), p, {
+          fold: () => undefined,
+          bag: () => undefined,
+          peaks: () => undefined,
+        });
         expect(traced).toEqual(plain);
       }
     }
@@ -118,7 +127,9 @@ describe("verifyConsistency and the chain with a trace", () => {
         const traced = verifyConsistency(m.root(a), a, m.root(b), b, proof, {
           climb: (i) => ((current = i), (acc = proof.oldPeaks[i])),
           fold: (position, sibling, siblingIsLeft, result) => {
-            const expected = siblingIsLeft ? sha(be64(position + 1), sibling, acc as Uint8Array) : sha(be64(position + 1), acc as Uint8Array, sibling);
+            const expected = siblingIsLeft
+              ? sha(be64(position + 1), sibling, acc as Uint8Array)
+              : sha(be64(position + 1), acc as Uint8Array, sibling);
             expect(hex(result)).toBe(hex(expected));
             acc = result;
           },
@@ -132,7 +143,9 @@ describe("verifyConsistency and the chain with a trace", () => {
         expect(tops.length).toBe(proof.oldPeaks.length);
         climbs += tops.length;
         const bad = { ...proof, newPeaks: proof.newPeaks.map(flipped) };
-        expect(verifyConsistency(m.root(a), a, m.root(b), b, bad, { fold: () => undefined })).toEqual(verifyConsistency(m.root(a), a, m.root(b), b, bad));
+        expect(verifyConsistency(m.root(a), a, m.root(b), b, bad, { fold: () => undefined })).toEqual(
+          verifyConsistency(m.root(a), a, m.root(b), b, bad),
+        );
       }
     }
     expect(climbs).toBeGreaterThan(50);
@@ -141,8 +154,16 @@ describe("verifyConsistency and the chain with a trace", () => {
   it("verifyCheckpointChain hands its trace to the consistency proof, and only there", () => {
     // A first checkpoint has no proof: nothing is traced, and the result is the untraced one.
     const seen: string[] = [];
-    const first = { logId: "l", mmrSize: 1, root: new Uint8Array(32), prevSize: 0, prevRoot: null } as unknown as Parameters<typeof verifyCheckpointChain>[1];
-    expect(verifyCheckpointChain(null, first, null, { bagged: (w) => seen.push(w) })).toEqual(verifyCheckpointChain(null, first, null));
+    const first = {
+      logId: "l",
+      mmrSize: 1,
+      root: new Uint8Array(32),
+      prevSize: 0,
+      prevRoot: null,
+    } as unknown as Parameters<typeof verifyCheckpointChain>[1];
+    expect(verifyCheckpointChain(null, first, null, { bagged: (w) => seen.push(w) })).toEqual(
+      verifyCheckpointChain(null, first, null),
+    );
     expect(seen).toEqual([]);
   });
 });
@@ -213,8 +234,14 @@ describe("verifySign1 with onSigStructure", () => {
     const protectedBytes = encode(new Map([[1, -8]]));
     const payload = body(9);
     const tbs = sigStructure(protectedBytes, new Uint8Array(0), payload);
-    for (const signature of [new Uint8Array(sign(null, tbs, privateKey)), flipped(new Uint8Array(sign(null, tbs, privateKey)))]) {
-      const message = Buffer.concat([Buffer.from([0xd2]), Buffer.from(encode([protectedBytes, new Map(), payload, signature]))]);
+    for (const signature of [
+      new Uint8Array(sign(null, tbs, privateKey)),
+      flipped(new Uint8Array(sign(null, tbs, privateKey))),
+    ]) {
+      const message = Buffer.concat([
+        Buffer.from([0xd2]),
+        Buffer.from(encode([protectedBytes, new Map(), payload, signature])),
+      ]);
       const msg = decodeSign1(new Uint8Array(message));
       if (!msg.ok) throw new Error(msg.detail);
       const key = publicKeyFromRawEd25519(raw);

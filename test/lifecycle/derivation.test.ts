@@ -12,14 +12,25 @@ import { verify } from "../../src/verify.js";
 import { isFailedInput, type Check } from "../../src/report/model.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { LIFECYCLE_VECTORS } from "../../producer/vectors-lifecycle.js";
-import { deriveCitations, deriveTransitions, isPending, preimage, terminalBundle, textCommitment } from "./derivation.js";
+import {
+  deriveCitations,
+  deriveTransitions,
+  isPending,
+  preimage,
+  terminalBundle,
+  textCommitment,
+} from "./derivation.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 type Obj = Record<string, unknown>;
 
 function read(name: string): { input: Obj; trust: Buffer; bytes: Buffer } {
   const bytes = readFileSync(join(VECTORS, name, "input.json"));
-  return { input: JSON.parse(bytes.toString("utf8")) as Obj, trust: readFileSync(join(VECTORS, name, "trust.json")), bytes };
+  return {
+    input: JSON.parse(bytes.toString("utf8")) as Obj,
+    trust: readFileSync(join(VECTORS, name, "trust.json")),
+    bytes,
+  };
 }
 
 function observedTask(input: Obj): Obj {
@@ -33,7 +44,12 @@ describe("the derivation written from docs/profile.md", () => {
   it("covers the lifecycle vectors", () => {
     expect(names.length).toBeGreaterThanOrEqual(35);
     for (const n of names) expect(existsSync(join(VECTORS, n, "input.json")), n).toBe(true);
-    for (const n of ["valid-lifecycle-input-required", "valid-lifecycle-multi-turn-interims", "pending-input-required-never-resumed", "neg-taskBinding-dropped-interim-citation"]) {
+    for (const n of [
+      "valid-lifecycle-input-required",
+      "valid-lifecycle-multi-turn-interims",
+      "pending-input-required-never-resumed",
+      "neg-taskBinding-dropped-interim-citation",
+    ]) {
       expect(names).toContain(n);
     }
   });
@@ -60,11 +76,37 @@ describe("the derivation written from docs/profile.md", () => {
         "69e624111b566c20d8ad56925a3e844c7be9e2e603622432b548d9899d57c874",
       ],
       [
-        sha(preimage(["a2a-task-evidence/transition/v1", "079efe1d-9e90-4004-865a-75dd0733d840", "f4050ea0-10bb-457e-9c04-9bc0adf23b94", 3, "TASK_STATE_AUTH_REQUIRED", "TASK_STATE_WORKING", null, null, null, null])),
+        sha(
+          preimage([
+            "a2a-task-evidence/transition/v1",
+            "079efe1d-9e90-4004-865a-75dd0733d840",
+            "f4050ea0-10bb-457e-9c04-9bc0adf23b94",
+            3,
+            "TASK_STATE_AUTH_REQUIRED",
+            "TASK_STATE_WORKING",
+            null,
+            null,
+            null,
+            null,
+          ]),
+        ),
         "76a4fdc1e3b988198ea1b466309964a8ecbc3cf61ca8d96f548402a7ad347566",
       ],
       [
-        sha(preimage(["a2a-task-evidence/transition/v1", "task-1", "ctx-1", 7, "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING", "réponse-1", "task-1", "ctx-1", textCommitment([{ text: "Le 12, s’il vous plaît." }])])),
+        sha(
+          preimage([
+            "a2a-task-evidence/transition/v1",
+            "task-1",
+            "ctx-1",
+            7,
+            "TASK_STATE_INPUT_REQUIRED",
+            "TASK_STATE_WORKING",
+            "réponse-1",
+            "task-1",
+            "ctx-1",
+            textCommitment([{ text: "Le 12, s’il vous plaît." }]),
+          ]),
+        ),
         "a707ab87d7cfd239310d157163f1ede8f364a218fd7bb845d6a8a3fd350714bd",
       ],
     ];
@@ -89,7 +131,8 @@ describe("the derivation written from docs/profile.md", () => {
     if (isFailedInput(result)) throw new Error(`${name}: ${result.error.message}`);
     const payload = (terminalBundle(task as never) as Obj).taskEvidencePayload as Obj;
     const checks = result.properties.taskBinding.checks;
-    const bySubject = (id: string) => new Map(checks.filter((c) => c.id === id).map((c) => [c.subject, c] as [string | undefined, Check]));
+    const bySubject = (id: string) =>
+      new Map(checks.filter((c) => c.id === id).map((c) => [c.subject, c] as [string | undefined, Check]));
 
     const transitions = bySubject("transcript.transition");
     const derived = deriveTransitions(payload as never, task as never);

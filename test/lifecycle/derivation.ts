@@ -27,7 +27,15 @@ function pyString(s: string): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const short: Record<number, string> = { 0x22: '\\"', 0x5c: "\\\\", 0x08: "\\b", 0x0c: "\\f", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t" };
+    const short: Record<number, string> = {
+      0x22: '\\"',
+      0x5c: "\\\\",
+      0x08: "\\b",
+      0x0c: "\\f",
+      0x0a: "\\n",
+      0x0d: "\\r",
+      0x09: "\\t",
+    };
     if (short[c] !== undefined) out += short[c];
     else if (c < 0x20 || c >= 0x7f) out += `\\u${c.toString(16).padStart(4, "0")}`;
     else out += s[i];
@@ -42,7 +50,10 @@ export function preimage(elements: ReadonlyArray<string | number | null>): strin
 
 /** §1: the text commitment of a Message's parts. */
 export function textCommitment(parts: Json | undefined): string {
-  const texts = (Array.isArray(parts) ? parts : []).filter(isObj).filter((p) => typeof p.text === "string").map((p) => p.text as string);
+  const texts = (Array.isArray(parts) ? parts : [])
+    .filter(isObj)
+    .filter((p) => typeof p.text === "string")
+    .map((p) => p.text as string);
   return sha256(texts.join("\n"));
 }
 
@@ -63,7 +74,8 @@ export function deriveTransitions(payload: Obj, task: Obj): TransitionVerdict[] 
   const status = isObj(task.status) ? task.status : {};
   const observed = new Map<string, Obj>();
   for (const m of history) if (!observed.has(str(m.messageId))) observed.set(str(m.messageId), m);
-  if (isObj(status.message) && !observed.has(str(status.message.messageId))) observed.set(str(status.message.messageId), status.message);
+  if (isObj(status.message) && !observed.has(str(status.message.messageId)))
+    observed.set(str(status.message.messageId), status.message);
   const out: TransitionVerdict[] = [];
   let paused: { state: string; at: number } | undefined;
   let ended = false;
@@ -81,7 +93,8 @@ export function deriveTransitions(payload: Obj, task: Obj): TransitionVerdict[] 
     const id = raw.messageId;
     const into = INTERRUPTED.includes(to) && (from === "TASK_STATE_SUBMITTED" || from === "TASK_STATE_WORKING");
     const leaving = INTERRUPTED.includes(from) && (to === "TASK_STATE_WORKING" || TERMINAL.includes(to));
-    if (typeof raw.transitionCommitment !== "string" || !/^[0-9a-f]{64}$/.test(raw.transitionCommitment)) return fail("commitment form");
+    if (typeof raw.transitionCommitment !== "string" || !/^[0-9a-f]{64}$/.test(raw.transitionCommitment))
+      return fail("commitment form");
     if (id !== null && typeof id !== "string") return fail("messageId form");
     if (!into && !leaving) return fail("not into or out of an interrupted state");
     const before = entry(i - 1);
@@ -90,14 +103,17 @@ export function deriveTransitions(payload: Obj, task: Obj): TransitionVerdict[] 
     else if (into) {
       if (paused) broken = "into while paused";
       else if (from === "TASK_STATE_SUBMITTED" && count > 1) broken = "from SUBMITTED after resuming";
-      else if (id === null || !isMessage(before) || before.messageId !== id || before.role !== "ROLE_AGENT") broken = "the request is not the entry before";
+      else if (id === null || !isMessage(before) || before.messageId !== id || before.role !== "ROLE_AGENT")
+        broken = "the request is not the entry before";
     } else if (!paused || paused.state !== from) broken = "out without the matching into";
     else if (TERMINAL.includes(to) && to !== payload.terminalState) broken = "ends in another state than terminalState";
     else if (id === null) {
       if (paused.at !== i - 1) broken = "not contiguous";
-      else if (from === "TASK_STATE_INPUT_REQUIRED" && to === "TASK_STATE_WORKING") broken = "INPUT_REQUIRED left without a resuming Message";
+      else if (from === "TASK_STATE_INPUT_REQUIRED" && to === "TASK_STATE_WORKING")
+        broken = "INPUT_REQUIRED left without a resuming Message";
     } else if (TERMINAL.includes(to)) broken = "an end while paused bound to a Message";
-    else if (!isMessage(before) || before.messageId !== id || paused.at !== i - 2 || before.role !== "ROLE_USER") broken = "the resuming Message is not between the transitions";
+    else if (!isMessage(before) || before.messageId !== id || paused.at !== i - 2 || before.role !== "ROLE_USER")
+      broken = "the resuming Message is not between the transitions";
     if (into) paused = { state: to, at: i };
     else {
       paused = undefined;
@@ -105,7 +121,8 @@ export function deriveTransitions(payload: Obj, task: Obj): TransitionVerdict[] 
     }
     if (broken) return fail(broken);
     const message = id === null ? null : observed.get(id);
-    if (message === undefined) return void out.push({ sequence: i, verdict: "INCONCLUSIVE", why: "bound Message not observed" });
+    if (message === undefined)
+      return void out.push({ sequence: i, verdict: "INCONCLUSIVE", why: "bound Message not observed" });
     const ids = (m: Obj, camel: string, snake: string) => str(m[camel] ?? m[snake]);
     const recomputed = sha256(
       preimage([
@@ -121,9 +138,15 @@ export function deriveTransitions(payload: Obj, task: Obj): TransitionVerdict[] 
         message === null ? null : textCommitment(message.parts),
       ]),
     );
-    out.push({ sequence: i, verdict: recomputed === raw.transitionCommitment ? "PASS" : "FAIL", recomputed, why: "commitment" });
+    out.push({
+      sequence: i,
+      verdict: recomputed === raw.transitionCommitment ? "PASS" : "FAIL",
+      recomputed,
+      why: "commitment",
+    });
   });
-  if (paused && TERMINAL.includes(str(payload.terminalState))) out.push({ sequence: -1, verdict: "FAIL", why: "ends paused" });
+  if (paused && TERMINAL.includes(str(payload.terminalState)))
+    out.push({ sequence: -1, verdict: "FAIL", why: "ends paused" });
   return out;
 }
 
@@ -158,7 +181,8 @@ export function deriveCitations(payload: Obj, supplied: readonly Obj[]): Citatio
       out.push({ subject, verdict: supplied.some((b) => b.evidenceId === c.evidenceId) ? "PASS" : "NOT_CHECKED" });
     });
   }
-  for (const b of supplied) if (!valid.some((v) => v.evidenceId === b.evidenceId)) out.push({ subject: str(b.evidenceId), verdict: "FAIL" });
+  for (const b of supplied)
+    if (!valid.some((v) => v.evidenceId === b.evidenceId)) out.push({ subject: str(b.evidenceId), verdict: "FAIL" });
   return out;
 }
 
@@ -167,7 +191,8 @@ export function terminalBundle(task: Obj): Obj | undefined {
   for (const a of (Array.isArray(task.artifacts) ? task.artifacts : []).filter(isObj)) {
     if (!(Array.isArray(a.extensions) && a.extensions.includes(EXT))) continue;
     const part = Array.isArray(a.parts) && isObj(a.parts[0]) ? a.parts[0] : undefined;
-    if (part && typeof part.raw === "string") return JSON.parse(Buffer.from(part.raw, "base64").toString("utf8")) as Obj;
+    if (part && typeof part.raw === "string")
+      return JSON.parse(Buffer.from(part.raw, "base64").toString("utf8")) as Obj;
   }
   return undefined;
 }
@@ -176,7 +201,12 @@ export function terminalBundle(task: Obj): Obj | undefined {
 export function isPending(task: Obj): boolean {
   const metadata = isObj(task.metadata) && isObj(task.metadata[EXT]) ? task.metadata[EXT] : {};
   const bundle = terminalBundle(task);
-  const sealedIn = bundle && isObj(bundle.taskEvidencePayload) ? str(bundle.taskEvidencePayload.terminalState) : undefined;
+  const sealedIn =
+    bundle && isObj(bundle.taskEvidencePayload) ? str(bundle.taskEvidencePayload.terminalState) : undefined;
   const state = isObj(task.status) ? str(task.status.state) : "";
-  return !TERMINAL.includes(state) && metadata.evidenceStatus === "EVIDENCE_STATUS_PENDING" && (sealedIn === undefined || INTERRUPTED.includes(sealedIn));
+  return (
+    !TERMINAL.includes(state) &&
+    metadata.evidenceStatus === "EVIDENCE_STATUS_PENDING" &&
+    (sealedIn === undefined || INTERRUPTED.includes(sealedIn))
+  );
 }

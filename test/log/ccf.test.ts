@@ -17,7 +17,11 @@ function sha256(...parts: Array<Uint8Array | string>): Uint8Array {
   return new Uint8Array(h.digest());
 }
 
-const leaf: CcfLeaf = { writeSetDigest: new Uint8Array(32).fill(1), commitEvidence: "ce:2.18:abc", claimsDigest: new Uint8Array(32).fill(2) };
+const leaf: CcfLeaf = {
+  writeSetDigest: new Uint8Array(32).fill(1),
+  commitEvidence: "ce:2.18:abc",
+  claimsDigest: new Uint8Array(32).fill(2),
+};
 
 describe("ccfRootFromInclusion", () => {
   it("hashes the leaf as SHA-256(write_set_digest ‖ SHA-256(ce) ‖ claims_digest)", () => {
@@ -29,7 +33,10 @@ describe("ccfRootFromInclusion", () => {
     const acc = sha256(leaf.writeSetDigest, sha256("ce:2.18:abc"), leaf.claimsDigest);
     const a = new Uint8Array(32).fill(3);
     const b = new Uint8Array(32).fill(4);
-    const r = ccfRootFromInclusion(leaf, [{ left: true, hash: a }, { left: false, hash: b }]);
+    const r = ccfRootFromInclusion(leaf, [
+      { left: true, hash: a },
+      { left: false, hash: b },
+    ]);
     expect(r).toEqual({ ok: true, value: sha256(sha256(a, acc), b) });
   });
 
@@ -51,7 +58,10 @@ describeExternal("scitt-cose/receipts-v1", "CCF root of the scitt-ccf-ledger rec
     if (!proof.ok) throw new Error(proof.detail);
     const map = proof.value as CborMap;
     const [writeSetDigest, commitEvidence, claimsDigest] = map.get(1) as [Uint8Array, string, Uint8Array];
-    const path = (map.get(2) as CborValue[][]).map(([left, hash]) => ({ left: left as boolean, hash: hash as Uint8Array }));
+    const path = (map.get(2) as CborValue[][]).map(([left, hash]) => ({
+      left: left as boolean,
+      hash: hash as Uint8Array,
+    }));
     expect(toHex(claimsDigest)).toBe(atString(expected, "leaf_entry"));
     const root = ccfRootFromInclusion({ writeSetDigest, commitEvidence, claimsDigest }, path);
     expect(root.ok && toHex(root.value)).toBe(atString(expected, "reconstructed_root"));

@@ -40,7 +40,7 @@ const current = checkpoint({ mmr_size: 8, root: rootHex(8), prev_size: 4, prev_r
 const proof = proofJson(4, 8);
 
 describe("verifyCheckpointChain: a first checkpoint (no prior)", () => {
-  it("accepts prev_size 0, prev_root \"\" and no proof", () => {
+  it('accepts prev_size 0, prev_root "" and no proof', () => {
     expect(okValue(verifyCheckpointChain(null, prior, null))).toEqual({ link: "first", mmrSize: 4, root: rootHex(4) });
   });
   it("refuses prev_size > 0 without a prior checkpoint", () => {

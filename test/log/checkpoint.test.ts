@@ -5,7 +5,14 @@
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
 import { ed25519KeyFromRaw, verifyEd25519 } from "../../src/crypto/ed25519.js";
-import { JsonNumber, fromPlain, newJsonObject, toPlain, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import {
+  JsonNumber,
+  fromPlain,
+  newJsonObject,
+  toPlain,
+  type JsonObject,
+  type JsonValue,
+} from "../../src/json/value.js";
 import {
   checkpointEntryDigest,
   checkpointEntryHash,
@@ -42,7 +49,9 @@ describeExternal("a2a-reference", "CLL checkpoint of the reference A2A positive 
   const capsuleId = str(get(get(bundle, "capsule"), "capsule_id"));
 
   it("has the MMR root f4ea150c… = leaf_hash(raw capsule_id), a 1-node MMR", () => {
-    expect(bytesToHex(leafHash(hex(capsuleId)))).toBe("f4ea150c1272a7b83f5ca4775ad4d14fc616e63c64fdfdf4db11406d3386085c");
+    expect(bytesToHex(leafHash(hex(capsuleId)))).toBe(
+      "f4ea150c1272a7b83f5ca4775ad4d14fc616e63c64fdfdf4db11406d3386085c",
+    );
     expect(bytesToHex(cp.root)).toBe(str(get(json, "root")));
     expect(bytesToHex(cp.root)).toBe(bytesToHex(leafHash(hex(capsuleId))));
     expect(cp.mmrSize).toBe(1);
@@ -89,7 +98,11 @@ describeExternal("a2a-reference", "CLL checkpoint of the reference A2A positive 
   it("is a first checkpoint: priorCheckpoint and consistencyProof are null", () => {
     expect(get(manifest, "priorCheckpoint")).toBeNull();
     expect(get(manifest, "consistencyProof")).toBeNull();
-    expect(okValue(verifyCheckpointChain(null, cp, null))).toEqual({ link: "first", mmrSize: 1, root: str(get(json, "root")) });
+    expect(okValue(verifyCheckpointChain(null, cp, null))).toEqual({
+      link: "first",
+      mmrSize: 1,
+      root: str(get(json, "root")),
+    });
   });
 
   it("agrees with the manifest's producerEnvelope on the signer: the same key signs both", () => {
@@ -118,7 +131,7 @@ describe("parseCheckpoint: malformed checkpoints", () => {
 
   it.each([
     ["v: 2", "v", 2, "CHECKPOINT_VERSION_UNSUPPORTED"],
-    ["v: \"1\"", "v", "1", "CHECKPOINT_MALFORMED"],
+    ['v: "1"', "v", "1", "CHECKPOINT_MALFORMED"],
     ["v: 1.0", "v", new JsonNumber("1.0"), "CHECKPOINT_MALFORMED"],
     ["kind: checkpoint", "kind", "checkpoint", "CHECKPOINT_KIND_INVALID"],
     ["kind: 1", "kind", 1, "CHECKPOINT_MALFORMED"],
@@ -128,9 +141,9 @@ describe("parseCheckpoint: malformed checkpoints", () => {
     ["mmr_size: 1.0", "mmr_size", new JsonNumber("1.0"), "CHECKPOINT_MALFORMED"],
     ["a 33-byte root", "root", "ab".repeat(33), "CHECKPOINT_MALFORMED"],
     ["an uppercase root", "root", "AB".repeat(32), "CHECKPOINT_MALFORMED"],
-    ["prev_size: \"0\"", "prev_size", "0", "CHECKPOINT_MALFORMED"],
+    ['prev_size: "0"', "prev_size", "0", "CHECKPOINT_MALFORMED"],
     ["prev_root: null", "prev_root", null, "CHECKPOINT_MALFORMED"],
-    ["prev_root: \"00\"", "prev_root", "00", "CHECKPOINT_MALFORMED"],
+    ['prev_root: "00"', "prev_root", "00", "CHECKPOINT_MALFORMED"],
     ["a 31-byte key_id", "key_id", "ab".repeat(31), "CHECKPOINT_MALFORMED"],
     ["timestamp: 0", "timestamp", 0, "CHECKPOINT_MALFORMED"],
     ["a 32-byte signature", "signature", "ab".repeat(32), "CHECKPOINT_MALFORMED"],
@@ -164,7 +177,17 @@ describe("parseCheckpoint: malformed checkpoints", () => {
   });
 
   it("signs non-ASCII members in pyjson's escaped form, not as raw UTF-8", () => {
-    const fields = { v: 1, kind: "mmr_checkpoint", log_id: "journal-é", mmr_size: 1, root: "ab".repeat(32), prev_size: 0, prev_root: "", key_id: signer.keyId, timestamp: "t" };
+    const fields = {
+      v: 1,
+      kind: "mmr_checkpoint",
+      log_id: "journal-é",
+      mmr_size: 1,
+      root: "ab".repeat(32),
+      prev_size: 0,
+      prev_root: "",
+      key_id: signer.keyId,
+      timestamp: "t",
+    };
     const escapedBody = (canonicalize(fields) as string).replace("é", "\\u00e9");
     const signature = signer.signDigestHex(sha256Hex(utf8(escapedBody)));
     const cp = okValue(parseCheckpoint(fromPlain({ ...fields, signature }), "cp"));
@@ -173,7 +196,9 @@ describe("parseCheckpoint: malformed checkpoints", () => {
   });
 
   it("refuses an entry_digest over a number Python would print differently, or nested too deep", () => {
-    const float = okValue(parseCheckpoint(withMember(good, "witnesses", fromPlain([{ leaf_index: new JsonNumber("0.0") }])), "cp"));
+    const float = okValue(
+      parseCheckpoint(withMember(good, "witnesses", fromPlain([{ leaf_index: new JsonNumber("0.0") }])), "cp"),
+    );
     expectCode(checkpointEntryDigest(float), "CANON_FLOAT");
     let deep: unknown = 1;
     for (let i = 0; i < 300; i++) deep = [deep];

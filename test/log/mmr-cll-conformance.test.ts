@@ -53,7 +53,12 @@ describeExternal("cll", "CLL MMR conformance vectors (cll/mmr-conformance-vector
   it("has 27 cases, 4 of them expect:false, as its count says", () => {
     expect(cases).toHaveLength(27);
     expect(int(get(v, "count"))).toBe(27);
-    expect(cases.filter((c) => !expected(c)).map((c) => str(get(c, "name"))).sort()).toEqual(Object.keys(NEGATIVE).sort());
+    expect(
+      cases
+        .filter((c) => !expected(c))
+        .map((c) => str(get(c, "name")))
+        .sort(),
+    ).toEqual(Object.keys(NEGATIVE).sort());
   });
 
   it("reproduces every root (7) from the leaf-identity template", () => {
@@ -74,7 +79,10 @@ describeExternal("cll", "CLL MMR conformance vectors (cll/mmr-conformance-vector
       expect(str(get(c, "body_digest_hex"))).toBe(bytesToHex(body(leafIndex)));
       expect(str(get(c, "root_hex"))).toBe(bytesToHex(rootOf(int(get(c, "leaf_count")))));
       const proof = okValue(parseInclusionProof(get(c, "proof"), "proof"));
-      check(c, verifyInclusion(hex(get(c, "root_hex")), int(get(c, "size")), leafIndex, hex(get(c, "body_digest_hex")), proof));
+      check(
+        c,
+        verifyInclusion(hex(get(c, "root_hex")), int(get(c, "size")), leafIndex, hex(get(c, "body_digest_hex")), proof),
+      );
     }
   });
 
@@ -85,7 +93,13 @@ describeExternal("cll", "CLL MMR conformance vectors (cll/mmr-conformance-vector
       expect(str(get(c, "root_a_hex"))).toBe(bytesToHex(rootOf(int(get(c, "leaf_count_a")))));
       expect(str(get(c, "root_b_hex"))).toBe(bytesToHex(rootOf(int(get(c, "leaf_count_b")))));
       const proof = okValue(parseConsistencyProof(get(c, "proof"), "proof"));
-      const r = verifyConsistency(hex(get(c, "root_a_hex")), int(get(c, "size_a")), hex(get(c, "root_b_hex")), int(get(c, "size_b")), proof);
+      const r = verifyConsistency(
+        hex(get(c, "root_a_hex")),
+        int(get(c, "size_a")),
+        hex(get(c, "root_b_hex")),
+        int(get(c, "size_b")),
+        proof,
+      );
       check(c, r);
     }
   });

@@ -6,7 +6,18 @@ import { expectCode, okValue } from "./fixtures.js";
 
 describe("MMR position math", () => {
   it("maps leaf counts to node counts as §3.1's table says", () => {
-    const table: [number, number][] = [[0, 0], [1, 1], [2, 3], [3, 4], [4, 7], [5, 8], [6, 10], [7, 11], [12, 22], [21, 39]];
+    const table: [number, number][] = [
+      [0, 0],
+      [1, 1],
+      [2, 3],
+      [3, 4],
+      [4, 7],
+      [5, 8],
+      [6, 10],
+      [7, 11],
+      [12, 22],
+      [21, 39],
+    ];
     for (const [leaves, size] of table) {
       expect(nodeCount(leaves), `${leaves} leaves`).toBe(size);
       expect(okValue(leafCount(size))).toBe(leaves);

@@ -4,7 +4,15 @@
  */
 import { expect, it } from "vitest";
 import type { JsonValue } from "../../src/json/value.js";
-import { bagPeaks, leafHash, parseConsistencyProof, parseInclusionProof, peaks, verifyConsistency, verifyInclusion } from "../../src/log/mmr.js";
+import {
+  bagPeaks,
+  leafHash,
+  parseConsistencyProof,
+  parseInclusionProof,
+  peaks,
+  verifyConsistency,
+  verifyInclusion,
+} from "../../src/log/mmr.js";
 import type { Result } from "../../src/result.js";
 import { bytesToHex } from "../../src/util/bytes.js";
 import { describeExternal } from "../helpers/external.js";
@@ -12,12 +20,24 @@ import { arr, buildNodes, expectCode, get, hex, int, okValue, readVector, str } 
 
 function runInclusion(c: JsonValue): Result<true> {
   const proof = okValue(parseInclusionProof(get(c, "proof"), "proof"));
-  return verifyInclusion(hex(get(c, "root")), int(get(c, "size")), int(get(c, "leaf_index")), hex(get(c, "body_digest")), proof);
+  return verifyInclusion(
+    hex(get(c, "root")),
+    int(get(c, "size")),
+    int(get(c, "leaf_index")),
+    hex(get(c, "body_digest")),
+    proof,
+  );
 }
 
 function runConsistency(c: JsonValue): Result<true> {
   const proof = okValue(parseConsistencyProof(get(c, "proof"), "proof"));
-  return verifyConsistency(hex(get(c, "root_a")), int(get(c, "size_a")), hex(get(c, "root_b")), int(get(c, "size_b")), proof);
+  return verifyConsistency(
+    hex(get(c, "root_a")),
+    int(get(c, "size_a")),
+    hex(get(c, "root_b")),
+    int(get(c, "size_b")),
+    proof,
+  );
 }
 
 /** The code each negative case must fail with: which check catches it is part of the contract. */

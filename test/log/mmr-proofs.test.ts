@@ -78,7 +78,13 @@ describe("MMR worked examples (§3.2–§3.4)", () => {
   });
 
   it("verifies the path example: 5 leaves (size 8), leaf_index 3, witness [leaf3, p2], peaks_right [leaf5]", () => {
-    const proof: InclusionProof = { size: 8, leafIndex: 3, witness: [node(3), node(2)], peaksLeft: [], peaksRight: [node(7)] };
+    const proof: InclusionProof = {
+      size: 8,
+      leafIndex: 3,
+      witness: [node(3), node(2)],
+      peaksLeft: [],
+      peaksRight: [node(7)],
+    };
     expect(okValue(verifyInclusion(bagPeaks([node(6), node(7)]), 8, 3, body(4), proof))).toBe(true);
     expect(fixture(5).inclusion(3, 8)).toEqual(proof);
   });
@@ -161,7 +167,9 @@ describe("MMR proofs of random trees (test builder as oracle)", () => {
         const [lo, hi] = a <= b ? [a, b] : [b, a];
         const proof = mmr.range(lo, hi, mmr.size);
         const slice = bodies.slice(lo, hi + 1);
-        expect(verifyRange(mmr.root(mmr.size), mmr.size, lo, hi, slice, proof).ok, `${leaves}: ${lo}..${hi}`).toBe(true);
+        expect(verifyRange(mmr.root(mmr.size), mmr.size, lo, hi, slice, proof).ok, `${leaves}: ${lo}..${hi}`).toBe(
+          true,
+        );
         const k = rand(slice.length);
         const altered = slice.map((x, j) => (j === k ? flipped(x) : x));
         expectCode(verifyRange(mmr.root(mmr.size), mmr.size, lo, hi, altered, proof), "MMR_ROOT_MISMATCH");
@@ -177,8 +185,10 @@ describe("MMR verifiers: every failure path", () => {
 
   describe("verifyInclusion", () => {
     const proof = mmr.inclusion(4, 11); // leaf 4 sits under peak 9: one witness, one peak each side
-    const run = (p: Partial<InclusionProof>, args: { root?: Uint8Array; size?: number; leaf?: number; body?: Uint8Array } = {}) =>
-      verifyInclusion(args.root ?? root, args.size ?? 11, args.leaf ?? 4, args.body ?? body(5), { ...proof, ...p });
+    const run = (
+      p: Partial<InclusionProof>,
+      args: { root?: Uint8Array; size?: number; leaf?: number; body?: Uint8Array } = {},
+    ) => verifyInclusion(args.root ?? root, args.size ?? 11, args.leaf ?? 4, args.body ?? body(5), { ...proof, ...p });
 
     it("accepts the genuine proof", () => {
       expect(proof.witness).toHaveLength(1);
@@ -206,15 +216,24 @@ describe("MMR verifiers: every failure path", () => {
     });
     it("refuses a leaf index beyond a large tree before any hashing", () => {
       const big = 2 ** 50 - 1;
-      expectCode(verifyInclusion(root, big, 2 ** 49, body(1), { ...proof, size: big, leafIndex: 2 ** 49 }), "MMR_LEAF_INDEX_OUT_OF_RANGE");
-      expectCode(verifyInclusion(root, big, 0, body(1), { ...proof, size: big, leafIndex: 0 }), "MMR_WITNESS_LENGTH_MISMATCH");
+      expectCode(
+        verifyInclusion(root, big, 2 ** 49, body(1), { ...proof, size: big, leafIndex: 2 ** 49 }),
+        "MMR_LEAF_INDEX_OUT_OF_RANGE",
+      );
+      expectCode(
+        verifyInclusion(root, big, 0, body(1), { ...proof, size: big, leafIndex: 0 }),
+        "MMR_WITNESS_LENGTH_MISMATCH",
+      );
     });
   });
 
   describe("verifyConsistency", () => {
     const proof = mmr.consistency(4, 11);
     const rootA = mmr.root(4);
-    const run = (p: Partial<ConsistencyProof>, args: { rootA?: Uint8Array; sizeA?: number; rootB?: Uint8Array; sizeB?: number } = {}) =>
+    const run = (
+      p: Partial<ConsistencyProof>,
+      args: { rootA?: Uint8Array; sizeA?: number; rootB?: Uint8Array; sizeB?: number } = {},
+    ) =>
       verifyConsistency(args.rootA ?? rootA, args.sizeA ?? 4, args.rootB ?? root, args.sizeB ?? 11, { ...proof, ...p });
 
     it("accepts the genuine proof", () => {
@@ -237,7 +256,12 @@ describe("MMR verifiers: every failure path", () => {
       ["a 31-byte witness hash", { witness: proof.witness.map((w) => w.map(() => short)) }, {}, "MMR_HASH_MALFORMED"],
       ["old peaks that do not bag to root_a", {}, { rootA: root }, "MMR_ROOT_MISMATCH"],
       ["new peaks that do not bag to root_b", {}, { rootB: rootA }, "MMR_ROOT_MISMATCH"],
-      ["a witness that does not climb to the new peak", { witness: proof.witness.map((w) => w.map(flipped)) }, {}, "MMR_PEAK_MISMATCH"],
+      [
+        "a witness that does not climb to the new peak",
+        { witness: proof.witness.map((w) => w.map(flipped)) },
+        {},
+        "MMR_PEAK_MISMATCH",
+      ],
     ] as const)("refuses %s", (_name, p, args, code) => {
       expectCode(run(p as Partial<ConsistencyProof>, args), code);
     });
@@ -252,8 +276,14 @@ describe("MMR verifiers: every failure path", () => {
   describe("verifyRange", () => {
     const bodies = [2, 3, 4, 5].map(body); // leaves 1..4
     const proof = mmr.range(1, 4, 11);
-    const run = (p: Partial<RangeProof>, args: { root?: Uint8Array; size?: number; from?: number; to?: number; bodies?: Uint8Array[] } = {}) =>
-      verifyRange(args.root ?? root, args.size ?? 11, args.from ?? 1, args.to ?? 4, args.bodies ?? bodies, { ...proof, ...p });
+    const run = (
+      p: Partial<RangeProof>,
+      args: { root?: Uint8Array; size?: number; from?: number; to?: number; bodies?: Uint8Array[] } = {},
+    ) =>
+      verifyRange(args.root ?? root, args.size ?? 11, args.from ?? 1, args.to ?? 4, args.bodies ?? bodies, {
+        ...proof,
+        ...p,
+      });
 
     it("accepts the genuine proof", () => {
       expect(okValue(run({}))).toBe(true);
@@ -272,7 +302,12 @@ describe("MMR verifiers: every failure path", () => {
       ["a witness one hash short", { witness: proof.witness.slice(1) }, {}, "MMR_WITNESS_LENGTH_MISMATCH"],
       ["a witness one hash long", { witness: [...proof.witness, root] }, {}, "MMR_WITNESS_LENGTH_MISMATCH"],
       ["a 31-byte witness hash", { witness: proof.witness.map(() => short) }, {}, "MMR_HASH_MALFORMED"],
-      ["bodies out of order", {}, { bodies: [bodies[1], bodies[0], bodies[2], bodies[3]] as Uint8Array[] }, "MMR_ROOT_MISMATCH"],
+      [
+        "bodies out of order",
+        {},
+        { bodies: [bodies[1], bodies[0], bodies[2], bodies[3]] as Uint8Array[] },
+        "MMR_ROOT_MISMATCH",
+      ],
     ] as const)("refuses %s", (_name, p, args, code) => {
       expectCode(run(p as Partial<RangeProof>, args as { bodies?: Uint8Array[] }), code);
     });

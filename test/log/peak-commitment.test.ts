@@ -38,7 +38,11 @@ describeExternal("cll", "peak-list commitment vectors (cll/commitment-conformanc
   it("has 12 cases: 7 positive, 5 must-fail", () => {
     expect(cases).toHaveLength(12);
     expect(ofKind("positive")).toHaveLength(7);
-    expect(ofKind("must-fail").map((c) => str(get(c, "name"))).sort()).toEqual(Object.keys(MUST_FAIL).sort());
+    expect(
+      ofKind("must-fail")
+        .map((c) => str(get(c, "name")))
+        .sort(),
+    ).toEqual(Object.keys(MUST_FAIL).sort());
   });
 
   it("encodes every positive byte-exactly and decodes it back", () => {

@@ -57,7 +57,11 @@ describeExternal("scitt-cose/receipts-v1", "scitt-cose receipt vectors v1", () =
 
   it("covers the six cases of the manifest", () => {
     expect(ids.sort()).toEqual(Object.keys(OUR_CODES).sort());
-    expect(listExternal(...DIR).filter((f) => !f.includes(".") && f !== "SHA256SUMS").sort()).toEqual(ids);
+    expect(
+      listExternal(...DIR)
+        .filter((f) => !f.includes(".") && f !== "SHA256SUMS")
+        .sort(),
+    ).toEqual(ids);
   });
 
   it.each(Object.keys(OUR_CODES))("%s", (id) => {
@@ -71,7 +75,11 @@ describeExternal("scitt-cose/receipts-v1", "scitt-cose receipt vectors v1", () =
     if (!statement.ok) throw new Error(statement.detail);
     const header = statement.value.protectedHeader;
     expect(statement.value.payload).toEqual(payloadBin);
-    const statementResult = verifySign1(statement.value, key(id, "issuer-key.pub"), statement.value.payload === null ? { detachedPayload: payloadBin } : {});
+    const statementResult = verifySign1(
+      statement.value,
+      key(id, "issuer-key.pub"),
+      statement.value.payload === null ? { detachedPayload: payloadBin } : {},
+    );
     const stated = at(expected, "protected_header", "statement");
     expect(header.get(1)).toBe(atIntOrNull(stated, "alg_code"));
     expect(header.get(3)).toBe(atString(stated, "content_type"));
@@ -95,12 +103,19 @@ describeExternal("scitt-cose/receipts-v1", "scitt-cose receipt vectors v1", () =
     const receiptHeader = decodeSign1(receiptBytes);
     const claimed = at(expected, "protected_header", "receipt");
     expect(receiptHeader.ok && receiptHeader.value.protectedHeader.get(1)).toBe(atIntOrNull(claimed, "alg_code"));
-    expect(receiptHeader.ok && receiptHeader.value.protectedHeader.get(atIntOrNull(claimed, "vds_label") as number)).toBe(atIntOrNull(claimed, "vds"));
+    expect(
+      receiptHeader.ok && receiptHeader.value.protectedHeader.get(atIntOrNull(claimed, "vds_label") as number),
+    ).toBe(atIntOrNull(claimed, "vds"));
 
     expect({ statement: codeOf(statementResult), receipt: codeOf(receiptResult) }).toEqual(OUR_CODES[id]);
     const valid = statementResult.ok && receiptResult.ok;
     expect(valid ? "VALID" : "INVALID").toBe(at(expected, "result"));
-    const failureCode = valid ? null : vectorFailureCode(statementResult.ok ? null : statementResult.code, receiptResult.ok ? null : receiptResult.code);
+    const failureCode = valid
+      ? null
+      : vectorFailureCode(
+          statementResult.ok ? null : statementResult.code,
+          receiptResult.ok ? null : receiptResult.code,
+        );
     expect(failureCode).toBe(valid ? null : atString(expected, "failure_code"));
   });
 
@@ -121,11 +136,15 @@ describeExternal("scitt-cose/receipts-v1", "scitt-cose receipt vectors v1", () =
 
   it("rebuilds each honest tree from the manifest's construction: paths and roots match", () => {
     const construction = atString(manifest, "tree_construction");
-    expect(construction).toContain("filler leaf i = SHA-256('scitt-cose test vectors v1 :: <vector-id> :: filler leaf <i>')");
+    expect(construction).toContain(
+      "filler leaf i = SHA-256('scitt-cose test vectors v1 :: <vector-id> :: filler leaf <i>')",
+    );
     for (const id of ["valid-eddsa", "valid-es256", "fail-bad-statement-sig"]) {
       const expected = vectorJson(...DIR, id, "expected.json");
       const entries = Array.from({ length: 8 }, (_, i) =>
-        i === 2 ? sha256(readExternal(...DIR, id, "statement.cose")) : sha256(`scitt-cose test vectors v1 :: ${id} :: filler leaf ${i}`),
+        i === 2
+          ? sha256(readExternal(...DIR, id, "statement.cose"))
+          : sha256(`scitt-cose test vectors v1 :: ${id} :: filler leaf ${i}`),
       );
       expect(toHex(merkleTreeHash(entries))).toBe(atString(expected, "reconstructed_root"));
       expect(auditPath(2, entries).map(toHex)).toEqual(at(expected, "inclusion_path"));
@@ -141,7 +160,9 @@ describeExternal("scitt-cose/receipts-v1", "scitt-cose receipt vectors v1", () =
     const honest = auditPath(2, entries).map(toHex);
     const published = at(vectorJson(...DIR, id, "expected.json"), "inclusion_path") as string[];
     // Exactly one byte of the first path node differs from the honest tree.
-    const differing = [...Buffer.from(published[0] as string, "hex")].filter((b, i) => b !== Buffer.from(honest[0] as string, "hex")[i]);
+    const differing = [...Buffer.from(published[0] as string, "hex")].filter(
+      (b, i) => b !== Buffer.from(honest[0] as string, "hex")[i],
+    );
     expect([differing.length, published.slice(1)]).toEqual([1, honest.slice(1)]);
     const r = verifyReceipt(readExternal(...DIR, id, "receipt.cose"), sha256(statementBytes), undefined);
     expect(r.ok && r.value.signatureChecked).toBe(false);

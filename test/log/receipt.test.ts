@@ -1,12 +1,28 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { CborFloat } from "../../src/cose/cbor.js";
-import { importPublicKey, importPublicKeyFromBase64Pem, importPublicKeyFromPem, type PublicKeyInfo } from "../../src/cose/keys.js";
+import {
+  importPublicKey,
+  importPublicKeyFromBase64Pem,
+  importPublicKeyFromPem,
+  type PublicKeyInfo,
+} from "../../src/cose/keys.js";
 import { verifyReceipt } from "../../src/log/receipt.js";
 import type { Result } from "../../src/result.js";
 import { base64ToBytesStrict } from "../../src/util/bytes.js";
 import { describeExternal } from "../helpers/external.js";
-import { at, atIntOrNull, atString, cbor, coseSign1, hex, newSigner, toHex, vectorJson, type TestSigner } from "../helpers/cose.js";
+import {
+  at,
+  atIntOrNull,
+  atString,
+  cbor,
+  coseSign1,
+  hex,
+  newSigner,
+  toHex,
+  vectorJson,
+  type TestSigner,
+} from "../helpers/cose.js";
 import { auditPath, merkleTreeHash } from "./rfc9162-oracle.js";
 
 function codeOf<T>(r: Result<T>): string {
@@ -28,7 +44,9 @@ describeExternal("a2a-reference", "the A2A reference vector's witness receipt", 
 
   it("verifies under the pinned TS key with leaf entry = entry_hash 668b6028…", () => {
     expect(toHex(entryHash)).toBe("668b60287313bb04a5a9a810e37694b98a636fe0be1ed4f3d70677fe9ce64b9c");
-    const tsKey = importPublicKeyFromBase64Pem(atString(vector, "trustConfig", "tsPubkeysB64", atString(witness, "ts_url")));
+    const tsKey = importPublicKeyFromBase64Pem(
+      atString(vector, "trustConfig", "tsPubkeysB64", atString(witness, "ts_url")),
+    );
     if (!tsKey.ok) throw new Error(tsKey.detail);
     const r = verifyReceipt(receipt, entryHash, tsKey.value);
     expect(r.ok && { ...r.value, root: toHex(r.value.root) }).toEqual({
@@ -40,7 +58,10 @@ describeExternal("a2a-reference", "the A2A reference vector's witness receipt", 
       root,
       signatureChecked: true,
     });
-    expect(r.ok && [r.value.treeSize, r.value.leafIndex]).toEqual([atIntOrNull(witness, "tree_size"), atIntOrNull(witness, "leaf_index")]);
+    expect(r.ok && [r.value.treeSize, r.value.leafIndex]).toEqual([
+      atIntOrNull(witness, "tree_size"),
+      atIntOrNull(witness, "leaf_index"),
+    ]);
   });
 
   it("without a key: structure and proof hold, the signature is not checked", () => {
@@ -55,7 +76,9 @@ describeExternal("a2a-reference", "the A2A reference vector's witness receipt", 
   });
 
   it("for another leaf entry (the evidenceId), the signature fails", () => {
-    const tsKey = importPublicKeyFromBase64Pem(atString(vector, "trustConfig", "tsPubkeysB64", atString(witness, "ts_url")));
+    const tsKey = importPublicKeyFromBase64Pem(
+      atString(vector, "trustConfig", "tsPubkeysB64", atString(witness, "ts_url")),
+    );
     const evidenceId = hex(atString(vector, "evidenceBundle", "evidenceId"));
     expect(tsKey.ok && codeOf(verifyReceipt(receipt, evidenceId, tsKey.value))).toBe("COSE_SIGNATURE_INVALID");
   });
@@ -86,7 +109,13 @@ function receipt(parts: ReceiptParts = {}): Uint8Array {
   const vdp = parts.vdp ?? new Map([[-1, proofs]]);
   const signer = parts.signer ?? logSigner;
   return coseSign1({
-    protectedBytes: cbor(parts.protectedMap ?? new Map([[1, signer.alg], [395, 1]])),
+    protectedBytes: cbor(
+      parts.protectedMap ??
+        new Map([
+          [1, signer.alg],
+          [395, 1],
+        ]),
+    ),
     unprotected: parts.unprotected ?? new Map([[396, vdp]]),
     payload: parts.payload ?? null,
     signedPayload: parts.signedRoot ?? treeRoot,
@@ -122,7 +151,9 @@ describe("verifyReceipt: RFC 9162 (vds 1)", () => {
   it("verifies an ES256 log signature, and refuses one of the wrong length", () => {
     const es256 = newSigner(-7);
     expect(verifyCode(receipt({ signer: es256 }), keyOf(es256))).toBe("ok");
-    expect(verifyCode(receipt({ signer: es256, signature: new Uint8Array(63) }), keyOf(es256))).toBe("COSE_SIGNATURE_LENGTH");
+    expect(verifyCode(receipt({ signer: es256, signature: new Uint8Array(63) }), keyOf(es256))).toBe(
+      "COSE_SIGNATURE_LENGTH",
+    );
     expect(verifyCode(receipt({ signer: es256 }), logKey)).toBe("COSE_KEY_ALG_MISMATCH");
   });
 
@@ -133,21 +164,88 @@ describe("verifyReceipt: RFC 9162 (vds 1)", () => {
 
   it.each([
     ["no vds", new Map([[1, -8]]), undefined, "RECEIPT_VDS_MISSING"],
-    ["vds only in the unprotected header", new Map([[1, -8]]), new Map<unknown, unknown>([[395, 1]]), "RECEIPT_VDS_MISSING"],
-    ["vds 3 (MMRIVER)", new Map([[1, -8], [395, 3]]), undefined, "RECEIPT_VDS_UNSUPPORTED"],
-    ["vds as a boolean", new Map<unknown, unknown>([[1, -8], [395, true]]), undefined, "RECEIPT_VDS_UNSUPPORTED"],
-    ["vds as a float 1.0", new Map<unknown, unknown>([[1, -8], [395, new CborFloat(1)]]), undefined, "RECEIPT_VDS_UNSUPPORTED"],
-    ["alg only in the unprotected header", new Map([[395, 1]]), new Map<unknown, unknown>([[1, -8]]), "COSE_ALG_MISSING"],
-    ["an unknown crit label", new Map<unknown, unknown>([[1, -8], [2, [99]], [99, 0], [395, 1]]), undefined, "COSE_CRIT_UNKNOWN"],
-    ["crit on kid, understood for CCF only", new Map<unknown, unknown>([[1, -8], [2, [4]], [4, new Uint8Array(1)], [395, 1]]), undefined, "COSE_CRIT_UNKNOWN"],
+    [
+      "vds only in the unprotected header",
+      new Map([[1, -8]]),
+      new Map<unknown, unknown>([[395, 1]]),
+      "RECEIPT_VDS_MISSING",
+    ],
+    [
+      "vds 3 (MMRIVER)",
+      new Map([
+        [1, -8],
+        [395, 3],
+      ]),
+      undefined,
+      "RECEIPT_VDS_UNSUPPORTED",
+    ],
+    [
+      "vds as a boolean",
+      new Map<unknown, unknown>([
+        [1, -8],
+        [395, true],
+      ]),
+      undefined,
+      "RECEIPT_VDS_UNSUPPORTED",
+    ],
+    [
+      "vds as a float 1.0",
+      new Map<unknown, unknown>([
+        [1, -8],
+        [395, new CborFloat(1)],
+      ]),
+      undefined,
+      "RECEIPT_VDS_UNSUPPORTED",
+    ],
+    [
+      "alg only in the unprotected header",
+      new Map([[395, 1]]),
+      new Map<unknown, unknown>([[1, -8]]),
+      "COSE_ALG_MISSING",
+    ],
+    [
+      "an unknown crit label",
+      new Map<unknown, unknown>([
+        [1, -8],
+        [2, [99]],
+        [99, 0],
+        [395, 1],
+      ]),
+      undefined,
+      "COSE_CRIT_UNKNOWN",
+    ],
+    [
+      "crit on kid, understood for CCF only",
+      new Map<unknown, unknown>([
+        [1, -8],
+        [2, [4]],
+        [4, new Uint8Array(1)],
+        [395, 1],
+      ]),
+      undefined,
+      "COSE_CRIT_UNKNOWN",
+    ],
   ])("refuses %s, with or without a key", (_name, protectedMap, extraUnprotected, code) => {
-    const unprotected = new Map<unknown, unknown>([[396, new Map([[-1, [cbor([5, 3, honestPath])]]])], ...(extraUnprotected ?? [])]);
+    const unprotected = new Map<unknown, unknown>([
+      [396, new Map([[-1, [cbor([5, 3, honestPath])]]])],
+      ...(extraUnprotected ?? []),
+    ]);
     expect(verifyCode(receipt({ protectedMap, unprotected }))).toBe(code);
     expect(verifyCode(receipt({ protectedMap, unprotected }), null)).toBe(code);
   });
 
   it("accepts crit listing vds", () => {
-    expect(verifyCode(receipt({ protectedMap: new Map<unknown, unknown>([[1, -8], [2, [395]], [395, 1]]) }))).toBe("ok");
+    expect(
+      verifyCode(
+        receipt({
+          protectedMap: new Map<unknown, unknown>([
+            [1, -8],
+            [2, [395]],
+            [395, 1],
+          ]),
+        }),
+      ),
+    ).toBe("ok");
   });
 
   it("refuses an attached payload", () => {
@@ -160,7 +258,11 @@ describe("verifyReceipt: RFC 9162 (vds 1)", () => {
     ["396 as an array", { vdp: [] }, "RECEIPT_PROOFS_MALFORMED"],
     ["-1 as a bstr", { proofs: new Uint8Array(3) }, "RECEIPT_PROOFS_MALFORMED"],
     ["no inclusion proofs", { proofs: [] }, "RECEIPT_PROOFS_MALFORMED"],
-    ["17 inclusion proofs", { proofs: Array.from({ length: 17 }, () => cbor([5, 3, honestPath])) }, "RECEIPT_PROOFS_MALFORMED"],
+    [
+      "17 inclusion proofs",
+      { proofs: Array.from({ length: 17 }, () => cbor([5, 3, honestPath])) },
+      "RECEIPT_PROOFS_MALFORMED",
+    ],
     ["an inclusion proof that is not a bstr", { proofs: [[5, 3, honestPath]] }, "RECEIPT_PROOFS_MALFORMED"],
   ])("refuses %s", (_name, parts, code) => {
     expect(verifyCode(receipt(parts as ReceiptParts), null)).toBe(code);
@@ -197,7 +299,9 @@ describe("verifyReceipt: RFC 9162 (vds 1)", () => {
   });
 
   it("refuses a path longer than the tree depth", () => {
-    expect(verifyCode(receipt({ proof: [5, 3, [...honestPath, new Uint8Array(32)]] }), null)).toBe("RFC9162_PATH_LENGTH");
+    expect(verifyCode(receipt({ proof: [5, 3, [...honestPath, new Uint8Array(32)]] }), null)).toBe(
+      "RFC9162_PATH_LENGTH",
+    );
   });
 
   it("refuses leaf_index >= tree_size", () => {
@@ -217,7 +321,10 @@ describe("verifyReceipt: CCF (vds 2)", () => {
   const ccfKey = keyOf(ccfSigner);
   const writeSetDigest = new Uint8Array(32).fill(9);
   const commitEvidence = "ce:2.18:0123";
-  const steps: Array<[boolean, Uint8Array]> = [[true, new Uint8Array(32).fill(1)], [false, new Uint8Array(32).fill(2)]];
+  const steps: Array<[boolean, Uint8Array]> = [
+    [true, new Uint8Array(32).fill(1)],
+    [false, new Uint8Array(32).fill(2)],
+  ];
   const sha = (...p: Uint8Array[]) => new Uint8Array(createHash("sha256").update(Buffer.concat(p)).digest());
   const acc0 = sha(writeSetDigest, sha(new TextEncoder().encode(commitEvidence)), leafEntry);
   const ccfRoot = sha(sha(steps[0]?.[1] as Uint8Array, acc0), steps[1]?.[1] as Uint8Array);
@@ -231,7 +338,11 @@ describe("verifyReceipt: CCF (vds 2)", () => {
   ]);
   const ccfReceipt = (proof: unknown, signedRoot = ccfRoot) =>
     receipt({ protectedMap: ccfProtected, proofs: [cbor(proof)], signer: ccfSigner, signedRoot });
-  const proofWith = (leaf: unknown[], path: unknown = steps) => new Map<unknown, unknown>([[1, leaf], [2, path]]);
+  const proofWith = (leaf: unknown[], path: unknown = steps) =>
+    new Map<unknown, unknown>([
+      [1, leaf],
+      [2, path],
+    ]);
   const honestLeaf = [writeSetDigest, commitEvidence, leafEntry];
 
   it("verifies a CCF receipt with crit on kid, CWT claims and ccf.v1", () => {
@@ -282,6 +393,8 @@ describe("verifyReceipt: CCF (vds 2)", () => {
   it("refuses a path longer than 64 steps and hashes that are not 32 bytes", () => {
     const long = Array.from({ length: 65 }, () => [true, new Uint8Array(32)]);
     expect(verifyCode(ccfReceipt(proofWith(honestLeaf, long)), ccfKey)).toBe("RECEIPT_PATH_TOO_LONG");
-    expect(verifyCode(ccfReceipt(proofWith([new Uint8Array(31), commitEvidence, leafEntry])), ccfKey)).toBe("CCF_HASH_LENGTH");
+    expect(verifyCode(ccfReceipt(proofWith([new Uint8Array(31), commitEvidence, leafEntry])), ccfKey)).toBe(
+      "CCF_HASH_LENGTH",
+    );
   });
 });

@@ -17,7 +17,16 @@ function rootHex(r: Result<Uint8Array>): string {
  * The RFC 6962 reference tree used by the certificate-transparency test suites (merkle_tree_test):
  * eight leaf entries, the root of each prefix size, and some audit paths.
  */
-const CT_LEAVES = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"].map(hex);
+const CT_LEAVES = [
+  "",
+  "00",
+  "10",
+  "2021",
+  "3031",
+  "40414243",
+  "5051525354555657",
+  "606162636465666768696a6b6c6d6e6f",
+].map(hex);
 const CT_ROOTS = [
   "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
   "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
@@ -29,22 +38,34 @@ const CT_ROOTS = [
   "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328",
 ];
 const CT_PATHS: Array<[number, number, string[]]> = [
-  [0, 8, [
-    "96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
-    "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
-    "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
-  ]],
-  [5, 8, [
-    "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
-    "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
-    "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
-  ]],
+  [
+    0,
+    8,
+    [
+      "96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
+    ],
+  ],
+  [
+    5,
+    8,
+    [
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+      "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
+      "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+    ],
+  ],
   [2, 3, ["fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"]],
-  [1, 5, [
-    "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
-    "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
-    "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
-  ]],
+  [
+    1,
+    5,
+    [
+      "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+    ],
+  ],
 ];
 
 describe("RFC 9162 hashing", () => {
@@ -54,7 +75,10 @@ describe("RFC 9162 hashing", () => {
   });
 
   it("hashes a node as SHA-256(0x01 ‖ left ‖ right): the 2-leaf reference root", () => {
-    const node = rfc9162NodeHash(rfc9162LeafHash(CT_LEAVES[0] as Uint8Array), rfc9162LeafHash(CT_LEAVES[1] as Uint8Array));
+    const node = rfc9162NodeHash(
+      rfc9162LeafHash(CT_LEAVES[0] as Uint8Array),
+      rfc9162LeafHash(CT_LEAVES[1] as Uint8Array),
+    );
     expect(toHex(node)).toBe(CT_ROOTS[1]);
   });
 });
@@ -83,7 +107,9 @@ describe("rfc9162RootFromInclusion against the recursive RFC definition", () => 
       const tree = entries.slice(0, n);
       const root = toHex(merkleTreeHash(tree));
       for (let m = 0; m < n; m++) {
-        expect(rootHex(rfc9162RootFromInclusion(rfc9162LeafHash(tree[m] as Uint8Array), m, n, auditPath(m, tree)))).toBe(root);
+        expect(
+          rootHex(rfc9162RootFromInclusion(rfc9162LeafHash(tree[m] as Uint8Array), m, n, auditPath(m, tree))),
+        ).toBe(root);
       }
     }
   });
@@ -140,7 +166,9 @@ describe("rfc9162RootFromInclusion: refusals", () => {
   });
 
   it("refuses hashes that are not 32 bytes", () => {
-    expect(codeOf(rfc9162RootFromInclusion(leaf, 2, 8, [path3[0], new Uint8Array(33), path3[2]] as Uint8Array[]))).toBe("RFC9162_HASH_LENGTH");
+    expect(codeOf(rfc9162RootFromInclusion(leaf, 2, 8, [path3[0], new Uint8Array(33), path3[2]] as Uint8Array[]))).toBe(
+      "RFC9162_HASH_LENGTH",
+    );
     expect(codeOf(rfc9162RootFromInclusion(new Uint8Array(31), 2, 8, path3))).toBe("RFC9162_HASH_LENGTH");
   });
 });

@@ -49,7 +49,9 @@ export class TestSigner {
       timestamp: "2026-01-01T00:00:00.000000Z",
       ...fields,
     };
-    const digestHex = createHash("sha256").update(canonicalize(signed) as string).digest("hex");
+    const digestHex = createHash("sha256")
+      .update(canonicalize(signed) as string)
+      .digest("hex");
     return fromPlain({ ...signed, signature: this.signDigestHex(digestHex), ...extra }) as JsonObject;
   }
 }

@@ -56,8 +56,10 @@ function outFile(): string {
   return join(mkdtempSync(join(tmpdir(), "a2a-evidence-fetch-")), "out.json");
 }
 
-const register = (deps: FetchDeps = {}) => (p: Parameters<typeof registerFetchCommand>[0], ctx: Parameters<typeof registerFetchCommand>[1]) =>
-  registerFetchCommand(p, ctx, { sleep: async () => undefined, ...deps });
+const register =
+  (deps: FetchDeps = {}) =>
+  (p: Parameters<typeof registerFetchCommand>[0], ctx: Parameters<typeof registerFetchCommand>[1]) =>
+    registerFetchCommand(p, ctx, { sleep: async () => undefined, ...deps });
 
 async function fetchCli(args: string[], deps: FetchDeps = {}) {
   const out = outFile();
@@ -78,7 +80,16 @@ describe("fetch GetTask: what is sent and what is saved", () => {
   it("JSON-RPC: POSTs GetTask with A2A-Version and A2A-Extensions, saves the exact body and a sidecar", async () => {
     const body = `{"jsonrpc":"2.0","id":1,"result":${TASK}}`;
     const s = await serve((_q, res) => json(res, 200, body));
-    const r = await fetchCli(["--url", s.url, "--binding", "jsonrpc", "--task-id", "t-1", "--header", "Authorization: Bearer s3cret"]);
+    const r = await fetchCli([
+      "--url",
+      s.url,
+      "--binding",
+      "jsonrpc",
+      "--task-id",
+      "t-1",
+      "--header",
+      "Authorization: Bearer s3cret",
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(readFileSync(r.out, "utf8")).toBe(body);
@@ -92,14 +103,38 @@ describe("fetch GetTask: what is sent and what is saved", () => {
     const side = JSON.parse(readFileSync(`${r.out}.fetch.json`, "utf8"));
     expect(side).toMatchObject({ mode: "get", url: s.url, binding: "jsonrpc" });
     expect(side.exchanges).toHaveLength(1);
-    expect(side.exchanges[0]).toMatchObject({ call: "GetTask", method: "POST", status: 200, contentType: "application/json", a2aExtensions: EXTENSION_URI, bytes: body.length });
-    expect(side.exchanges[0].requestHeaders).toMatchObject({ "A2A-Version": "1.0", "A2A-Extensions": EXTENSION_URI, Authorization: "<redacted>" });
+    expect(side.exchanges[0]).toMatchObject({
+      call: "GetTask",
+      method: "POST",
+      status: 200,
+      contentType: "application/json",
+      a2aExtensions: EXTENSION_URI,
+      bytes: body.length,
+    });
+    expect(side.exchanges[0].requestHeaders).toMatchObject({
+      "A2A-Version": "1.0",
+      "A2A-Extensions": EXTENSION_URI,
+      Authorization: "<redacted>",
+    });
     expect(readFileSync(`${r.out}.fetch.json`, "utf8")).not.toContain("s3cret");
   });
 
   it("REST: GETs <url>/<tenant>/tasks/<id>?historyLength=N and saves the bare Task", async () => {
-    const s = await serve((_q, res) => json(res, 200, TASK.replace("t-1", "t/1"), "application/a2a+json; charset=utf-8"));
-    const r = await fetchCli(["--url", `${s.url}/`, "--binding", "rest", "--tenant", "acme", "--task-id", "t/1", "--history-length", "0"]);
+    const s = await serve((_q, res) =>
+      json(res, 200, TASK.replace("t-1", "t/1"), "application/a2a+json; charset=utf-8"),
+    );
+    const r = await fetchCli([
+      "--url",
+      `${s.url}/`,
+      "--binding",
+      "rest",
+      "--tenant",
+      "acme",
+      "--task-id",
+      "t/1",
+      "--history-length",
+      "0",
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(s.requests[0]).toMatchObject({ method: "GET", url: "/a2a/acme/tasks/t%2F1?historyLength=0" });
@@ -109,18 +144,25 @@ describe("fetch GetTask: what is sent and what is saved", () => {
 
   it("--card takes the first 1.x interface of the requested binding", async () => {
     const s = await serve((_q, res) => json(res, 200, TASK));
-    const card = tempFile("card.json", JSON.stringify({
-      name: "n",
-      supportedInterfaces: [
-        { url: "http://127.0.0.1:1/legacy", protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
-        { url: `${s.url}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-        { url: s.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0", tenant: "t0" },
-      ],
-    }));
+    const card = tempFile(
+      "card.json",
+      JSON.stringify({
+        name: "n",
+        supportedInterfaces: [
+          { url: "http://127.0.0.1:1/legacy", protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
+          { url: `${s.url}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+          { url: s.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0", tenant: "t0" },
+        ],
+      }),
+    );
     const r = await fetchCli(["--card", card, "--binding", "rest", "--task-id", "t-1"]);
     expect(r.stderr).toBe("");
     expect(s.requests[0]?.url).toBe("/a2a/t0/tasks/t-1");
-    expect(JSON.parse(readFileSync(`${r.out}.fetch.json`, "utf8"))).toMatchObject({ binding: "rest", tenant: "t0", url: s.url });
+    expect(JSON.parse(readFileSync(`${r.out}.fetch.json`, "utf8"))).toMatchObject({
+      binding: "rest",
+      tenant: "t0",
+      url: s.url,
+    });
   });
 });
 
@@ -129,7 +171,11 @@ describe("fetch: every failure is one line, exit 2, nothing written", () => {
     const s = await serve(() => undefined);
     const port = new URL(s.url).port;
     await new Promise((r) => (servers.pop() as Server).close(r));
-    expectFailure(await fetchCli(["--url", `http://127.0.0.1:${port}/a2a`, "--binding", "jsonrpc", "--task-id", "t"]), "NET_CONNECTION_REFUSED", /connection refused by 127\.0\.0\.1:\d+/);
+    expectFailure(
+      await fetchCli(["--url", `http://127.0.0.1:${port}/a2a`, "--binding", "jsonrpc", "--task-id", "t"]),
+      "NET_CONNECTION_REFUSED",
+      /connection refused by 127\.0\.0\.1:\d+/,
+    );
   });
 
   it("DNS failure", async () => {
@@ -137,31 +183,59 @@ describe("fetch: every failure is one line, exit 2, nothing written", () => {
       const e = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
       (cb as (e: Error) => void)(e);
     };
-    expectFailure(await fetchCli(["--url", "http://agent.invalid/a2a", "--binding", "jsonrpc", "--task-id", "t"], { lookup }), "NET_DNS", /cannot resolve host agent\.invalid \(ENOTFOUND\)/);
+    expectFailure(
+      await fetchCli(["--url", "http://agent.invalid/a2a", "--binding", "jsonrpc", "--task-id", "t"], { lookup }),
+      "NET_DNS",
+      /cannot resolve host agent\.invalid \(ENOTFOUND\)/,
+    );
   });
 
   it("timeout: a server that never answers", async () => {
     const s = await serve(() => undefined);
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "jsonrpc", "--task-id", "t", "--timeout", "150"]), "NET_TIMEOUT", /no complete response .* within 150 ms/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "jsonrpc", "--task-id", "t", "--timeout", "150"]),
+      "NET_TIMEOUT",
+      /no complete response .* within 150 ms/,
+    );
   });
 
   it("non-2xx, with the google.rpc.Status it carried", async () => {
     const s = await serve((_q, res) =>
-      json(res, 404, '{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found: t","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}'),
+      json(
+        res,
+        404,
+        '{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found: t","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}',
+      ),
     );
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]), "NET_HTTP_STATUS", /HTTP 404 NOT_FOUND: Task not found: t \(TASK_NOT_FOUND\)/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]),
+      "NET_HTTP_STATUS",
+      /HTTP 404 NOT_FOUND: Task not found: t \(TASK_NOT_FOUND\)/,
+    );
   });
 
   it("JSON-RPC error response (HTTP 200)", async () => {
     const s = await serve((_q, res) =>
-      json(res, 200, '{"jsonrpc":"2.0","id":1,"error":{"code":-32009,"message":"version not supported","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"VERSION_NOT_SUPPORTED"}]}}'),
+      json(
+        res,
+        200,
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32009,"message":"version not supported","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"VERSION_NOT_SUPPORTED"}]}}',
+      ),
     );
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "jsonrpc", "--task-id", "t"]), "NET_JSONRPC_ERROR", /JSON-RPC error -32009: version not supported \(VERSION_NOT_SUPPORTED\)/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "jsonrpc", "--task-id", "t"]),
+      "NET_JSONRPC_ERROR",
+      /JSON-RPC error -32009: version not supported \(VERSION_NOT_SUPPORTED\)/,
+    );
   });
 
   it("a JSON-RPC response to another request id", async () => {
     const s = await serve((_q, res) => json(res, 200, `{"jsonrpc":"2.0","id":7,"result":${TASK}}`));
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "jsonrpc", "--task-id", "t-1"]), "NET_JSONRPC_MISMATCH", /id 7 does not answer request id 1/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "jsonrpc", "--task-id", "t-1"]),
+      "NET_JSONRPC_MISMATCH",
+      /id 7 does not answer request id 1/,
+    );
   });
 
   it("oversize body, declared", async () => {
@@ -169,7 +243,11 @@ describe("fetch: every failure is one line, exit 2, nothing written", () => {
       res.writeHead(200, { "Content-Type": "application/json", "Content-Length": String(17 * 1024 * 1024) });
       res.write("{");
     });
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]), "NET_BODY_TOO_LARGE", /declares 17825792 bytes, over the 16777216-byte cap/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]),
+      "NET_BODY_TOO_LARGE",
+      /declares 17825792 bytes, over the 16777216-byte cap/,
+    );
   });
 
   it("oversize body, streamed without a length", async () => {
@@ -184,7 +262,11 @@ describe("fetch: every failure is one line, exit 2, nothing written", () => {
       };
       more();
     });
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]), "NET_BODY_TOO_LARGE", /body exceeds the 16777216-byte cap/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]),
+      "NET_BODY_TOO_LARGE",
+      /body exceeds the 16777216-byte cap/,
+    );
   });
 
   it("redirect: never followed", async () => {
@@ -199,16 +281,32 @@ describe("fetch: every failure is one line, exit 2, nothing written", () => {
 
   it("non-JSON body: by content type, and by content", async () => {
     const html = await serve((_q, res) => json(res, 200, "<html></html>", "text/html"));
-    expectFailure(await fetchCli(["--url", html.url, "--binding", "rest", "--task-id", "t"]), "NET_NOT_JSON", /is text\/html, not JSON/);
+    expectFailure(
+      await fetchCli(["--url", html.url, "--binding", "rest", "--task-id", "t"]),
+      "NET_NOT_JSON",
+      /is text\/html, not JSON/,
+    );
     const dup = await serve((_q, res) => json(res, 200, '{"id":"t","id":"u","status":{}}'));
-    expectFailure(await fetchCli(["--url", dup.url, "--binding", "rest", "--task-id", "t"]), "NET_NOT_JSON", /not strict JSON: .*DUPLICATE/i);
+    expectFailure(
+      await fetchCli(["--url", dup.url, "--binding", "rest", "--task-id", "t"]),
+      "NET_NOT_JSON",
+      /not strict JSON: .*DUPLICATE/i,
+    );
   });
 
   it("a JSON body that is not a Task, or another Task", async () => {
     const s = await serve((_q, res) => json(res, 200, '{"hello":"world"}'));
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]), "NET_UNEXPECTED_RESPONSE", /is not an A2A Task/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]),
+      "NET_UNEXPECTED_RESPONSE",
+      /is not an A2A Task/,
+    );
     const other = await serve((_q, res) => json(res, 200, TASK));
-    expectFailure(await fetchCli(["--url", other.url, "--binding", "rest", "--task-id", "t-2"]), "NET_UNEXPECTED_RESPONSE", /GetTask for t-2 answered with Task "t-1"/);
+    expectFailure(
+      await fetchCli(["--url", other.url, "--binding", "rest", "--task-id", "t-2"]),
+      "NET_UNEXPECTED_RESPONSE",
+      /GetTask for t-2 answered with Task "t-1"/,
+    );
   });
 
   it("usage: URL scheme, credentials in the URL, missing binding, both modes", async () => {
@@ -220,13 +318,26 @@ describe("fetch: every failure is one line, exit 2, nothing written", () => {
     expect(cred.stderr).toMatch(/a URL with credentials is refused/);
     const noBinding = await fetchCli(["--url", "http://127.0.0.1:1/a2a", "--task-id", "t"]);
     expect(noBinding.stderr).toMatch(/--url needs --binding/);
-    const both = await fetchCli(["--url", "http://127.0.0.1:1/a2a", "--binding", "rest", "--task-id", "t", "--send", "--text", "x"]);
+    const both = await fetchCli([
+      "--url",
+      "http://127.0.0.1:1/a2a",
+      "--binding",
+      "rest",
+      "--task-id",
+      "t",
+      "--send",
+      "--text",
+      "x",
+    ]);
     expect(both.stderr).toMatch(/exactly one of --task-id/);
   });
 });
 
 describe("fetch --send", () => {
-  function taskServer(states: string[], first = '{"task":{"id":"t-9","contextId":"c","status":{"state":"TASK_STATE_SUBMITTED"}}}') {
+  function taskServer(
+    states: string[],
+    first = '{"task":{"id":"t-9","contextId":"c","status":{"state":"TASK_STATE_SUBMITTED"}}}',
+  ) {
     let polls = 0;
     return serve((req, res, body) => {
       if (req.method === "POST" && req.url?.endsWith("/message:send")) return json(res, 200, first);
@@ -240,7 +351,10 @@ describe("fetch --send", () => {
 
   it("sends the requirement non-blocking, polls to a terminal state, saves {firstTask, finalTask} from the exact bytes", async () => {
     const s = await taskServer(["TASK_STATE_WORKING", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]);
-    const r = await fetchCli(["--url", s.url, "--binding", "rest", "--send", "--text", "seal this", "--min-evidence", "EXTERNALLY_REGISTERED"], { messageId: () => "m-1" });
+    const r = await fetchCli(
+      ["--url", s.url, "--binding", "rest", "--send", "--text", "seal this", "--min-evidence", "EXTERNALLY_REGISTERED"],
+      { messageId: () => "m-1" },
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Task t-9 reached TASK_STATE_COMPLETED after 3 GetTask polls/);
@@ -264,7 +378,12 @@ describe("fetch --send", () => {
       },
       configuration: { returnImmediately: true },
     });
-    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual(["POST /a2a/message:send", "GET /a2a/tasks/t-9", "GET /a2a/tasks/t-9", "GET /a2a/tasks/t-9"]);
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual([
+      "POST /a2a/message:send",
+      "GET /a2a/tasks/t-9",
+      "GET /a2a/tasks/t-9",
+      "GET /a2a/tasks/t-9",
+    ]);
     expect(readFileSync(r.out, "utf8")).toBe(
       '{"firstTask":{"id":"t-9","contextId":"c","status":{"state":"TASK_STATE_SUBMITTED"}},"finalTask":{"id":"t-9","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"x":1.50}}}\n',
     );
@@ -275,13 +394,21 @@ describe("fetch --send", () => {
 
   it("a bounded number of polls: a Task that never ends is an error", async () => {
     const s = await taskServer(["TASK_STATE_WORKING"]);
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "rest", "--send", "--text", "x", "--polls", "4"]), "NET_NOT_TERMINAL", /still TASK_STATE_WORKING after 4 GetTask polls/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "rest", "--send", "--text", "x", "--polls", "4"]),
+      "NET_NOT_TERMINAL",
+      /still TASK_STATE_WORKING after 4 GetTask polls/,
+    );
     expect(s.requests).toHaveLength(5);
   });
 
   it("an interrupted Task stops the polling", async () => {
     const s = await taskServer(["TASK_STATE_INPUT_REQUIRED"]);
-    expectFailure(await fetchCli(["--url", s.url, "--binding", "rest", "--send", "--text", "x"]), "NET_NOT_TERMINAL", /waiting \(TASK_STATE_INPUT_REQUIRED\)/);
+    expectFailure(
+      await fetchCli(["--url", s.url, "--binding", "rest", "--send", "--text", "x"]),
+      "NET_NOT_TERMINAL",
+      /waiting \(TASK_STATE_INPUT_REQUIRED\)/,
+    );
   });
 
   it("a direct Message reply is saved as the capture's firstTask, with no polling", async () => {
@@ -289,7 +416,9 @@ describe("fetch --send", () => {
     const r = await fetchCli(["--url", s.url, "--binding", "rest", "--send", "--text", "x"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/direct Message/);
-    expect(readFileSync(r.out, "utf8")).toBe('{"firstTask":{"messageId":"r","role":"ROLE_AGENT","parts":[{"text":"no"}]}}\n');
+    expect(readFileSync(r.out, "utf8")).toBe(
+      '{"firstTask":{"messageId":"r","role":"ROLE_AGENT","parts":[{"text":"no"}]}}\n',
+    );
     expect(s.requests).toHaveLength(1);
   });
 });

@@ -7,11 +7,14 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
 
-const NETWORK = /from\s+"(node:)?(http|https|net|tls|dgram|dns|http2)(\/[a-z]+)?"|import\(\s*"(node:)?(http|https|net|tls|dns)"|(^|\W)fetch\(/;
+const NETWORK =
+  /from\s+"(node:)?(http|https|net|tls|dgram|dns|http2)(\/[a-z]+)?"|import\(\s*"(node:)?(http|https|net|tls|dns)"|(^|\W)fetch\(/;
 const ALLOWED = new Set(["src/net/http.ts"]);
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 describe("only fetch touches the network", () => {

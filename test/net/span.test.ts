@@ -6,8 +6,11 @@ const text = (b: Uint8Array | undefined) => (b === undefined ? undefined : new T
 
 describe("valueBytesAt: the exact bytes of a member's value", () => {
   it("keeps lexemes, escapes and whitespace inside the value; skips strings that look like structure", () => {
-    const doc = ' { "a\\"}" : "x\\\\\\"{[", "result" : { "task" : {"n": 60.0, "s": "é\\u00e9}\\"", "l": [1, {"}": "]"}]} } , "z": null }';
-    expect(text(valueBytesAt(bytes(doc), ["result", "task"]))).toBe('{"n": 60.0, "s": "é\\u00e9}\\"", "l": [1, {"}": "]"}]}');
+    const doc =
+      ' { "a\\"}" : "x\\\\\\"{[", "result" : { "task" : {"n": 60.0, "s": "é\\u00e9}\\"", "l": [1, {"}": "]"}]} } , "z": null }';
+    expect(text(valueBytesAt(bytes(doc), ["result", "task"]))).toBe(
+      '{"n": 60.0, "s": "é\\u00e9}\\"", "l": [1, {"}": "]"}]}',
+    );
     expect(text(valueBytesAt(bytes(doc), ["z"]))).toBe("null");
     expect(text(valueBytesAt(bytes(doc), ['a"}']))).toBe('"x\\\\\\"{["');
   });
@@ -19,7 +22,9 @@ describe("valueBytesAt: the exact bytes of a member's value", () => {
   });
 
   it("a leading byte order mark is skipped, as the strict parser skips it", () => {
-    expect(text(valueBytesAt(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('{"result":{"id":"t"}}')]), ["result"]))).toBe('{"id":"t"}');
+    expect(text(valueBytesAt(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('{"result":{"id":"t"}}')]), ["result"]))).toBe(
+      '{"id":"t"}',
+    );
   });
 
   it("numbers and literals end at the delimiter", () => {

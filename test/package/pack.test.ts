@@ -258,7 +258,11 @@ export { code };
   it("runs the shipped conformance vectors from the installed package", () => {
     const help = run("npx", ["--no", "--", "a2a-evidence", "--help"], app);
     expect(help.stdout).toMatch(/^\s+vectors\b/m);
-    const r = run("npx", ["--no", "--", "a2a-evidence", "vectors", join("node_modules", "a2a-evidence", "vectors")], app);
+    const r = run(
+      "npx",
+      ["--no", "--", "a2a-evidence", "vectors", join("node_modules", "a2a-evidence", "vectors")],
+      app,
+    );
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 });

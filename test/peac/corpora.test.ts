@@ -16,11 +16,34 @@ import { ed25519KeyFromRaw, verifyEd25519 } from "../../src/crypto/ed25519.js";
 const PC = ["peac", "specs", "conformance", "parity-corpus"];
 const F = ["peac", "specs", "conformance", "fixtures"];
 /** The members of PEAC's vector files these tests read; the files are PEAC's, read as published. */
-interface IJsonVector { id: string; input_b64: string; expected: { accepted: boolean; code?: string } }
-interface Ed25519Vector { id: string; message_hex: string; public_key_hex: string; signature_hex: string; peac_expected: { accepted: boolean } }
-interface JoseVector { id: string; input: { header: unknown; payload: unknown }; expected: { accepted: boolean; errors: { code: string }[] } }
-interface CarrierFixture { carrier: unknown; meta: { max_size: number }; expected_valid: boolean; expected_violation?: string }
-interface BoundaryFixture { name: string; input: { transport: string; jws_byte_length: number }; expected: { valid: boolean; encoded_byte_length?: number } }
+interface IJsonVector {
+  id: string;
+  input_b64: string;
+  expected: { accepted: boolean; code?: string };
+}
+interface Ed25519Vector {
+  id: string;
+  message_hex: string;
+  public_key_hex: string;
+  signature_hex: string;
+  peac_expected: { accepted: boolean };
+}
+interface JoseVector {
+  id: string;
+  input: { header: unknown; payload: unknown };
+  expected: { accepted: boolean; errors: { code: string }[] };
+}
+interface CarrierFixture {
+  carrier: unknown;
+  meta: { max_size: number };
+  expected_valid: boolean;
+  expected_violation?: string;
+}
+interface BoundaryFixture {
+  name: string;
+  input: { transport: string; jws_byte_length: number };
+  expected: { valid: boolean; encoded_byte_length?: number };
+}
 
 const json = <T>(...p: string[]): T => JSON.parse(readExternalText(...p)) as T;
 const rows = <V extends { id: string }>(vectors: V[]): Array<[string, V]> => vectors.map((v) => [v.id, v]);
@@ -51,7 +74,11 @@ describeExternal("peac", "PEAC Ed25519 profile corpus", () => {
       const v = byId.get(id) as Ed25519Vector;
       const key = ed25519KeyFromRaw(hex(v.public_key_hex));
       const openssl = key !== undefined && verifyEd25519(key, hex(v.message_hex), hex(v.signature_hex));
-      expect([id, openssl, verifyPeacEd25519(hex(v.public_key_hex), hex(v.message_hex), hex(v.signature_hex)).valid]).toEqual([id, true, false]);
+      expect([
+        id,
+        openssl,
+        verifyPeacEd25519(hex(v.public_key_hex), hex(v.message_hex), hex(v.signature_hex)).valid,
+      ]).toEqual([id, true, false]);
     }
   });
   it("rejects speccheck-2 for its small-order R; its mixed-order A is not in PEAC's finite table", () => {
@@ -60,9 +87,15 @@ describeExternal("peac", "PEAC Ed25519 profile corpus", () => {
     expect(pointRejection(hex(v.public_key_hex))).toBe(null);
   });
   it("rejects PEAC's two tabled mixed-order encodings, a non-canonical y and the x=0 sign bit", () => {
-    expect(pointRejection(hexToBytes("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac0305") as Uint8Array)).toBe("peac_mixed_order_profile");
-    expect(pointRejection(hexToBytes("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f") as Uint8Array)).toBe("encoded_y_out_of_range");
-    expect(pointRejection(hexToBytes("0100000000000000000000000000000000000000000000000000000000000080") as Uint8Array)).toBe("invalid_x_zero_sign");
+    expect(
+      pointRejection(hexToBytes("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac0305") as Uint8Array),
+    ).toBe("peac_mixed_order_profile");
+    expect(
+      pointRejection(hexToBytes("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f") as Uint8Array),
+    ).toBe("encoded_y_out_of_range");
+    expect(
+      pointRejection(hexToBytes("0100000000000000000000000000000000000000000000000000000000000080") as Uint8Array),
+    ).toBe("invalid_x_zero_sign");
   });
 });
 
@@ -114,7 +147,11 @@ describeExternal("peac", "PEAC carrier boundary (A2A: a 65,536-byte JWS fits, 65
   const applicable = fixtures.filter((f) => f.input.transport === "a2a" || f.name === "utf8-multibyte-at-boundary");
   const cases: Array<[string, BoundaryFixture]> = applicable.map((f) => [f.name, f]);
   it("applies to the two a2a cases and the byte-measure note", () => {
-    expect(applicable.map((f) => f.name)).toEqual(["a2a-embed-at-limit", "a2a-embed-over-limit", "utf8-multibyte-at-boundary"]);
+    expect(applicable.map((f) => f.name)).toEqual([
+      "a2a-embed-at-limit",
+      "a2a-embed-over-limit",
+      "utf8-multibyte-at-boundary",
+    ]);
   });
   it.each(cases)("%s", (_n, f) => {
     const n = f.input.jws_byte_length;
@@ -129,6 +166,7 @@ describe("strict base64url", () => {
   it("accepts canonical unpadded base64url only", () => {
     expect(base64urlDecodeStrict("AQID")).toEqual(new Uint8Array([1, 2, 3]));
     expect(base64urlDecodeStrict("AQ")).toEqual(new Uint8Array([1]));
-    for (const bad of ["AQ==", "AR", "A", "AQ+", "AQ/", "A Q", "AQID\n"]) expect([bad, base64urlDecodeStrict(bad)]).toEqual([bad, undefined]);
+    for (const bad of ["AQ==", "AR", "A", "AQ+", "AQ/", "A Q", "AQID\n"])
+      expect([bad, base64urlDecodeStrict(bad)]).toEqual([bad, undefined]);
   });
 });

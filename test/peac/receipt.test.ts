@@ -34,12 +34,32 @@ describe("decode failures", () => {
     ["a header that is not JSON", `${b64("{typ")}.${p}.${s}`, "E_INVALID_FORMAT"],
     ["alg ES256", `${b64(JSON.stringify({ ...HEADER, alg: "ES256" }))}.${p}.${s}`, "E_INVALID_FORMAT"],
     ["alg none", `${b64(JSON.stringify({ ...HEADER, alg: "none" }))}.${p}.${s}`, "E_INVALID_FORMAT"],
-    ["typ in another case", `${b64(JSON.stringify({ ...HEADER, typ: "Interaction-Record+JWT" }))}.${p}.${s}`, "E_INVALID_FORMAT"],
-    ["a header with a duplicate member", `${b64('{"typ":"interaction-record+jwt","alg":"EdDSA","kid":"k1","kid":"k2"}')}.${p}.${s}`, "E_IJSON_DUPLICATE_MEMBER_NAME"],
+    [
+      "typ in another case",
+      `${b64(JSON.stringify({ ...HEADER, typ: "Interaction-Record+JWT" }))}.${p}.${s}`,
+      "E_INVALID_FORMAT",
+    ],
+    [
+      "a header with a duplicate member",
+      `${b64('{"typ":"interaction-record+jwt","alg":"EdDSA","kid":"k1","kid":"k2"}')}.${p}.${s}`,
+      "E_IJSON_DUPLICATE_MEMBER_NAME",
+    ],
     ["a payload that is a string", `${h}.${b64('"claims"')}.${s}`, "E_INVALID_FORMAT"],
-    ["a payload number beyond 2^53", `${h}.${b64('{"peac_version":"0.2","iat":9007199254740993}')}.${s}`, "E_IJSON_NUMBER_OUT_OF_RANGE"],
-    ["a payload with a lone surrogate", `${h}.${b64('{"peac_version":"0.2","sub":"\\ud800"}')}.${s}`, "E_IJSON_INVALID_STRING"],
-    ["a non-canonical header encoding", `${h.slice(0, -1)}${h.endsWith("J9") ? "J" : h.slice(-1)}=.${p}.${s}`, "PEAC_JWS_NONCANONICAL_B64URL"],
+    [
+      "a payload number beyond 2^53",
+      `${h}.${b64('{"peac_version":"0.2","iat":9007199254740993}')}.${s}`,
+      "E_IJSON_NUMBER_OUT_OF_RANGE",
+    ],
+    [
+      "a payload with a lone surrogate",
+      `${h}.${b64('{"peac_version":"0.2","sub":"\\ud800"}')}.${s}`,
+      "E_IJSON_INVALID_STRING",
+    ],
+    [
+      "a non-canonical header encoding",
+      `${h.slice(0, -1)}${h.endsWith("J9") ? "J" : h.slice(-1)}=.${p}.${s}`,
+      "PEAC_JWS_NONCANONICAL_B64URL",
+    ],
   ])("%s", (_what, jws, code) => {
     const r = decodeCompactJws(jws);
     expect(r.ok ? "decoded" : r.code).toBe(code);
@@ -47,7 +67,10 @@ describe("decode failures", () => {
   });
   it("a JWS over 262,144 bytes is not parsed", () => {
     const r = decodeCompactJws(`${"a".repeat(262_143)}.b.c`);
-    expect(r.ok ? "decoded" : [r.code, r.detail]).toEqual(["E_INVALID_FORMAT", "JWS exceeds maximum size of 262144 bytes"]);
+    expect(r.ok ? "decoded" : [r.code, r.detail]).toEqual([
+      "E_INVALID_FORMAT",
+      "JWS exceeds maximum size of 262144 bytes",
+    ]);
   });
 });
 
@@ -55,7 +78,10 @@ describe("claims that no key could make valid, and time", () => {
   it("nesting deeper than PEAC's kernel limit (32) is E_CONSTRAINT_VIOLATION", async () => {
     let deep: unknown = "x";
     for (let i = 0; i < 33; i++) deep = { d: deep };
-    expect(verdict(await S.signRaw(HEADER, claims(S, { extensions: { "com.example/deep": deep } })))).toEqual(["FAIL", "E_CONSTRAINT_VIOLATION"]);
+    expect(verdict(await S.signRaw(HEADER, claims(S, { extensions: { "com.example/deep": deep } })))).toEqual([
+      "FAIL",
+      "E_CONSTRAINT_VIOLATION",
+    ]);
   });
   it("nesting beyond the scanner's own cap is refused before any recursion can exhaust the stack", () => {
     const bytes = new TextEncoder().encode(`${"[".repeat(100_000)}${"]".repeat(100_000)}`);
@@ -63,7 +89,10 @@ describe("claims that no key could make valid, and time", () => {
     expect(r.ok ? "parsed" : r.code).toBe("E_CONSTRAINT_VIOLATION");
   });
   it("an extension group over its 65,536-byte budget is E_INVALID_FORMAT naming E_EXTENSION_SIZE_EXCEEDED", async () => {
-    const jws = await S.signRaw(HEADER, claims(S, { extensions: { "com.example/big": { a: "x".repeat(40_000), b: "y".repeat(30_000) } } }));
+    const jws = await S.signRaw(
+      HEADER,
+      claims(S, { extensions: { "com.example/big": { a: "x".repeat(40_000), b: "y".repeat(30_000) } } }),
+    );
     const v = verifyReceipt(jws, issuers, undefined);
     expect([v.state, v.code]).toEqual(["FAIL", "E_INVALID_FORMAT"]);
     expect(v.detail).toContain("E_EXTENSION_SIZE_EXCEEDED");
@@ -80,7 +109,10 @@ describe("claims that no key could make valid, and time", () => {
   });
   it("iat exactly at the time + 300 s passes; one second later fails", async () => {
     const jws = await S.sign(claims(S, { iat: 1790847300 }));
-    expect([verdict(jws, 1790847000), verdict(jws, 1790846999)]).toEqual([["PASS", undefined], ["FAIL", "E_NOT_YET_VALID"]]);
+    expect([verdict(jws, 1790847000), verdict(jws, 1790846999)]).toEqual([
+      ["PASS", undefined],
+      ["FAIL", "E_NOT_YET_VALID"],
+    ]);
   });
   it("a number written 1790846990.0 is the integer JSON.parse reads, as in PEAC", async () => {
     const payload = JSON.stringify(claims(S)).replace('"iat":1790846990', '"iat":1790846990.0');

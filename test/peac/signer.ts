@@ -55,10 +55,22 @@ export function peacPayload(...carriers: Record<string, unknown>[]): Record<stri
 }
 
 export function issuerEntry(s: PeacSigner, revokedKids: string[] = []): Record<string, unknown> {
-  return { iss: s.iss, keys: [{ kid: s.kid, key: s.publicKeyHex }], ...(revokedKids.length > 0 ? { revokedKids } : {}) };
+  return {
+    iss: s.iss,
+    keys: [{ kid: s.kid, key: s.publicKeyHex }],
+    ...(revokedKids.length > 0 ? { revokedKids } : {}),
+  };
 }
 
 /** Wire 0.2 claims an issuer would sign: an unregistered type, so no extension group is owed. */
 export function claims(s: PeacSigner, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { peac_version: "0.2", kind: "evidence", type: "com.example/task-step", iss: s.iss, iat: 1790846990, jti: "test-jti-1", ...overrides };
+  return {
+    peac_version: "0.2",
+    kind: "evidence",
+    type: "com.example/task-step",
+    iss: s.iss,
+    iat: 1790846990,
+    jti: "test-jti-1",
+    ...overrides,
+  };
 }

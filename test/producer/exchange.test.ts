@@ -72,7 +72,13 @@ describe("buildExchange defaults", () => {
           JSON.stringify({
             version: 1,
             producers: [{ authority: "a2a-evidence-producer.example", keys: [e.keys.producer.publicKeyHex] }],
-            transparencyServices: [{ url: "https://ts.a2a-evidence.example", keys: [e.keys.transparencyServices[0]!.publicKey], operator: "independent" }],
+            transparencyServices: [
+              {
+                url: "https://ts.a2a-evidence.example",
+                keys: [e.keys.transparencyServices[0]!.publicKey],
+                operator: "independent",
+              },
+            ],
           }),
         ),
         { sortKeys: false },
@@ -149,14 +155,24 @@ describe("buildExchange options", () => {
     expect(checkpoint.prev_root).toBe(prior.root);
     expect((prior.prev_size as JsonNumber).lexeme).toBe("0");
     expect(prior.prev_root).toBe("");
-    expect(Object.keys(obj(manifest, "consistencyProof")).sort()).toEqual(["kind", "new_peaks", "old_peaks", "size_a", "size_b", "v", "witness"]);
+    expect(Object.keys(obj(manifest, "consistencyProof")).sort()).toEqual([
+      "kind",
+      "new_peaks",
+      "old_peaks",
+      "size_a",
+      "size_b",
+      "v",
+      "witness",
+    ]);
     const first = obj(buildExchange().bundle, "manifest");
     expect(first.priorCheckpoint).toBeNull();
     expect(first.consistencyProof).toBeNull();
   });
 
   it("issues ES256 receipts and pins their PEM key; Ed25519 keys are pinned as raw hex", () => {
-    const e = buildExchange({ witnesses: [{ url: "https://a.example" }, { url: "https://b.example", alg: "ES256", treeSize: 5, leafIndex: 2 }] });
+    const e = buildExchange({
+      witnesses: [{ url: "https://a.example" }, { url: "https://b.example", alg: "ES256", treeSize: 5, leafIndex: 2 }],
+    });
     const [a, b] = e.keys.transparencyServices;
     expect(a!.publicKey).toMatch(/^[0-9a-f]{64}$/);
     expect(b!.publicKey).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
@@ -195,7 +211,13 @@ describe("buildExchange options", () => {
   });
 
   it("takes ids, tenant, timestamps and the JSON-RPC id from options", () => {
-    const e = buildExchange({ taskId: "t-1", contextId: "c-1", tenantId: "tenant-x", jsonRpcId: "req-7", sealTime: "2026-01-01T00:00:00.000000+00:00" });
+    const e = buildExchange({
+      taskId: "t-1",
+      contextId: "c-1",
+      tenantId: "tenant-x",
+      jsonRpcId: "req-7",
+      sealTime: "2026-01-01T00:00:00.000000+00:00",
+    });
     expect(e.finalTask.id).toBe("t-1");
     expect(e.input.id).toBe("req-7");
     expect(at(e.bundle, "taskEvidencePayload", "tenantId")).toBe("tenant-x");
@@ -215,7 +237,9 @@ describe("tamper hooks", () => {
     expect(at(e.bundle, "taskEvidencePayload", "taskId")).toBe("another");
     expect(at(e.bundle, "manifest", "taskEvidencePayload", "taskId")).toBe("another");
     expect(e.bundle.evidenceId).toBe(pyjsonDigestHex(obj(e.bundle, "taskEvidencePayload")));
-    expect(at(e.bundle, "capsule", "model_attestation", "compute_attestation", "agent_input_digest")).toBe(e.bundle.evidenceId);
+    expect(at(e.bundle, "capsule", "model_attestation", "compute_attestation", "agent_input_digest")).toBe(
+      e.bundle.evidenceId,
+    );
     expect(e.finalTask.id).toBe(honest.finalTask.id);
   });
 
@@ -241,7 +265,8 @@ describe("tamper hooks", () => {
     const e = buildExchange({
       envelope: "capture",
       tamper: {
-        finalTask: (t) => void (obj(t, "metadata", EXT).evidenceId = flip(obj(t, "metadata", EXT).evidenceId as string)),
+        finalTask: (t) =>
+          void (obj(t, "metadata", EXT).evidenceId = flip(obj(t, "metadata", EXT).evidenceId as string)),
         firstTask: (t) => void (obj(t, "status").state = "TASK_STATE_WORKING"),
         trust: (t) => void (t.version = new JsonNumber("2")),
       },
@@ -258,11 +283,27 @@ describe("buildExchange refuses options it cannot honour", () => {
     ["an empty transcript", { transcript: [] }, "PRODUCER_INVALID_OPTION"],
     ["negative leavesBefore", { leavesBefore: -1 }, "PRODUCER_INVALID_OPTION"],
     ["fractional leavesAfter", { leavesAfter: 1.5 }, "PRODUCER_INVALID_OPTION"],
-    ["a prior checkpoint of the empty log", { leavesBefore: 2, priorCheckpoint: { leafCount: 0 } }, "PRODUCER_INVALID_OPTION"],
-    ["a prior checkpoint as large as the log", { leavesBefore: 2, priorCheckpoint: { leafCount: 3 } }, "PRODUCER_INVALID_OPTION"],
-    ["a receipt index outside the TS log", { witnesses: [{ url: "https://ts.example", treeSize: 3, leafIndex: 3 }] }, "PRODUCER_INDEX_OUT_OF_RANGE"],
+    [
+      "a prior checkpoint of the empty log",
+      { leavesBefore: 2, priorCheckpoint: { leafCount: 0 } },
+      "PRODUCER_INVALID_OPTION",
+    ],
+    [
+      "a prior checkpoint as large as the log",
+      { leavesBefore: 2, priorCheckpoint: { leafCount: 3 } },
+      "PRODUCER_INVALID_OPTION",
+    ],
+    [
+      "a receipt index outside the TS log",
+      { witnesses: [{ url: "https://ts.example", treeSize: 3, leafIndex: 3 }] },
+      "PRODUCER_INDEX_OUT_OF_RANGE",
+    ],
     ["an empty TS log", { witnesses: [{ url: "https://ts.example", treeSize: 0 }] }, "PRODUCER_INDEX_OUT_OF_RANGE"],
-    ["a delay Python would print in exponent form", { requirement: { maximumRegistrationDelaySeconds: 1e-7 } }, "PRODUCER_INVALID_OPTION"],
+    [
+      "a delay Python would print in exponent form",
+      { requirement: { maximumRegistrationDelaySeconds: 1e-7 } },
+      "PRODUCER_INVALID_OPTION",
+    ],
   ] as const)("%s", (_, options, code) => {
     expect(codeOf(() => buildExchange(options as never))).toBe(code);
   });

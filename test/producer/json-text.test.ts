@@ -19,7 +19,7 @@ describe("jsonText", () => {
   });
 
   it("writes non-ASCII as raw UTF-8 (U+2028 too) and escapes controls minimally", () => {
-    expect(jsonText("é\u2028\"\\\n\u0001")).toBe('"é\u2028\\"\\\\\\n\\u0001"\n');
+    expect(jsonText('é\u2028"\\\n\u0001')).toBe('"é\u2028\\"\\\\\\n\\u0001"\n');
   });
 
   it("refuses a lone surrogate with PRODUCER_CANONICALIZATION", () => {
@@ -50,9 +50,12 @@ describe("pythonFloat", () => {
     expect(pythonFloat(-3).lexeme).toBe("-3.0");
   });
 
-  it.each([1e-7, 1e16, -0, Number.NaN, Number.POSITIVE_INFINITY])("refuses %s, whose Python form differs or does not exist", (n) => {
-    expect(codeOf(() => pythonFloat(n))).toBe("PRODUCER_INVALID_OPTION");
-  });
+  it.each([1e-7, 1e16, -0, Number.NaN, Number.POSITIVE_INFINITY])(
+    "refuses %s, whose Python form differs or does not exist",
+    (n) => {
+      expect(codeOf(() => pythonFloat(n))).toBe("PRODUCER_INVALID_OPTION");
+    },
+  );
 });
 
 describe("copyObject", () => {

@@ -23,12 +23,25 @@ describe("MMR builder against the worked example (log-and-receipts.md §3.2)", (
     expect(bytesToHex(mmr.node(5))).toMatch(/^05c9493b.*20c1$/);
     expect(bytesToHex(mmr.node(6))).toMatch(/^44588de7.*6755$/);
     const prefixes = ["184208f6", "f7b19d3f", "e5280e43", "44588de7", "a19de527", "ade39981", "a0c0e8e7"];
-    prefixes.forEach((prefix, i) => expect(bytesToHex(mmr.root(i + 1)), `${i + 1} leaves`).toMatch(new RegExp(`^${prefix}`)));
+    prefixes.forEach((prefix, i) =>
+      expect(bytesToHex(mmr.root(i + 1)), `${i + 1} leaves`).toMatch(new RegExp(`^${prefix}`)),
+    );
     expect(bytesToHex(mmr.root(5))).toMatch(/3f1a$/);
   });
 
   it("sizes logs in nodes, not leaves (§3.1)", () => {
-    const sizes: Array<[number, number]> = [[0, 0], [1, 1], [2, 3], [3, 4], [4, 7], [5, 8], [6, 10], [7, 11], [12, 22], [21, 39]];
+    const sizes: Array<[number, number]> = [
+      [0, 0],
+      [1, 1],
+      [2, 3],
+      [3, 4],
+      [4, 7],
+      [5, 8],
+      [6, 10],
+      [7, 11],
+      [12, 22],
+      [21, 39],
+    ];
     for (const [leaves, size] of sizes) expect(mmrSizeForLeaves(leaves), `${leaves} leaves`).toBe(size);
     expect(fixture(7).size).toBe(11);
     expect(mountains(7).map((m) => m.peak)).toEqual([6, 9, 10]);
@@ -129,16 +142,34 @@ interface CllCase {
 }
 
 describeExternal("cll", "MMR builder against the CLL conformance vectors", () => {
-  const vectors = JSON.parse(new TextDecoder().decode(readExternal("cll", "mmr-conformance-vectors.json"))) as { cases: CllCase[] };
+  const vectors = JSON.parse(new TextDecoder().decode(readExternal("cll", "mmr-conformance-vectors.json"))) as {
+    cases: CllCase[];
+  };
   const mmr = fixture(7);
 
   const ours = (c: CllCase): unknown => {
     if (c.kind === "inclusion") {
       const p = mmr.inclusionProof(c.leaf_index!, c.leaf_count!);
-      return { v: 1, kind: "inclusion", size: p.size, leaf_index: p.leafIndex, witness: hexes(p.witness), peaks_left: hexes(p.peaksLeft), peaks_right: hexes(p.peaksRight) };
+      return {
+        v: 1,
+        kind: "inclusion",
+        size: p.size,
+        leaf_index: p.leafIndex,
+        witness: hexes(p.witness),
+        peaks_left: hexes(p.peaksLeft),
+        peaks_right: hexes(p.peaksRight),
+      };
     }
     const p = mmr.consistencyProof(c.leaf_count_a!, c.leaf_count_b!);
-    return { v: 1, kind: "consistency", size_a: p.sizeA, size_b: p.sizeB, old_peaks: hexes(p.oldPeaks), witness: p.witness.map(hexes), new_peaks: hexes(p.newPeaks) };
+    return {
+      v: 1,
+      kind: "consistency",
+      size_a: p.sizeA,
+      size_b: p.sizeB,
+      old_peaks: hexes(p.oldPeaks),
+      witness: p.witness.map(hexes),
+      new_peaks: hexes(p.newPeaks),
+    };
   };
 
   it.each(vectors.cases.filter((c) => c.kind === "root").map((c) => [c.name, c] as const))("%s: same root", (_, c) => {
@@ -146,13 +177,19 @@ describeExternal("cll", "MMR builder against the CLL conformance vectors", () =>
   });
 
   const proofCases = vectors.cases.filter((c) => c.kind === "inclusion" || c.kind === "consistency");
-  it.each(proofCases.filter((c) => c.expect !== false).map((c) => [c.name, c] as const))("%s: the same proof, member for member", (_, c) => {
-    expect(ours(c)).toEqual(c.proof);
-  });
+  it.each(proofCases.filter((c) => c.expect !== false).map((c) => [c.name, c] as const))(
+    "%s: the same proof, member for member",
+    (_, c) => {
+      expect(ours(c)).toEqual(c.proof);
+    },
+  );
 
-  it.each(proofCases.filter((c) => c.expect === false).map((c) => [c.name, c] as const))("%s: our honest proof differs from the tampered one", (_, c) => {
-    expect(ours(c)).not.toEqual(c.proof);
-  });
+  it.each(proofCases.filter((c) => c.expect === false).map((c) => [c.name, c] as const))(
+    "%s: our honest proof differs from the tampered one",
+    (_, c) => {
+      expect(ours(c)).not.toEqual(c.proof);
+    },
+  );
 });
 
 describeExternal("scitt-cose", "MMR builder against scitt-cose proof-vectors and KAT39", () => {
@@ -175,25 +212,51 @@ describeExternal("scitt-cose", "MMR builder against scitt-cose proof-vectors and
 
   it.each(pv.inclusion_cases.map((c) => [c.leaf_index, c] as const))("inclusion of leaf %i: the same proof", (_, c) => {
     const p = mmr.inclusionProof(c.leaf_index);
-    expect({ v: 1, kind: "inclusion", size: p.size, leaf_index: p.leafIndex, witness: hexes(p.witness), peaks_left: hexes(p.peaksLeft), peaks_right: hexes(p.peaksRight) }).toEqual(c.proof);
+    expect({
+      v: 1,
+      kind: "inclusion",
+      size: p.size,
+      leaf_index: p.leafIndex,
+      witness: hexes(p.witness),
+      peaks_left: hexes(p.peaksLeft),
+      peaks_right: hexes(p.peaksRight),
+    }).toEqual(c.proof);
   });
 
   it("the consistency case: the same old root and proof", () => {
     const leavesA = [...Array(13).keys()].find((n) => mmrSizeForLeaves(n) === pv.consistency_case.size_a)!;
     expect(bytesToHex(mmr.root(leavesA))).toBe(pv.consistency_case.root_a);
     const p = mmr.consistencyProof(leavesA);
-    expect({ v: 1, kind: "consistency", size_a: p.sizeA, size_b: p.sizeB, old_peaks: hexes(p.oldPeaks), witness: p.witness.map(hexes), new_peaks: hexes(p.newPeaks) }).toEqual(pv.consistency_case.proof);
+    expect({
+      v: 1,
+      kind: "consistency",
+      size_a: p.sizeA,
+      size_b: p.sizeB,
+      old_peaks: hexes(p.oldPeaks),
+      witness: p.witness.map(hexes),
+      new_peaks: hexes(p.newPeaks),
+    }).toEqual(pv.consistency_case.proof);
   });
 
-  it.each(pv.negative_inclusion_cases.map((c) => [c.label, c] as const))("negative inclusion %s: rejected, while our honest proof for that leaf holds", (_, c) => {
-    expect(mmrInclusionHolds(hexToBytes(c.root)!, c.size, hexToBytes(c.body_digest)!, snakeInclusion(c.proof))).toBe(false);
-    const honest = mmr.inclusionProof(c.leaf_index);
-    expect(mmrInclusionHolds(mmr.root(), honest.size, hexToBytes(pv.body_digests[honest.leafIndex]!)!, honest)).toBe(true);
-  });
+  it.each(pv.negative_inclusion_cases.map((c) => [c.label, c] as const))(
+    "negative inclusion %s: rejected, while our honest proof for that leaf holds",
+    (_, c) => {
+      expect(mmrInclusionHolds(hexToBytes(c.root)!, c.size, hexToBytes(c.body_digest)!, snakeInclusion(c.proof))).toBe(
+        false,
+      );
+      const honest = mmr.inclusionProof(c.leaf_index);
+      expect(mmrInclusionHolds(mmr.root(), honest.size, hexToBytes(pv.body_digests[honest.leafIndex]!)!, honest)).toBe(
+        true,
+      );
+    },
+  );
 
-  it.each(pv.negative_consistency_cases.map((c) => [c.label, c] as const))("negative consistency %s: rejected", (_, c) => {
-    expect(mmrConsistencyHolds(hexToBytes(c.root_a)!, hexToBytes(c.root_b)!, snakeConsistency(c.proof))).toBe(false);
-  });
+  it.each(pv.negative_consistency_cases.map((c) => [c.label, c] as const))(
+    "negative consistency %s: rejected",
+    (_, c) => {
+      expect(mmrConsistencyHolds(hexToBytes(c.root_a)!, hexToBytes(c.root_b)!, snakeConsistency(c.proof))).toBe(false);
+    },
+  );
 
   it("KAT39: appending the 21 pre-hashed leaves gives all 39 nodes, every peak set and the bagged root", () => {
     const kat = JSON.parse(new TextDecoder().decode(readExternal("scitt-cose", "mmr", "kat39.json"))) as {
@@ -209,7 +272,9 @@ describeExternal("scitt-cose", "MMR builder against scitt-cose proof-vectors and
       sizes.push(k.size);
     });
     expect(Array.from({ length: k.size }, (_, i) => bytesToHex(k.node(i)))).toEqual(kat.nodes);
-    sizes.forEach((size, i) => expect(hexes(k.peakHashes(i + 1)), `size ${size}`).toEqual(kat.peak_hashes[String(size - 1)]));
+    sizes.forEach((size, i) =>
+      expect(hexes(k.peakHashes(i + 1)), `size ${size}`).toEqual(kat.peak_hashes[String(size - 1)]),
+    );
     expect(Object.keys(kat.peak_hashes)).toHaveLength(sizes.length);
     expect(bytesToHex(k.root())).toBe(kat.root_full);
   });

@@ -22,7 +22,11 @@ describe("resign", () => {
   // Not re-derivable: continuity cosignatures, a log holding a Task's interim records beside the
   // terminal one (the mutator rebuilds a log of one record), and a Task that has not ended (no record).
   const resignable = VECTORS.filter(
-    (v) => v.mutation === null && v.options.continuity === undefined && (v.options.interim ?? []).length === 0 && v.expected.properties !== null,
+    (v) =>
+      v.mutation === null &&
+      v.options.continuity === undefined &&
+      (v.options.interim ?? []).length === 0 &&
+      v.expected.properties !== null,
   );
   it.each(resignable.map((v) => v.name))("gives %s back byte for byte when nothing changes", (name) => {
     const e = buildExchange(definition(name).options);

@@ -6,7 +6,14 @@
  * A fact is only stated when the vector has what it is about, so a v3.1 vector's facts are the
  * ones it always had.
  */
-import { JsonNumber, isJsonObject, jsonEquals, toPlain, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import {
+  JsonNumber,
+  isJsonObject,
+  jsonEquals,
+  toPlain,
+  type JsonObject,
+  type JsonValue,
+} from "../../src/json/value.js";
 import { hexToBytes } from "../../src/util/bytes.js";
 import { deriveCitations, deriveTransitions } from "../lifecycle/derivation.js";
 import { at, capsuleIdHolds, checkpointSigned, envelopeHolds, inclusionHolds, obj, pyjsonHex } from "./oracle.js";
@@ -21,7 +28,12 @@ const hex = (v: JsonValue | undefined): Uint8Array => hexToBytes(str(v)) ?? new 
 const plain = (v: JsonValue): never => toPlain(v) as never;
 
 /** The content, signature, checkpoint and inclusion of one record, as the spec text defines them. */
-function recordHolds(bundle: JsonObject): { content: boolean; signature: boolean; checkpoint: boolean; inclusion: boolean } {
+function recordHolds(bundle: JsonObject): {
+  content: boolean;
+  signature: boolean;
+  checkpoint: boolean;
+  inclusion: boolean;
+} {
   const payload = obj(bundle, "taskEvidencePayload");
   const manifest = obj(bundle, "manifest");
   const capsule = obj(bundle, "capsule");
@@ -62,7 +74,12 @@ function link(bundle: JsonObject): { from: [number, string]; to: [number, string
 function sameLog(interim: JsonObject, terminal: JsonObject, all: readonly JsonObject[]): boolean {
   const a = obj(interim, "manifest", "cllCheckpoint");
   const b = obj(terminal, "manifest", "cllCheckpoint");
-  if (a.log_id !== b.log_id || num(at(interim, "manifest", "localInclusionProof", "leafIndex")) >= num(at(terminal, "manifest", "localInclusionProof", "leafIndex"))) return false;
+  if (
+    a.log_id !== b.log_id ||
+    num(at(interim, "manifest", "localInclusionProof", "leafIndex")) >=
+      num(at(terminal, "manifest", "localInclusionProof", "leafIndex"))
+  )
+    return false;
   let here: [number, string] = [num(a.mmr_size), str(a.root)];
   const links = all.map(link).filter((l) => l !== undefined);
   while (here[0] < num(b.mmr_size)) {
@@ -83,7 +100,14 @@ function prefixHolds(interim: JsonObject, terminal: JsonObject, sequence: number
   const state = at(transcript[sequence], "toState");
   const effects = arr(p.nonEvidenceArtifacts).every((a) => arr(t.nonEvidenceArtifacts).some((b) => jsonEquals(a, b)));
   const earlier = arr(t.interimEvidence).filter((c) => num(at(c, "sequence")) < sequence);
-  return same && p.terminalState === state && mine.length === sequence + 1 && mine.every((e, i) => jsonEquals(e, transcript[i])) && effects && jsonEquals(arr(p.interimEvidence), earlier);
+  return (
+    same &&
+    p.terminalState === state &&
+    mine.length === sequence + 1 &&
+    mine.every((e, i) => jsonEquals(e, transcript[i])) &&
+    effects &&
+    jsonEquals(arr(p.interimEvidence), earlier)
+  );
 }
 
 export function lifecycleFacts(input: JsonValue, bundle: JsonObject, finalTask: JsonObject): Record<string, boolean> {
@@ -96,7 +120,12 @@ export function lifecycleFacts(input: JsonValue, bundle: JsonObject, finalTask: 
     f.transitions = verdicts.every((v) => v.verdict === "PASS");
     const history = arr(finalTask.history).filter(isJsonObject);
     f.resumptionTask = transcript.filter(isJsonObject).every((e) => {
-      if (e.kind !== "transition" || typeof e.messageId !== "string" || !["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"].includes(str(e.fromState))) return true;
+      if (
+        e.kind !== "transition" ||
+        typeof e.messageId !== "string" ||
+        !["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"].includes(str(e.fromState))
+      )
+        return true;
       const m = history.find((h) => h.messageId === e.messageId);
       return m !== undefined && m.taskId === finalTask.id && m.contextId === finalTask.contextId;
     });
@@ -109,8 +138,11 @@ export function lifecycleFacts(input: JsonValue, bundle: JsonObject, finalTask: 
     const terminalKey = at(bundle, "capsule", "key_id");
     const terminalCheckpointKey = at(bundle, "manifest", "cllCheckpoint", "key_id");
     f.interimContent = holds.every((h) => h.content);
-    f.interimSignature = holds.every((h) => h.signature) && supplied.every((b) => at(b, "capsule", "key_id") === terminalKey);
-    f.interimCheckpoint = holds.every((h) => h.checkpoint) && supplied.every((b) => at(b, "manifest", "cllCheckpoint", "key_id") === terminalCheckpointKey);
+    f.interimSignature =
+      holds.every((h) => h.signature) && supplied.every((b) => at(b, "capsule", "key_id") === terminalKey);
+    f.interimCheckpoint =
+      holds.every((h) => h.checkpoint) &&
+      supplied.every((b) => at(b, "manifest", "cllCheckpoint", "key_id") === terminalCheckpointKey);
     f.interimInclusion = holds.every((h) => h.inclusion);
     f.interimLog = supplied.every((b) => sameLog(b, bundle, [bundle, ...supplied]));
     f.interimPrefix = arr(payload.interimEvidence).every((c) => {

@@ -68,13 +68,26 @@ describe("oracle", () => {
       leavesBefore: 1,
     });
     const known = facts(jsonText(e.input), jsonText(e.trust));
-    for (const f of ["transitions", "resumptionTask", "interimCitations", "interimContent", "interimSignature", "interimCheckpoint", "interimInclusion", "interimLog", "interimPrefix"]) {
+    for (const f of [
+      "transitions",
+      "resumptionTask",
+      "interimCitations",
+      "interimContent",
+      "interimSignature",
+      "interimCheckpoint",
+      "interimInclusion",
+      "interimLog",
+      "interimPrefix",
+    ]) {
       expect([f, known[f]]).toEqual([f, true]);
     }
   });
 
   it.each([
-    ["coreManifestDigest", { tamper: { bundle: (b) => void (b.coreManifestDigest = flipHexDigit(b.coreManifestDigest as string)) } }],
+    [
+      "coreManifestDigest",
+      { tamper: { bundle: (b) => void (b.coreManifestDigest = flipHexDigit(b.coreManifestDigest as string)) } },
+    ],
     [
       "agentInputDigest",
       {
@@ -89,7 +102,10 @@ describe("oracle", () => {
     ["contextId", { tamper: { payload: (p) => void (p.contextId = "another context") } }],
     ["terminalState", { tamper: { finalTask: (t) => void (objectAt(t, "status").state = "TASK_STATE_FAILED") } }],
     ["transcript", { tamper: { payload: (p) => void (objectAt(p, "transcript", 0).messageId = "another message") } }],
-    ["referenceValues", { tamper: { bundle: (b) => void (objectAt(b, "taskEvidenceReference").terminalState = "TASK_STATE_FAILED") } }],
+    [
+      "referenceValues",
+      { tamper: { bundle: (b) => void (objectAt(b, "taskEvidenceReference").terminalState = "TASK_STATE_FAILED") } },
+    ],
   ] as Array<[string, ExchangeOptions]>)("can find %s broken", (fact, options) => {
     expect(broken(options)).toContain(fact);
   });

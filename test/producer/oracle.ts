@@ -14,7 +14,15 @@ import { parseStrictJson } from "../../src/json/strict-json.js";
 import { JsonNumber, isJsonObject, jsonEquals, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { pyjson } from "../../src/canon/pyjson.js";
 import { jcs } from "../../src/canon/jcs.js";
-import { base64ToBytesStrict, bytesEqual, bytesToHex, hexToBytes, sha256, sha256Hex, utf8 } from "../../src/util/bytes.js";
+import {
+  base64ToBytesStrict,
+  bytesEqual,
+  bytesToHex,
+  hexToBytes,
+  sha256,
+  sha256Hex,
+  utf8,
+} from "../../src/util/bytes.js";
 import { mmrConsistencyHolds, mmrInclusionHolds, rfc9162RootFromPath } from "./proof-folds.js";
 import { lifecycleFacts } from "./oracle-lifecycle.js";
 
@@ -37,7 +45,9 @@ export function obj(v: JsonValue | undefined, ...path: Array<string | number>): 
 
 export function at(v: JsonValue | undefined, ...path: Array<string | number>): JsonValue | undefined {
   let cur = v;
-  for (const seg of path) cur = typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
+  for (const seg of path)
+    cur =
+      typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
   return cur;
 }
 
@@ -53,22 +63,45 @@ export function pyjsonHex(v: JsonValue): string {
 }
 
 export function ed25519Key(raw: Uint8Array): KeyObject {
-  return createPublicKey({ key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw]), format: "der", type: "spki" });
+  return createPublicKey({
+    key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw]),
+    format: "der",
+    type: "spki",
+  });
 }
 
 export function verifyCose(alg: number, key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
   try {
-    return alg === -8 ? verify(null, message, key, signature) : verify("sha256", message, { key, dsaEncoding: "ieee-p1363" }, signature);
+    return alg === -8
+      ? verify(null, message, key, signature)
+      : verify("sha256", message, { key, dsaEncoding: "ieee-p1363" }, signature);
   } catch {
     return false;
   }
 }
 
 /** A tagged COSE_Sign1 split into its four members; protected header decoded as a Map. */
-export function decodeSign1(bytes: Uint8Array): { protectedBytes: Uint8Array; protectedMap: Map<unknown, unknown>; unprotected: Map<unknown, unknown>; payload: Uint8Array | null; signature: Uint8Array } {
+export function decodeSign1(bytes: Uint8Array): {
+  protectedBytes: Uint8Array;
+  protectedMap: Map<unknown, unknown>;
+  unprotected: Map<unknown, unknown>;
+  payload: Uint8Array | null;
+  signature: Uint8Array;
+} {
   if (bytes[0] !== 0xd2) throw new Error("not tag 18");
-  const [protectedBytes, unprotected, payload, signature] = decode(bytes.subarray(1), { useMaps: true }) as [Uint8Array, Map<unknown, unknown>, Uint8Array | null, Uint8Array];
-  return { protectedBytes, protectedMap: decode(protectedBytes, { useMaps: true }) as Map<unknown, unknown>, unprotected, payload, signature };
+  const [protectedBytes, unprotected, payload, signature] = decode(bytes.subarray(1), { useMaps: true }) as [
+    Uint8Array,
+    Map<unknown, unknown>,
+    Uint8Array | null,
+    Uint8Array,
+  ];
+  return {
+    protectedBytes,
+    protectedMap: decode(protectedBytes, { useMaps: true }) as Map<unknown, unknown>,
+    unprotected,
+    payload,
+    signature,
+  };
 }
 
 export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array): Uint8Array {
@@ -77,7 +110,8 @@ export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array): U
 
 function checkpointDigest(cp: JsonObject): string {
   const signed: JsonObject = Object.create(null);
-  for (const k of ["v", "kind", "log_id", "mmr_size", "root", "prev_size", "prev_root", "key_id", "timestamp"]) signed[k] = cp[k] as JsonValue;
+  for (const k of ["v", "kind", "log_id", "mmr_size", "root", "prev_size", "prev_root", "key_id", "timestamp"])
+    signed[k] = cp[k] as JsonValue;
   return pyjsonHex(signed);
 }
 
@@ -86,7 +120,10 @@ export function checkpointSigned(cp: JsonObject): boolean {
 }
 
 export function textCommitment(parts: JsonValue | undefined): string {
-  const texts = arr(parts).filter(isJsonObject).filter((p) => typeof p.text === "string").map((p) => p.text as string);
+  const texts = arr(parts)
+    .filter(isJsonObject)
+    .filter((p) => typeof p.text === "string")
+    .map((p) => p.text as string);
   return sha256Hex(utf8(texts.join("\n")));
 }
 
@@ -98,12 +135,21 @@ interface Located {
 }
 
 function locate(input: JsonValue): Located {
-  const finalTask = isJsonObject(at(input, "result")) ? obj(input, "result") : isJsonObject(at(input, "finalTask")) ? obj(input, "finalTask") : isJsonObject(at(input, "task")) ? obj(input, "task") : obj(input);
+  const finalTask = isJsonObject(at(input, "result"))
+    ? obj(input, "result")
+    : isJsonObject(at(input, "finalTask"))
+      ? obj(input, "finalTask")
+      : isJsonObject(at(input, "task"))
+        ? obj(input, "task")
+        : obj(input);
   const firstTask = isJsonObject(at(input, "firstTask")) ? obj(input, "firstTask") : undefined;
-  const evidenceArtifact = arr(finalTask.artifacts).filter(isJsonObject).find((a) => arr(a.extensions).includes(EXT));
+  const evidenceArtifact = arr(finalTask.artifacts)
+    .filter(isJsonObject)
+    .find((a) => arr(a.extensions).includes(EXT));
   if (evidenceArtifact === undefined) return { finalTask, firstTask, bundle: obj(finalTask, "metadata", EXT) };
   const part = obj(evidenceArtifact, "parts", 0);
-  const bundle = typeof part.raw === "string" ? obj(parse(base64ToBytesStrict(part.raw) ?? new Uint8Array(0))) : obj(part, "data");
+  const bundle =
+    typeof part.raw === "string" ? obj(parse(base64ToBytesStrict(part.raw) ?? new Uint8Array(0))) : obj(part, "data");
   return { finalTask, firstTask, bundle, evidenceArtifact };
 }
 
@@ -140,7 +186,9 @@ export function streamCapture(fileName: string, text: string): JsonObject {
   const finalTask = obj(unwrap(texts[0] ?? ""), "task");
   const history = arr(finalTask.history) as JsonObject[];
   const artifacts = arr(finalTask.artifacts) as JsonObject[];
-  const metadata = isJsonObject(finalTask.metadata) ? finalTask.metadata : (finalTask.metadata = Object.create(null) as JsonObject);
+  const metadata = isJsonObject(finalTask.metadata)
+    ? finalTask.metadata
+    : (finalTask.metadata = Object.create(null) as JsonObject);
   for (const e of events.slice(1)) {
     const update = isJsonObject(e.statusUpdate) ? e.statusUpdate : obj(e, "artifactUpdate");
     if (isJsonObject(e.statusUpdate)) {
@@ -167,7 +215,8 @@ export function streamCapture(fileName: string, text: string): JsonObject {
 /** capsule_id (format "4"): SHA-256 of JCS of the capsule without capsule_id, signature, key_id. */
 export function capsuleIdHolds(capsule: JsonObject): boolean {
   const identity: JsonObject = Object.create(null);
-  for (const k of Object.keys(capsule)) if (!["capsule_id", "signature", "key_id"].includes(k)) identity[k] = capsule[k] as JsonValue;
+  for (const k of Object.keys(capsule))
+    if (!["capsule_id", "signature", "key_id"].includes(k)) identity[k] = capsule[k] as JsonValue;
   const identityJcs = jcs(identity, { numbers: "safe-integers" });
   return identityJcs.ok && sha256Hex(utf8(identityJcs.value)) === capsule.capsule_id;
 }
@@ -206,7 +255,8 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
   const { finalTask, firstTask, bundle, evidenceArtifact } = locate(value);
   // A Task that has not ended has no terminal record: its one fact is that it says so (docs/profile.md §5).
   const state = str(at(finalTask, "status", "state"));
-  if (!TERMINAL.includes(state)) return { pendingStatus: at(finalTask, "metadata", EXT, "evidenceStatus") === "EVIDENCE_STATUS_PENDING" };
+  if (!TERMINAL.includes(state))
+    return { pendingStatus: at(finalTask, "metadata", EXT, "evidenceStatus") === "EVIDENCE_STATUS_PENDING" };
   const trust = obj(parse(trustText));
   const payload = obj(bundle, "taskEvidencePayload");
   const manifest = obj(bundle, "manifest");
@@ -218,22 +268,32 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
   f.evidenceId = pyjsonHex(payload) === bundle.evidenceId;
   f.payloadCopies = jsonEquals(payload, manifest.taskEvidencePayload);
   f.coreManifestDigest = pyjsonHex(manifest) === bundle.coreManifestDigest;
-  f.agentInputDigest = at(capsule, "model_attestation", "compute_attestation", "agent_input_digest") === bundle.evidenceId;
+  f.agentInputDigest =
+    at(capsule, "model_attestation", "compute_attestation", "agent_input_digest") === bundle.evidenceId;
 
   // producerSignature
   f.capsuleId = capsuleIdHolds(capsule);
   f.envelopeSignature = envelopeHolds(capsule);
-  f.envelopeCopy = jsonEquals(manifest.producerEnvelope, parse(JSON.stringify({ capsuleId: capsule.capsule_id, keyId: capsule.key_id, signature: capsule.signature })));
+  f.envelopeCopy = jsonEquals(
+    manifest.producerEnvelope,
+    parse(JSON.stringify({ capsuleId: capsule.capsule_id, keyId: capsule.key_id, signature: capsule.signature })),
+  );
 
   // localInclusion
   f.localInclusion = inclusionHolds(manifest, checkpoint, capsule);
 
   // checkpointSignature
-  f.checkpointSignature = checkpoint.v instanceof JsonNumber && checkpoint.v.lexeme === "1" && checkpoint.kind === "mmr_checkpoint" && checkpointSigned(checkpoint);
+  f.checkpointSignature =
+    checkpoint.v instanceof JsonNumber &&
+    checkpoint.v.lexeme === "1" &&
+    checkpoint.kind === "mmr_checkpoint" &&
+    checkpointSigned(checkpoint);
 
   // externalRegistration: the entry hash is recomputed from the checkpoint, never taken from the record
   const entryHash = sha256(hex(checkpointDigest(checkpoint)));
-  const records = arr(checkpoint.witnesses).filter(isJsonObject).filter((w) => w.is_stub !== true);
+  const records = arr(checkpoint.witnesses)
+    .filter(isJsonObject)
+    .filter((w) => w.is_stub !== true);
   const pins = arr(trust.transparencyServices).filter(isJsonObject);
   f.entryHash = records.every((w) => bytesEqual(hex(w.entry_hash), entryHash));
   f.receiptPinned = records.every((w) => pins.some((p) => p.url === w.ts_url));
@@ -244,10 +304,23 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     const root = rfc9162RootFromPath(entryHash, leafIndex, treeSize, path);
     const pin = pins.find((p) => p.url === w.ts_url);
     const pinned = str(arr(pin?.keys)[0]);
-    if (root === undefined || receipt.protectedMap.get(395) !== 1 || treeSize !== num(w.tree_size) || leafIndex !== num(w.leaf_index)) return false;
+    if (
+      root === undefined ||
+      receipt.protectedMap.get(395) !== 1 ||
+      treeSize !== num(w.tree_size) ||
+      leafIndex !== num(w.leaf_index)
+    )
+      return false;
     if (pin === undefined) return true; // structurally valid; whether it counts is receiptPinned
-    const key = pinned.startsWith("-----BEGIN") ? createPublicKey(pinned) : ed25519Key(hexToBytes(pinned) ?? new Uint8Array(0));
-    return verifyCose(receipt.protectedMap.get(1) as number, key, sigStructure(receipt.protectedBytes, root), receipt.signature);
+    const key = pinned.startsWith("-----BEGIN")
+      ? createPublicKey(pinned)
+      : ed25519Key(hexToBytes(pinned) ?? new Uint8Array(0));
+    return verifyCose(
+      receipt.protectedMap.get(1) as number,
+      key,
+      sigStructure(receipt.protectedBytes, root),
+      receipt.signature,
+    );
   });
 
   // continuity (only when a prior checkpoint is carried)
@@ -255,7 +328,10 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     const prior = manifest.priorCheckpoint;
     const proof = obj(manifest, "consistencyProof");
     f.priorSignature = checkpointSigned(prior);
-    f.chain = jsonEquals(checkpoint.prev_size, prior.mmr_size) && checkpoint.prev_root === prior.root && checkpoint.log_id === prior.log_id;
+    f.chain =
+      jsonEquals(checkpoint.prev_size, prior.mmr_size) &&
+      checkpoint.prev_root === prior.root &&
+      checkpoint.log_id === prior.log_id;
     f.consistency =
       num(proof.size_a) === num(prior.mmr_size) &&
       num(proof.size_b) === num(checkpoint.mmr_size) &&
@@ -272,30 +348,61 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
   if (Array.isArray(bundle.continuityEvidence)) Object.assign(f, cosignatureFacts(bundle, manifest, checkpoint, trust));
 
   // identityAuthorityBinding
-  const authorized = arr(trust.producers).filter(isJsonObject).find((p) => p.authority === payload.authority);
+  const authorized = arr(trust.producers)
+    .filter(isJsonObject)
+    .find((p) => p.authority === payload.authority);
   f.authorityKey = arr(authorized?.keys).includes(str(capsule.key_id));
 
   // taskBinding
-  const observedArtifacts = arr(finalTask.artifacts).filter(isJsonObject).filter((a) => a !== evidenceArtifact);
+  const observedArtifacts = arr(finalTask.artifacts)
+    .filter(isJsonObject)
+    .filter((a) => a !== evidenceArtifact);
   f.taskId = payload.taskId === finalTask.id;
   f.contextId = payload.contextId === finalTask.contextId;
   f.terminalState = payload.terminalState === at(finalTask, "status", "state");
   f.artifacts = jsonEquals(
     payload.nonEvidenceArtifacts,
-    parse(JSON.stringify(observedArtifacts.map((a) => ({ artifactId: a.artifactId, contentCommitment: textCommitment(a.parts), name: a.name })))),
+    parse(
+      JSON.stringify(
+        observedArtifacts.map((a) => ({
+          artifactId: a.artifactId,
+          contentCommitment: textCommitment(a.parts),
+          name: a.name,
+        })),
+      ),
+    ),
   );
   // The Message entries, in order, numbered with the transition entries (docs/profile.md §2.1).
   const entries = arr(payload.transcript);
   f.transcript =
     entries.every((e, i) => num(at(e, "sequence")) === i) &&
     jsonEquals(
-      parse(JSON.stringify(entries.filter((e) => isJsonObject(e) && !("kind" in e)).map((e) => ({ messageId: at(e, "messageId"), partCommitment: at(e, "partCommitment"), role: at(e, "role") })))),
-      parse(JSON.stringify(arr(finalTask.history).filter(isJsonObject).map((m) => ({ messageId: m.messageId, partCommitment: textCommitment(m.parts), role: m.role })))),
+      parse(
+        JSON.stringify(
+          entries
+            .filter((e) => isJsonObject(e) && !("kind" in e))
+            .map((e) => ({
+              messageId: at(e, "messageId"),
+              partCommitment: at(e, "partCommitment"),
+              role: at(e, "role"),
+            })),
+        ),
+      ),
+      parse(
+        JSON.stringify(
+          arr(finalTask.history)
+            .filter(isJsonObject)
+            .map((m) => ({ messageId: m.messageId, partCommitment: textCommitment(m.parts), role: m.role })),
+        ),
+      ),
     );
 
   // referenceConsistency
   const reference = obj(bundle, "taskEvidenceReference");
-  const copies = [reference, ...(evidenceArtifact === undefined ? [] : [at(evidenceArtifact, "metadata", EXT), at(finalTask, "metadata", EXT)])];
+  const copies = [
+    reference,
+    ...(evidenceArtifact === undefined ? [] : [at(evidenceArtifact, "metadata", EXT), at(finalTask, "metadata", EXT)]),
+  ];
   f.referenceCopies = copies.every((c) => jsonEquals(c, reference));
   f.referenceValues =
     reference.evidenceId === bundle.evidenceId &&
@@ -304,10 +411,12 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     reference.terminalState === payload.terminalState &&
     reference.deliveryMode === (evidenceArtifact === undefined ? "INLINE_METADATA" : "EVIDENCE_ARTIFACT");
   f.statusTerminal = copies.every((c) => at(c, "evidenceStatus") !== "EVIDENCE_STATUS_PENDING");
-  const typed = (c: JsonValue | undefined) => at(c, "evidenceStatus") !== "EVIDENCE_STATUS_FAILED" || /^[A-Z][A-Z0-9_]*: \S/.test(str(at(c, "failureReason")));
+  const typed = (c: JsonValue | undefined) =>
+    at(c, "evidenceStatus") !== "EVIDENCE_STATUS_FAILED" || /^[A-Z][A-Z0-9_]*: \S/.test(str(at(c, "failureReason")));
   f.failureTyped = copies.every(typed);
   // A continuity claim needs continuity evidence in the bundle (contract §9.10).
-  f.claimSupported = reference.evidenceStatus !== "EVIDENCE_STATUS_CONTINUITY_WITNESSED" || bundle.continuityEvidence !== undefined;
+  f.claimSupported =
+    reference.evidenceStatus !== "EVIDENCE_STATUS_CONTINUITY_WITNESSED" || bundle.continuityEvidence !== undefined;
 
   // negotiation (only when the first Task was captured)
   if (firstTask !== undefined) {
@@ -324,9 +433,14 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
       num(acceptance.maximumRegistrationDelaySeconds) <= num(requirement.maximumRegistrationDelaySeconds) &&
       arr(requirement.deliveryModes).includes(str(reference.deliveryMode));
     // The requirement is fixed for the Task: a later Message in the history may not carry another one.
-    f.requirementFixed = arr(finalTask.history).every((m) => at(m, "metadata", EXT) === undefined || jsonEquals(at(m, "metadata", EXT), requirement));
+    f.requirementFixed = arr(finalTask.history).every(
+      (m) => at(m, "metadata", EXT) === undefined || jsonEquals(at(m, "metadata", EXT), requirement),
+    );
     // A server may fail (FAILED with a typed reason), never silently downgrade.
-    f.minimumMet = claimed === "FAILED" ? typed(reference) : LEVELS.indexOf(claimed) >= LEVELS.indexOf(str(requirement.minimumEvidence));
+    f.minimumMet =
+      claimed === "FAILED"
+        ? typed(reference)
+        : LEVELS.indexOf(claimed) >= LEVELS.indexOf(str(requirement.minimumEvidence));
   }
   return { ...f, ...lifecycleFacts(value, bundle, finalTask) };
 }
@@ -342,7 +456,12 @@ function leavesOf(size: number): number {
  * of its checkpoint; noteOrigin: the log_id can be a note origin; quorum: enough independent
  * operators with the consistency statement cosigned every checkpoint the policy needs.
  */
-function cosignatureFacts(bundle: JsonObject, manifest: JsonObject, checkpoint: JsonObject, trust: JsonObject): Record<string, boolean> {
+function cosignatureFacts(
+  bundle: JsonObject,
+  manifest: JsonObject,
+  checkpoint: JsonObject,
+  trust: JsonObject,
+): Record<string, boolean> {
   const note = (cp: JsonObject) =>
     `agentactioncapsule.org/cll-mmr/v1/${str(cp.log_id)}\n${leavesOf(num(cp.mmr_size))}\n${Buffer.from(hex(cp.root)).toString("base64")}\n`;
   const prior = isJsonObject(manifest.priorCheckpoint) ? manifest.priorCheckpoint : undefined;
@@ -363,7 +482,12 @@ function cosignatureFacts(bundle: JsonObject, manifest: JsonObject, checkpoint: 
       const pin = pins.find((p) => p.name === line.slice(2, space) && p.id === bytesToHex(blob.subarray(0, 4)));
       if (pin === undefined || cp === undefined) continue;
       const time = new DataView(blob.buffer, blob.byteOffset + 4, 8).getBigUint64(0);
-      const ok = verifyCose(-8, ed25519Key(pin.key), utf8(`cosignature/v1\ntime ${time}\n${note(cp)}`), blob.subarray(12));
+      const ok = verifyCose(
+        -8,
+        ed25519Key(pin.key),
+        utf8(`cosignature/v1\ntime ${time}\n${note(cp)}`),
+        blob.subarray(12),
+      );
       all &&= ok;
       if (ok) good.set(pin.w, (good.get(pin.w) ?? new Set()).add(str(entry.checkpoint)));
     }
@@ -372,10 +496,17 @@ function cosignatureFacts(bundle: JsonObject, manifest: JsonObject, checkpoint: 
   const policy = isJsonObject(trust.continuityPolicy) ? trust.continuityPolicy : obj(parse("{}"));
   const operators = new Set(
     [...good]
-      .filter(([w, roles]) => w.operator === "independent" && arr(w.statements).includes("cll-mmr-consistency/v1") && roles.has("current") && (prior === undefined || roles.has("prior")))
+      .filter(
+        ([w, roles]) =>
+          w.operator === "independent" &&
+          arr(w.statements).includes("cll-mmr-consistency/v1") &&
+          roles.has("current") &&
+          (prior === undefined || roles.has("prior")),
+      )
       .map(([w]) => str(w.operatorId) || str(w.name)),
   );
-  const quorum = noteOrigin && (prior !== undefined || policy.acceptGenesis === true) && operators.size >= (num(policy.quorum) || 1);
+  const quorum =
+    noteOrigin && (prior !== undefined || policy.acceptGenesis === true) && operators.size >= (num(policy.quorum) || 1);
   return { cosignatures: all, noteOrigin, quorum };
 }
 

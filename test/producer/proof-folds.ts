@@ -99,17 +99,30 @@ export function mmrConsistencyHolds(rootA: Uint8Array, rootB: Uint8Array, proof:
   const older = peakPositions(proof.sizeA);
   const newer = peakPositions(proof.sizeB);
   if (older === undefined || newer === undefined || proof.sizeA > proof.sizeB) return false;
-  if (older.length !== proof.oldPeaks.length || newer.length !== proof.newPeaks.length || older.length !== proof.witness.length) return false;
+  if (
+    older.length !== proof.oldPeaks.length ||
+    newer.length !== proof.newPeaks.length ||
+    older.length !== proof.witness.length
+  )
+    return false;
   if (!bytesEqual(bag(proof.oldPeaks), rootA) || !bytesEqual(bag(proof.newPeaks), rootB)) return false;
   return older.every((p, i) => {
     const q = coveringPeak(newer, p);
-    const acc = q < 0 ? undefined : climb(p, newer[q] as number, proof.oldPeaks[i] as Uint8Array, proof.witness[i] as Uint8Array[]);
+    const acc =
+      q < 0
+        ? undefined
+        : climb(p, newer[q] as number, proof.oldPeaks[i] as Uint8Array, proof.witness[i] as Uint8Array[]);
     return acc !== undefined && bytesEqual(acc, proof.newPeaks[q] as Uint8Array);
   });
 }
 
 /** RFC 9162 §2.1.3.2: the root an audit path reconstructs, or undefined when it does not fit the tree. */
-export function rfc9162RootFromPath(entry: Uint8Array, leafIndex: number, treeSize: number, path: readonly Uint8Array[]): Uint8Array | undefined {
+export function rfc9162RootFromPath(
+  entry: Uint8Array,
+  leafIndex: number,
+  treeSize: number,
+  path: readonly Uint8Array[],
+): Uint8Array | undefined {
   if (leafIndex >= treeSize) return undefined;
   let fn = leafIndex;
   let sn = treeSize - 1;

@@ -49,7 +49,8 @@ describeExternal("a2a-reference", "producer against the reference positive vecto
       developer: capsule.developer as string,
     });
     const reference: JsonObject = Object.create(null);
-    for (const k of Object.keys(capsule)) if (!["capsule_id", "key_id", "signature"].includes(k)) reference[k] = capsule[k]!;
+    for (const k of Object.keys(capsule))
+      if (!["capsule_id", "key_id", "signature"].includes(k)) reference[k] = capsule[k]!;
     expect(jsonEquals(body, reference)).toBe(true);
     expect(capsuleIdOf(body)).toBe(capsule.capsule_id);
     expect(capsuleIdOf(capsule)).toMatch(/^af5b0a3e/);
@@ -68,7 +69,10 @@ describeExternal("a2a-reference", "producer against the reference positive vecto
       sign: () => signature,
     });
     expect(bytesToHex(ours)).toBe(capsule.signature);
-    const toBeSigned = sigStructure1(encodeCbor(new Map(producerEnvelopeProtected(kid))), hexToBytes(capsule.capsule_id as string)!);
+    const toBeSigned = sigStructure1(
+      encodeCbor(new Map(producerEnvelopeProtected(kid))),
+      hexToBytes(capsule.capsule_id as string)!,
+    );
     expect(verify(null, toBeSigned, ed25519Key(kid), signature)).toBe(true);
   });
 
@@ -97,7 +101,9 @@ describeExternal("a2a-reference", "producer against the reference positive vecto
     mmr.appendBody(hexToBytes(capsule.capsule_id as string)!);
     expect(bytesToHex(mmr.root())).toBe(checkpoint.root);
     expect(mmr.size).toBe((checkpoint.mmr_size as JsonNumber).toNumber());
-    expect(pyjsonBytes(inclusionProofJson(mmr.inclusionProof(0)))).toEqual(pyjsonBytes(obj(manifest, "localInclusionProof")));
+    expect(pyjsonBytes(inclusionProofJson(mmr.inclusionProof(0)))).toEqual(
+      pyjsonBytes(obj(manifest, "localInclusionProof")),
+    );
   });
 
   it("builds the Transparency Service tree (root a85f4961…) and the receipt byte for byte", () => {
@@ -120,7 +126,9 @@ describeExternal("a2a-reference", "producer against the reference positive vecto
     const userMessage = obj(finalTask, "history", 0);
     const texts = (parts: unknown) => (parts as JsonObject[]).map((p) => p.text as string);
     expect(textCommitment(texts(userMessage.parts))).toBe(at(payload, "transcript", 0, "partCommitment"));
-    expect(textCommitment(texts(at(finalTask, "artifacts", 0, "parts")))).toBe(at(payload, "nonEvidenceArtifacts", 0, "contentCommitment"));
+    expect(textCommitment(texts(at(finalTask, "artifacts", 0, "parts")))).toBe(
+      at(payload, "nonEvidenceArtifacts", 0, "contentCommitment"),
+    );
   });
 
   it("emits Tasks, bundle and references with the reference's shapes and member names", () => {
@@ -128,7 +136,11 @@ describeExternal("a2a-reference", "producer against the reference positive vecto
     const shape = (v: unknown): unknown => {
       if (Array.isArray(v)) return v.length === 0 ? [] : [shape(v[0])];
       if (v !== null && typeof v === "object" && !(v instanceof JsonNumber)) {
-        return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape((v as Record<string, unknown>)[k])]));
+        return Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, shape((v as Record<string, unknown>)[k])]),
+        );
       }
       return v instanceof JsonNumber ? "number" : typeof v;
     };
@@ -145,6 +157,8 @@ describeExternal("a2a-reference", "producer against the reference positive vecto
     expect(lexeme(ours.finalTask, "history", 0, "metadata", EXT, "maximumRegistrationDelaySeconds")).toBe(
       lexeme(finalTask, "history", 0, "metadata", EXT, "maximumRegistrationDelaySeconds"),
     );
-    expect(lexeme(ours.firstTask, "metadata", EXT, "evidenceAcceptance", "maximumRegistrationDelaySeconds")).toBe("60.0");
+    expect(lexeme(ours.firstTask, "metadata", EXT, "evidenceAcceptance", "maximumRegistrationDelaySeconds")).toBe(
+      "60.0",
+    );
   });
 });

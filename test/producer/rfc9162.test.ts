@@ -9,7 +9,9 @@ import { rfc9162RootFromPath } from "./proof-folds.js";
 
 describe("RFC 9162 tree", () => {
   it("has the empty tree's root SHA-256(\"\") and a one-entry tree's root SHA-256(0x00 ‖ entry)", () => {
-    expect(bytesToHex(new Rfc9162Tree([]).root())).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(bytesToHex(new Rfc9162Tree([]).root())).toBe(
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    );
     const entry = sha256(utf8("entry"));
     expect(new Rfc9162Tree([entry]).root()).toEqual(sha256(Uint8Array.of(0), entry));
     expect(new Rfc9162Tree([entry]).auditPath(0)).toEqual([]);
@@ -27,7 +29,11 @@ describe("RFC 9162 tree", () => {
 
   it("refuses a leaf outside the tree with PRODUCER_INDEX_OUT_OF_RANGE", () => {
     const tree = new Rfc9162Tree([sha256(utf8("a")), sha256(utf8("b"))]);
-    for (const m of [2, -1, 0.5]) expect(codeOf(() => tree.auditPath(m)), String(m)).toBe("PRODUCER_INDEX_OUT_OF_RANGE");
+    for (const m of [2, -1, 0.5])
+      expect(
+        codeOf(() => tree.auditPath(m)),
+        String(m),
+      ).toBe("PRODUCER_INDEX_OUT_OF_RANGE");
   });
 });
 
@@ -48,14 +54,19 @@ interface ReceiptExpected {
  * case (vds 2) is a different tree and is not derivable here.
  */
 describeExternal("scitt-cose", "RFC 9162 tree against scitt-cose receipts-v1", () => {
-  const cases = listExternal("scitt-cose", "receipts-v1").filter((name) => !name.includes(".") && name !== "SHA256SUMS");
-  const expectedOf = (id: string) => JSON.parse(readExternalText("scitt-cose", "receipts-v1", id, "expected.json")) as ReceiptExpected;
+  const cases = listExternal("scitt-cose", "receipts-v1").filter(
+    (name) => !name.includes(".") && name !== "SHA256SUMS",
+  );
+  const expectedOf = (id: string) =>
+    JSON.parse(readExternalText("scitt-cose", "receipts-v1", id, "expected.json")) as ReceiptExpected;
   const rfc9162Cases = cases.filter((id) => expectedOf(id).inclusion_path !== null);
 
   function treeFor(id: string, e: ReceiptExpected): Rfc9162Tree {
     return new Rfc9162Tree(
       Array.from({ length: e.tree_size! }, (_, i) =>
-        i === e.leaf_index ? hexToBytes(e.leaf_entry)! : sha256(utf8(`scitt-cose test vectors v1 :: ${id} :: filler leaf ${i}`)),
+        i === e.leaf_index
+          ? hexToBytes(e.leaf_entry)!
+          : sha256(utf8(`scitt-cose test vectors v1 :: ${id} :: filler leaf ${i}`)),
       ),
     );
   }
@@ -71,7 +82,13 @@ describeExternal("scitt-cose", "RFC 9162 tree against scitt-cose receipts-v1", (
   }
 
   it("covers the five RFC 9162-shaped cases", () => {
-    expect(rfc9162Cases.sort()).toEqual(["fail-bad-statement-sig", "fail-tampered-path", "fail-unsupported-vds", "valid-eddsa", "valid-es256"]);
+    expect(rfc9162Cases.sort()).toEqual([
+      "fail-bad-statement-sig",
+      "fail-tampered-path",
+      "fail-unsupported-vds",
+      "valid-eddsa",
+      "valid-es256",
+    ]);
     expect(cases.filter((id) => !rfc9162Cases.includes(id))).toEqual(["valid-ccf-vds2"]);
   });
 

@@ -27,9 +27,17 @@ describe("the vector generator", () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("writes, byte for byte, the committed vectors/ (and nothing else)", () => {
-    execFileSync(process.execPath, [join(REPO_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(REPO_ROOT, "producer", "generate-vectors.ts"), out], {
-      cwd: REPO_ROOT,
-    });
+    execFileSync(
+      process.execPath,
+      [
+        join(REPO_ROOT, "node_modules", "tsx", "dist", "cli.mjs"),
+        join(REPO_ROOT, "producer", "generate-vectors.ts"),
+        out,
+      ],
+      {
+        cwd: REPO_ROOT,
+      },
+    );
     const generated = listFiles(out);
     expect(generated).toEqual(listFiles(VECTORS_DIR));
     for (const path of generated) {
@@ -43,26 +51,37 @@ describe("the vector generator", () => {
 });
 
 describe("expected.json", () => {
-  it.each(VECTORS.map((v) => [v.name, v] as const))("%s lists every property in contract order, with a consistent level and exit code", (name, v) => {
-    const expected = parse(readFileSync(join(VECTORS_DIR, name, "expected.json"))) as never as Record<string, unknown>;
-    const plain = JSON.parse(readFileSync(join(VECTORS_DIR, name, "expected.json"), "utf8")) as {
-      description: string;
-      mutation: string | null;
-      exitCode: number;
-      properties: Record<string, string> | null;
-      evidenceLevel: string | null;
-    };
-    expect(Object.keys(expected)).toEqual(["description", "mutation", "exitCode", "properties", "evidenceLevel"]);
-    expect(plain.exitCode).toBe(v.expected.exitCode);
-    expect(plain.mutation === null).toBe(name.startsWith("valid-") || name.startsWith("pending-"));
-    if (v.expected.properties === null) {
-      // A Task that has not ended: nothing to verify, exit 3 (docs/profile.md §5).
-      expect([name.startsWith("pending-"), plain.properties, plain.evidenceLevel, plain.exitCode]).toEqual([true, null, null, 3]);
-      return;
-    }
-    expect(Object.keys(plain.properties ?? {})).toEqual([...PROPERTIES]);
-    expect(plain.evidenceLevel).toBe(achievedLevel(v.expected.properties));
-  });
+  it.each(VECTORS.map((v) => [v.name, v] as const))(
+    "%s lists every property in contract order, with a consistent level and exit code",
+    (name, v) => {
+      const expected = parse(readFileSync(join(VECTORS_DIR, name, "expected.json"))) as never as Record<
+        string,
+        unknown
+      >;
+      const plain = JSON.parse(readFileSync(join(VECTORS_DIR, name, "expected.json"), "utf8")) as {
+        description: string;
+        mutation: string | null;
+        exitCode: number;
+        properties: Record<string, string> | null;
+        evidenceLevel: string | null;
+      };
+      expect(Object.keys(expected)).toEqual(["description", "mutation", "exitCode", "properties", "evidenceLevel"]);
+      expect(plain.exitCode).toBe(v.expected.exitCode);
+      expect(plain.mutation === null).toBe(name.startsWith("valid-") || name.startsWith("pending-"));
+      if (v.expected.properties === null) {
+        // A Task that has not ended: nothing to verify, exit 3 (docs/profile.md §5).
+        expect([name.startsWith("pending-"), plain.properties, plain.evidenceLevel, plain.exitCode]).toEqual([
+          true,
+          null,
+          null,
+          3,
+        ]);
+        return;
+      }
+      expect(Object.keys(plain.properties ?? {})).toEqual([...PROPERTIES]);
+      expect(plain.evidenceLevel).toBe(achievedLevel(v.expected.properties));
+    },
+  );
 
   it("has one negative per property that can FAIL, and each FAILs its own property", () => {
     const failable = PROPERTIES.filter((p) => p !== "captureCoverage" && p !== "outcomeCorroboration");
@@ -147,7 +166,9 @@ const BROKEN: Record<string, string[]> = {
 function oracleInput(name: string): string | JsonObject {
   const dir = join(VECTORS_DIR, name);
   const stream = ["input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f)));
-  return stream === undefined ? readFileSync(join(dir, "input.json"), "utf8") : streamCapture(stream, readFileSync(join(dir, stream), "utf8"));
+  return stream === undefined
+    ? readFileSync(join(dir, "input.json"), "utf8")
+    : streamCapture(stream, readFileSync(join(dir, stream), "utf8"));
 }
 
 describe("what each vector breaks", () => {
@@ -157,6 +178,10 @@ describe("what each vector breaks", () => {
   });
 
   it("covers every vector that is not honest", () => {
-    expect(Object.keys(BROKEN).sort()).toEqual(VECTORS.filter((v) => v.mutation !== null).map((v) => v.name).sort());
+    expect(Object.keys(BROKEN).sort()).toEqual(
+      VECTORS.filter((v) => v.mutation !== null)
+        .map((v) => v.name)
+        .sort(),
+    );
   });
 });

@@ -35,7 +35,12 @@ function checkpointAt(leaves: number, prevLeaves = 0, signer = producer, logId =
 }
 
 const proof = (a: number, b: number) => consistencyProofJson(mmr.consistencyProof(a, b));
-const witness = () => new CllWitness("witness.example/test", ed25519FromSeed(seedFromLabel("witness test key")), new Map([[LOG, producer.publicKeyHex]]));
+const witness = () =>
+  new CllWitness(
+    "witness.example/test",
+    ed25519FromSeed(seedFromLabel("witness test key")),
+    new Map([[LOG, producer.publicKeyHex]]),
+  );
 
 function status(f: () => unknown): number | undefined {
   try {
@@ -58,7 +63,10 @@ describe("the producer's CLL witness", () => {
     const first = w.addCheckpoint(checkpointAt(5), 0, null, 1000n);
     const second = w.addCheckpoint(checkpointAt(9, 5), 5, proof(5, 9), 2000n);
     const key = ed25519KeyFromRaw(w.signer.publicKeyRaw)!;
-    for (const [line, leaves, time] of [[first, 5, 1000n], [second, 9, 2000n]] as const) {
+    for (const [line, leaves, time] of [
+      [first, 5, 1000n],
+      [second, 9, 2000n],
+    ] as const) {
       const parsed = parseSignatureLine(line);
       if (!parsed.ok) throw new Error(parsed.detail);
       const signed = parseTimestampedSignature(parsed.value.signature);
@@ -76,13 +84,26 @@ describe("the producer's CLL witness", () => {
         w.addCheckpoint(checkpointAt(a), 0, null, 1n);
         const p = proof(a, b);
         const paths = p.witness as string[][];
-        const bad = { ...p, witness: paths.map((path, i) => (i === paths.length - 1 && path.length > 0 ? [bytesToHex(sha256(hexToBytes(path[0] as string) as Uint8Array)), ...path.slice(1)] : path)) };
+        const bad = {
+          ...p,
+          witness: paths.map((path, i) =>
+            i === paths.length - 1 && path.length > 0
+              ? [bytesToHex(sha256(hexToBytes(path[0] as string) as Uint8Array)), ...path.slice(1)]
+              : path,
+          ),
+        };
         if (paths.some((path) => path.length > 0)) {
           const w2 = witness();
           w2.addCheckpoint(checkpointAt(a), 0, null, 1n);
-          expect(status(() => w2.addCheckpoint(checkpointAt(b, a), a, bad, 2n)), `${a}→${b} altered`).toBe(422);
+          expect(
+            status(() => w2.addCheckpoint(checkpointAt(b, a), a, bad, 2n)),
+            `${a}→${b} altered`,
+          ).toBe(422);
         }
-        expect(status(() => w.addCheckpoint(checkpointAt(b, a), a, p, 2n)), `${a}→${b}`).toBeUndefined();
+        expect(
+          status(() => w.addCheckpoint(checkpointAt(b, a), a, p, 2n)),
+          `${a}→${b}`,
+        ).toBeUndefined();
       }
     }
   });
@@ -102,7 +123,17 @@ describe("the producer's CLL witness", () => {
     expect(status(() => w.addCheckpoint(checkpointAt(9, 5), 5, null, 2n))).toBe(422);
     expect(status(() => w.addCheckpoint(checkpointAt(9, 5), 5, proof(4, 9), 2n))).toBe(422);
     // The same size with another root: a fork.
-    const fork = signCheckpoint({ logId: LOG, mmrSize: mmrSizeForLeaves(5), root: bytesToHex(mmr.root(6)), prevSize: 0, prevRoot: "", timestamp: "t" }, producer).checkpoint;
+    const fork = signCheckpoint(
+      {
+        logId: LOG,
+        mmrSize: mmrSizeForLeaves(5),
+        root: bytesToHex(mmr.root(6)),
+        prevSize: 0,
+        prevRoot: "",
+        timestamp: "t",
+      },
+      producer,
+    ).checkpoint;
     expect(status(() => w.addCheckpoint(fork, 5, null, 3n))).toBe(422);
     // The same checkpoint again is cosigned again (a new timestamp).
     expect(status(() => w.addCheckpoint(checkpointAt(5), 5, null, 4n))).toBeUndefined();

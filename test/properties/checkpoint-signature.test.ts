@@ -7,8 +7,20 @@ import { JsonNumber, type JsonObject } from "../../src/json/value.js";
 import { flipHexMember } from "../../producer/mutations.js";
 import type { Tamper } from "../../producer/options.js";
 import {
-  OTHER_PROFILE, at, baseline, capture, check, checkOf, checkStates, expectCase, expectDecided, statesOf,
-  tampered, widenedAt, type Case, type States,
+  OTHER_PROFILE,
+  at,
+  baseline,
+  capture,
+  check,
+  checkOf,
+  checkStates,
+  expectCase,
+  expectDecided,
+  statesOf,
+  tampered,
+  widenedAt,
+  type Case,
+  type States,
 } from "./harness.js";
 import { PRODUCER, resignedCheckpoint, signer } from "./resign.js";
 
@@ -27,7 +39,12 @@ describe("checkpointSignature FAIL paths", () => {
     {
       name: "checkpoint not an object",
       tamper: { manifest: (m) => void (m.cllCheckpoint = "checkpoint") },
-      decided: { state: "FAIL", check: "checkpoint.shape", code: "CHECKPOINT_MALFORMED", detail: "checkpoint is not an object at manifest.cllCheckpoint" },
+      decided: {
+        state: "FAIL",
+        check: "checkpoint.shape",
+        code: "CHECKPOINT_MALFORMED",
+        detail: "checkpoint is not an object at manifest.cllCheckpoint",
+      },
       // No witness list can be read from it; the claim EXTERNALLY_REGISTERED then lacks registration.
       also: { localInclusion: "FAIL", externalRegistration: "NOT_PRESENT", referenceConsistency: "FAIL" },
     },
@@ -52,7 +69,12 @@ describe("checkpointSignature FAIL paths", () => {
     {
       name: "v not an integer",
       tamper: inCheckpoint((cp) => void (cp.v = "1")),
-      decided: { state: "FAIL", check: "checkpoint.shape", code: "CHECKPOINT_MALFORMED", detail: /^v must be an integer/ },
+      decided: {
+        state: "FAIL",
+        check: "checkpoint.shape",
+        code: "CHECKPOINT_MALFORMED",
+        detail: /^v must be an integer/,
+      },
       also: MALFORMED,
     },
     {
@@ -64,7 +86,12 @@ describe("checkpointSignature FAIL paths", () => {
     {
       name: "root not 64 lowercase hex",
       tamper: inCheckpoint((cp) => void (cp.root = (cp.root as string).toUpperCase())),
-      decided: { state: "FAIL", check: "checkpoint.shape", code: "CHECKPOINT_MALFORMED", detail: /^root must be 64 lowercase hex/ },
+      decided: {
+        state: "FAIL",
+        check: "checkpoint.shape",
+        code: "CHECKPOINT_MALFORMED",
+        detail: /^root must be 64 lowercase hex/,
+      },
       also: { ...MALFORMED, localInclusion: "FAIL" },
     },
     {
@@ -76,19 +103,34 @@ describe("checkpointSignature FAIL paths", () => {
     {
       name: "signature not 128 hex characters",
       tamper: inCheckpoint((cp) => void (cp.signature = (cp.signature as string).slice(2))),
-      decided: { state: "FAIL", check: "checkpoint.shape", code: "CHECKPOINT_MALFORMED", detail: /^signature must be 128 lowercase hex/ },
+      decided: {
+        state: "FAIL",
+        check: "checkpoint.shape",
+        code: "CHECKPOINT_MALFORMED",
+        detail: /^signature must be 128 lowercase hex/,
+      },
       also: MALFORMED,
     },
     {
       name: "witnesses not an array",
       tamper: inCheckpoint((cp) => void (cp.witnesses = {})),
-      decided: { state: "FAIL", check: "checkpoint.shape", code: "CHECKPOINT_MALFORMED", detail: /^witnesses must be an array/ },
+      decided: {
+        state: "FAIL",
+        check: "checkpoint.shape",
+        code: "CHECKPOINT_MALFORMED",
+        detail: /^witnesses must be an array/,
+      },
       also: MALFORMED,
     },
     {
       name: "a signed member (timestamp) changed after signing",
       tamper: inCheckpoint((cp) => void (cp.timestamp = "2026-10-01T09:30:01.254107Z")),
-      decided: { state: "FAIL", check: "checkpoint.signature", code: "CHECKPOINT_SIGNATURE_INVALID", detail: /^checkpoint signature does not verify under key_id=/ },
+      decided: {
+        state: "FAIL",
+        check: "checkpoint.signature",
+        code: "CHECKPOINT_SIGNATURE_INVALID",
+        detail: /^checkpoint signature does not verify under key_id=/,
+      },
       also: SIGNED_MEMBER,
     },
     {
@@ -110,9 +152,19 @@ describe("checkpointSignature FAIL paths", () => {
 describe("checkpointSignature PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
   it("PASS: signed by the producer key", () => {
     const input = check(capture());
-    expectDecided(input, "checkpointSignature", { state: "PASS", check: "checkpoint.shape", detail: `checkpoint signature under key_id=${PRODUCER.publicKeyHex}` });
-    expect(checkStates(input, "checkpointSignature")).toEqual(["checkpoint.shape PASS", "checkpoint.signature PASS", "checkpoint.signer PASS"]);
-    expect(checkOf(input, "checkpointSignature", "checkpoint.signer").detail).toBe("signed by the producer key (the capsule's key_id)");
+    expectDecided(input, "checkpointSignature", {
+      state: "PASS",
+      check: "checkpoint.shape",
+      detail: `checkpoint signature under key_id=${PRODUCER.publicKeyHex}`,
+    });
+    expect(checkStates(input, "checkpointSignature")).toEqual([
+      "checkpoint.shape PASS",
+      "checkpoint.signature PASS",
+      "checkpoint.signer PASS",
+    ]);
+    expect(checkOf(input, "checkpointSignature", "checkpoint.signer").detail).toBe(
+      "signed by the producer key (the capsule's key_id)",
+    );
   });
 
   it("signed by a key only the bundle supplies: checkpoint.signer INCONCLUSIVE", () => {
@@ -120,11 +172,15 @@ describe("checkpointSignature PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", 
     expectDecided(input, "checkpointSignature", {
       state: "INCONCLUSIVE",
       check: "checkpoint.signer",
-      detail: new RegExp(`^signed by ${OTHER.publicKeyHex}, which is neither the producer key nor listed in the trust file .*: a key only the bundle supplies$`),
+      detail: new RegExp(
+        `^signed by ${OTHER.publicKeyHex}, which is neither the producer key nor listed in the trust file .*: a key only the bundle supplies$`,
+      ),
     });
     expect(checkOf(input, "checkpointSignature", "checkpoint.signature").state).toBe("PASS");
     // The claim EXTERNALLY_REGISTERED needs checkpointSignature, now only INCONCLUSIVE.
-    expect(statesOf(input)).toEqual(baseline({ checkpointSignature: "INCONCLUSIVE", referenceConsistency: "INCONCLUSIVE" }));
+    expect(statesOf(input)).toEqual(
+      baseline({ checkpointSignature: "INCONCLUSIVE", referenceConsistency: "INCONCLUSIVE" }),
+    );
   });
 
   it("signed by another key the trust file lists for the payload's authority: PASS", () => {
@@ -133,7 +189,9 @@ describe("checkpointSignature PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", 
       trust: (t) => void (at(t, "producers", 0).keys as string[]).push(OTHER.publicKeyHex),
     });
     expectDecided(input, "checkpointSignature", { state: "PASS", check: "checkpoint.shape" });
-    expect(checkOf(input, "checkpointSignature", "checkpoint.signer").detail).toMatch(/^signed by a key the trust file lists for authority/);
+    expect(checkOf(input, "checkpointSignature", "checkpoint.signer").detail).toMatch(
+      /^signed by a key the trust file lists for authority/,
+    );
     expect(statesOf(input)).toEqual(baseline());
   });
 
@@ -142,7 +200,11 @@ describe("checkpointSignature PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", 
     ["a null checkpoint", (m: JsonObject) => void (m.cllCheckpoint = null)],
   ])("NOT_PRESENT with %s", (_, change) => {
     const input = tampered({ manifest: change });
-    expectDecided(input, "checkpointSignature", { state: "NOT_PRESENT", check: "checkpoint.shape", detail: "the bundle carries no checkpoint" });
+    expectDecided(input, "checkpointSignature", {
+      state: "NOT_PRESENT",
+      check: "checkpoint.shape",
+      detail: "the bundle carries no checkpoint",
+    });
   });
 
   it("an unsupported record profile: NOT_CHECKED", () => {
@@ -159,7 +221,8 @@ describe("checkpointSignature through structured carriers", () => {
     expectDecided(input, "checkpointSignature", {
       state: "INCONCLUSIVE",
       check: "checkpoint.signature",
-      detail: /only with widened numbers written back as integers: the data carrier passed numbers through doubles, so the signed body is a reconstruction$/,
+      detail:
+        /only with widened numbers written back as integers: the data carrier passed numbers through doubles, so the signed body is a reconstruction$/,
     });
     expect(checkOf(input, "checkpointSignature", "checkpoint.shape").state).toBe("PASS");
     expect(statesOf(input).localInclusion).toBe("PASS");
@@ -167,19 +230,34 @@ describe("checkpointSignature through structured carriers", () => {
 
   it("the same widened checkpoint in a raw part FAILs its shape: exact bytes have no excuse", () => {
     const input = tampered({ bundle: widenCheckpoint });
-    expectDecided(input, "checkpointSignature", { state: "FAIL", check: "checkpoint.shape", code: "CHECKPOINT_MALFORMED" });
+    expectDecided(input, "checkpointSignature", {
+      state: "FAIL",
+      check: "checkpoint.shape",
+      code: "CHECKPOINT_MALFORMED",
+    });
   });
 
   it("a data part with a broken signature and no widening FAILs like a raw part", () => {
     const input = tampered({ manifest: (m) => flipHexMember(checkpointOf(m), "signature", -1) }, { carrier: "data" });
-    expectDecided(input, "checkpointSignature", { state: "FAIL", check: "checkpoint.signature", code: "CHECKPOINT_SIGNATURE_INVALID" });
+    expectDecided(input, "checkpointSignature", {
+      state: "FAIL",
+      check: "checkpoint.signature",
+      code: "CHECKPOINT_SIGNATURE_INVALID",
+    });
     expect(statesOf(input)).toEqual(baseline({ checkpointSignature: "FAIL" }));
   });
 
   // SUSPECTED VERIFIER BUG: a broken signature on a widened checkpoint is reported as the carrier's widening ("v must be an integer"), which also FAILs localInclusion, unlike the same defect in a raw part.
   it("a data part with widened numbers and a broken signature: the signature FAILs, and only checkpointSignature", () => {
-    const input = tampered({ manifest: (m) => flipHexMember(checkpointOf(m), "signature", -1), bundle: widenCheckpoint }, { carrier: "data" });
-    expectDecided(input, "checkpointSignature", { state: "FAIL", check: "checkpoint.signature", code: "CHECKPOINT_SIGNATURE_INVALID" });
+    const input = tampered(
+      { manifest: (m) => flipHexMember(checkpointOf(m), "signature", -1), bundle: widenCheckpoint },
+      { carrier: "data" },
+    );
+    expectDecided(input, "checkpointSignature", {
+      state: "FAIL",
+      check: "checkpoint.signature",
+      code: "CHECKPOINT_SIGNATURE_INVALID",
+    });
     expect(statesOf(input).localInclusion).toBe("PASS");
   });
 });

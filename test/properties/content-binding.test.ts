@@ -8,8 +8,21 @@ import { JsonNumber, type JsonObject } from "../../src/json/value.js";
 import { flipHexDigit, flipHexMember } from "../../producer/mutations.js";
 import type { Tamper } from "../../producer/options.js";
 import {
-  OTHER_PROFILE, at, baseline, capture, check, checkOf, checkStates, copy, expectCase, expectDecided,
-  statesOf, tampered, widenedAt, type Case, type States,
+  OTHER_PROFILE,
+  at,
+  baseline,
+  capture,
+  check,
+  checkOf,
+  checkStates,
+  copy,
+  expectCase,
+  expectDecided,
+  statesOf,
+  tampered,
+  widenedAt,
+  type Case,
+  type States,
 } from "./harness.js";
 
 const attestation = (b: JsonObject) => at(b, "capsule", "model_attestation", "compute_attestation");
@@ -40,7 +53,11 @@ describe("contentBinding FAIL paths", () => {
     {
       name: "evidenceId not a string",
       tamper: { bundle: (b) => void (b.evidenceId = new JsonNumber("1")) },
-      decided: { state: "FAIL", check: "evidenceId.recompute", detail: "claimed evidenceId is not 64 lowercase hex characters: 1" },
+      decided: {
+        state: "FAIL",
+        check: "evidenceId.recompute",
+        detail: "claimed evidenceId is not 64 lowercase hex characters: 1",
+      },
       also: { referenceConsistency: "FAIL" },
     },
     {
@@ -59,7 +76,11 @@ describe("contentBinding FAIL paths", () => {
     {
       name: "manifest's payload copy differs from the top-level one",
       tamper: { manifest: (m) => void (at(m, "taskEvidencePayload").tenantId = "tenant-b") },
-      decided: { state: "FAIL", check: "payload.copiesAgree", detail: /differs from taskEvidencePayload at taskEvidencePayload\.tenantId/ },
+      decided: {
+        state: "FAIL",
+        check: "payload.copiesAgree",
+        detail: /differs from taskEvidencePayload at taskEvidencePayload\.tenantId/,
+      },
     },
     {
       name: "manifest carries no payload copy",
@@ -69,7 +90,11 @@ describe("contentBinding FAIL paths", () => {
     {
       name: "manifest changed after coreManifestDigest",
       tamper: { bundle: (b) => void (at(b, "manifest").note = "added in transit") },
-      decided: { state: "FAIL", check: "coreManifestDigest.recompute", detail: /recomputed coreManifestDigest [0-9a-f]{64} != claimed/ },
+      decided: {
+        state: "FAIL",
+        check: "coreManifestDigest.recompute",
+        detail: /recomputed coreManifestDigest [0-9a-f]{64} != claimed/,
+      },
     },
     {
       name: "coreManifestDigest changed by one hex digit",
@@ -80,25 +105,41 @@ describe("contentBinding FAIL paths", () => {
     {
       name: "coreManifestDigest not hex",
       tamper: { bundle: (b) => void (b.coreManifestDigest = "sha256:abc") },
-      decided: { state: "FAIL", check: "coreManifestDigest.recompute", detail: /claimed coreManifestDigest is not 64 lowercase hex/ },
+      decided: {
+        state: "FAIL",
+        check: "coreManifestDigest.recompute",
+        detail: /claimed coreManifestDigest is not 64 lowercase hex/,
+      },
       also: { referenceConsistency: "FAIL" },
     },
     {
       name: "manifest without coreManifestDigest",
       tamper: { bundle: (b) => void delete b.coreManifestDigest },
-      decided: { state: "FAIL", check: "coreManifestDigest.recompute", detail: /carries a manifest but no coreManifestDigest/ },
+      decided: {
+        state: "FAIL",
+        check: "coreManifestDigest.recompute",
+        detail: /carries a manifest but no coreManifestDigest/,
+      },
       also: { referenceConsistency: "FAIL" },
     },
     {
       name: "manifest with a null coreManifestDigest",
       tamper: { bundle: (b) => void (b.coreManifestDigest = null) },
-      decided: { state: "FAIL", check: "coreManifestDigest.recompute", detail: /carries a manifest but no coreManifestDigest/ },
+      decided: {
+        state: "FAIL",
+        check: "coreManifestDigest.recompute",
+        detail: /carries a manifest but no coreManifestDigest/,
+      },
       also: { referenceConsistency: "FAIL" },
     },
     {
       name: "coreManifestDigest without manifest",
       tamper: { bundle: (b) => void delete b.manifest },
-      decided: { state: "FAIL", check: "coreManifestDigest.recompute", detail: /claimed but the bundle carries no manifest/ },
+      decided: {
+        state: "FAIL",
+        check: "coreManifestDigest.recompute",
+        detail: /claimed but the bundle carries no manifest/,
+      },
       also: WITHOUT_MANIFEST,
     },
     {
@@ -117,13 +158,21 @@ describe("contentBinding FAIL paths", () => {
     {
       name: "capsule agent_input_digest names another payload",
       tamper: { bundle: (b) => flipHexMember(attestation(b), "agent_input_digest") },
-      decided: { state: "FAIL", check: "capsule.agentInputDigest", detail: /the signed record commits to a different payload/ },
+      decided: {
+        state: "FAIL",
+        check: "capsule.agentInputDigest",
+        detail: /the signed record commits to a different payload/,
+      },
       also: { producerSignature: "FAIL" },
     },
     {
       name: "capsule agent_output_digest changed",
       tamper: { bundle: (b) => flipHexMember(attestation(b), "agent_output_digest") },
-      decided: { state: "FAIL", check: "capsule.agentOutputDigest", detail: /capsule agent_output_digest "[0-9a-f]{64}" != digest of \{"terminalState":"TASK_STATE_COMPLETED"\}/ },
+      decided: {
+        state: "FAIL",
+        check: "capsule.agentOutputDigest",
+        detail: /capsule agent_output_digest "[0-9a-f]{64}" != digest of \{"terminalState":"TASK_STATE_COMPLETED"\}/,
+      },
       also: { producerSignature: "FAIL" },
     },
     {
@@ -142,7 +191,11 @@ describe("contentBinding FAIL paths", () => {
     {
       name: "payload terminalState not a string",
       tamper: { payload: (p) => void (p.terminalState = new JsonNumber("3")) },
-      decided: { state: "FAIL", check: "capsule.agentOutputDigest", detail: "taskEvidencePayload.terminalState is not a string" },
+      decided: {
+        state: "FAIL",
+        check: "capsule.agentOutputDigest",
+        detail: "taskEvidencePayload.terminalState is not a string",
+      },
       also: { taskBinding: "FAIL" },
     },
   ];
@@ -150,7 +203,9 @@ describe("contentBinding FAIL paths", () => {
   it.each(cases)("$name", (c) => void expectCase("contentBinding", c));
 
   it("a payload change fails every check that reads the payload, and only those", () => {
-    const input = tampered({ bundle: (b) => void (at(b, "taskEvidencePayload").sealTime = "2027-01-01T00:00:00+00:00") });
+    const input = tampered({
+      bundle: (b) => void (at(b, "taskEvidencePayload").sealTime = "2027-01-01T00:00:00+00:00"),
+    });
     expect(checkStates(input, "contentBinding")).toEqual([
       "evidenceId.recompute FAIL",
       "payload.copiesAgree FAIL",
@@ -179,7 +234,11 @@ describe("contentBinding FAIL paths", () => {
     // JCS has no UTF-8 form for it. Only a parsed value can carry one: the strict parser refuses it.
     const e = capture({}, { payload: (p) => void (p.terminalState = "TASK_STATE_\uD800") });
     const input = check(e, { input: e.bundle, request: { task: e.getTaskResponse, firstTask: e.firstTask } });
-    expectDecided(input, "contentBinding", { state: "FAIL", check: "capsule.agentOutputDigest", code: "CANON_LONE_SURROGATE" });
+    expectDecided(input, "contentBinding", {
+      state: "FAIL",
+      check: "capsule.agentOutputDigest",
+      code: "CANON_LONE_SURROGATE",
+    });
     expect(checkOf(input, "contentBinding", "evidenceId.recompute").state).toBe("PASS");
   });
 });
@@ -188,7 +247,11 @@ describe("contentBinding PASS, NOT_PRESENT and NOT_CHECKED", () => {
   it("PASS: every check recomputes, and the detail names the evidence ID", () => {
     const e = capture();
     const input = check(e);
-    expectDecided(input, "contentBinding", { state: "PASS", check: "evidenceId.recompute", detail: `recomputed evidenceId matches: ${e.bundle.evidenceId as string}` });
+    expectDecided(input, "contentBinding", {
+      state: "PASS",
+      check: "evidenceId.recompute",
+      detail: `recomputed evidenceId matches: ${e.bundle.evidenceId as string}`,
+    });
     expect(checkStates(input, "contentBinding")).toEqual([
       "evidenceId.recompute PASS",
       "payload.copiesAgree PASS",
@@ -248,7 +311,11 @@ describe("contentBinding PASS, NOT_PRESENT and NOT_CHECKED", () => {
 
   it("an unsupported record profile is NOT_CHECKED, not guessed at", () => {
     const input = tampered({ bundle: (b) => void (b.recordProfile = OTHER_PROFILE) });
-    expectDecided(input, "contentBinding", { state: "NOT_CHECKED", check: "evidenceId.recompute", detail: `unsupported record profile ${OTHER_PROFILE}` });
+    expectDecided(input, "contentBinding", {
+      state: "NOT_CHECKED",
+      check: "evidenceId.recompute",
+      detail: `unsupported record profile ${OTHER_PROFILE}`,
+    });
   });
 });
 
@@ -281,13 +348,21 @@ describe("contentBinding through structured carriers (number widening, contract 
 
   it("widened numbers inline in Task.metadata are excused the same way", () => {
     const input = check(capture({ carrier: "inline" }, { bundle: widenedAt(["manifest", "localInclusionProof"]) }));
-    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "coreManifestDigest.recompute", detail: /the inline carrier/ });
+    expectDecided(input, "contentBinding", {
+      state: "INCONCLUSIVE",
+      check: "coreManifestDigest.recompute",
+      detail: /the inline carrier/,
+    });
   });
 
   // SUSPECTED VERIFIER BUG: agentInputDigest compares with the digest of the widened payload and FAILs where evidenceId.recompute is INCONCLUSIVE (contract §9.1).
   it("widened numbers in the payload: evidenceId INCONCLUSIVE, and the capsule link is not a FAIL either", () => {
     const input = check(capture(DATA, { bundle: widenedAt(...PAYLOADS) }));
-    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /matches only with 2 widened number\(s\) narrowed back to integers/ });
+    expectDecided(input, "contentBinding", {
+      state: "INCONCLUSIVE",
+      check: "evidenceId.recompute",
+      detail: /matches only with 2 widened number\(s\) narrowed back to integers/,
+    });
     expect(checkOf(input, "contentBinding", "capsule.agentInputDigest").state).toBe("INCONCLUSIVE");
     expect(statesOf(input)).toEqual(baseline({ contentBinding: "INCONCLUSIVE", referenceConsistency: "INCONCLUSIVE" }));
   });
@@ -297,7 +372,8 @@ describe("contentBinding through structured carriers (number widening, contract 
     expectDecided(input, "contentBinding", {
       state: "FAIL",
       check: "evidenceId.recompute",
-      detail: /numbers hashed as written, not as Python prints integers: transcript\[0\]\.sequence, transcript\[1\]\.sequence\)/,
+      detail:
+        /numbers hashed as written, not as Python prints integers: transcript\[0\]\.sequence, transcript\[1\]\.sequence\)/,
     });
   });
 
@@ -326,7 +402,11 @@ describe("contentBinding through structured carriers (number widening, contract 
 
   it("integers beyond 2^53 rounded by a data carrier: INCONCLUSIVE, found by re-deriving with the integers that round to the double", () => {
     const input = check(capture(DATA, { payload: bigPayload, bundle: rounded }));
-    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /matches only with 1 widened number\(s\) narrowed back to integers: the data carrier/ });
+    expectDecided(input, "contentBinding", {
+      state: "INCONCLUSIVE",
+      check: "evidenceId.recompute",
+      detail: /matches only with 1 widened number\(s\) narrowed back to integers: the data carrier/,
+    });
     expect(checkOf(input, "contentBinding", "capsule.agentInputDigest").state).toBe("INCONCLUSIVE");
   });
 
@@ -341,7 +421,11 @@ describe("contentBinding through structured carriers (number widening, contract 
         },
       }),
     );
-    expectDecided(input, "contentBinding", { state: "FAIL", check: "evidenceId.recompute", detail: /and under every narrowing of widened numbers/ });
+    expectDecided(input, "contentBinding", {
+      state: "FAIL",
+      check: "evidenceId.recompute",
+      detail: /and under every narrowing of widened numbers/,
+    });
     expect(checkOf(input, "contentBinding", "capsule.agentInputDigest").state).toBe("FAIL");
   });
 
@@ -349,8 +433,14 @@ describe("contentBinding through structured carriers (number widening, contract 
     const huge: Tamper["bundle"] = (b) => {
       for (const path of PAYLOADS) at(b, ...path).count = new JsonNumber("100000000000000000000");
     };
-    const input = check(capture(DATA, { payload: (p) => void (p.count = new JsonNumber("100000000000000000001")), bundle: huge }));
-    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "evidenceId.recompute", detail: /too many widened candidates/ });
+    const input = check(
+      capture(DATA, { payload: (p) => void (p.count = new JsonNumber("100000000000000000001")), bundle: huge }),
+    );
+    expectDecided(input, "contentBinding", {
+      state: "INCONCLUSIVE",
+      check: "evidenceId.recompute",
+      detail: /too many widened candidates/,
+    });
   });
 
   it("integers beyond 2^53 rounded in the manifest only: coreManifestDigest INCONCLUSIVE, the payload still binds", () => {
@@ -360,7 +450,11 @@ describe("contentBinding through structured carriers (number widening, contract 
         bundle: (b) => void (at(b, "manifest").count = new JsonNumber(ROUNDED)),
       }),
     );
-    expectDecided(input, "contentBinding", { state: "INCONCLUSIVE", check: "coreManifestDigest.recompute", detail: /matches only with 1 widened number\(s\) narrowed back to integers/ });
+    expectDecided(input, "contentBinding", {
+      state: "INCONCLUSIVE",
+      check: "coreManifestDigest.recompute",
+      detail: /matches only with 1 widened number\(s\) narrowed back to integers/,
+    });
     expect(checkStates(input, "contentBinding")).toEqual([
       "evidenceId.recompute PASS",
       "payload.copiesAgree PASS",
@@ -376,7 +470,9 @@ describe("contentBinding through structured carriers (number widening, contract 
   });
 
   it("a digest that is wrong for reasons other than widening in a data part FAILs (flipped claim)", () => {
-    const input = check(capture(DATA, { bundle: (b) => void (b.coreManifestDigest = flipHexDigit(b.coreManifestDigest as string)) }));
+    const input = check(
+      capture(DATA, { bundle: (b) => void (b.coreManifestDigest = flipHexDigit(b.coreManifestDigest as string)) }),
+    );
     expectDecided(input, "contentBinding", { state: "FAIL", check: "coreManifestDigest.recompute" });
   });
 });

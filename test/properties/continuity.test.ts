@@ -11,12 +11,23 @@ import { JsonNumber, type JsonObject, type JsonValue } from "../../src/json/valu
 import { flipHexDigit, flipHexMember } from "../../producer/mutations.js";
 import type { Tamper } from "../../producer/options.js";
 import {
-  OTHER_PROFILE, at, baseline, capture, check, checkOf, checkStates, expectCase, expectDecided, statesOf,
-  tampered, type Case,
+  OTHER_PROFILE,
+  at,
+  baseline,
+  capture,
+  check,
+  checkOf,
+  checkStates,
+  expectCase,
+  expectDecided,
+  statesOf,
+  tampered,
+  type Case,
 } from "./harness.js";
 import { resignedCheckpoint, resignedPrior } from "./resign.js";
 
-const NO_ASSERTION = "no continuity witness cosignature is carried (no continuityEvidence, no --cosignatures lines for this checkpoint)";
+const NO_ASSERTION =
+  "no continuity witness cosignature is carried (no continuityEvidence, no --cosignatures lines for this checkpoint)";
 
 const priorOf = (m: JsonObject) => at(m, "priorCheckpoint");
 const proofOf = (m: JsonObject) => at(m, "consistencyProof");
@@ -30,7 +41,13 @@ describe("continuity FAIL paths", () => {
     {
       name: "prior checkpoint malformed",
       tamper: { manifest: (m) => void (priorOf(m).witnesses = "none") },
-      decided: { state: "FAIL", check: "prior.checkpoint", code: "CHECKPOINT_MALFORMED", detail: /^the prior checkpoint is malformed: witnesses must be an array at manifest\.priorCheckpoint\.witnesses$/ },
+      decided: {
+        state: "FAIL",
+        check: "prior.checkpoint",
+        code: "CHECKPOINT_MALFORMED",
+        detail:
+          /^the prior checkpoint is malformed: witnesses must be an array at manifest\.priorCheckpoint\.witnesses$/,
+      },
     },
     {
       name: "prior checkpoint not an object",
@@ -40,7 +57,12 @@ describe("continuity FAIL paths", () => {
     {
       name: "consistency proof of another kind",
       tamper: { manifest: (m) => void (proofOf(m).kind = "inclusion") },
-      decided: { state: "FAIL", check: "prior.checkpoint", code: "MMR_PROOF_KIND_MISMATCH", detail: /^the consistency proof is malformed: / },
+      decided: {
+        state: "FAIL",
+        check: "prior.checkpoint",
+        code: "MMR_PROOF_KIND_MISMATCH",
+        detail: /^the consistency proof is malformed: /,
+      },
     },
     {
       name: "consistency proof path not a list of paths",
@@ -50,7 +72,12 @@ describe("continuity FAIL paths", () => {
     {
       name: "prior checkpoint's root changed (its signature breaks)",
       tamper: { manifest: (m) => flipHexMember(priorOf(m), "root") },
-      decided: { state: "FAIL", check: "chain.link", code: "CHAIN_PRIOR_SIGNATURE_INVALID", detail: /^the checkpoint chain is broken: / },
+      decided: {
+        state: "FAIL",
+        check: "chain.link",
+        code: "CHAIN_PRIOR_SIGNATURE_INVALID",
+        detail: /^the checkpoint chain is broken: /,
+      },
     },
     {
       name: "a genuinely signed prior from another log",
@@ -113,7 +140,9 @@ describe("continuity FAIL paths", () => {
   it("a chain field of the current checkpoint changed without re-signing: continuity and the signature both FAIL", () => {
     const input = tampered({ manifest: (m) => void (at(m, "cllCheckpoint").prev_size = new JsonNumber("10")) });
     expectDecided(input, "continuity", { state: "FAIL", check: "chain.link", code: "CHAIN_PREV_SIZE_MISMATCH" });
-    expect(statesOf(input)).toEqual(baseline({ continuity: "FAIL", checkpointSignature: "FAIL", externalRegistration: "FAIL" }));
+    expect(statesOf(input)).toEqual(
+      baseline({ continuity: "FAIL", checkpointSignature: "FAIL", externalRegistration: "FAIL" }),
+    );
   });
 });
 
@@ -125,12 +154,20 @@ describe("continuity NOT_PRESENT without cosignatures, and NOT_CHECKED", () => {
       check: "witness.assertion",
       detail: `${NO_ASSERTION}; history intact between checkpoints at mmr_size 8 and 16 (anti-rewrite only, not anti-fork)`,
     });
-    expect(checkStates(input, "continuity")).toEqual(["prior.checkpoint PASS", "chain.link PASS", "witness.assertion NOT_PRESENT"]);
+    expect(checkStates(input, "continuity")).toEqual([
+      "prior.checkpoint PASS",
+      "chain.link PASS",
+      "witness.assertion NOT_PRESENT",
+    ]);
   });
 
   it("a log's first checkpoint: nothing to chain, NOT_PRESENT", () => {
     const input = check(capture(FIRST));
-    expectDecided(input, "continuity", { state: "NOT_PRESENT", check: "witness.assertion", detail: /; first checkpoint of its log \(prev_size 0, no prior\): nothing to chain$/ });
+    expectDecided(input, "continuity", {
+      state: "NOT_PRESENT",
+      check: "witness.assertion",
+      detail: /; first checkpoint of its log \(prev_size 0, no prior\): nothing to chain$/,
+    });
     expect(checkStates(input, "continuity")).toEqual(["chain.link PASS", "witness.assertion NOT_PRESENT"]);
     expect(statesOf(input)).toEqual(baseline());
   });
@@ -142,7 +179,12 @@ describe("continuity NOT_PRESENT without cosignatures, and NOT_CHECKED", () => {
         delete m.consistencyProof;
       },
     });
-    expectDecided(input, "continuity", { state: "NOT_PRESENT", check: "chain.link", code: "CHAIN_PRIOR_MISSING", detail: NO_ASSERTION });
+    expectDecided(input, "continuity", {
+      state: "NOT_PRESENT",
+      check: "chain.link",
+      code: "CHAIN_PRIOR_MISSING",
+      detail: NO_ASSERTION,
+    });
     expect(statesOf(input)).toEqual(baseline());
   });
 
@@ -167,7 +209,11 @@ describe("continuity NOT_PRESENT without cosignatures, and NOT_CHECKED", () => {
     ["no manifest", { bundle: (b: JsonObject) => void delete b.manifest }],
   ] as Array<[string, Tamper]>)("%s: NOT_PRESENT", (_, tamper) => {
     const input = tampered(tamper);
-    expectDecided(input, "continuity", { state: "NOT_PRESENT", check: "witness.assertion", detail: `${NO_ASSERTION}; the bundle carries no checkpoint` });
+    expectDecided(input, "continuity", {
+      state: "NOT_PRESENT",
+      check: "witness.assertion",
+      detail: `${NO_ASSERTION}; the bundle carries no checkpoint`,
+    });
     expect(checkStates(input, "continuity")).toEqual(["witness.assertion NOT_PRESENT"]);
   });
 

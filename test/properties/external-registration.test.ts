@@ -11,8 +11,22 @@ import { flipHexMember, flipLastBase64Byte } from "../../producer/mutations.js";
 import type { Tamper, WitnessOptions } from "../../producer/options.js";
 import { rfc9162LeafHash } from "../../producer/rfc9162.js";
 import {
-  OTHER_PROFILE, TS_URL, at, baseline, capture, check, checkOf, checkStates, copy, expectCase, expectDecided,
-  statesOf, tampered, widenedAt, type Case, type States,
+  OTHER_PROFILE,
+  TS_URL,
+  at,
+  baseline,
+  capture,
+  check,
+  checkOf,
+  checkStates,
+  copy,
+  expectCase,
+  expectDecided,
+  statesOf,
+  tampered,
+  widenedAt,
+  type Case,
+  type States,
 } from "./harness.js";
 import { resignedCheckpoint, signer, transparencyServiceSigner } from "./resign.js";
 
@@ -37,7 +51,8 @@ interface Receipt {
 function receiptFor(entryHash: string, r: Receipt = {}): string {
   const entry = hexToBytes(entryHash) as Uint8Array;
   const proofs = r.proofs ?? [encodeCbor([1, 0, []])];
-  const unprotected = r.proofs === null ? new Map() : new Map<number, CborValue>([[396, new Map<number, CborValue>([[-1, proofs]])]]);
+  const unprotected =
+    r.proofs === null ? new Map() : new Map<number, CborValue>([[396, new Map<number, CborValue>([[-1, proofs]])]]);
   const bytes = coseSign1({
     protectedHeader: r.protectedHeader ?? [
       [395, 1],
@@ -83,7 +98,12 @@ describe("externalRegistration FAIL paths", () => {
     {
       name: "checkpoint malformed: no stamp can be bound to it",
       tamper: { manifest: (m) => void (at(m, "cllCheckpoint").v = new JsonNumber("2")) },
-      decided: { state: "FAIL", check: "witness.entryHash", code: "CHECKPOINT_VERSION_UNSUPPORTED", detail: /^the checkpoint is malformed, so no stamp can be bound to it/ },
+      decided: {
+        state: "FAIL",
+        check: "witness.entryHash",
+        code: "CHECKPOINT_VERSION_UNSUPPORTED",
+        detail: /^the checkpoint is malformed, so no stamp can be bound to it/,
+      },
       also: { checkpointSignature: "FAIL" },
     },
     {
@@ -99,7 +119,12 @@ describe("externalRegistration FAIL paths", () => {
     {
       name: "entry_hash of another checkpoint",
       tamper: inRecord((r) => flipHexMember(r, "entry_hash")),
-      decided: { state: "FAIL", check: "witness.entryHash", subject: stamp(), detail: /the stamp is not bound to this checkpoint/ },
+      decided: {
+        state: "FAIL",
+        check: "witness.entryHash",
+        subject: stamp(),
+        detail: /the stamp is not bound to this checkpoint/,
+      },
     },
     {
       name: "entry_hash missing",
@@ -115,16 +140,30 @@ describe("externalRegistration FAIL paths", () => {
     {
       name: "receipt_b64 not strict base64",
       tamper: inRecord((r) => void (r.receipt_b64 = `${r.receipt_b64 as string}\n`)),
-      decided: { state: "FAIL", check: "witness.receipt", subject: stamp(), detail: /receipt_b64 is not strict standard base64/ },
+      decided: {
+        state: "FAIL",
+        check: "witness.receipt",
+        subject: stamp(),
+        detail: /receipt_b64 is not strict standard base64/,
+      },
     },
     {
       name: "receipt bytes not CBOR",
       tamper: inRecord((r) => void (r.receipt_b64 = bytesToBase64(utf8("not a receipt")))),
-      decided: { state: "FAIL", check: "witness.receipt", subject: stamp(), code: "CBOR_TRUNCATED", detail: /the receipt does not decode and reconstruct/ },
+      decided: {
+        state: "FAIL",
+        check: "witness.receipt",
+        subject: stamp(),
+        code: "CBOR_TRUNCATED",
+        detail: /the receipt does not decode and reconstruct/,
+      },
     },
     {
       name: "receipt not tagged COSE_Sign1",
-      tamper: inRecord((r) => void (r.receipt_b64 = bytesToBase64(encodeCbor([new Uint8Array(0), new Map(), null, new Uint8Array(64)])))),
+      tamper: inRecord(
+        (r) =>
+          void (r.receipt_b64 = bytesToBase64(encodeCbor([new Uint8Array(0), new Map(), null, new Uint8Array(64)]))),
+      ),
       decided: { state: "FAIL", check: "witness.receipt", subject: stamp(), code: "COSE_UNTAGGED" },
     },
     {
@@ -172,7 +211,12 @@ describe("externalRegistration FAIL paths", () => {
       name: "two inclusion proofs",
       options: SINGLE,
       tamper: crafted({ proofs: [encodeCbor([1, 0, []]), encodeCbor([1, 0, []])] }),
-      decided: { state: "FAIL", check: "witness.receipt", subject: stamp(), detail: /the receipt carries 2 inclusion proofs; exactly one is expected/ },
+      decided: {
+        state: "FAIL",
+        check: "witness.receipt",
+        subject: stamp(),
+        detail: /the receipt carries 2 inclusion proofs; exactly one is expected/,
+      },
     },
     {
       name: "a CCF proof whose claims digest is another entry",
@@ -183,17 +227,33 @@ describe("externalRegistration FAIL paths", () => {
     {
       name: "record leaf_index differs from the receipt's",
       tamper: inRecord((r) => void (r.leaf_index = new JsonNumber("3"))),
-      decided: { state: "FAIL", check: "witness.treePosition", subject: stamp(), detail: /the receipt proves leaf 4 of 7, the record says leaf 3 of 7/ },
+      decided: {
+        state: "FAIL",
+        check: "witness.treePosition",
+        subject: stamp(),
+        detail: /the receipt proves leaf 4 of 7, the record says leaf 3 of 7/,
+      },
     },
     {
       name: "record tree_size differs from the receipt's",
       tamper: inRecord((r) => void (r.tree_size = new JsonNumber("8"))),
-      decided: { state: "FAIL", check: "witness.treePosition", subject: stamp(), detail: /the record says leaf 4 of 8/ },
+      decided: {
+        state: "FAIL",
+        check: "witness.treePosition",
+        subject: stamp(),
+        detail: /the record says leaf 4 of 8/,
+      },
     },
     {
       name: "receipt signature byte flipped",
       tamper: inRecord((r) => void (r.receipt_b64 = flipLastBase64Byte(r.receipt_b64 as string))),
-      decided: { state: "FAIL", check: "witness.signature", subject: stamp(), code: "COSE_SIGNATURE_INVALID", detail: /a forged or misattributed stamp/ },
+      decided: {
+        state: "FAIL",
+        check: "witness.signature",
+        subject: stamp(),
+        code: "COSE_SIGNATURE_INVALID",
+        detail: /a forged or misattributed stamp/,
+      },
     },
     {
       name: "a receipt signed by a key other than the one pinned for its service",
@@ -207,7 +267,9 @@ describe("externalRegistration FAIL paths", () => {
               [395, 1],
               [1, -8],
             ],
-            unprotectedHeader: new Map<number, CborValue>([[396, new Map<number, CborValue>([[-1, [encodeCbor([1, 0, []])]]])]]),
+            unprotectedHeader: new Map<number, CborValue>([
+              [396, new Map<number, CborValue>([[-1, [encodeCbor([1, 0, []])]]])],
+            ]),
             payload: rfc9162LeafHash(entry),
             detached: true,
             sign: other.sign,
@@ -222,9 +284,17 @@ describe("externalRegistration FAIL paths", () => {
 
   it("the trust file pins another key for the service: FAIL, never NOT_CHECKED", () => {
     const e = capture();
-    const trust = tamperedTrust(e.trust, (t) => void (at(t, "transparencyServices", 0).keys = [signer("someone else's service").publicKeyHex]));
+    const trust = tamperedTrust(
+      e.trust,
+      (t) => void (at(t, "transparencyServices", 0).keys = [signer("someone else's service").publicKeyHex]),
+    );
     const input = check(e, { trust });
-    expectDecided(input, "externalRegistration", { state: "FAIL", check: "witness.signature", subject: stamp(), code: "COSE_SIGNATURE_INVALID" });
+    expectDecided(input, "externalRegistration", {
+      state: "FAIL",
+      check: "witness.signature",
+      subject: stamp(),
+      code: "COSE_SIGNATURE_INVALID",
+    });
     expect(statesOf(input)).toEqual(baseline({ externalRegistration: "FAIL" }));
   });
 
@@ -234,7 +304,12 @@ describe("externalRegistration FAIL paths", () => {
       inRecord((r) => void (r.receipt_b64 = flipLastBase64Byte(r.receipt_b64 as string)), 1),
     );
     const input = check(e);
-    expectDecided(input, "externalRegistration", { state: "FAIL", check: "witness.signature", subject: stamp(1, TS_TWO), code: "COSE_SIGNATURE_INVALID" });
+    expectDecided(input, "externalRegistration", {
+      state: "FAIL",
+      check: "witness.signature",
+      subject: stamp(1, TS_TWO),
+      code: "COSE_SIGNATURE_INVALID",
+    });
     expect(checkOf(input, "externalRegistration", "witness.signature", stamp(0)).state).toBe("PASS");
     expect(checkOf(input, "externalRegistration", "registration.verified").state).toBe("PASS");
   });
@@ -260,13 +335,22 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
     const sig = checkOf(input, "externalRegistration", "witness.signature", stamp());
     expect(sig.state).toBe("PASS");
     expect(sig.operator).toBe("producer-operated");
-    expect(sig.detail).toMatch(/producer-operated: its key [0-9a-f]{64} is also a producer key in the trust file, whatever the trust file says/);
+    expect(sig.detail).toMatch(
+      /producer-operated: its key [0-9a-f]{64} is also a producer key in the trust file, whatever the trust file says/,
+    );
     expect(input.properties.externalRegistration.detail).toMatch(/producer-operated/);
   });
 
   it("a service whose key the trust file also lists for another producer is producer-operated (§9.19)", () => {
     const tsKey = transparencyServiceSigner(TS_URL).publicKeyHex;
-    const trust = tamperedTrust(e.trust, (t) => void (t.producers as JsonValue[]).push({ authority: "other-agent.example", keys: [tsKey] } as unknown as JsonObject));
+    const trust = tamperedTrust(
+      e.trust,
+      (t) =>
+        void (t.producers as JsonValue[]).push({
+          authority: "other-agent.example",
+          keys: [tsKey],
+        } as unknown as JsonObject),
+    );
     const sig = checkOf(check(e, { trust }), "externalRegistration", "witness.signature", stamp());
     expect(sig.operator).toBe("producer-operated");
     expect(sig.detail).toContain(`its key ${tsKey} is also a producer key in the trust file`);
@@ -286,7 +370,12 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
 
   it("PASS: a stamp verified under the key pinned for its service, labelled from the trust file", () => {
     const input = check(e);
-    expectDecided(input, "externalRegistration", { state: "PASS", check: "witness.entryHash", subject: stamp(), detail: `${TS_URL} (independent): witnessed` });
+    expectDecided(input, "externalRegistration", {
+      state: "PASS",
+      check: "witness.entryHash",
+      subject: stamp(),
+      detail: `${TS_URL} (independent): witnessed`,
+    });
     expect(checkStates(input, "externalRegistration")).toEqual([
       "witness.entryHash PASS",
       "witness.receipt PASS",
@@ -298,25 +387,51 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
 
   it("a producer-operated service establishes registration, labelled so", () => {
     const input = check(capture({ witnesses: [{ url: TS_URL, treeSize: 7, leafIndex: 4, operator: "producer" }] }));
-    expectDecided(input, "externalRegistration", { state: "PASS", check: "witness.entryHash", subject: stamp(), detail: `${TS_URL} (producer-operated): witnessed` });
+    expectDecided(input, "externalRegistration", {
+      state: "PASS",
+      check: "witness.entryHash",
+      subject: stamp(),
+      detail: `${TS_URL} (producer-operated): witnessed`,
+    });
   });
 
   it("two services, Ed25519 and ES256, both verified", () => {
-    const input = check(capture({ witnesses: [{ url: TS_URL, treeSize: 7, leafIndex: 4 }, { url: TS_TWO, alg: "ES256", treeSize: 100, leafIndex: 57 }] }));
+    const input = check(
+      capture({
+        witnesses: [
+          { url: TS_URL, treeSize: 7, leafIndex: 4 },
+          { url: TS_TWO, alg: "ES256", treeSize: 100, leafIndex: 57 },
+        ],
+      }),
+    );
     expectDecided(input, "externalRegistration", { state: "PASS", check: "witness.entryHash", subject: stamp() });
-    expect(checkOf(input, "externalRegistration", "registration.verified").detail).toBe("2 of 2 stamp(s) verified under pinned keys");
+    expect(checkOf(input, "externalRegistration", "registration.verified").detail).toBe(
+      "2 of 2 stamp(s) verified under pinned keys",
+    );
   });
 
   it("a stub stamp beside a real one never counts and is never a FAIL", () => {
-    const input = check(capture({ witnesses: [{ url: TS_URL, treeSize: 7, leafIndex: 4 }, { url: TS_TWO, stub: true }] }));
+    const input = check(
+      capture({
+        witnesses: [
+          { url: TS_URL, treeSize: 7, leafIndex: 4 },
+          { url: TS_TWO, stub: true },
+        ],
+      }),
+    );
     expectDecided(input, "externalRegistration", { state: "PASS", check: "witness.entryHash", subject: stamp() });
     const stub = checkOf(input, "externalRegistration", "witness.stub");
     expect([stub.state, stub.subject]).toEqual(["NOT_PRESENT", stamp(1, TS_TWO)]);
-    expect(checkOf(input, "externalRegistration", "registration.verified").detail).toBe("1 of 2 stamp(s) verified under pinned keys");
+    expect(checkOf(input, "externalRegistration", "registration.verified").detail).toBe(
+      "1 of 2 stamp(s) verified under pinned keys",
+    );
   });
 
   it("a CCF receipt (no tree position to compare): treePosition NOT_CHECKED, signature verified", () => {
-    const input = tampered(crafted((entryHash) => ccfReceipt(hexToBytes(entryHash) as Uint8Array)), SINGLE);
+    const input = tampered(
+      crafted((entryHash) => ccfReceipt(hexToBytes(entryHash) as Uint8Array)),
+      SINGLE,
+    );
     expectDecided(input, "externalRegistration", { state: "PASS", check: "witness.entryHash", subject: stamp() });
     expect(checkStates(input, "externalRegistration")).toEqual([
       "witness.entryHash PASS",
@@ -345,9 +460,13 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
       check: "registration.verified",
       detail: "no stamp verified under a key the trust file pins for its service (1 non-stub stamp(s) carried)",
     });
-    expect(checkOf(input, "externalRegistration", "witness.signature").detail).toBe(`${TS_URL} is not a Transparency Service in the trust file: the stamp does not count`);
+    expect(checkOf(input, "externalRegistration", "witness.signature").detail).toBe(
+      `${TS_URL} is not a Transparency Service in the trust file: the stamp does not count`,
+    );
     // The claimed EXTERNALLY_REGISTERED cannot be confirmed for lack of trust material.
-    expect(statesOf(input)).toEqual(baseline({ externalRegistration: "INCONCLUSIVE", referenceConsistency: "INCONCLUSIVE" }));
+    expect(statesOf(input)).toEqual(
+      baseline({ externalRegistration: "INCONCLUSIVE", referenceConsistency: "INCONCLUSIVE" }),
+    );
   });
 
   it.each([
@@ -361,7 +480,10 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
       subject: `manifest.cllCheckpoint.witnesses[0] ${TS_URL}`,
       detail: "stub stamp (placeholder, no receipt): never counts",
     });
-    expect(checkStates(input, "externalRegistration")).toEqual(["witness.stub NOT_PRESENT", "registration.verified NOT_PRESENT"]);
+    expect(checkStates(input, "externalRegistration")).toEqual([
+      "witness.stub NOT_PRESENT",
+      "registration.verified NOT_PRESENT",
+    ]);
     // The server claims only SIGNED_RECORD without a real stamp.
     expect(statesOf(input)).toEqual(baseline({ externalRegistration: "NOT_PRESENT" }));
   });
@@ -376,8 +498,18 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
       "the bundle carries no checkpoint",
       { ...OVERCLAIM, localInclusion: "NOT_PRESENT", checkpointSignature: "NOT_PRESENT" },
     ],
-    ["no witnesses member", { manifest: (m: JsonObject) => void delete at(m, "cllCheckpoint").witnesses }, "the checkpoint carries no witness stamps", OVERCLAIM],
-    ["an empty witnesses list", { manifest: (m: JsonObject) => void (at(m, "cllCheckpoint").witnesses = []) }, "the checkpoint carries no witness stamps", OVERCLAIM],
+    [
+      "no witnesses member",
+      { manifest: (m: JsonObject) => void delete at(m, "cllCheckpoint").witnesses },
+      "the checkpoint carries no witness stamps",
+      OVERCLAIM,
+    ],
+    [
+      "an empty witnesses list",
+      { manifest: (m: JsonObject) => void (at(m, "cllCheckpoint").witnesses = []) },
+      "the checkpoint carries no witness stamps",
+      OVERCLAIM,
+    ],
     [
       "a null witnesses member (which the checkpoint parser refuses)",
       { manifest: (m: JsonObject) => void (at(m, "cllCheckpoint").witnesses = null) },
@@ -406,6 +538,10 @@ describe("externalRegistration PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED",
   it("a data part with a widened checkpoint: the entry hash holds only for the reconstruction, INCONCLUSIVE", () => {
     const input = tampered({ bundle: widenedAt(["manifest", "cllCheckpoint"]) }, { carrier: "data" });
     expect(checkOf(input, "checkpointSignature", "checkpoint.signature").state).toBe("INCONCLUSIVE");
-    expectDecided(input, "externalRegistration", { state: "INCONCLUSIVE", check: "witness.entryHash", subject: stamp() });
+    expectDecided(input, "externalRegistration", {
+      state: "INCONCLUSIVE",
+      check: "witness.entryHash",
+      subject: stamp(),
+    });
   });
 });

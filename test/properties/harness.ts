@@ -9,7 +9,14 @@
 import { expect } from "vitest";
 import { JsonNumber, fromPlain, isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { verify, type InputData, type VerifyRequest } from "../../src/verify.js";
-import { PROPERTY_NAMES, isFailedInput, type Check, type PropertyName, type State, type VerifiedInput } from "../../src/report/model.js";
+import {
+  PROPERTY_NAMES,
+  isFailedInput,
+  type Check,
+  type PropertyName,
+  type State,
+  type VerifiedInput,
+} from "../../src/report/model.js";
 import { uuidFromLabel } from "../../producer/a2a.js";
 import { buildExchange, type Exchange } from "../../producer/exchange.js";
 import { states } from "../../producer/expectations.js";
@@ -103,7 +110,13 @@ export interface Decision {
 export function expectDecided(input: VerifiedInput, property: PropertyName, d: Decision): Check {
   const result = input.properties[property];
   const deciding = result.checks.find((c) => c.state === d.state);
-  expect({ property, state: result.state, check: deciding?.id, subject: deciding?.subject, code: deciding?.code }).toEqual({
+  expect({
+    property,
+    state: result.state,
+    check: deciding?.id,
+    subject: deciding?.subject,
+    code: deciding?.code,
+  }).toEqual({
     property,
     state: d.state,
     check: d.check,
@@ -133,15 +146,21 @@ export interface Case {
 export function expectCase(property: PropertyName, c: Case): VerifiedInput {
   const input = check(capture(c.options, c.tamper), c.presented);
   expectDecided(input, property, c.decided);
-  for (const [id, state] of Object.entries(c.checks ?? {})) expect([id, checkOf(input, property, id).state]).toEqual([id, state]);
+  for (const [id, state] of Object.entries(c.checks ?? {}))
+    expect([id, checkOf(input, property, id).state]).toEqual([id, state]);
   expect(statesOf(input)).toEqual(baseline({ [property]: c.decided.state, ...c.also }));
   return input;
 }
 
 /** The one check with this id (and subject); fails when it is absent or repeated. */
 export function checkOf(input: VerifiedInput, property: PropertyName, id: string, subject?: string): Check {
-  const found = input.properties[property].checks.filter((c) => c.id === id && (subject === undefined || c.subject === subject));
-  expect(found.map((c) => c.id), `${property} ${id}`).toEqual([id]);
+  const found = input.properties[property].checks.filter(
+    (c) => c.id === id && (subject === undefined || c.subject === subject),
+  );
+  expect(
+    found.map((c) => c.id),
+    `${property} ${id}`,
+  ).toEqual([id]);
   return found[0] as Check;
 }
 
@@ -158,7 +177,9 @@ export function copy<T extends JsonValue>(v: T): T {
 /** The object at a path of member names and indexes; throws when there is none. */
 export function at(root: JsonValue, ...path: Array<string | number>): JsonObject {
   let cur: JsonValue | undefined = root;
-  for (const seg of path) cur = typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
+  for (const seg of path)
+    cur =
+      typeof seg === "number" ? (Array.isArray(cur) ? cur[seg] : undefined) : isJsonObject(cur) ? cur[seg] : undefined;
   if (!isJsonObject(cur)) throw new Error(`no object at ${path.join(".")}`);
   return cur;
 }
@@ -201,7 +222,10 @@ export function everyReference(change: (reference: JsonObject) => void, bundle?:
 
 /** A tamper that states `profile` in the bundle and in every reference copy: only the profile is unknown. */
 export function underProfile(profile: string): Tamper {
-  return everyReference((r) => void (r.recordProfile = profile), (b) => void (b.recordProfile = profile));
+  return everyReference(
+    (r) => void (r.recordProfile = profile),
+    (b) => void (b.recordProfile = profile),
+  );
 }
 
 /** A bundle hook writing the members at these paths (member names) with widened integer lexemes. */

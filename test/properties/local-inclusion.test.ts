@@ -9,7 +9,18 @@ import { describe, expect, it } from "vitest";
 import { JsonNumber, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { flipHexDigit, flipHexMember } from "../../producer/mutations.js";
 import type { Tamper } from "../../producer/options.js";
-import { OTHER_PROFILE, at, capture, check, checkStates, expectCase, expectDecided, tampered, type Case, type States } from "./harness.js";
+import {
+  OTHER_PROFILE,
+  at,
+  capture,
+  check,
+  checkStates,
+  expectCase,
+  expectDecided,
+  tampered,
+  type Case,
+  type States,
+} from "./harness.js";
 import { resignedCheckpoint } from "./resign.js";
 
 const proofOf = (m: JsonObject) => at(m, "localInclusionProof");
@@ -23,7 +34,12 @@ describe("localInclusion FAIL paths", () => {
     {
       name: "checkpoint root not 64 hex characters",
       tamper: { manifest: (m) => void (at(m, "cllCheckpoint").root = "c1e8") },
-      decided: { state: "FAIL", check: "inclusion.proof", code: "CHECKPOINT_MALFORMED", detail: /^the checkpoint's root or mmr_size is malformed: root must be 64 lowercase hex/ },
+      decided: {
+        state: "FAIL",
+        check: "inclusion.proof",
+        code: "CHECKPOINT_MALFORMED",
+        detail: /^the checkpoint's root or mmr_size is malformed: root must be 64 lowercase hex/,
+      },
       also: MALFORMED_CHECKPOINT,
     },
     {
@@ -35,7 +51,12 @@ describe("localInclusion FAIL paths", () => {
     {
       name: "inclusion proof not an object",
       tamper: { manifest: (m) => void (m.localInclusionProof = ["proof"]) },
-      decided: { state: "FAIL", check: "inclusion.proof", code: "MMR_PROOF_MALFORMED", detail: /^the inclusion proof is malformed: / },
+      decided: {
+        state: "FAIL",
+        check: "inclusion.proof",
+        code: "MMR_PROOF_MALFORMED",
+        detail: /^the inclusion proof is malformed: /,
+      },
     },
     {
       name: "inclusion proof version 2",
@@ -50,7 +71,12 @@ describe("localInclusion FAIL paths", () => {
     {
       name: "inclusion proof witness hash not hex",
       tamper: inProof((p) => void ((p.witness as JsonValue[])[0] = "not a hash")),
-      decided: { state: "FAIL", check: "inclusion.proof", code: "MMR_HASH_MALFORMED", detail: /at manifest\.localInclusionProof\.witness\[0\]$/ },
+      decided: {
+        state: "FAIL",
+        check: "inclusion.proof",
+        code: "MMR_HASH_MALFORMED",
+        detail: /at manifest\.localInclusionProof\.witness\[0\]$/,
+      },
     },
     {
       name: "inclusion proof mixes camelCase and snake_case",
@@ -68,7 +94,11 @@ describe("localInclusion FAIL paths", () => {
     {
       name: "capsule_id not hex: no leaf body to prove",
       tamper: { bundle: (b) => void (at(b, "capsule").capsule_id = "leaf") },
-      decided: { state: "FAIL", check: "inclusion.proof", detail: "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove" },
+      decided: {
+        state: "FAIL",
+        check: "inclusion.proof",
+        detail: "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove",
+      },
       also: { producerSignature: "FAIL" },
     },
     {
@@ -77,7 +107,12 @@ describe("localInclusion FAIL paths", () => {
         const witness = p.witness as string[];
         witness[0] = flipHexDigit(witness[0] as string);
       }),
-      decided: { state: "FAIL", check: "inclusion.verify", code: "MMR_ROOT_MISMATCH", detail: /is not proven at leaf 5/ },
+      decided: {
+        state: "FAIL",
+        check: "inclusion.verify",
+        code: "MMR_ROOT_MISMATCH",
+        detail: /is not proven at leaf 5/,
+      },
     },
     {
       name: "a right peak changed",
@@ -139,7 +174,11 @@ describe("localInclusion FAIL paths", () => {
 describe("localInclusion PASS, NOT_PRESENT and NOT_CHECKED", () => {
   it("PASS: the detail names the leaf and the size", () => {
     const input = check(capture());
-    expectDecided(input, "localInclusion", { state: "PASS", check: "inclusion.proof", detail: "leaf_index=5 against checkpoint root at mmr_size=16" });
+    expectDecided(input, "localInclusion", {
+      state: "PASS",
+      check: "inclusion.proof",
+      detail: "leaf_index=5 against checkpoint root at mmr_size=16",
+    });
     expect(checkStates(input, "localInclusion")).toEqual(["inclusion.proof PASS", "inclusion.verify PASS"]);
   });
 
@@ -161,9 +200,21 @@ describe("localInclusion PASS, NOT_PRESENT and NOT_CHECKED", () => {
 
   it.each([
     ["no checkpoint", { manifest: (m: JsonObject) => void delete m.cllCheckpoint }, "the bundle carries no checkpoint"],
-    ["a null checkpoint", { manifest: (m: JsonObject) => void (m.cllCheckpoint = null) }, "the bundle carries no checkpoint"],
-    ["no inclusion proof", { manifest: (m: JsonObject) => void delete m.localInclusionProof }, "the bundle carries no inclusion proof"],
-    ["a null inclusion proof", { manifest: (m: JsonObject) => void (m.localInclusionProof = null) }, "the bundle carries no inclusion proof"],
+    [
+      "a null checkpoint",
+      { manifest: (m: JsonObject) => void (m.cllCheckpoint = null) },
+      "the bundle carries no checkpoint",
+    ],
+    [
+      "no inclusion proof",
+      { manifest: (m: JsonObject) => void delete m.localInclusionProof },
+      "the bundle carries no inclusion proof",
+    ],
+    [
+      "a null inclusion proof",
+      { manifest: (m: JsonObject) => void (m.localInclusionProof = null) },
+      "the bundle carries no inclusion proof",
+    ],
     ["no capsule", { bundle: (b: JsonObject) => void delete b.capsule }, "the bundle carries no capsule"],
     [
       "no checkpoint and no proof",
@@ -175,7 +226,11 @@ describe("localInclusion PASS, NOT_PRESENT and NOT_CHECKED", () => {
       },
       "the bundle carries no checkpoint, no inclusion proof",
     ],
-    ["no manifest", { bundle: (b: JsonObject) => void delete b.manifest }, "the bundle carries no checkpoint, no inclusion proof"],
+    [
+      "no manifest",
+      { bundle: (b: JsonObject) => void delete b.manifest },
+      "the bundle carries no checkpoint, no inclusion proof",
+    ],
   ] as Array<[string, Tamper, string]>)("NOT_PRESENT with %s", (_, tamper, detail) => {
     const input = tampered(tamper);
     expectDecided(input, "localInclusion", { state: "NOT_PRESENT", check: "inclusion.proof", detail });

@@ -11,8 +11,24 @@ import { verify } from "../../src/verify.js";
 import { JsonNumber, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import type { Tamper } from "../../producer/options.js";
 import {
-  EXT, MESSAGE_0, MESSAGE_1, OTHER_PROFILE, at, baseline, capture, check, checkOf, checkStates, copy,
-  everyReference, expectCase, expectDecided, statesOf, tampered, underProfile, type Case,
+  EXT,
+  MESSAGE_0,
+  MESSAGE_1,
+  OTHER_PROFILE,
+  at,
+  baseline,
+  capture,
+  check,
+  checkOf,
+  checkStates,
+  copy,
+  everyReference,
+  expectCase,
+  expectDecided,
+  statesOf,
+  tampered,
+  underProfile,
+  type Case,
 } from "./harness.js";
 
 const requirementIn = (t: JsonObject) => at(t, "history", 0, "metadata", EXT);
@@ -29,7 +45,9 @@ function requirementValue(value: JsonValue): Tamper {
   return { firstTask: set, finalTask: set };
 }
 
-const inAcceptance = (change: (acceptance: JsonObject) => void): Tamper => ({ firstTask: (t) => change(acceptanceIn(t)) });
+const inAcceptance = (change: (acceptance: JsonObject) => void): Tamper => ({
+  firstTask: (t) => change(acceptanceIn(t)),
+});
 
 describe("negotiation FAIL paths", () => {
   const cases: Case[] = [
@@ -39,12 +57,16 @@ describe("negotiation FAIL paths", () => {
       decided: {
         state: "FAIL",
         check: "requirement.copiesAgree",
-        detail: new RegExp(`^copies of the first Message ${MESSAGE_0} disagree: finalTask\\.history\\[0\\] has "SIGNED_RECORD" at .*minimumEvidence, firstTask\\.history\\[0\\] has "EXTERNALLY_REGISTERED"$`),
+        detail: new RegExp(
+          `^copies of the first Message ${MESSAGE_0} disagree: finalTask\\.history\\[0\\] has "SIGNED_RECORD" at .*minimumEvidence, firstTask\\.history\\[0\\] has "EXTERNALLY_REGISTERED"$`,
+        ),
       },
     },
     {
       name: "the copies of the first Message differ in their text",
-      tamper: { finalTask: (t) => void (at(t, "history", 0, "parts", 0).text = "Quote EUR/USD for a 20 000 EUR transfer.") },
+      tamper: {
+        finalTask: (t) => void (at(t, "history", 0, "parts", 0).text = "Quote EUR/USD for a 20 000 EUR transfer."),
+      },
       decided: { state: "FAIL", check: "requirement.copiesAgree" },
       // The transcript commits to the first Task's text.
       also: { taskBinding: "FAIL" },
@@ -58,7 +80,11 @@ describe("negotiation FAIL paths", () => {
           at(t, "status").message = message;
         },
       },
-      decided: { state: "FAIL", check: "requirement.copiesAgree", detail: /finalTask\.status\.message has "PREFERRED"/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.copiesAgree",
+        detail: /finalTask\.status\.message has "PREFERRED"/,
+      },
       // One messageId, two contents: the observation itself is contradictory (§9.14).
       also: { taskBinding: "FAIL" },
     },
@@ -70,42 +96,74 @@ describe("negotiation FAIL paths", () => {
     {
       name: "requirement neither PREFERRED nor REQUIRED",
       tamper: inRequirement((r) => void (r.requirement = "MANDATORY")),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: 'malformed evidence requirement: requirement "MANDATORY" is not PREFERRED or REQUIRED' },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: 'malformed evidence requirement: requirement "MANDATORY" is not PREFERRED or REQUIRED',
+      },
     },
     {
       name: "an unknown record profile",
       tamper: inRequirement((r) => void (r.recordProfile = OTHER_PROFILE)),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /recordProfile "https:\/\/example\.com\/profiles\/other\/v9" is not a known record profile/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: /recordProfile "https:\/\/example\.com\/profiles\/other\/v9" is not a known record profile/,
+      },
     },
     {
       name: "an unknown minimum level",
       tamper: inRequirement((r) => void (r.minimumEvidence = "EVIDENCE_STATUS_SIGNED_RECORD")),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /minimumEvidence "EVIDENCE_STATUS_SIGNED_RECORD" is not a known level/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: /minimumEvidence "EVIDENCE_STATUS_SIGNED_RECORD" is not a known level/,
+      },
     },
     {
       name: "deliveryModes empty",
       tamper: inRequirement((r) => void (r.deliveryModes = [])),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /deliveryModes .* is not a non-empty list of known delivery modes/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: /deliveryModes .* is not a non-empty list of known delivery modes/,
+      },
     },
     {
       name: "deliveryModes not a list",
       tamper: inRequirement((r) => void (r.deliveryModes = "EVIDENCE_ARTIFACT")),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /deliveryModes "EVIDENCE_ARTIFACT" is not a non-empty list/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: /deliveryModes "EVIDENCE_ARTIFACT" is not a non-empty list/,
+      },
     },
     {
       name: "an unknown delivery mode",
       tamper: inRequirement((r) => void (r.deliveryModes = ["EVIDENCE_ARTIFACT", "EMAIL"])),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /deliveryModes .* is not a non-empty list of known delivery modes/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: /deliveryModes .* is not a non-empty list of known delivery modes/,
+      },
     },
     {
       name: "a negative registration delay",
       tamper: inRequirement((r) => void (r.maximumRegistrationDelaySeconds = new JsonNumber("-1.0"))),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /maximumRegistrationDelaySeconds -1\.0 is not a non-negative number/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: /maximumRegistrationDelaySeconds -1\.0 is not a non-negative number/,
+      },
     },
     {
       name: "a registration delay that is not a number",
       tamper: inRequirement((r) => void (r.maximumRegistrationDelaySeconds = "60")),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /maximumRegistrationDelaySeconds "60" is not a non-negative number/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: /maximumRegistrationDelaySeconds "60" is not a non-negative number/,
+      },
     },
     {
       name: "requireTask not a boolean",
@@ -118,7 +176,11 @@ describe("negotiation FAIL paths", () => {
         r.requirement = "MANDATORY";
         r.requireTask = null;
       }),
-      decided: { state: "FAIL", check: "requirement.wellFormed", detail: /requirement "MANDATORY" is not PREFERRED or REQUIRED; requireTask null is not a boolean$/ },
+      decided: {
+        state: "FAIL",
+        check: "requirement.wellFormed",
+        detail: /requirement "MANDATORY" is not PREFERRED or REQUIRED; requireTask null is not a boolean$/,
+      },
     },
     {
       name: "a resuming Message changes the requirement and the Task went on with it",
@@ -129,12 +191,20 @@ describe("negotiation FAIL paths", () => {
           at(t, "history", 1).metadata = { [EXT]: changed } as unknown as JsonObject;
         },
       },
-      decided: { state: "FAIL", check: "requirement.unchanged", detail: new RegExp(`^message ${MESSAGE_1} in the Task history carries a different evidence requirement`) },
+      decided: {
+        state: "FAIL",
+        check: "requirement.unchanged",
+        detail: new RegExp(`^message ${MESSAGE_1} in the Task history carries a different evidence requirement`),
+      },
     },
     {
       name: "the first Task is another Task",
       tamper: { firstTask: (t) => void (t.id = "another-task") },
-      decided: { state: "FAIL", check: "acceptance.sameTask", detail: /^the first Task \(another-task, context .*\) is not the terminal Task/ },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.sameTask",
+        detail: /^the first Task \(another-task, context .*\) is not the terminal Task/,
+      },
     },
     {
       name: "the first Task is in another context",
@@ -144,47 +214,87 @@ describe("negotiation FAIL paths", () => {
     {
       name: "REQUIRED, declined",
       tamper: inAcceptance((a) => void (a.state = "DECLINED")),
-      decided: { state: "FAIL", check: "acceptance.accepted", detail: 'the REQUIRED requirement was not accepted on the first Task (state "DECLINED")' },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.accepted",
+        detail: 'the REQUIRED requirement was not accepted on the first Task (state "DECLINED")',
+      },
     },
     {
       name: "REQUIRED, no acceptance on the first Task",
       tamper: { firstTask: (t) => void delete t.metadata },
-      decided: { state: "FAIL", check: "acceptance.accepted", detail: "the REQUIRED requirement was not accepted on the first Task (no evidenceAcceptance)" },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.accepted",
+        detail: "the REQUIRED requirement was not accepted on the first Task (no evidenceAcceptance)",
+      },
     },
     {
       name: "accepted under another record profile",
       tamper: inAcceptance((a) => void (a.recordProfile = OTHER_PROFILE)),
-      decided: { state: "FAIL", check: "acceptance.terms", detail: /^the acceptance changes the terms: recordProfile accepted as "https:\/\/example\.com\/profiles\/other\/v9", requested/ },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.terms",
+        detail:
+          /^the acceptance changes the terms: recordProfile accepted as "https:\/\/example\.com\/profiles\/other\/v9", requested/,
+      },
     },
     {
       name: "accepted with a lower minimum",
       tamper: inAcceptance((a) => void (a.minimumEvidence = "SIGNED_RECORD")),
-      decided: { state: "FAIL", check: "acceptance.terms", detail: 'the acceptance changes the terms: minimumEvidence accepted as "SIGNED_RECORD", requested "EXTERNALLY_REGISTERED"' },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.terms",
+        detail:
+          'the acceptance changes the terms: minimumEvidence accepted as "SIGNED_RECORD", requested "EXTERNALLY_REGISTERED"',
+      },
     },
     {
       name: "accepted with a looser registration delay",
       tamper: inAcceptance((a) => void (a.maximumRegistrationDelaySeconds = new JsonNumber("120.0"))),
-      decided: { state: "FAIL", check: "acceptance.terms", detail: "the acceptance changes the terms: maximumRegistrationDelaySeconds accepted as 120.0, looser than the requested 60.0" },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.terms",
+        detail:
+          "the acceptance changes the terms: maximumRegistrationDelaySeconds accepted as 120.0, looser than the requested 60.0",
+      },
     },
     {
       name: "accepted without the requested registration delay",
       tamper: inAcceptance((a) => void delete a.maximumRegistrationDelaySeconds),
-      decided: { state: "FAIL", check: "acceptance.terms", detail: /maximumRegistrationDelaySeconds accepted as .*, requested 60\.0$/ },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.terms",
+        detail: /maximumRegistrationDelaySeconds accepted as .*, requested 60\.0$/,
+      },
     },
     {
       name: "delivered in a mode the caller did not list",
       options: { requirement: { deliveryModes: ["INLINE_METADATA"] } },
-      decided: { state: "FAIL", check: "deliveryMode.listed", detail: 'delivered as EVIDENCE_ARTIFACT, which the caller did not list ("INLINE_METADATA")' },
+      decided: {
+        state: "FAIL",
+        check: "deliveryMode.listed",
+        detail: 'delivered as EVIDENCE_ARTIFACT, which the caller did not list ("INLINE_METADATA")',
+      },
     },
     {
       name: "a terminal status below the accepted minimum (a silent downgrade)",
       options: { evidenceStatus: "EVIDENCE_STATUS_SIGNED_RECORD" },
-      decided: { state: "FAIL", check: "status.meetsMinimum", detail: /^terminal status SIGNED_RECORD is below the negotiated EXTERNALLY_REGISTERED, and the server did not report FAILED: a silent downgrade$/ },
+      decided: {
+        state: "FAIL",
+        check: "status.meetsMinimum",
+        detail:
+          /^terminal status SIGNED_RECORD is below the negotiated EXTERNALLY_REGISTERED, and the server did not report FAILED: a silent downgrade$/,
+      },
     },
     {
       name: "a terminal status PENDING",
       options: { evidenceStatus: "EVIDENCE_STATUS_PENDING" },
-      decided: { state: "FAIL", check: "status.meetsMinimum", detail: "terminal evidence status EVIDENCE_STATUS_PENDING does not meet EXTERNALLY_REGISTERED" },
+      decided: {
+        state: "FAIL",
+        check: "status.meetsMinimum",
+        detail: "terminal evidence status EVIDENCE_STATUS_PENDING does not meet EXTERNALLY_REGISTERED",
+      },
       also: { referenceConsistency: "FAIL" },
     },
     {
@@ -193,7 +303,11 @@ describe("negotiation FAIL paths", () => {
         r.evidenceStatus = "EVIDENCE_STATUS_FAILED";
         r.failureReason = "no witness";
       }),
-      decided: { state: "FAIL", check: "status.meetsMinimum", detail: "the server reported EVIDENCE_STATUS_FAILED without a typed failureReason" },
+      decided: {
+        state: "FAIL",
+        check: "status.meetsMinimum",
+        detail: "the server reported EVIDENCE_STATUS_FAILED without a typed failureReason",
+      },
       also: { referenceConsistency: "FAIL" },
     },
     {
@@ -205,12 +319,27 @@ describe("negotiation FAIL paths", () => {
     {
       name: "accepted on a Task that is already terminal (§9.18)",
       tamper: { firstTask: (t) => void (at(t, "status").state = "TASK_STATE_COMPLETED") },
-      decided: { state: "FAIL", check: "acceptance.beforeWork", detail: "accepted after the work was done: the Task carrying evidenceAcceptance is already TASK_STATE_COMPLETED" },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.beforeWork",
+        detail:
+          "accepted after the work was done: the Task carrying evidenceAcceptance is already TASK_STATE_COMPLETED",
+      },
     },
     {
       name: "accepted on a Task that already holds a content artifact (§9.18)",
-      tamper: { firstTask: (t) => void (t.artifacts = [{ artifactId: "early-result", parts: [{ text: "done already" }] }] as unknown as JsonValue[]) },
-      decided: { state: "FAIL", check: "acceptance.beforeWork", detail: /^accepted after the work was done: the Task carrying evidenceAcceptance already holds 1 artifact\(s\) \(early-result\)$/ },
+      tamper: {
+        firstTask: (t) =>
+          void (t.artifacts = [
+            { artifactId: "early-result", parts: [{ text: "done already" }] },
+          ] as unknown as JsonValue[]),
+      },
+      decided: {
+        state: "FAIL",
+        check: "acceptance.beforeWork",
+        detail:
+          /^accepted after the work was done: the Task carrying evidenceAcceptance already holds 1 artifact\(s\) \(early-result\)$/,
+      },
     },
   ];
 
@@ -222,7 +351,9 @@ describe("negotiation FAIL paths", () => {
   });
 
   it("the terminal status is read from the Task's reference, not the bundle's", () => {
-    const input = tampered({ finalTask: (t) => void (at(t, "metadata", EXT).evidenceStatus = "EVIDENCE_STATUS_SIGNED_RECORD") });
+    const input = tampered({
+      finalTask: (t) => void (at(t, "metadata", EXT).evidenceStatus = "EVIDENCE_STATUS_SIGNED_RECORD"),
+    });
     expect(checkOf(input, "negotiation", "status.meetsMinimum").state).toBe("FAIL");
   });
 });
@@ -253,7 +384,10 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
   });
 
   it("a later Message repeating the same requirement changes nothing", () => {
-    const input = tampered({ finalTask: (t) => void (at(t, "history", 1).metadata = { [EXT]: copy(requirementIn(t)) } as unknown as JsonObject) });
+    const input = tampered({
+      finalTask: (t) =>
+        void (at(t, "history", 1).metadata = { [EXT]: copy(requirementIn(t)) } as unknown as JsonObject),
+    });
     expectDecided(input, "negotiation", { state: "PASS", check: "requirement.copiesAgree" });
   });
 
@@ -281,8 +415,12 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
   it("the bundle inline in Task.metadata: the status is read from the bundle there, and INLINE_METADATA was listed", () => {
     const input = check(capture({ carrier: "inline" }));
     expectDecided(input, "negotiation", { state: "PASS", check: "requirement.copiesAgree" });
-    expect(checkOf(input, "negotiation", "deliveryMode.listed").detail).toBe("delivered as INLINE_METADATA, which the caller listed");
-    expect(checkOf(input, "negotiation", "status.meetsMinimum").detail).toBe("terminal status EXTERNALLY_REGISTERED meets the negotiated EXTERNALLY_REGISTERED");
+    expect(checkOf(input, "negotiation", "deliveryMode.listed").detail).toBe(
+      "delivered as INLINE_METADATA, which the caller listed",
+    );
+    expect(checkOf(input, "negotiation", "status.meetsMinimum").detail).toBe(
+      "terminal status EXTERNALLY_REGISTERED meets the negotiated EXTERNALLY_REGISTERED",
+    );
   });
 
   it("requireTask false: the check is not listed", () => {
@@ -322,7 +460,11 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
       check: "acceptance.accepted",
       detail: "acceptance not observed: the input has no first Task (pass it with --first-task or a capture)",
     });
-    expect(checkStates(input, "negotiation")).toEqual(["requirement.wellFormed PASS", "requirement.unchanged PASS", "acceptance.accepted INCONCLUSIVE"]);
+    expect(checkStates(input, "negotiation")).toEqual([
+      "requirement.wellFormed PASS",
+      "requirement.unchanged PASS",
+      "acceptance.accepted INCONCLUSIVE",
+    ]);
     // With --first-task the same response is fully negotiated.
     expect(check(jsonrpc, { request: { firstTask: jsonrpc.firstTask } }).properties.negotiation.state).toBe("PASS");
   });
@@ -359,10 +501,17 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
         finalTask: (t: JsonObject) => void delete at(t, "history", 0).metadata,
       },
     ],
-    ["no history in either Task", { firstTask: (t: JsonObject) => void delete t.history, finalTask: (t: JsonObject) => void delete t.history }],
+    [
+      "no history in either Task",
+      { firstTask: (t: JsonObject) => void delete t.history, finalTask: (t: JsonObject) => void delete t.history },
+    ],
   ] as Array<[string, Tamper]>)("%s, and no acceptance: NOT_PRESENT", (_, tamper) => {
     const input = tampered(noAcceptance(tamper));
-    expectDecided(input, "negotiation", { state: "NOT_PRESENT", check: "requirement.wellFormed", detail: "no evidence requirement in the Task's first Message" });
+    expectDecided(input, "negotiation", {
+      state: "NOT_PRESENT",
+      check: "requirement.wellFormed",
+      detail: "no evidence requirement in the Task's first Message",
+    });
   });
 
   it("negotiation does not depend on the bundle's rules: it still runs under an unknown record profile", () => {
@@ -389,13 +538,21 @@ describe("SendMessage answered with a direct Message instead of a Task", () => {
 
   it("requireTask: a direct Message FAILs the requireTask check", () => {
     const input = withReply(message());
-    expectDecided(input, "negotiation", { state: "FAIL", check: "requireTask", detail: /answered the request with a direct Message .* though requireTask was set/ });
+    expectDecided(input, "negotiation", {
+      state: "FAIL",
+      check: "requireTask",
+      detail: /answered the request with a direct Message .* though requireTask was set/,
+    });
     expect(statesOf(input)).toEqual(baseline({ negotiation: "FAIL" }));
   });
 
   it("REQUIRED without requireTask: the requirement was never accepted, FAIL", () => {
     const input = withReply({ message: message() }, (r) => void (r.requireTask = false));
-    expectDecided(input, "negotiation", { state: "FAIL", check: "acceptance.accepted", detail: /the REQUIRED requirement was never accepted/ });
+    expectDecided(input, "negotiation", {
+      state: "FAIL",
+      check: "acceptance.accepted",
+      detail: /the REQUIRED requirement was never accepted/,
+    });
   });
 
   it("PREFERRED without requireTask: nothing was negotiated, NOT_PRESENT", () => {

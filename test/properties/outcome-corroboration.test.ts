@@ -12,7 +12,11 @@ const CORROBORATION = fromPlain({ format: "settlement-receipt/v0", receipt: "c2V
 describe("outcomeCorroboration", () => {
   it("nothing carried: NOT_PRESENT", () => {
     const input = check(capture());
-    expectDecided(input, "outcomeCorroboration", { state: "NOT_PRESENT", check: "corroboration.present", detail: "no independent outcome corroboration is carried" });
+    expectDecided(input, "outcomeCorroboration", {
+      state: "NOT_PRESENT",
+      check: "corroboration.present",
+      detail: "no independent outcome corroboration is carried",
+    });
     expect(checkStates(input, "outcomeCorroboration")).toEqual(["corroboration.present NOT_PRESENT"]);
   });
 
@@ -21,7 +25,11 @@ describe("outcomeCorroboration", () => {
     ["in the manifest", { manifest: (m: JsonObject) => void (m.outcomeCorroboration = CORROBORATION) }],
   ] as Array<[string, Tamper]>)("carried %s: INCONCLUSIVE, never PASS (no format to check)", (_, tamper) => {
     const input = tampered(tamper);
-    expectDecided(input, "outcomeCorroboration", { state: "INCONCLUSIVE", check: "corroboration.present", detail: /defines no corroboration format this verifier can check/ });
+    expectDecided(input, "outcomeCorroboration", {
+      state: "INCONCLUSIVE",
+      check: "corroboration.present",
+      detail: /defines no corroboration format this verifier can check/,
+    });
     expect(statesOf(input)).toEqual(baseline({ outcomeCorroboration: "INCONCLUSIVE" }));
   });
 
@@ -38,6 +46,10 @@ describe("outcomeCorroboration", () => {
         b.outcomeCorroboration = CORROBORATION;
       },
     });
-    expectDecided(input, "outcomeCorroboration", { state: "NOT_CHECKED", check: "corroboration.present", detail: `unsupported record profile ${OTHER_PROFILE}` });
+    expectDecided(input, "outcomeCorroboration", {
+      state: "NOT_CHECKED",
+      check: "corroboration.present",
+      detail: `unsupported record profile ${OTHER_PROFILE}`,
+    });
   });
 });

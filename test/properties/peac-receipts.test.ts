@@ -29,7 +29,10 @@ const SAME_JTI = await A.sign(claims(A, { jti: "receipt-1", iat: 1790847000 }));
 const BY_REVOKED = await REVOKED.sign(claims(REVOKED, { jti: "receipt-3" }));
 const BY_UNKNOWN = await UNKNOWN.sign(claims(UNKNOWN, { jti: "receipt-4" }));
 /** A's iss, kid and R1's jti, signed by another key. */
-const FORGED_SAME_JTI = await UNKNOWN.signRaw({ typ: "interaction-record+jwt", alg: "EdDSA", kid: "k1" }, claims(A, { jti: "receipt-1", sub: "forged" }));
+const FORGED_SAME_JTI = await UNKNOWN.signRaw(
+  { typ: "interaction-record+jwt", alg: "EdDSA", kid: "k1" },
+  claims(A, { jti: "receipt-1", sub: "forged" }),
+);
 const FUTURE = await A.sign(claims(A, { jti: "receipt-5", iat: 4102444800 }));
 
 /** The same signature over a payload changed after signing (the amount), re-encoded. */
@@ -45,10 +48,15 @@ function tamperedPayload(jws: string): string {
  * reach (an unpadded segment is never 1 mod 4 long); the padding is an unknown extension.
  */
 async function receiptOfLength(length: number): Promise<string> {
-  const sized = (pad: number) => A.sign(claims(A, { jti: "receipt-sized", extensions: { "com.example/padding": { p: "x".repeat(pad) } } }));
+  const sized = (pad: number) =>
+    A.sign(claims(A, { jti: "receipt-sized", extensions: { "com.example/padding": { p: "x".repeat(pad) } } }));
   const base = (await sized(0)).length;
   for (let extra = 0; extra < 4; extra++) {
-    for (let pad = Math.floor(((length + extra - base) * 3) / 4) - 2; pad <= Math.ceil(((length + extra - base) * 3) / 4) + 2; pad++) {
+    for (
+      let pad = Math.floor(((length + extra - base) * 3) / 4) - 2;
+      pad <= Math.ceil(((length + extra - base) * 3) / 4) + 2;
+      pad++
+    ) {
       const jws = await sized(pad);
       if (jws.length === length + extra) return jws;
     }
@@ -59,7 +67,11 @@ const AT_LIMIT = await receiptOfLength(65_536);
 const OVER_LIMIT = await receiptOfLength(65_537);
 
 const wire01Key = await generateKeypairFromSeed(new Uint8Array(32).fill(3));
-const WIRE01 = await signWire01({ iss: "https://issuer.example", aud: "https://verifier.example", iat: 1790846990, rid: "r-1", amt: 100, cur: "EUR" }, wire01Key.privateKey, "k1");
+const WIRE01 = await signWire01(
+  { iss: "https://issuer.example", aud: "https://verifier.example", iat: 1790846990, rid: "r-1", amt: 100, cur: "EUR" },
+  wire01Key.privateKey,
+  "k1",
+);
 
 const e = capture();
 const TRUST = { ...(e.trust as JsonObject), peacIssuers: fromPlain([issuerEntry(A, ["k0"])]) } as JsonObject;
@@ -77,12 +89,17 @@ const carrierPath = (where: Where, i = 0): string => `${PATHS[where]}[${JSON.str
 
 function place(task: JsonObject, where: Where, value: JsonValue): void {
   const target =
-    where === "status" ? at(task, "status")
-    : where === "statusMessage" ? at(task, "status", "message")
-    : where === "history" ? at(task, "history", 1)
-    : where === "artifact" ? at(task, "artifacts", 0)
-    : where === "task" ? task
-    : at(task, "history", 1, "parts", 0);
+    where === "status"
+      ? at(task, "status")
+      : where === "statusMessage"
+        ? at(task, "status", "message")
+        : where === "history"
+          ? at(task, "history", 1)
+          : where === "artifact"
+            ? at(task, "artifacts", 0)
+            : where === "task"
+              ? task
+              : at(task, "history", 1, "parts", 0);
   const md = (target.metadata as JsonObject | undefined) ?? (fromPlain({}) as JsonObject);
   md[PEAC_URI] = value;
   target.metadata = md;
@@ -90,13 +107,18 @@ function place(task: JsonObject, where: Where, value: JsonValue): void {
 
 /** The honest capture with PEAC payloads placed in its final Task, verified with the pinned issuer. */
 function run(placements: Array<[Where, unknown]>, trust: JsonValue | null = TRUST): VerifiedInput {
-  const ex = capture({}, {
-    finalTask: (task) => {
-      for (const [where, payload] of placements) place(task, where === "statusMessage" ? "history" : where, fromPlain(payload));
-      // The SDKs repeat the final reply, metadata and all, as status.message: one observation.
-      if (placements.some(([w]) => w === "statusMessage")) at(task, "status").message = fromPlain(at(task, "history", 1)) as JsonObject;
+  const ex = capture(
+    {},
+    {
+      finalTask: (task) => {
+        for (const [where, payload] of placements)
+          place(task, where === "statusMessage" ? "history" : where, fromPlain(payload));
+        // The SDKs repeat the final reply, metadata and all, as status.message: one observation.
+        if (placements.some(([w]) => w === "statusMessage"))
+          at(task, "status").message = fromPlain(at(task, "history", 1)) as JsonObject;
+      },
     },
-  });
+  );
   return check(ex, { trust });
 }
 
@@ -109,25 +131,45 @@ function expectOnly(input: VerifiedInput, state: string): void {
 }
 
 describe("peacReceipts: receipts at each placement, signed by @peac/crypto", () => {
-  it.each(["status", "statusMessage", "history", "artifact", "task", "part"] as Where[])("%s: PASS under the pinned key; nothing else changes", (where) => {
-    const input = run([[where, peacPayload(carrierOf(R2))]]);
-    expectOnly(input, "PASS");
-    const c = carrierCheck(input, carrierPath(where));
-    expect([c.state, c.code, c.values?.iss, c.values?.kid, c.values?.jti, c.values?.key]).toEqual(["PASS", undefined, A.iss, "k1", "receipt-2", "peacIssuers[0].keys[0].key"]);
-    const expectedWarning = { status: "non_standard_placement", task: "non_profile_placement", part: "non_profile_placement" }[where as string];
-    if (expectedWarning) expect(c.values?.warnings).toContain(expectedWarning);
-    else expect(c.values?.warnings).toBeUndefined();
-  });
+  it.each(["status", "statusMessage", "history", "artifact", "task", "part"] as Where[])(
+    "%s: PASS under the pinned key; nothing else changes",
+    (where) => {
+      const input = run([[where, peacPayload(carrierOf(R2))]]);
+      expectOnly(input, "PASS");
+      const c = carrierCheck(input, carrierPath(where));
+      expect([c.state, c.code, c.values?.iss, c.values?.kid, c.values?.jti, c.values?.key]).toEqual([
+        "PASS",
+        undefined,
+        A.iss,
+        "k1",
+        "receipt-2",
+        "peacIssuers[0].keys[0].key",
+      ]);
+      const expectedWarning = {
+        status: "non_standard_placement",
+        task: "non_profile_placement",
+        part: "non_profile_placement",
+      }[where as string];
+      if (expectedWarning) expect(c.values?.warnings).toContain(expectedWarning);
+      else expect(c.values?.warnings).toBeUndefined();
+    },
+  );
 
   it("says what a PASS proves and what it does not", () => {
     const p = run([["history", peacPayload(carrierOf(R1), carrierOf(R2))]]).properties.peacReceipts;
     expect(p.state).toBe("PASS");
     expect(p.detail).toMatch(/signed by its issuer's pinned key and unmodified/);
-    expect(p.detail).toMatch(/does not show that they are about this Task \(PEAC receipt claims carry no Task binding\)/);
+    expect(p.detail).toMatch(
+      /does not show that they are about this Task \(PEAC receipt claims carry no Task binding\)/,
+    );
   });
 
   it("the same receipt at several places: verified once, a PASS at each place", () => {
-    const input = run([["history", peacPayload(carrierOf(R2))], ["artifact", peacPayload(carrierOf(R2))], ["status", peacPayload(carrierOf(R2))]]);
+    const input = run([
+      ["history", peacPayload(carrierOf(R2))],
+      ["artifact", peacPayload(carrierOf(R2))],
+      ["status", peacPayload(carrierOf(R2))],
+    ]);
     expectOnly(input, "PASS");
     const checks = input.properties.peacReceipts.checks.filter((c) => c.id === "peac.carrier");
     expect(checks.map((c) => [c.subject, c.state])).toEqual([
@@ -154,19 +196,112 @@ interface Negative {
 }
 
 const NEGATIVES: Negative[] = [
-  { name: "tampered claims, receipt_ref recomputed", placements: [["history", peacPayload(carrierOf(tamperedPayload(R2)))]], state: "FAIL", check: "peac.carrier", subject: carrierPath("history"), code: "E_INVALID_SIGNATURE" },
-  { name: "receipt_ref of another receipt", placements: [["history", peacPayload({ receipt_ref: receiptRef(R1), receipt_jws: R2 })]], state: "FAIL", check: "peac.carrier", subject: carrierPath("history"), code: "PEAC_RECEIPT_REF_MISMATCH", detail: /receipt_ref mismatch: expected sha256:/ },
-  { name: "a validly signed receipt just over the 65,536-byte A2A limit", placements: [["artifact", peacPayload(carrierOf(OVER_LIMIT))]], state: "FAIL", check: "peac.carrier", subject: carrierPath("artifact"), code: "PEAC_CARRIER_OVERSIZE" },
-  { name: "reference only, with a receipt_url that is never fetched", placements: [["history", peacPayload({ receipt_ref: receiptRef(R2), receipt_url: "https://issuer.example/r/2" })]], state: "INCONCLUSIVE", check: "peac.carrier", subject: carrierPath("history"), code: "PEAC_REFERENCE_ONLY" },
-  { name: "an issuer the trust file does not pin", placements: [["history", peacPayload(carrierOf(BY_UNKNOWN))]], state: "INCONCLUSIVE", check: "peac.carrier", subject: carrierPath("history"), code: "E_KEY_NOT_FOUND" },
-  { name: "a kid the trust file lists as revoked", placements: [["history", peacPayload(carrierOf(BY_REVOKED))]], state: "FAIL", check: "peac.carrier", subject: carrierPath("history"), code: "E_REVOKED_KEY_USED" },
-  { name: "two different receipts of one issuer with one jti", placements: [["history", peacPayload(carrierOf(R1))], ["artifact", peacPayload(carrierOf(SAME_JTI))]], state: "FAIL", check: "peac.carrier", subject: carrierPath("history"), code: "PEAC_DUPLICATE_JTI" },
-  { name: "an empty carriers array", placements: [["history", { carriers: [] }]], state: "FAIL", check: "peac.payload", subject: `${PATHS.history}[${JSON.stringify(PEAC_URI)}]`, code: "PEAC_PAYLOAD_MALFORMED" },
-  { name: "a payload that is a string", placements: [["artifact", R2]], state: "FAIL", check: "peac.payload", subject: `${PATHS.artifact}[${JSON.stringify(PEAC_URI)}]`, code: "PEAC_PAYLOAD_MALFORMED" },
-  { name: "an uppercase receipt_ref", placements: [["history", peacPayload({ receipt_ref: receiptRef(R2).toUpperCase().replace("SHA256", "sha256"), receipt_jws: R2 })]], state: "FAIL", check: "peac.carrier", subject: carrierPath("history"), code: "PEAC_CARRIER_INVALID" },
+  {
+    name: "tampered claims, receipt_ref recomputed",
+    placements: [["history", peacPayload(carrierOf(tamperedPayload(R2)))]],
+    state: "FAIL",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "E_INVALID_SIGNATURE",
+  },
+  {
+    name: "receipt_ref of another receipt",
+    placements: [["history", peacPayload({ receipt_ref: receiptRef(R1), receipt_jws: R2 })]],
+    state: "FAIL",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "PEAC_RECEIPT_REF_MISMATCH",
+    detail: /receipt_ref mismatch: expected sha256:/,
+  },
+  {
+    name: "a validly signed receipt just over the 65,536-byte A2A limit",
+    placements: [["artifact", peacPayload(carrierOf(OVER_LIMIT))]],
+    state: "FAIL",
+    check: "peac.carrier",
+    subject: carrierPath("artifact"),
+    code: "PEAC_CARRIER_OVERSIZE",
+  },
+  {
+    name: "reference only, with a receipt_url that is never fetched",
+    placements: [["history", peacPayload({ receipt_ref: receiptRef(R2), receipt_url: "https://issuer.example/r/2" })]],
+    state: "INCONCLUSIVE",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "PEAC_REFERENCE_ONLY",
+  },
+  {
+    name: "an issuer the trust file does not pin",
+    placements: [["history", peacPayload(carrierOf(BY_UNKNOWN))]],
+    state: "INCONCLUSIVE",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "E_KEY_NOT_FOUND",
+  },
+  {
+    name: "a kid the trust file lists as revoked",
+    placements: [["history", peacPayload(carrierOf(BY_REVOKED))]],
+    state: "FAIL",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "E_REVOKED_KEY_USED",
+  },
+  {
+    name: "two different receipts of one issuer with one jti",
+    placements: [
+      ["history", peacPayload(carrierOf(R1))],
+      ["artifact", peacPayload(carrierOf(SAME_JTI))],
+    ],
+    state: "FAIL",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "PEAC_DUPLICATE_JTI",
+  },
+  {
+    name: "an empty carriers array",
+    placements: [["history", { carriers: [] }]],
+    state: "FAIL",
+    check: "peac.payload",
+    subject: `${PATHS.history}[${JSON.stringify(PEAC_URI)}]`,
+    code: "PEAC_PAYLOAD_MALFORMED",
+  },
+  {
+    name: "a payload that is a string",
+    placements: [["artifact", R2]],
+    state: "FAIL",
+    check: "peac.payload",
+    subject: `${PATHS.artifact}[${JSON.stringify(PEAC_URI)}]`,
+    code: "PEAC_PAYLOAD_MALFORMED",
+  },
+  {
+    name: "an uppercase receipt_ref",
+    placements: [
+      [
+        "history",
+        peacPayload({ receipt_ref: receiptRef(R2).toUpperCase().replace("SHA256", "sha256"), receipt_jws: R2 }),
+      ],
+    ],
+    state: "FAIL",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "PEAC_CARRIER_INVALID",
+  },
   // "=" is outside the carrier pattern; PEAC's lenient decoder would accept the padded signature.
-  { name: "a padded signature segment", placements: [["history", peacPayload(carrierOf(`${R2}==`))]], state: "FAIL", check: "peac.carrier", subject: carrierPath("history"), code: "PEAC_CARRIER_INVALID" },
-  { name: "a Wire 0.1 receipt", placements: [["history", peacPayload(carrierOf(WIRE01))]], state: "INCONCLUSIVE", check: "peac.carrier", subject: carrierPath("history"), code: "E_UNSUPPORTED_WIRE_VERSION" },
+  {
+    name: "a padded signature segment",
+    placements: [["history", peacPayload(carrierOf(`${R2}==`))]],
+    state: "FAIL",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "PEAC_CARRIER_INVALID",
+  },
+  {
+    name: "a Wire 0.1 receipt",
+    placements: [["history", peacPayload(carrierOf(WIRE01))]],
+    state: "INCONCLUSIVE",
+    check: "peac.carrier",
+    subject: carrierPath("history"),
+    code: "E_UNSUPPORTED_WIRE_VERSION",
+  },
 ];
 
 describe("peacReceipts negatives: each flips peacReceipts only, decided by its carrier", () => {
@@ -181,9 +316,16 @@ describe("peacReceipts negatives: each flips peacReceipts only, decided by its c
   });
 
   it("a failed carrier is not outvoted: its neighbours still PASS in their own checks", () => {
-    const input = run([["history", peacPayload(carrierOf(R1), carrierOf(tamperedPayload(R2)))], ["artifact", peacPayload(carrierOf(R2))]]);
+    const input = run([
+      ["history", peacPayload(carrierOf(R1), carrierOf(tamperedPayload(R2)))],
+      ["artifact", peacPayload(carrierOf(R2))],
+    ]);
     expectOnly(input, "FAIL");
-    expect(input.properties.peacReceipts.checks.filter((c) => c.id === "peac.carrier").map((c) => [c.subject, c.state, c.code])).toEqual([
+    expect(
+      input.properties.peacReceipts.checks
+        .filter((c) => c.id === "peac.carrier")
+        .map((c) => [c.subject, c.state, c.code]),
+    ).toEqual([
       [carrierPath("history", 0), "PASS", undefined],
       [carrierPath("history", 1), "FAIL", "E_INVALID_SIGNATURE"],
       [carrierPath("artifact", 0), "PASS", undefined],
@@ -191,17 +333,33 @@ describe("peacReceipts negatives: each flips peacReceipts only, decided by its c
   });
 
   it("duplicate jti: both receipts are reported, neither is trusted", () => {
-    const input = run([["history", peacPayload(carrierOf(R1))], ["artifact", peacPayload(carrierOf(SAME_JTI))]]);
-    expect(input.properties.peacReceipts.checks.filter((c) => c.id === "peac.carrier").map((c) => c.code)).toEqual(["PEAC_DUPLICATE_JTI", "PEAC_DUPLICATE_JTI"]);
+    const input = run([
+      ["history", peacPayload(carrierOf(R1))],
+      ["artifact", peacPayload(carrierOf(SAME_JTI))],
+    ]);
+    expect(input.properties.peacReceipts.checks.filter((c) => c.id === "peac.carrier").map((c) => c.code)).toEqual([
+      "PEAC_DUPLICATE_JTI",
+      "PEAC_DUPLICATE_JTI",
+    ]);
   });
 
   it("an unverifiable receipt reusing a verified one's jti cannot make it fail", () => {
-    const input = run([["history", peacPayload(carrierOf(R1))], ["artifact", peacPayload(carrierOf(BY_UNKNOWN))], ["task", peacPayload(carrierOf(FORGED_SAME_JTI))]]);
-    expect(input.properties.peacReceipts.checks.filter((c) => c.id === "peac.carrier").map((c) => c.code)).toEqual([undefined, "E_KEY_NOT_FOUND", "E_INVALID_SIGNATURE"]);
+    const input = run([
+      ["history", peacPayload(carrierOf(R1))],
+      ["artifact", peacPayload(carrierOf(BY_UNKNOWN))],
+      ["task", peacPayload(carrierOf(FORGED_SAME_JTI))],
+    ]);
+    expect(input.properties.peacReceipts.checks.filter((c) => c.id === "peac.carrier").map((c) => c.code)).toEqual([
+      undefined,
+      "E_KEY_NOT_FOUND",
+      "E_INVALID_SIGNATURE",
+    ]);
   });
 
   it("meta that PEAC never checks is reported as warnings and never raises the limit", () => {
-    const input = run([["history", { carriers: [carrierOf(R2)], meta: { transport: "mcp", format: "reference", max_size: 1_000_000 } }]]);
+    const input = run([
+      ["history", { carriers: [carrierOf(R2)], meta: { transport: "mcp", format: "reference", max_size: 1_000_000 } }],
+    ]);
     expectOnly(input, "PASS");
     const w = carrierCheck(input, carrierPath("history")).values?.warnings ?? "";
     expect(w).toContain("meta_transport");
@@ -220,7 +378,10 @@ describe("peacReceipts: what is there, what was given", () => {
 
   it("NOT_CHECKED when there is no observed Task (a bare bundle)", () => {
     const input = check(e, { input: e.bundle, request: { firstTask: e.firstTask } });
-    expect([input.properties.peacReceipts.state, input.properties.peacReceipts.checks.map((c) => c.id)]).toEqual(["NOT_CHECKED", ["peac.task"]]);
+    expect([input.properties.peacReceipts.state, input.properties.peacReceipts.checks.map((c) => c.id)]).toEqual([
+      "NOT_CHECKED",
+      ["peac.task"],
+    ]);
   });
 
   it("INCONCLUSIVE when the trust file pins no PEAC issuer, with or without a trust file", () => {
@@ -234,18 +395,26 @@ describe("peacReceipts: what is there, what was given", () => {
     const input = run([["history", peacPayload(carrierOf(FUTURE))]]);
     expectOnly(input, "PASS");
     const time = checkOf(input, "peacReceipts", "peac.time");
-    expect([time.state, time.detail]).toEqual(["NOT_CHECKED", expect.stringMatching(/^no --at time given: iat and occurred_at .* were not checked; the times the receipts state are their issuers' claims$/)]);
+    expect([time.state, time.detail]).toEqual([
+      "NOT_CHECKED",
+      expect.stringMatching(
+        /^no --at time given: iat and occurred_at .* were not checked; the times the receipts state are their issuers' claims$/,
+      ),
+    ]);
     expect(carrierCheck(input, carrierPath("history")).values?.iat).toBe("4102444800 (2100-01-01T00:00:00Z)");
   });
 });
 
 describe("peacReceipts with a time (--at)", () => {
-  const ex = capture({}, {
-    finalTask: (task) => {
-      place(task, "history", fromPlain(peacPayload(carrierOf(R1))));
-      place(task, "artifact", fromPlain(peacPayload(carrierOf(FUTURE))));
+  const ex = capture(
+    {},
+    {
+      finalTask: (task) => {
+        place(task, "history", fromPlain(peacPayload(carrierOf(R1))));
+        place(task, "artifact", fromPlain(peacPayload(carrierOf(FUTURE))));
+      },
     },
-  });
+  );
   const at = (time: string): VerifiedInput => {
     const r = verify({ inputs: [{ source: "test", data: ex.input }], trust: TRUST, at: time }).inputs[0];
     if (r === undefined || isFailedInput(r)) throw new Error("not verified");
@@ -277,7 +446,11 @@ describe("peacReceipts with a time (--at)", () => {
 describe("peacReceipts and the policy", () => {
   const verified = (placements: Array<[Where, unknown]>, require: boolean) => {
     const ex = capture({}, { finalTask: (task) => placements.forEach(([w, p]) => place(task, w, fromPlain(p))) });
-    return verify({ inputs: [{ source: "t", data: ex.input }], trust: TRUST, ...(require ? { require: ["peacReceipts" as const] } : {}) });
+    return verify({
+      inputs: [{ source: "t", data: ex.input }],
+      trust: TRUST,
+      ...(require ? { require: ["peacReceipts" as const] } : {}),
+    });
   };
 
   it("--require peacReceipts gates on it: INCONCLUSIVE exits 3, PASS exits 0; without it INCONCLUSIVE does not matter", () => {
@@ -303,7 +476,12 @@ describe("peacReceipts report text", () => {
     expect([c.state, c.code]).toEqual(["INCONCLUSIVE", "E_KEY_NOT_FOUND"]);
     const text = JSON.stringify([c.detail, c.values]);
     expect(text).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
-    expect([c.values?.iss, c.values?.kid, c.values?.jti, c.values?.sub]).toEqual(["did:web:evil\\u001b[32m", "k\\u202e1", "j\\u001b[2K", "line\\u000abreak\\u009b"]);
+    expect([c.values?.iss, c.values?.kid, c.values?.jti, c.values?.sub]).toEqual([
+      "did:web:evil\\u001b[32m",
+      "k\\u202e1",
+      "j\\u001b[2K",
+      "line\\u000abreak\\u009b",
+    ]);
     expect(c.detail).toContain("did:web:evil\\u001b[32m");
   });
 });

@@ -10,8 +10,19 @@ import { coseSign1 } from "../../producer/cose.js";
 import { flipHexMember } from "../../producer/mutations.js";
 import type { Tamper } from "../../producer/options.js";
 import {
-  at, baseline, capture, check, checkOf, checkStates, expectCase, expectDecided, statesOf, tampered, widened,
-  type Case, type States,
+  at,
+  baseline,
+  capture,
+  check,
+  checkOf,
+  checkStates,
+  expectCase,
+  expectDecided,
+  statesOf,
+  tampered,
+  widened,
+  type Case,
+  type States,
 } from "./harness.js";
 import { PRODUCER, resealedCapsule, signer } from "./resign.js";
 
@@ -19,7 +30,9 @@ const OTHER = signer("another producer");
 
 const capsuleOf = (b: JsonObject) => at(b, "capsule");
 const inCapsule = (change: (c: JsonObject) => void): Tamper => ({ bundle: (b) => change(capsuleOf(b)) });
-const producerEnvelopeCopy = (change: (pe: JsonObject) => void): Tamper => ({ manifest: (m) => change(at(m, "producerEnvelope")) });
+const producerEnvelopeCopy = (change: (pe: JsonObject) => void): Tamper => ({
+  manifest: (m) => change(at(m, "producerEnvelope")),
+});
 
 /** A capsule without a key to authorise, or without a leaf, changes the properties that read them. */
 const NO_KEY_ID: Partial<States> = { identityAuthorityBinding: "NOT_PRESENT" };
@@ -27,7 +40,9 @@ const NO_LEAF: Partial<States> = { localInclusion: "FAIL" };
 
 /** An Ed25519 COSE_Sign1 over `payload` with the given protected header, signed by the producer key. */
 function envelopeWith(protectedHeader: Array<[number, number | string | Uint8Array]>, payload: Uint8Array): string {
-  return bytesToHex(coseSign1({ protectedHeader, unprotectedHeader: new Map(), payload, detached: false, sign: PRODUCER.sign }));
+  return bytesToHex(
+    coseSign1({ protectedHeader, unprotectedHeader: new Map(), payload, detached: false, sign: PRODUCER.sign }),
+  );
 }
 
 describe("producerSignature FAIL paths", () => {
@@ -35,7 +50,12 @@ describe("producerSignature FAIL paths", () => {
     {
       name: "a capsule member changed after sealing",
       tamper: inCapsule((c) => void (c.operator = "another-operator")),
-      decided: { state: "FAIL", check: "capsuleId.recompute", code: "AAC_CAPSULE_ID_MISMATCH", detail: /the capsule was changed after it was sealed/ },
+      decided: {
+        state: "FAIL",
+        check: "capsuleId.recompute",
+        code: "AAC_CAPSULE_ID_MISMATCH",
+        detail: /the capsule was changed after it was sealed/,
+      },
       // The envelope is checked against the recomputed id, which it does not sign.
       checks: { "envelope.verify": "FAIL" },
     },
@@ -125,7 +145,11 @@ describe("producerSignature FAIL paths", () => {
     {
       name: "signature not lowercase hex",
       tamper: inCapsule((c) => void (c.signature = (c.signature as string).toUpperCase())),
-      decided: { state: "FAIL", check: "envelope.verify", detail: "capsule.signature is not lowercase hex of a COSE_Sign1" },
+      decided: {
+        state: "FAIL",
+        check: "envelope.verify",
+        detail: "capsule.signature is not lowercase hex of a COSE_Sign1",
+      },
     },
     {
       name: "envelope signature byte flipped",
@@ -171,7 +195,11 @@ describe("producerSignature FAIL paths", () => {
         },
         bundle: (b) => void (capsuleOf(b).signature = at(b, "manifest", "producerEnvelope").signature as string),
       },
-      decided: { state: "FAIL", check: "envelope.keyId", detail: new RegExp(`the envelope's kid ${OTHER.publicKeyHex} != capsule key_id`) },
+      decided: {
+        state: "FAIL",
+        check: "envelope.keyId",
+        detail: new RegExp(`the envelope's kid ${OTHER.publicKeyHex} != capsule key_id`),
+      },
       checks: { "envelope.verify": "PASS", "manifest.producerEnvelope": "PASS" },
     },
     {
@@ -185,17 +213,29 @@ describe("producerSignature FAIL paths", () => {
     {
       name: "manifest producerEnvelope missing",
       tamper: { manifest: (m) => void delete m.producerEnvelope },
-      decided: { state: "FAIL", check: "manifest.producerEnvelope", detail: "manifest.producerEnvelope is missing or not an object" },
+      decided: {
+        state: "FAIL",
+        check: "manifest.producerEnvelope",
+        detail: "manifest.producerEnvelope is missing or not an object",
+      },
     },
     {
       name: "manifest producerEnvelope not an object",
       tamper: { manifest: (m) => void (m.producerEnvelope = "envelope") },
-      decided: { state: "FAIL", check: "manifest.producerEnvelope", detail: "manifest.producerEnvelope is missing or not an object" },
+      decided: {
+        state: "FAIL",
+        check: "manifest.producerEnvelope",
+        detail: "manifest.producerEnvelope is missing or not an object",
+      },
     },
     {
       name: "manifest producerEnvelope.capsuleId differs",
       tamper: producerEnvelopeCopy((pe) => flipHexMember(pe, "capsuleId")),
-      decided: { state: "FAIL", check: "manifest.producerEnvelope", detail: /^manifest\.producerEnvelope\.capsuleId "[0-9a-f]{64}" != capsule\.capsule_id/ },
+      decided: {
+        state: "FAIL",
+        check: "manifest.producerEnvelope",
+        detail: /^manifest\.producerEnvelope\.capsuleId "[0-9a-f]{64}" != capsule\.capsule_id/,
+      },
     },
     {
       name: "manifest producerEnvelope.keyId differs",
@@ -267,7 +307,11 @@ describe("producerSignature PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", ()
 
   it("an unsupported extension version is NOT_CHECKED", () => {
     const input = tampered({ bundle: (b) => void (b.extensionVersion = "2") });
-    expectDecided(input, "producerSignature", { state: "NOT_CHECKED", check: "envelope.claim", detail: 'unsupported extension version "2"' });
+    expectDecided(input, "producerSignature", {
+      state: "NOT_CHECKED",
+      check: "envelope.claim",
+      detail: 'unsupported extension version "2"',
+    });
   });
 
   describe("a capsule whose integers a structured carrier widened", () => {
@@ -295,7 +339,10 @@ describe("producerSignature PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", ()
       expect(checkOf(input, "producerSignature", "envelope.verify").state).toBe("PASS");
       // referenceConsistency, which reads both states, is pinned in reference-consistency.test.ts.
       const { referenceConsistency: _, ...others } = statesOf(input);
-      const { referenceConsistency: __, ...expected } = baseline({ producerSignature: "INCONCLUSIVE", localInclusion: "FAIL" });
+      const { referenceConsistency: __, ...expected } = baseline({
+        producerSignature: "INCONCLUSIVE",
+        localInclusion: "FAIL",
+      });
       expect(others).toEqual(expected);
     });
 

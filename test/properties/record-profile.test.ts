@@ -16,7 +16,12 @@ describe("an unsupported record profile", () => {
     const input = tampered(underProfile(OTHER_PROFILE));
     for (const p of PROFILE_RULES) {
       const result = input.properties[p];
-      expect([p, result.state, result.detail, result.checks.length]).toEqual([p, "NOT_CHECKED", `unsupported record profile ${OTHER_PROFILE}`, 1]);
+      expect([p, result.state, result.detail, result.checks.length]).toEqual([
+        p,
+        "NOT_CHECKED",
+        `unsupported record profile ${OTHER_PROFILE}`,
+        1,
+      ]);
     }
     // The claimed level cannot be established without the properties it needs; the negotiation
     // (extension level, not profile) still runs, and names the profile the evidence is under.
@@ -28,7 +33,11 @@ describe("an unsupported record profile", () => {
   it("an unsupported extension version is refused the same way", () => {
     const input = tampered({ bundle: (b) => void (b.extensionVersion = "2") });
     for (const p of PROFILE_RULES) {
-      expect([p, input.properties[p].state, input.properties[p].detail]).toEqual([p, "NOT_CHECKED", 'unsupported extension version "2"']);
+      expect([p, input.properties[p].state, input.properties[p].detail]).toEqual([
+        p,
+        "NOT_CHECKED",
+        'unsupported extension version "2"',
+      ]);
     }
   });
 });

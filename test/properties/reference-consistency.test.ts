@@ -9,8 +9,26 @@ import { describe, expect, it } from "vitest";
 import { JsonNumber, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { flipHexDigit, flipHexMember } from "../../producer/mutations.js";
 import {
-  EXT, OTHER_PROFILE, at, baseline, capture, check, checkOf, checkStates, copy, everyReference, expectCase,
-  expectDecided, finalTaskOf, statesOf, tampered, underProfile, widened, widenedAt, type Case, type States,
+  EXT,
+  OTHER_PROFILE,
+  at,
+  baseline,
+  capture,
+  check,
+  checkOf,
+  checkStates,
+  copy,
+  everyReference,
+  expectCase,
+  expectDecided,
+  finalTaskOf,
+  statesOf,
+  tampered,
+  underProfile,
+  widened,
+  widenedAt,
+  type Case,
+  type States,
 } from "./harness.js";
 
 const RAW = "finalTask.artifacts[1].parts[0].raw";
@@ -42,12 +60,20 @@ describe("referenceConsistency FAIL paths", () => {
     {
       name: "extensionVersion a number, in every copy",
       tamper: everyReference((r) => void (r.extensionVersion = new JsonNumber("1"))),
-      decided: { state: "FAIL", check: "reference.bundle", detail: 'taskEvidenceReference.extensionVersion is 1, expected "1"' },
+      decided: {
+        state: "FAIL",
+        check: "reference.bundle",
+        detail: 'taskEvidenceReference.extensionVersion is 1, expected "1"',
+      },
     },
     {
       name: "another evidenceId, in every copy",
       tamper: everyReference((r) => flipHexMember(r, "evidenceId")),
-      decided: { state: "FAIL", check: "reference.bundle", detail: /^taskEvidenceReference\.evidenceId "[0-9a-f]{64}" != bundle evidenceId/ },
+      decided: {
+        state: "FAIL",
+        check: "reference.bundle",
+        detail: /^taskEvidenceReference\.evidenceId "[0-9a-f]{64}" != bundle evidenceId/,
+      },
     },
     {
       name: "another coreManifestDigest, in every copy",
@@ -62,31 +88,58 @@ describe("referenceConsistency FAIL paths", () => {
     {
       name: "another terminalState than the payload's, in every copy",
       tamper: everyReference((r) => void (r.terminalState = "TASK_STATE_CANCELED")),
-      decided: { state: "FAIL", check: "reference.bundle", detail: 'taskEvidenceReference.terminalState "TASK_STATE_CANCELED" != the observed Task\'s state "TASK_STATE_COMPLETED"' },
+      decided: {
+        state: "FAIL",
+        check: "reference.bundle",
+        detail:
+          'taskEvidenceReference.terminalState "TASK_STATE_CANCELED" != the observed Task\'s state "TASK_STATE_COMPLETED"',
+      },
     },
     {
       name: "another coverageScope, in every copy",
       tamper: everyReference((r) => void (r.coverageScope = "TASK_OUTPUT")),
-      decided: { state: "FAIL", check: "reference.bundle", detail: 'taskEvidenceReference.coverageScope "TASK_OUTPUT" is not TASK_TRANSCRIPT' },
+      decided: {
+        state: "FAIL",
+        check: "reference.bundle",
+        detail: 'taskEvidenceReference.coverageScope "TASK_OUTPUT" is not TASK_TRANSCRIPT',
+      },
     },
     {
       name: "the evidence Artifact carries no reference",
       tamper: { finalTask: (t) => void delete lastArtifact(t).metadata },
-      decided: { state: "FAIL", check: "reference.artifact", subject: ARTIFACT_COPY, detail: /: the evidence Artifact does not carry the evidence result it owes at / },
+      decided: {
+        state: "FAIL",
+        check: "reference.artifact",
+        subject: ARTIFACT_COPY,
+        detail: /: the evidence Artifact does not carry the evidence result it owes at /,
+      },
     },
     {
       name: "the evidence Artifact's reference differs",
       tamper: { finalTask: (t) => flipHexMember(at(lastArtifact(t), "metadata", EXT), "evidenceId") },
-      decided: { state: "FAIL", check: "reference.artifact", subject: ARTIFACT_COPY, detail: /: the evidence Artifact's reference differs from the bundle's at evidenceId: / },
+      decided: {
+        state: "FAIL",
+        check: "reference.artifact",
+        subject: ARTIFACT_COPY,
+        detail: /: the evidence Artifact's reference differs from the bundle's at evidenceId: /,
+      },
     },
     {
       name: "the terminal Task carries no reference",
       tamper: { finalTask: (t) => void delete t.metadata },
-      decided: { state: "FAIL", check: "reference.task", subject: TASK_COPY, detail: /: the terminal Task does not carry the evidence result it owes at / },
+      decided: {
+        state: "FAIL",
+        check: "reference.task",
+        subject: TASK_COPY,
+        detail: /: the terminal Task does not carry the evidence result it owes at /,
+      },
     },
     {
       name: "the terminal Task still carries the acceptance object, not the result",
-      tamper: { finalTask: (t) => void (t.metadata = { [EXT]: { evidenceStatus: "EVIDENCE_STATUS_PENDING" } } as unknown as JsonObject) },
+      tamper: {
+        finalTask: (t) =>
+          void (t.metadata = { [EXT]: { evidenceStatus: "EVIDENCE_STATUS_PENDING" } } as unknown as JsonObject),
+      },
       decided: { state: "FAIL", check: "reference.task", subject: TASK_COPY },
       also: NEGOTIATION_FAILS,
     },
@@ -98,19 +151,31 @@ describe("referenceConsistency FAIL paths", () => {
     {
       name: "PENDING on the terminal Task, in every copy",
       options: { evidenceStatus: "EVIDENCE_STATUS_PENDING" },
-      decided: { state: "FAIL", check: "reference.status", detail: "taskEvidenceReference says EVIDENCE_STATUS_PENDING on a terminal Task" },
+      decided: {
+        state: "FAIL",
+        check: "reference.status",
+        detail: "taskEvidenceReference says EVIDENCE_STATUS_PENDING on a terminal Task",
+      },
       also: NEGOTIATION_FAILS,
     },
     {
       name: "an unknown evidenceStatus, in every copy",
       tamper: everyReference((r) => void (r.evidenceStatus = "EVIDENCE_STATUS_VERIFIED")),
-      decided: { state: "FAIL", check: "reference.status", detail: 'taskEvidenceReference.evidenceStatus "EVIDENCE_STATUS_VERIFIED" is not a known evidence status' },
+      decided: {
+        state: "FAIL",
+        check: "reference.status",
+        detail: 'taskEvidenceReference.evidenceStatus "EVIDENCE_STATUS_VERIFIED" is not a known evidence status',
+      },
       also: NEGOTIATION_FAILS,
     },
     {
       name: "no evidenceStatus, in every copy",
       tamper: everyReference((r) => void delete r.evidenceStatus),
-      decided: { state: "FAIL", check: "reference.status", detail: "taskEvidenceReference.evidenceStatus absent is not a known evidence status" },
+      decided: {
+        state: "FAIL",
+        check: "reference.status",
+        detail: "taskEvidenceReference.evidenceStatus absent is not a known evidence status",
+      },
       also: NEGOTIATION_FAILS,
     },
     {
@@ -119,29 +184,50 @@ describe("referenceConsistency FAIL paths", () => {
         r.evidenceStatus = "EVIDENCE_STATUS_FAILED";
         r.failureReason = "the witness did not answer";
       }),
-      decided: { state: "FAIL", check: "reference.status", detail: 'taskEvidenceReference says EVIDENCE_STATUS_FAILED without a typed failureReason ("CODE: text")' },
+      decided: {
+        state: "FAIL",
+        check: "reference.status",
+        detail: 'taskEvidenceReference says EVIDENCE_STATUS_FAILED without a typed failureReason ("CODE: text")',
+      },
       also: NEGOTIATION_FAILS,
     },
     {
       name: "deliveryMode INLINE_METADATA for a bundle found in an Artifact, in every copy",
       tamper: everyReference((r) => void (r.deliveryMode = "INLINE_METADATA")),
-      decided: { state: "FAIL", check: "reference.deliveryMode", detail: `taskEvidenceReference.deliveryMode is "INLINE_METADATA" but the bundle was delivered as EVIDENCE_ARTIFACT at ${RAW}` },
+      decided: {
+        state: "FAIL",
+        check: "reference.deliveryMode",
+        detail: `taskEvidenceReference.deliveryMode is "INLINE_METADATA" but the bundle was delivered as EVIDENCE_ARTIFACT at ${RAW}`,
+      },
     },
     {
       name: "evidenceArtifactId names another Artifact, in every copy",
       tamper: everyReference((r) => void (r.evidenceArtifactId = "task-evidence-bundle-2")),
-      decided: { state: "FAIL", check: "reference.deliveryMode", detail: 'taskEvidenceReference.evidenceArtifactId "task-evidence-bundle-2" != the artifact that carried the bundle ("task-evidence-bundle")' },
+      decided: {
+        state: "FAIL",
+        check: "reference.deliveryMode",
+        detail:
+          'taskEvidenceReference.evidenceArtifactId "task-evidence-bundle-2" != the artifact that carried the bundle ("task-evidence-bundle")',
+      },
     },
     {
       name: "claims EXTERNALLY_REGISTERED but carries no witness",
       options: { witnesses: [], evidenceStatus: "EVIDENCE_STATUS_EXTERNALLY_REGISTERED" },
-      decided: { state: "FAIL", check: "reference.claimedLevel", detail: "claims EXTERNALLY_REGISTERED but the bundle carries nothing for externalRegistration" },
+      decided: {
+        state: "FAIL",
+        check: "reference.claimedLevel",
+        detail: "claims EXTERNALLY_REGISTERED but the bundle carries nothing for externalRegistration",
+      },
       also: { externalRegistration: "NOT_PRESENT" },
     },
     {
       name: "claims CONTINUITY_WITNESSED, which v1 cannot carry",
       options: { evidenceStatus: "EVIDENCE_STATUS_CONTINUITY_WITNESSED" },
-      decided: { state: "FAIL", check: "reference.claimedLevel", detail: "claims CONTINUITY_WITNESSED but the bundle carries nothing for continuity" },
+      decided: {
+        state: "FAIL",
+        check: "reference.claimedLevel",
+        detail: "claims CONTINUITY_WITNESSED but the bundle carries nothing for continuity",
+      },
     },
   ];
 
@@ -188,16 +274,31 @@ describe("bundle.copiesAgree: every located copy of the bundle is identical", ()
     second.parts = [{ data: changed(), mediaType: MEDIA_TYPE }] as unknown as JsonValue[];
     (finalTaskOf(input).artifacts as JsonValue[]).push(second);
     const verified = check(e, { input });
-    expectDecided(verified, "referenceConsistency", { state: "FAIL", check: "bundle.copiesAgree", detail: /^the bundle at finalTask\.artifacts\[2\]\.parts\[0\]\.data differs/ });
+    expectDecided(verified, "referenceConsistency", {
+      state: "FAIL",
+      check: "bundle.copiesAgree",
+      detail: /^the bundle at finalTask\.artifacts\[2\]\.parts\[0\]\.data differs/,
+    });
   });
 
   it("a data part beside the raw part makes the Artifact content, not evidence (§9.12): taskBinding FAILs, and the differing copy FAILs bundle.copiesAgree", () => {
     const input = copy(e.input);
-    (lastArtifact(finalTaskOf(input)).parts as JsonValue[]).push({ data: changed(), mediaType: MEDIA_TYPE } as unknown as JsonObject);
+    (lastArtifact(finalTaskOf(input)).parts as JsonValue[]).push({
+      data: changed(),
+      mediaType: MEDIA_TYPE,
+    } as unknown as JsonObject);
     const verified = check(e, { input });
     expect(verified.locations).toEqual(["finalTask.artifacts[1].parts[0].raw", "finalTask.artifacts[1].parts[1].data"]);
-    expectDecided(verified, "taskBinding", { state: "FAIL", check: "artifacts.coverage", detail: /task-evidence-bundle/ });
-    expectDecided(verified, "referenceConsistency", { state: "FAIL", check: "bundle.copiesAgree", detail: /^the bundle at finalTask\.artifacts\[1\]\.parts\[1\]\.data differs/ });
+    expectDecided(verified, "taskBinding", {
+      state: "FAIL",
+      check: "artifacts.coverage",
+      detail: /task-evidence-bundle/,
+    });
+    expectDecided(verified, "referenceConsistency", {
+      state: "FAIL",
+      check: "bundle.copiesAgree",
+      detail: /^the bundle at finalTask\.artifacts\[1\]\.parts\[1\]\.data differs/,
+    });
   });
 
   // SUSPECTED VERIFIER BUG: copies are compared lexeme by lexeme, so a Struct copy whose integers a Python server widened (contract §9.1: not evidence of tampering) FAILs against the exact raw copy.
@@ -225,7 +326,9 @@ describe("bundle.copiesAgree: every located copy of the bundle is identical", ()
     const input = copy(e.input);
     input.evidenceBundle = copy(e.bundle);
     const verified = check(e, { input });
-    expect(checkOf(verified, "referenceConsistency", "bundle.copiesAgree").detail).toBe(`all 2 copies of the bundle are identical (${RAW}, evidenceBundle)`);
+    expect(checkOf(verified, "referenceConsistency", "bundle.copiesAgree").detail).toBe(
+      `all 2 copies of the bundle are identical (${RAW}, evidenceBundle)`,
+    );
     expect(statesOf(verified)).toEqual(baseline());
   });
 });
@@ -272,7 +375,9 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
       }),
     );
     expectDecided(input, "referenceConsistency", { state: "PASS", check: "reference.bundle" });
-    expect(checkOf(input, "referenceConsistency", "reference.claimedLevel").detail).toBe("claimed EVIDENCE_STATUS_FAILED: no evidence level is claimed");
+    expect(checkOf(input, "referenceConsistency", "reference.claimedLevel").detail).toBe(
+      "claimed EVIDENCE_STATUS_FAILED: no evidence level is claimed",
+    );
     // A server may fail; it may not silently downgrade.
     expect(statesOf(input)).toEqual(baseline());
   });
@@ -280,7 +385,9 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
   it("a SIGNED_RECORD claim needs only the signed record", () => {
     const input = check(capture({ witnesses: [] }));
     expectDecided(input, "referenceConsistency", { state: "PASS", check: "reference.bundle" });
-    expect(checkOf(input, "referenceConsistency", "reference.claimedLevel").detail).toBe("claimed SIGNED_RECORD is supported: contentBinding, producerSignature PASS");
+    expect(checkOf(input, "referenceConsistency", "reference.claimedLevel").detail).toBe(
+      "claimed SIGNED_RECORD is supported: contentBinding, producerSignature PASS",
+    );
   });
 
   it("the bundle inline in Task.metadata: its own reference is the Task's copy, delivered as INLINE_METADATA", () => {
@@ -292,7 +399,9 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
       "reference.deliveryMode PASS",
       "reference.claimedLevel PASS",
     ]);
-    expect(checkOf(input, "referenceConsistency", "reference.deliveryMode").detail).toBe(`delivered as INLINE_METADATA at ${TASK_COPY}, as stated`);
+    expect(checkOf(input, "referenceConsistency", "reference.deliveryMode").detail).toBe(
+      `delivered as INLINE_METADATA at ${TASK_COPY}, as stated`,
+    );
   });
 
   it("a bundle inline in the evidence Artifact's metadata is delivered as EVIDENCE_ARTIFACT, its reference read from it", () => {
@@ -304,7 +413,9 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
     const verified = check(e, { input });
     expect(verified.locations).toEqual([ARTIFACT_COPY]);
     expect(checkOf(verified, "referenceConsistency", "reference.artifact").state).toBe("PASS");
-    expect(checkOf(verified, "referenceConsistency", "reference.deliveryMode").detail).toBe(`delivered as EVIDENCE_ARTIFACT at ${ARTIFACT_COPY}, as stated`);
+    expect(checkOf(verified, "referenceConsistency", "reference.deliveryMode").detail).toBe(
+      `delivered as EVIDENCE_ARTIFACT at ${ARTIFACT_COPY}, as stated`,
+    );
   });
 
   it("a data part is delivered as EVIDENCE_ARTIFACT too", () => {
@@ -318,19 +429,28 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
     const e = capture();
     const input = check(e, { input: e.bundle });
     const delivery = checkOf(input, "referenceConsistency", "reference.deliveryMode");
-    expect([delivery.state, delivery.detail]).toEqual(["NOT_CHECKED", "the bundle was not delivered in a Task (bare), so the delivery mode cannot be compared"]);
+    expect([delivery.state, delivery.detail]).toEqual([
+      "NOT_CHECKED",
+      "the bundle was not delivered in a Task (bare), so the delivery mode cannot be compared",
+    ]);
     expect(input.properties.referenceConsistency.state).toBe("PASS");
   });
 
   it("a bare bundle with --task: the delivery mode is compared with where --task's Task carried it", () => {
     const e = capture();
     const input = check(e, { input: e.bundle, request: { task: e.getTaskResponse, firstTask: e.firstTask } });
-    expect(checkOf(input, "referenceConsistency", "reference.deliveryMode")).toMatchObject({ state: "PASS", detail: "delivered as EVIDENCE_ARTIFACT at --task:result.artifacts[1].parts[0].raw, as stated" });
+    expect(checkOf(input, "referenceConsistency", "reference.deliveryMode")).toMatchObject({
+      state: "PASS",
+      detail: "delivered as EVIDENCE_ARTIFACT at --task:result.artifacts[1].parts[0].raw, as stated",
+    });
     expect(input.properties.referenceConsistency.state).toBe("PASS");
   });
 
   it("a bare bundle with --task whose reference names the evidence Artifact: compared with --task's Artifact", () => {
-    const e = capture({}, everyReference((r) => void (r.evidenceArtifactId = "task-evidence-bundle")));
+    const e = capture(
+      {},
+      everyReference((r) => void (r.evidenceArtifactId = "task-evidence-bundle")),
+    );
     const input = check(e, { input: e.bundle, request: { task: e.getTaskResponse, firstTask: e.firstTask } });
     expect(checkOf(input, "referenceConsistency", "reference.deliveryMode").state).toBe("PASS");
     expect(input.properties.referenceConsistency.state).toBe("PASS");
@@ -344,37 +464,48 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
       },
     });
     const claim = checkOf(input, "referenceConsistency", "reference.claimedLevel");
-    expect([claim.state, claim.detail]).toEqual(["NOT_CHECKED", "claims EXTERNALLY_REGISTERED; not assessed because localInclusion FAIL (reported there)"]);
+    expect([claim.state, claim.detail]).toEqual([
+      "NOT_CHECKED",
+      "claims EXTERNALLY_REGISTERED; not assessed because localInclusion FAIL (reported there)",
+    ]);
     expectDecided(input, "referenceConsistency", {
       state: "PASS",
       check: "reference.bundle",
-      detail: "every reference copy agrees with the bundle; claims EXTERNALLY_REGISTERED; not assessed because localInclusion FAIL (reported there)",
+      detail:
+        "every reference copy agrees with the bundle; claims EXTERNALLY_REGISTERED; not assessed because localInclusion FAIL (reported there)",
     });
   });
 
   it.each([
     ["a trust file that pins no Transparency Service", (t: JsonObject) => void (t.transparencyServices = [])],
     ["no trust file", null],
-  ] as Array<[string, ((t: JsonObject) => void) | null]>)("%s: the claim cannot be established, INCONCLUSIVE", (_, change) => {
-    const e = capture();
-    const trust = change === null ? null : copy(e.trust);
-    if (trust && change) change(trust);
-    const input = check(e, { trust });
-    expectDecided(input, "referenceConsistency", {
-      state: "INCONCLUSIVE",
-      check: "reference.claimedLevel",
-      detail: /^claims EXTERNALLY_REGISTERED, which cannot be confirmed: externalRegistration INCONCLUSIVE \(see there\)$/,
-    });
-  });
+  ] as Array<[string, ((t: JsonObject) => void) | null]>)(
+    "%s: the claim cannot be established, INCONCLUSIVE",
+    (_, change) => {
+      const e = capture();
+      const trust = change === null ? null : copy(e.trust);
+      if (trust && change) change(trust);
+      const input = check(e, { trust });
+      expectDecided(input, "referenceConsistency", {
+        state: "INCONCLUSIVE",
+        check: "reference.claimedLevel",
+        detail:
+          /^claims EXTERNALLY_REGISTERED, which cannot be confirmed: externalRegistration INCONCLUSIVE \(see there\)$/,
+      });
+    },
+  );
 
   // SUSPECTED VERIFIER BUG: with a needed property FAIL and another INCONCLUSIVE the claim reads "not established without more trust material" (INCONCLUSIVE), though no trust material could establish it; the contract's INCONCLUSIVE is for "only NOT_CHECKED or INCONCLUSIVE".
   it("a needed property FAILs while another lacks trust material: still not assessed", () => {
-    const e = capture({}, {
-      manifest: (m) => {
-        const witness = at(m, "localInclusionProof").witness as string[];
-        witness[0] = flipHexDigit(witness[0] as string);
+    const e = capture(
+      {},
+      {
+        manifest: (m) => {
+          const witness = at(m, "localInclusionProof").witness as string[];
+          witness[0] = flipHexDigit(witness[0] as string);
+        },
       },
-    });
+    );
     const trust = copy(e.trust);
     trust.transparencyServices = [];
     const input = check(e, { trust });
@@ -398,6 +529,10 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
 
   it("an unsupported record profile: the claim's needs are NOT_CHECKED, so the claim is INCONCLUSIVE", () => {
     const input = tampered(underProfile(OTHER_PROFILE));
-    expectDecided(input, "referenceConsistency", { state: "INCONCLUSIVE", check: "reference.claimedLevel", detail: /contentBinding NOT_CHECKED/ });
+    expectDecided(input, "referenceConsistency", {
+      state: "INCONCLUSIVE",
+      check: "reference.claimedLevel",
+      detail: /contentBinding NOT_CHECKED/,
+    });
   });
 });

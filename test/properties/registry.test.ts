@@ -11,7 +11,9 @@ import { REPO_ROOT } from "../helpers/external.js";
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8"));
 const docs = readFileSync(join(REPO_ROOT, "docs", "properties.md"), "utf8");
 
-function verifiedInputSchema(): { properties: { properties: { required: string[]; properties: Record<string, unknown> } } } {
+function verifiedInputSchema(): {
+  properties: { properties: { required: string[]; properties: Record<string, unknown> } };
+} {
   const variants = schema.$defs.input.oneOf as { required: string[] }[];
   return variants.find((v) => v.required.includes("properties")) as never;
 }

@@ -153,9 +153,13 @@ describe("github: a Task that has not ended", () => {
     const lines = renderGithub(report, PLAIN).trimEnd().split("\n");
     expect(lines).toHaveLength(1);
     // Workflow-command properties escape ":" and ",": the title reads "a2a-evidence%3A evidence pending (exit 3)".
-    expect(lines[0]).toMatch(/^::warning file=[^,]+,title=a2a-evidence%3A evidence pending \(exit 3\)::.*INPUT_EVIDENCE_PENDING: the Task is in TASK_STATE_/);
+    expect(lines[0]).toMatch(
+      /^::warning file=[^,]+,title=a2a-evidence%3A evidence pending \(exit 3\)::.*INPUT_EVIDENCE_PENDING: the Task is in TASK_STATE_/,
+    );
     // Markdown escapes the underscores of the code.
-    expect(renderGithubSummary(report)).toMatch(/⏳ \*\*Evidence pending \(exit 3\):\*\* the Task has not ended: its evidence is pending\. INPUT\\_EVIDENCE\\_PENDING/);
+    expect(renderGithubSummary(report)).toMatch(
+      /⏳ \*\*Evidence pending \(exit 3\):\*\* the Task has not ended: its evidence is pending\. INPUT\\_EVIDENCE\\_PENDING/,
+    );
   });
 });
 

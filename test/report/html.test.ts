@@ -2,7 +2,16 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.js";
 import { PROPERTY_NAMES } from "../../src/report/model.js";
-import { PENDING_VECTOR_NAMES, PLAIN, VERBOSE, eachVector, hostileReport, mixedReport, trustErrorReport, vectorReport } from "./reports.js";
+import {
+  PENDING_VECTOR_NAMES,
+  PLAIN,
+  VERBOSE,
+  eachVector,
+  hostileReport,
+  mixedReport,
+  trustErrorReport,
+  vectorReport,
+} from "./reports.js";
 
 /** Vector text has no disguising characters, so escaping it is only the five entities. */
 function entities(s: string): string {
@@ -116,7 +125,9 @@ describe("html: the shipped vectors", () => {
 describe("html: a Task that has not ended", () => {
   it.each(PENDING_VECTOR_NAMES)("%s shows an exit-3 banner saying its evidence is pending", (name) => {
     const html = renderHtml(vectorReport(name), PLAIN);
-    expect(html).toContain('<div class="banner exit-3"><strong>Exit 3</strong>: the Task has not ended: its evidence is pending.');
+    expect(html).toContain(
+      '<div class="banner exit-3"><strong>Exit 3</strong>: the Task has not ended: its evidence is pending.',
+    );
     expect(html).toContain("INPUT_EVIDENCE_PENDING");
   });
 });

@@ -81,7 +81,8 @@ describe("junit: the shipped vectors", () => {
     }
 
     // A required property that is not PASS is a failure too, never a skip.
-    const failed = (p: PropertyName) => expected.properties[p] === "FAIL" || (expected.properties[p] !== "PASS" && REQUIRED_BY_DEFAULT.includes(p));
+    const failed = (p: PropertyName) =>
+      expected.properties[p] === "FAIL" || (expected.properties[p] !== "PASS" && REQUIRED_BY_DEFAULT.includes(p));
     const failures = PROPERTY_NAMES.filter(failed).length + (expected.exitCode === 0 ? 0 : 1);
     const skipped = PROPERTY_NAMES.filter((p) => expected.properties[p] !== "PASS" && !failed(p)).length;
     expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual([
@@ -123,7 +124,11 @@ describe("junit: a Task that has not ended", () => {
     expect(props.exitCode).toBe("3");
     expect(suite.testcase).toHaveLength(1);
     const c = suite.testcase[0] as ParsedCase;
-    expect([c.error, c.failure, c.skipped?.[0]?.["@_message"]?.startsWith("INPUT_EVIDENCE_PENDING: the Task is in TASK_STATE_")]).toEqual([undefined, undefined, true]);
+    expect([
+      c.error,
+      c.failure,
+      c.skipped?.[0]?.["@_message"]?.startsWith("INPUT_EVIDENCE_PENDING: the Task is in TASK_STATE_"),
+    ]).toEqual([undefined, undefined, true]);
   });
 });
 

@@ -27,7 +27,8 @@ const VECTORS = join(REPO_ROOT, "vectors");
 const ALL_VECTOR_NAMES = readdirSync(VECTORS)
   .filter((n) => existsSync(join(VECTORS, n, "expected.json")))
   .sort();
-const isPendingVector = (n: string) => (JSON.parse(readFileSync(join(VECTORS, n, "expected.json"), "utf8")) as { properties: unknown }).properties === null;
+const isPendingVector = (n: string) =>
+  (JSON.parse(readFileSync(join(VECTORS, n, "expected.json"), "utf8")) as { properties: unknown }).properties === null;
 /** The vectors whose input is verified: every one but the pending-* Tasks, which have not ended. */
 export const VECTOR_NAMES = ALL_VECTOR_NAMES.filter((n) => !isPendingVector(n));
 /** A Task that has not ended: INPUT_EVIDENCE_PENDING, exit 3, nothing verified. */

@@ -16,7 +16,10 @@ describe("docs/api.md", () => {
     const dir = mkdtempSync(join(REPO_ROOT, "test", ".api-example-"));
     try {
       const file = join(dir, "example.ts");
-      writeFileSync(file, (example as string).replace('from "a2a-evidence"', `from "${join(REPO_ROOT, "src", "index.js")}"`));
+      writeFileSync(
+        file,
+        (example as string).replace('from "a2a-evidence"', `from "${join(REPO_ROOT, "src", "index.js")}"`),
+      );
       const program = ts.createProgram([file], {
         strict: true,
         exactOptionalPropertyTypes: true,
@@ -28,7 +31,9 @@ describe("docs/api.md", () => {
         noEmit: true,
         skipLibCheck: true,
       });
-      const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file || d.file === undefined);
+      const diagnostics = ts
+        .getPreEmitDiagnostics(program)
+        .filter((d) => d.file?.fileName === file || d.file === undefined);
       expect(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -31,13 +31,22 @@ function sameNamed(): { input: Uint8Array; trust: JsonObject } {
         const evidence = list.pop() as JsonValue;
         list.length = 0;
         for (let i = 0; i < N; i++) {
-          list.push({ artifactId: uuidFromLabel(`observed ${i}`), name: "report", parts: [{ text: `observed part ${i} of a long report ${"-".repeat(110)}` }] } as unknown as JsonObject);
+          list.push({
+            artifactId: uuidFromLabel(`observed ${i}`),
+            name: "report",
+            parts: [{ text: `observed part ${i} of a long report ${"-".repeat(110)}` }],
+          } as unknown as JsonObject);
         }
         list.push(evidence);
       },
     },
   });
-  return { input: utf8(JSON.stringify(e.input, (_, v) => (v && typeof v === "object" && "lexeme" in v ? Number(v.lexeme) : v))), trust: e.trust };
+  return {
+    input: utf8(
+      JSON.stringify(e.input, (_, v) => (v && typeof v === "object" && "lexeme" in v ? Number(v.lexeme) : v)),
+    ),
+    trust: e.trust,
+  };
 }
 
 describe("bounded work on hostile shapes", () => {

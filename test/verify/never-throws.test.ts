@@ -23,7 +23,13 @@ describe("verify() never throws", () => {
         throw new Error("a getter that throws");
       },
     }) as JsonValue;
-    const report = verify({ inputs: [{ source: "hostile", data: hostile }, { source: "good", data: MINIMAL }], trust: TRUST });
+    const report = verify({
+      inputs: [
+        { source: "hostile", data: hostile },
+        { source: "good", data: MINIMAL },
+      ],
+      trust: TRUST,
+    });
     expect(report.inputs[0]).toEqual({
       source: "hostile",
       error: { code: "VERIFY_INTERNAL_ERROR", message: "the verifier failed unexpectedly: a getter that throws" },
@@ -35,9 +41,23 @@ describe("verify() never throws", () => {
   });
 
   it("a hand-made trust configuration that breaks a property: reported per input, never thrown", () => {
-    const broken = { shape: "native", producers: new Map(), transparencyServices: undefined, witnesses: new Map() } as unknown as TrustConfig;
-    const report = verify({ inputs: [{ source: "a", data: MINIMAL }, { source: "b", data: MINIMAL }], trust: broken });
-    expect(report.inputs.map((i) => (isFailedInput(i) ? i.error.code : "verified"))).toEqual(["VERIFY_INTERNAL_ERROR", "VERIFY_INTERNAL_ERROR"]);
+    const broken = {
+      shape: "native",
+      producers: new Map(),
+      transparencyServices: undefined,
+      witnesses: new Map(),
+    } as unknown as TrustConfig;
+    const report = verify({
+      inputs: [
+        { source: "a", data: MINIMAL },
+        { source: "b", data: MINIMAL },
+      ],
+      trust: broken,
+    });
+    expect(report.inputs.map((i) => (isFailedInput(i) ? i.error.code : "verified"))).toEqual([
+      "VERIFY_INTERNAL_ERROR",
+      "VERIFY_INTERNAL_ERROR",
+    ]);
   });
 
   it("a bigint anywhere in a report renders as a string", () => {

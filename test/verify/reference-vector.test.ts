@@ -48,7 +48,11 @@ describeExternal("a2a-reference", "reference A2A vectors", () => {
   it("positive vector with its trustConfig: the contract's states, level EXTERNALLY_REGISTERED, exit 1", () => {
     const r = run(positive);
     expect(states(r)).toEqual(expectedPositive);
-    expect(r.evidenceLevel).toEqual({ achieved: "EXTERNALLY_REGISTERED", claimed: "EXTERNALLY_REGISTERED", negotiated: "EXTERNALLY_REGISTERED" });
+    expect(r.evidenceLevel).toEqual({
+      achieved: "EXTERNALLY_REGISTERED",
+      claimed: "EXTERNALLY_REGISTERED",
+      negotiated: "EXTERNALLY_REGISTERED",
+    });
     expect(r.exitCode).toBe(1);
     expect(r.evidenceId).toBe("44539bedef5152e23a0771755a894080d5de9df37301dbbaba1269825a519c0e");
     expect(r.locations).toEqual(["finalTask.artifacts[1].parts[0].raw", "evidenceBundle"]);
@@ -91,7 +95,9 @@ describeExternal("a2a-reference", "reference A2A vectors", () => {
     expect(states(r)).toEqual({ ...expectedPositive, contentBinding: "FAIL", referenceConsistency: "FAIL" });
     const rc = r.properties.referenceConsistency;
     expect(rc.checks.find((c) => c.state === "FAIL")?.id).toBe("bundle.copiesAgree");
-    expect(rc.detail).toMatch(/^the bundle at --task:finalTask\.artifacts\[1\]\.parts\[0\]\.raw differs from the one at evidenceBundle at taskEvidencePayload\.transcript\[0\]\.partCommitment/);
+    expect(rc.detail).toMatch(
+      /^the bundle at --task:finalTask\.artifacts\[1\]\.parts\[0\]\.raw differs from the one at evidenceBundle at taskEvidencePayload\.transcript\[0\]\.partCommitment/,
+    );
     const cb = r.properties.contentBinding;
     expect(cb.checks.find((c) => c.state === "FAIL")?.id).toBe("evidenceId.recompute");
     expect(cb.detail).toContain("e263f8ea69710b578a68a6606b50b1254dbaf8073eef1d52a05c28422d5266f8");

@@ -22,9 +22,20 @@ function load(name: string, file: string): JsonValue {
   return r.value;
 }
 
-const REPLACEMENTS: (JsonValue | undefined)[] = [undefined, null, true, "x", new JsonNumber("1.5"), new JsonNumber("-1"), [], newJsonObject()];
+const REPLACEMENTS: (JsonValue | undefined)[] = [
+  undefined,
+  null,
+  true,
+  "x",
+  new JsonNumber("1.5"),
+  new JsonNumber("-1"),
+  [],
+  newJsonObject(),
+];
 
-const validateReport = new Ajv2020({ strict: true }).compile(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")));
+const validateReport = new Ajv2020({ strict: true }).compile(
+  JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")),
+);
 
 /** Calls `run` once for every position of `root` with every replacement (or the member removed), restoring it after. */
 function mutateEach(root: JsonValue, run: () => void, skip: (key: string | number) => boolean = () => false): number {
@@ -61,7 +72,8 @@ describe("robustness", () => {
   it("every member of the bundle replaced or removed: a report, never an exception", () => {
     const input = load("valid-rich", "input.json") as JsonObject;
     const task = (input.result ?? input.finalTask) as JsonObject;
-    const part = ((task.artifacts as JsonObject[]).find((a) => a.artifactId === "task-evidence-bundle") as JsonObject).parts as JsonObject[];
+    const part = ((task.artifacts as JsonObject[]).find((a) => a.artifactId === "task-evidence-bundle") as JsonObject)
+      .parts as JsonObject[];
     const raw = (part[0] as JsonObject).raw as string;
     const parsed = parseStrictJson(Buffer.from(raw, "base64"));
     if (!parsed.ok) throw new Error(parsed.detail);
@@ -75,10 +87,17 @@ describe("robustness", () => {
     expect(runs).toBeGreaterThan(500);
   });
 
-  it.each(["valid-capture", "valid-data-part", "valid-inline-metadata"])("every member of the %s input replaced or removed: a report or a typed input error", (name) => {
-    const input = load(name, "input.json");
-    // The bundle bytes are covered above; here, the A2A objects around them.
-    const runs = mutateEach(input, () => checkReport(verify({ inputs: [{ source: "mutant", data: input }], trust })), (key) => key === "raw");
-    expect(runs).toBeGreaterThan(100);
-  });
+  it.each(["valid-capture", "valid-data-part", "valid-inline-metadata"])(
+    "every member of the %s input replaced or removed: a report or a typed input error",
+    (name) => {
+      const input = load(name, "input.json");
+      // The bundle bytes are covered above; here, the A2A objects around them.
+      const runs = mutateEach(
+        input,
+        () => checkReport(verify({ inputs: [{ source: "mutant", data: input }], trust })),
+        (key) => key === "raw",
+      );
+      expect(runs).toBeGreaterThan(100);
+    },
+  );
 });

@@ -33,8 +33,10 @@ const checkpoint = (text: string, path: string): Checkpoint => {
 const P_JSON = `{"key_id":"ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c","kind":"mmr_checkpoint","log_id":"example-cll-log-1","mmr_size":4,"prev_root":"","prev_size":0,"root":"e5280e43815bcb82f184d4dbe10741b65a28c34488a9a3029e0e08d1cbed9a17","signature":"f7c5ab4c2baba6ac7c4ca40029c0e5ecd84434de8383e52f9a328e23596800331bebab3d71210af8fc9a26da5187f5327147d6c190a14fd3182dcedaa99ce70f","timestamp":"2026-09-10T00:00:00Z","v":1}`;
 const C_JSON = `{"key_id":"ea4a6c63e29c520abef5507b132ec5f9954776aebebe7b92421eea691446d22c","kind":"mmr_checkpoint","log_id":"example-cll-log-1","mmr_size":8,"prev_root":"e5280e43815bcb82f184d4dbe10741b65a28c34488a9a3029e0e08d1cbed9a17","prev_size":4,"root":"a19de527084fc32502d998b4dd0e73f942d3b4ddc55b2c093dfd907e95a93f1a","signature":"3ac6e229fa8907c799e82678fe1899872ed40e3c442b3c8b10fae52b3ebf10d9543fa9ab5457f78194ef53148c10b919e093b823af12a132ce99007d3c023606","timestamp":"2026-09-10T00:05:00Z","v":1}`;
 const PROOF_JSON = `{"kind":"consistency","new_peaks":["44588de7a213cb67d681fd0822d22f57248a50b5cab4d5579c1d9162403b6755","71235381e2cb35478270e72fab0bc96ac0ee43de2078f035c240687fbe9365bb"],"old_peaks":["f7b19d3f831d2cddfe91865465a8beb649e4bf16c3aa2fde7378e7ee2e215694","9f596bd4047b2ad4f7fcb13c2123e2c6de1f8c2e42caacf93b4515aaa15a78e3"],"size_a":4,"size_b":8,"v":1,"witness":[["05c9493be026d8315757aa79d5bea709b5e51fb8ce61c011a55bb78a04ce20c1"],["8f454fa1685e0732b507f966c22fe0a65884f9301bb5287a07529eda0cc93cb5","f7b19d3f831d2cddfe91865465a8beb649e4bf16c3aa2fde7378e7ee2e215694"]]}`;
-const LINE_P = "— witness.example/cll-w1 eVDrygAAAABqofMKNJiLdOXcXZIiykDl9+egtkzw4cMfrRlF/gGQgjxp5LIdUKKidyNjDpb1CqsSv44MQMJy4WgV6dPXBL+0t5IEAw==";
-const LINE_C = "— witness.example/cll-w1 eVDrygAAAABqofQ2yC0hF42khh2Owx2N64CaociSJKZjShBi/dfizob6FUyLZM8AHVc/d4i5sJgJ9g6BXR1r3JWj0L0kF/nT9oC/Cw==";
+const LINE_P =
+  "— witness.example/cll-w1 eVDrygAAAABqofMKNJiLdOXcXZIiykDl9+egtkzw4cMfrRlF/gGQgjxp5LIdUKKidyNjDpb1CqsSv44MQMJy4WgV6dPXBL+0t5IEAw==";
+const LINE_C =
+  "— witness.example/cll-w1 eVDrygAAAABqofQ2yC0hF42khh2Owx2N64CaociSJKZjShBi/dfizob6FUyLZM8AHVc/d4i5sJgJ9g6BXR1r3JWj0L0kF/nT9oC/Cw==";
 const NAME = "witness.example/cll-w1";
 const VKEY = "witness.example/cll-w1+7950ebca+BGa+fjMsekUzMr2dCn99sFX1xe8aBq2mbZizn7aBDEc6";
 const WITNESS_KEY = "66be7e332c7a453332bd9d0a7f7db055f5c5ef1a06ada66d98b39fb6810c473a";
@@ -47,12 +49,32 @@ const NOTE_P = "agentactioncapsule.org/cll-mmr/v1/example-cll-log-1\n3\n5SgOQ4Fb
 const NOTE_C = "agentactioncapsule.org/cll-mmr/v1/example-cll-log-1\n5\noZ3lJwhPwyUC2Zi03Q5z+ULTtN3FWywJPf2QfpWpPxo=\n";
 
 /** §4.2 A.3's trust file, in the contract §9.22 shape, with changes. */
-function trust(witness: Record<string, unknown> = {}, policy: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): TrustConfig {
+function trust(
+  witness: Record<string, unknown> = {},
+  policy: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): TrustConfig {
   const r = loadTrustConfig(
     fromPlain({
       version: 1,
-      witnesses: [{ id: "w1", name: NAME, keys: [VKEY], operator: "independent", operatorId: "example-witness-org", statements: ["cll-mmr-consistency/v1"], ...witness }],
-      continuityPolicy: { quorum: 1, requirePriorCosigned: true, acceptGenesis: false, maxFutureSkewSeconds: 300, ...policy },
+      witnesses: [
+        {
+          id: "w1",
+          name: NAME,
+          keys: [VKEY],
+          operator: "independent",
+          operatorId: "example-witness-org",
+          statements: ["cll-mmr-consistency/v1"],
+          ...witness,
+        },
+      ],
+      continuityPolicy: {
+        quorum: 1,
+        requirePriorCosigned: true,
+        acceptGenesis: false,
+        maxFutureSkewSeconds: 300,
+        ...policy,
+      },
       ...extra,
     }),
   );
@@ -73,7 +95,12 @@ function run(o: Partial<FormAInput> & { trustConfig?: TrustConfig | null } = {})
     chain: "chained",
     lines: lines([LINE_C], [LINE_P]),
     witnesses: t?.witnesses,
-    policy: t?.continuityPolicy ?? { quorum: 1, requirePriorCosigned: true, acceptGenesis: false, maxFutureSkewSeconds: 300 },
+    policy: t?.continuityPolicy ?? {
+      quorum: 1,
+      requirePriorCosigned: true,
+      acceptGenesis: false,
+      maxFutureSkewSeconds: 300,
+    },
     otherRoles: new Map([[PRODUCER_KEY, "the checkpoint's key_id"]]),
     at: undefined,
     ...o,
@@ -112,9 +139,14 @@ describe("form A over the design's example 2", () => {
       "witness.quorum PASS",
     ]);
     const quorum = checks.at(-1) as Check;
-    expect(quorum.detail).toBe("witnessed by 1 independent operator(s), 1 required: example-witness-org (w1), over a verified chain from mmr_size 4 to 8");
+    expect(quorum.detail).toBe(
+      "witnessed by 1 independent operator(s), 1 required: example-witness-org (w1), over a verified chain from mmr_size 4 to 8",
+    );
     const sig = checks.find((c) => c.id === "cosignature.signature") as Check;
-    expect([sig.values, sig.operator]).toEqual([{ witness: "w1", name: NAME, keyId: "7950ebca", checkpoint: "current", timestamp: "1788998710" }, "independent"]);
+    expect([sig.values, sig.operator]).toEqual([
+      { witness: "w1", name: NAME, keyId: "7950ebca", checkpoint: "current", timestamp: "1788998710" },
+      "independent",
+    ]);
   });
 
   it("the two lines swapped: each FAILs under the pinned key, and the detail says which checkpoint it really cosigns", () => {
@@ -122,16 +154,24 @@ describe("form A over the design's example 2", () => {
     expect(decided(checks)).toEqual({ state: "FAIL", check: "cosignature.signature", code: "COSIGNATURE_INVALID" });
     const failed = checks.filter((c) => c.state === "FAIL");
     expect(failed.map((c) => c.subject)).toEqual(["continuityEvidence[0].lines[0]", "continuityEvidence[1].lines[0]"]);
-    expect(failed[0]?.detail).toMatch(/it is the witness's cosignature of the prior checkpoint \(3 leaves\), carried for the current one$/);
+    expect(failed[0]?.detail).toMatch(
+      /it is the witness's cosignature of the prior checkpoint \(3 leaves\), carried for the current one$/,
+    );
   });
 
   it("the witness labelled producer-operated: reported (operator field), never counted, INCONCLUSIVE", () => {
     const checks = run({ trustConfig: trust({ operator: "producer" }) });
     expect(decided(checks)).toEqual({ state: "INCONCLUSIVE", check: "witness.quorum", code: "WITNESS_BELOW_QUORUM" });
     const eligible = checks.find((c) => c.id === "witness.eligible") as Check;
-    expect([eligible.state, eligible.code, eligible.operator]).toEqual(["NOT_CHECKED", "WITNESS_PRODUCER_OPERATED", "producer-operated"]);
+    expect([eligible.state, eligible.code, eligible.operator]).toEqual([
+      "NOT_CHECKED",
+      "WITNESS_PRODUCER_OPERATED",
+      "producer-operated",
+    ]);
     expect(checks.find((c) => c.id === "cosignature.signature")?.operator).toBe("producer-operated");
-    expect(checks.at(-1)?.detail).toMatch(/only producer-operated witnesses cosigned: w1 \(producer-operated, reported and never counted: the trust file labels it producer-operated\)/);
+    expect(checks.at(-1)?.detail).toMatch(
+      /only producer-operated witnesses cosigned: w1 \(producer-operated, reported and never counted: the trust file labels it producer-operated\)/,
+    );
   });
 
   it("the witness key in another role (here: the producer's): auto-demoted whatever the trust file says", () => {
@@ -139,25 +179,33 @@ describe("form A over the design's example 2", () => {
     expect(decided(checks)).toEqual({ state: "INCONCLUSIVE", check: "witness.quorum", code: "WITNESS_BELOW_QUORUM" });
     const eligible = checks.find((c) => c.id === "witness.eligible") as Check;
     expect([eligible.code, eligible.operator]).toEqual(["WITNESS_PRODUCER_OPERATED", "producer-operated"]);
-    expect(eligible.detail).toBe(`producer-operated, reported and never counted: its key ${WITNESS_KEY} is also a producer key for example.org in the trust file`);
+    expect(eligible.detail).toBe(
+      `producer-operated, reported and never counted: its key ${WITNESS_KEY} is also a producer key for example.org in the trust file`,
+    );
   });
 
   it("the design's literal mutation, the producer's key pinned for the witness: no line is under it, so none counts", () => {
     const checks = run({ trustConfig: trust({ keys: [PRODUCER_KEY] }) });
     expect(decided(checks)).toEqual({ state: "INCONCLUSIVE", check: "witness.quorum", code: "WITNESS_BELOW_QUORUM" });
-    expect(checks.find((c) => c.id === "cosignature.unknown")?.detail).toBe("2 line(s) from cosigners no trust-file witness pins, ignored: witness.example/cll-w1+7950ebca, witness.example/cll-w1+7950ebca");
+    expect(checks.find((c) => c.id === "cosignature.unknown")?.detail).toBe(
+      "2 line(s) from cosigners no trust-file witness pins, ignored: witness.example/cll-w1+7950ebca, witness.example/cll-w1+7950ebca",
+    );
   });
 
   it("line(P) dropped, requirePriorCosigned: INCONCLUSIVE; without the requirement: PASS", () => {
     const checks = run({ lines: lines([LINE_C]) });
     expect(decided(checks)).toEqual({ state: "INCONCLUSIVE", check: "witness.quorum", code: "WITNESS_BELOW_QUORUM" });
     expect(checks.find((c) => c.id === "witness.eligible")?.code).toBe("WITNESS_CHECKPOINT_NOT_COSIGNED");
-    expect(decided(run({ lines: lines([LINE_C]), trustConfig: trust({}, { requirePriorCosigned: false }) })).state).toBe("PASS");
+    expect(
+      decided(run({ lines: lines([LINE_C]), trustConfig: trust({}, { requirePriorCosigned: false }) })).state,
+    ).toBe("PASS");
   });
 
   it("only the prior cosigned: not counted", () => {
     const checks = run({ lines: lines([], [LINE_P]), trustConfig: trust({}, { requirePriorCosigned: false }) });
-    expect(checks.find((c) => c.id === "witness.eligible")?.detail).toBe("no counted cosignature of the current checkpoint: not counted");
+    expect(checks.find((c) => c.id === "witness.eligible")?.detail).toBe(
+      "no counted cosignature of the current checkpoint: not counted",
+    );
     expect(decided(checks).state).toBe("INCONCLUSIVE");
   });
 
@@ -179,7 +227,10 @@ describe("form A over the design's example 2", () => {
     expect(decided(dup).state).toBe("PASS");
     expect(dup.filter((c) => c.id === "cosignature.signature")).toHaveLength(2);
     expect(dup.at(-1)?.detail).toMatch(/; 1 exact duplicate line\(s\) counted once$/);
-    const again = run({ lines: lines([LINE_C, WITNESS.cosign(NOTE_C, 1788998720n)], [LINE_P]), trustConfig: trust({}, { quorum: 2 }) });
+    const again = run({
+      lines: lines([LINE_C, WITNESS.cosign(NOTE_C, 1788998720n)], [LINE_P]),
+      trustConfig: trust({}, { quorum: 2 }),
+    });
     expect(again.filter((c) => c.id === "cosignature.signature" && c.state === "PASS")).toHaveLength(3);
     expect(decided(again)).toEqual({ state: "INCONCLUSIVE", check: "witness.quorum", code: "WITNESS_BELOW_QUORUM" });
   });
@@ -187,12 +238,19 @@ describe("form A over the design's example 2", () => {
   it("a quorum of 2 with one operator: INCONCLUSIVE, naming what was counted", () => {
     const checks = run({ trustConfig: trust({}, { quorum: 2 }) });
     expect(decided(checks)).toEqual({ state: "INCONCLUSIVE", check: "witness.quorum", code: "WITNESS_BELOW_QUORUM" });
-    expect(checks.at(-1)?.detail).toBe("witnessed by 1 independent operator(s), 2 required: only example-witness-org (w1)");
+    expect(checks.at(-1)?.detail).toBe(
+      "witnessed by 1 independent operator(s), 2 required: only example-witness-org (w1)",
+    );
   });
 
   it("a policy below one (only possible outside the schema) still needs one witness", () => {
     const t = trust();
-    const checks = run({ trustConfig: null, witnesses: t.witnesses, policy: { ...t.continuityPolicy, quorum: 0 }, lines: lines([], []) });
+    const checks = run({
+      trustConfig: null,
+      witnesses: t.witnesses,
+      policy: { ...t.continuityPolicy, quorum: 0 },
+      lines: lines([], []),
+    });
     expect(decided(checks)).toEqual({ state: "INCONCLUSIVE", check: "witness.quorum", code: "WITNESS_BELOW_QUORUM" });
   });
 
@@ -210,7 +268,11 @@ describe("form A over the design's example 2", () => {
   });
 
   it("--at: NOT_CHECKED without it; PASS within maxFutureSkewSeconds; INCONCLUSIVE and not counted beyond; an invalid time INCONCLUSIVE", () => {
-    expect(run().filter((c) => c.id === "cosignature.time").map((c) => c.state)).toEqual(["NOT_CHECKED", "NOT_CHECKED"]);
+    expect(
+      run()
+        .filter((c) => c.id === "cosignature.time")
+        .map((c) => c.state),
+    ).toEqual(["NOT_CHECKED", "NOT_CHECKED"]);
     // T_C = 1788998710 = 2026-09-10T00:05:10Z.
     const within = run({ at: parseRfc3339("2026-09-10T00:01:00Z") });
     expect(within.filter((c) => c.id === "cosignature.time").map((c) => c.detail)).toEqual([
@@ -219,9 +281,17 @@ describe("form A over the design's example 2", () => {
     ]);
     expect(decided(within).state).toBe("PASS");
     const beyond = run({ at: parseRfc3339("2026-09-10T00:00:00Z") });
-    expect(decided(beyond)).toEqual({ state: "INCONCLUSIVE", check: "cosignature.time", code: "COSIGNATURE_TIMESTAMP_FUTURE" });
+    expect(decided(beyond)).toEqual({
+      state: "INCONCLUSIVE",
+      check: "cosignature.time",
+      code: "COSIGNATURE_TIMESTAMP_FUTURE",
+    });
     expect(beyond.find((c) => c.id === "witness.eligible")?.code).toBe("WITNESS_CHECKPOINT_NOT_COSIGNED");
-    expect(decided(run({ at: parseRfc3339("yesterday") }))).toEqual({ state: "INCONCLUSIVE", check: "cosignature.time", code: "TIME_INVALID" });
+    expect(decided(run({ at: parseRfc3339("yesterday") }))).toEqual({
+      state: "INCONCLUSIVE",
+      check: "cosignature.time",
+      code: "TIME_INVALID",
+    });
   });
 
   it.each<[string, ChainOutcome, boolean, State, string]>([
@@ -233,14 +303,26 @@ describe("form A over the design's example 2", () => {
   });
 
   it("genesis with acceptGenesis: the current checkpoint's cosignature suffices", () => {
-    const checks = run({ chain: "genesis", prior: null, lines: lines([LINE_C]), trustConfig: trust({}, { acceptGenesis: true }) });
+    const checks = run({
+      chain: "genesis",
+      prior: null,
+      lines: lines([LINE_C]),
+      trustConfig: trust({}, { acceptGenesis: true }),
+    });
     expect(decided(checks).state).toBe("PASS");
     expect(checks.at(-1)?.detail).toMatch(/over a first checkpoint, accepted by continuityPolicy\.acceptGenesis$/);
   });
 
   it("lines for a prior the bundle does not carry are ignored", () => {
-    const checks = run({ chain: "genesis", prior: null, lines: lines([LINE_C], [LINE_P]), trustConfig: trust({}, { acceptGenesis: true }) });
-    expect(checks[0]?.id === "cosignature.note" && checks.find((c) => c.subject === "prior checkpoint")?.state).toBe("NOT_CHECKED");
+    const checks = run({
+      chain: "genesis",
+      prior: null,
+      lines: lines([LINE_C], [LINE_P]),
+      trustConfig: trust({}, { acceptGenesis: true }),
+    });
+    expect(checks[0]?.id === "cosignature.note" && checks.find((c) => c.subject === "prior checkpoint")?.state).toBe(
+      "NOT_CHECKED",
+    );
     expect(decided(checks).state).toBe("PASS");
   });
 });
@@ -258,17 +340,47 @@ describe("form A FAIL paths: malformed lines and cosignatures under a pinned key
     ["a trailing line feed", `${LINE_C}\n`, "cosignature.line", "NOTE_LINE_MALFORMED"],
     ["no space after the name", `— ${NAME}`, "cosignature.line", "NOTE_LINE_MALFORMED"],
     ["a name with a '+'", LINE_C.replace(NAME, "witness+example"), "cosignature.line", "NOTE_KEY_NAME_INVALID"],
-    ["a name with a no-break space", LINE_C.replace("witness.example", "witness\u00a0example"), "cosignature.line", "NOTE_KEY_NAME_INVALID"],
+    [
+      "a name with a no-break space",
+      LINE_C.replace("witness.example", "witness\u00a0example"),
+      "cosignature.line",
+      "NOTE_KEY_NAME_INVALID",
+    ],
     ["base64 without padding", LINE_C.replace(/==$/, ""), "cosignature.line", "NOTE_LINE_MALFORMED"],
     ["URL-safe base64", LINE_C.replace(/\//g, "_"), "cosignature.line", "NOTE_LINE_MALFORMED"],
-    ["two spaces before the base64", LINE_C.replace(`${NAME} `, `${NAME}  `), "cosignature.line", "NOTE_LINE_MALFORMED"],
-    ["four bytes: a key ID and nothing signed", withBlob(blob.subarray(0, 4)), "cosignature.line", "NOTE_LINE_MALFORMED"],
-    ["a short blob under the pinned key", withBlob(blob.subarray(0, 75)), "cosignature.signature", "COSIGNATURE_MALFORMED"],
-    ["a long blob under the pinned key", withBlob(Buffer.concat([blob, Buffer.of(0)])), "cosignature.signature", "COSIGNATURE_MALFORMED"],
+    [
+      "two spaces before the base64",
+      LINE_C.replace(`${NAME} `, `${NAME}  `),
+      "cosignature.line",
+      "NOTE_LINE_MALFORMED",
+    ],
+    [
+      "four bytes: a key ID and nothing signed",
+      withBlob(blob.subarray(0, 4)),
+      "cosignature.line",
+      "NOTE_LINE_MALFORMED",
+    ],
+    [
+      "a short blob under the pinned key",
+      withBlob(blob.subarray(0, 75)),
+      "cosignature.signature",
+      "COSIGNATURE_MALFORMED",
+    ],
+    [
+      "a long blob under the pinned key",
+      withBlob(Buffer.concat([blob, Buffer.of(0)])),
+      "cosignature.signature",
+      "COSIGNATURE_MALFORMED",
+    ],
     ["timestamp 0", timestamped(0n), "cosignature.signature", "COSIGNATURE_TIMESTAMP_INVALID"],
     ["timestamp 2^63", timestamped(2n ** 63n), "cosignature.signature", "COSIGNATURE_TIMESTAMP_INVALID"],
     ["another timestamp than the one signed", timestamped(1788998711n), "cosignature.signature", "COSIGNATURE_INVALID"],
-    ["one signature bit flipped", withBlob(Buffer.concat([blob.subarray(0, 75), Buffer.of((blob[75] as number) ^ 1)])), "cosignature.signature", "COSIGNATURE_INVALID"],
+    [
+      "one signature bit flipped",
+      withBlob(Buffer.concat([blob.subarray(0, 75), Buffer.of((blob[75] as number) ^ 1)])),
+      "cosignature.signature",
+      "COSIGNATURE_INVALID",
+    ],
   ])("%s: FAIL", (_, line, id, code) => {
     const checks = run({ lines: lines([line], [LINE_P]) });
     expect(decided(checks)).toEqual({ state: "FAIL", check: id, code });
@@ -277,7 +389,11 @@ describe("form A FAIL paths: malformed lines and cosignatures under a pinned key
   it("a bad line FAILs even when the witness would not count (producer-operated, no statement): never outvoted", () => {
     const bad = withBlob(Buffer.concat([blob.subarray(0, 75), Buffer.of((blob[75] as number) ^ 1)]));
     for (const t of [trust({ operator: "producer" }), trust({ statements: [] })]) {
-      expect(decided(run({ lines: lines([bad], [LINE_P]), trustConfig: t }))).toEqual({ state: "FAIL", check: "cosignature.signature", code: "COSIGNATURE_INVALID" });
+      expect(decided(run({ lines: lines([bad], [LINE_P]), trustConfig: t }))).toEqual({
+        state: "FAIL",
+        check: "cosignature.signature",
+        code: "COSIGNATURE_INVALID",
+      });
     }
     // … and a second, good witness reaching quorum does not outvote it.
     const other = new CllWitness("witness.example/cll-w2", ed25519FromSeed(new Uint8Array(32).fill(0x0c)), new Map());
@@ -291,7 +407,10 @@ describe("form A FAIL paths: malformed lines and cosignatures under a pinned key
       }),
     );
     if (!t.ok) throw new Error(t.detail);
-    const checks = run({ trustConfig: t.value, lines: lines([bad, other.cosign(NOTE_C, 1788998720n)], [LINE_P, other.cosign(NOTE_P, 1788998420n)]) });
+    const checks = run({
+      trustConfig: t.value,
+      lines: lines([bad, other.cosign(NOTE_C, 1788998720n)], [LINE_P, other.cosign(NOTE_P, 1788998420n)]),
+    });
     expect(checks.at(-1)?.state).toBe("PASS");
     expect(decided(checks)).toEqual({ state: "FAIL", check: "cosignature.signature", code: "COSIGNATURE_INVALID" });
   });
@@ -304,11 +423,19 @@ describe("form A FAIL paths: malformed lines and cosignatures under a pinned key
     ["non-ASCII", "journal-é"],
   ])("a log_id with %s cannot be a note origin: INCONCLUSIVE", (_, logId) => {
     const checks = run({ current: { ...C, logId }, prior: { ...P, logId } });
-    expect(decided(checks)).toEqual({ state: "INCONCLUSIVE", check: "cosignature.note", code: "LOG_ID_NOT_REPRESENTABLE" });
+    expect(decided(checks)).toEqual({
+      state: "INCONCLUSIVE",
+      check: "cosignature.note",
+      code: "LOG_ID_NOT_REPRESENTABLE",
+    });
   });
 
   it("an empty log (mmr_size 0) has no note", () => {
     const checks = run({ current: { ...C, mmrSize: 0 }, chain: "genesis", prior: null, lines: lines([LINE_C]) });
-    expect(decided(checks)).toEqual({ state: "INCONCLUSIVE", check: "cosignature.note", code: "NOTE_SIZE_NOT_ELIGIBLE" });
+    expect(decided(checks)).toEqual({
+      state: "INCONCLUSIVE",
+      check: "cosignature.note",
+      code: "NOTE_SIZE_NOT_ELIGIBLE",
+    });
   });
 });

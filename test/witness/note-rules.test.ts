@@ -3,11 +3,18 @@
  * `NewVerifier`, `Open`), and where this verifier is deliberately stricter.
  */
 import { describe, expect, it } from "vitest";
-import { isValidKeyName, noteKeyId, parseSignatureLine, parseVerifierKey, SIGNATURE_TYPE_COSIGNATURE_V1 } from "../../src/witness/note.js";
+import {
+  isValidKeyName,
+  noteKeyId,
+  parseSignatureLine,
+  parseVerifierKey,
+  SIGNATURE_TYPE_COSIGNATURE_V1,
+} from "../../src/witness/note.js";
 import { bytesToBase64, bytesToHex, concatBytes } from "../../src/util/bytes.js";
 
 const KEY = new Uint8Array(32).fill(7);
-const vkeyOf = (name: string, type: number, key = KEY) => `${name}+${bytesToHex(noteKeyId(name, type, key))}+${bytesToBase64(concatBytes(Uint8Array.of(type), key))}`;
+const vkeyOf = (name: string, type: number, key = KEY) =>
+  `${name}+${bytesToHex(noteKeyId(name, type, key))}+${bytesToBase64(concatBytes(Uint8Array.of(type), key))}`;
 const codeOf = (r: { ok: boolean; code?: string }) => (r.ok ? "ok" : r.code);
 
 describe("key names (Go isValidName)", () => {
@@ -33,7 +40,11 @@ describe("signature lines (Go note.Open)", () => {
   it("the name ends at the first space; the rest must be base64 of at least 5 bytes", () => {
     const five = bytesToBase64(Uint8Array.of(1, 2, 3, 4, 5));
     const r = parseSignatureLine(`— n ${five}`);
-    expect(r.ok && { name: r.value.name, keyId: r.value.keyIdHex, rest: bytesToHex(r.value.signature) }).toEqual({ name: "n", keyId: "01020304", rest: "05" });
+    expect(r.ok && { name: r.value.name, keyId: r.value.keyIdHex, rest: bytesToHex(r.value.signature) }).toEqual({
+      name: "n",
+      keyId: "01020304",
+      rest: "05",
+    });
     expect(codeOf(parseSignatureLine(`— n ${bytesToBase64(Uint8Array.of(1, 2, 3, 4))}`))).toBe("NOTE_LINE_MALFORMED");
     expect(codeOf(parseSignatureLine("— n "))).toBe("NOTE_LINE_MALFORMED");
     expect(codeOf(parseSignatureLine(`— n ${five} `))).toBe("NOTE_LINE_MALFORMED");
@@ -64,7 +75,9 @@ describe("verifier keys (Go NewVerifier)", () => {
 
   it("refuses what Go refuses, and upper-case key IDs (which Go accepts)", () => {
     const good = vkeyOf("w", 0x01);
-    expect(codeOf(parseVerifierKey(good.replace(/\+([0-9a-f]{8})\+/, (_, id: string) => `+${id.toUpperCase()}+`)))).toBe("VKEY_MALFORMED");
+    expect(
+      codeOf(parseVerifierKey(good.replace(/\+([0-9a-f]{8})\+/, (_, id: string) => `+${id.toUpperCase()}+`))),
+    ).toBe("VKEY_MALFORMED");
     expect(codeOf(parseVerifierKey("w+1234567+AQ=="))).toBe("VKEY_MALFORMED");
     expect(codeOf(parseVerifierKey("w"))).toBe("VKEY_MALFORMED");
     expect(codeOf(parseVerifierKey(`+${good.slice(2)}`))).toBe("NOTE_KEY_NAME_INVALID");

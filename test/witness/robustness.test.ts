@@ -23,8 +23,20 @@ const read = (file: string): JsonValue => {
   if (!r.ok) throw new Error(r.detail);
   return r.value;
 };
-const REPLACEMENTS: (JsonValue | undefined)[] = [undefined, null, true, "x", "— x AQIDBAU=", new JsonNumber("1"), new JsonNumber("-1.5"), [], newJsonObject()];
-const validateReport = new Ajv2020({ strict: true }).compile(JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")));
+const REPLACEMENTS: (JsonValue | undefined)[] = [
+  undefined,
+  null,
+  true,
+  "x",
+  "— x AQIDBAU=",
+  new JsonNumber("1"),
+  new JsonNumber("-1.5"),
+  [],
+  newJsonObject(),
+];
+const validateReport = new Ajv2020({ strict: true }).compile(
+  JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")),
+);
 
 function mutateEach(root: JsonValue, run: (what: string) => void): number {
   let runs = 0;
@@ -60,7 +72,11 @@ describe("continuity robustness", () => {
       const text = pyjson(bundle);
       if (!text.ok) throw new Error(text.detail);
       (part[0] as JsonObject).raw = Buffer.from(text.value.text).toString("base64");
-      const report = verify({ inputs: [{ source: "mutant", data: input }], trust, minEvidence: "CONTINUITY_WITNESSED" });
+      const report = verify({
+        inputs: [{ source: "mutant", data: input }],
+        trust,
+        minEvidence: "CONTINUITY_WITNESSED",
+      });
       expect(validateReport(JSON.parse(renderJson(report))), JSON.stringify(validateReport.errors)).toBe(true);
       const out = report.inputs[0];
       if (!out || isFailedInput(out)) throw new Error(`${what}: not verified`);
@@ -85,7 +101,10 @@ describe("continuity robustness", () => {
     });
     expect(runs + policyRuns).toBeGreaterThan(100);
     // Exit 0 where a mutation keeps the quorum (a removed label), 3 where it loses it, a trust error otherwise.
-    expect([...outcomes].every((o) => o === "0" || o === "3" || o.startsWith("TRUST_")), [...outcomes].join(", ")).toBe(true);
+    expect(
+      [...outcomes].every((o) => o === "0" || o === "3" || o.startsWith("TRUST_")),
+      [...outcomes].join(", "),
+    ).toBe(true);
     expect(outcomes.has("TRUST_SCHEMA") && outcomes.has("TRUST_KEY_INVALID")).toBe(true);
   });
 });

@@ -18,13 +18,24 @@ describe("--at: RFC 3339 date-times with an offset only (the grammar every prope
     expect(r.ok && r.value).toBe(seconds);
   });
 
-  it.each(["2026-09-10t00:05:10z", "2016-12-31T23:59:60Z", "2026-09-10", "2026-09-10T00:05Z", "2026-09-10 00:05:10Z", "2026-09-10T00:05:10", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-09-10T24:00:00Z", "2026-09-10T00:05:10+24:00", "1788998710", "now"])(
-    "%s is refused",
-    (text) => {
-      const r = parseRfc3339(text);
-      expect(r.ok ? "ok" : r.code).toBe("TIME_INVALID");
-    },
-  );
+  it.each([
+    "2026-09-10t00:05:10z",
+    "2016-12-31T23:59:60Z",
+    "2026-09-10",
+    "2026-09-10T00:05Z",
+    "2026-09-10 00:05:10Z",
+    "2026-09-10T00:05:10",
+    "2026-02-30T00:00:00Z",
+    "2025-02-29T00:00:00Z",
+    "2026-13-01T00:00:00Z",
+    "2026-09-10T24:00:00Z",
+    "2026-09-10T00:05:10+24:00",
+    "1788998710",
+    "now",
+  ])("%s is refused", (text) => {
+    const r = parseRfc3339(text);
+    expect(r.ok ? "ok" : r.code).toBe("TIME_INVALID");
+  });
 
   it("shows a timestamp with its date while a Date can hold it", () => {
     expect(showTimestamp(1788998710n)).toBe("1788998710 (2026-09-10T00:05:10Z)");
@@ -45,7 +56,11 @@ describe("continuityEvidence", () => {
       "continuityEvidence",
     );
     if (!r.ok) throw new Error(r.detail);
-    expect(r.value.lines.map((l) => `${l.role} ${l.path}`)).toEqual(["current continuityEvidence[0].lines[0]", "prior continuityEvidence[1].lines[0]", "prior continuityEvidence[1].lines[1]"]);
+    expect(r.value.lines.map((l) => `${l.role} ${l.path}`)).toEqual([
+      "current continuityEvidence[0].lines[0]",
+      "prior continuityEvidence[1].lines[0]",
+      "prior continuityEvidence[1].lines[1]",
+    ]);
     expect(r.value.unsupported).toEqual([{ path: "continuityEvidence[2]", type: "mldsa-cosignature/v1" }]);
   });
 
@@ -53,14 +68,42 @@ describe("continuityEvidence", () => {
     ["not an array", { lines: [] }, "continuityEvidence"],
     ["an entry not an object", ["x"], "continuityEvidence[0]"],
     ["no type", [{ checkpoint: "current", lines: [] }], "continuityEvidence[0]"],
-    ["an unknown member", [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: [], note: "x" }], "continuityEvidence[0].note"],
+    [
+      "an unknown member",
+      [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: [], note: "x" }],
+      "continuityEvidence[0].note",
+    ],
     ["no checkpoint", [{ type: "c2sp-cosignature/v1", lines: [] }], "continuityEvidence[0]"],
-    ["another checkpoint", [{ type: "c2sp-cosignature/v1", checkpoint: "next", lines: [] }], "continuityEvidence[0].checkpoint"],
-    ["lines not an array", [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: LINE }], "continuityEvidence[0].lines"],
-    ["a line not a string", [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: [1] }], "continuityEvidence[0].lines[0]"],
-    ["an over-long line", [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: ["x".repeat(4097)] }], "continuityEvidence[0].lines[0]"],
-    ["65 lines in one entry", [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: Array(65).fill(LINE) }], "continuityEvidence[0].lines"],
-    ["65 lines for one checkpoint over two entries", [32, 33].map((n) => ({ type: "c2sp-cosignature/v1", checkpoint: "prior", lines: Array(n).fill(LINE) })), "continuityEvidence[1].lines"],
+    [
+      "another checkpoint",
+      [{ type: "c2sp-cosignature/v1", checkpoint: "next", lines: [] }],
+      "continuityEvidence[0].checkpoint",
+    ],
+    [
+      "lines not an array",
+      [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: LINE }],
+      "continuityEvidence[0].lines",
+    ],
+    [
+      "a line not a string",
+      [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: [1] }],
+      "continuityEvidence[0].lines[0]",
+    ],
+    [
+      "an over-long line",
+      [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: ["x".repeat(4097)] }],
+      "continuityEvidence[0].lines[0]",
+    ],
+    [
+      "65 lines in one entry",
+      [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: Array(65).fill(LINE) }],
+      "continuityEvidence[0].lines",
+    ],
+    [
+      "65 lines for one checkpoint over two entries",
+      [32, 33].map((n) => ({ type: "c2sp-cosignature/v1", checkpoint: "prior", lines: Array(n).fill(LINE) })),
+      "continuityEvidence[1].lines",
+    ],
     ["65 entries", Array(65).fill({ type: "other" }), "continuityEvidence"],
   ])("%s: malformed at its path", (_, v, path) => {
     const r = parseContinuityEvidence(fromPlain(v), "continuityEvidence");
@@ -81,16 +124,27 @@ describe("--cosignatures file", () => {
     );
     if (!file.ok) throw new Error(file.detail);
     const m = fileLinesFor(file.value, { current: NOTE_C, prior: NOTE_P });
-    expect(m.lines.map((l) => `${l.role} ${l.path}`)).toEqual(["current --cosignatures[0].lines[0]", "prior --cosignatures[1].lines[0]"]);
+    expect(m.lines.map((l) => `${l.role} ${l.path}`)).toEqual([
+      "current --cosignatures[0].lines[0]",
+      "prior --cosignatures[1].lines[0]",
+    ]);
     expect(m.otherNotes).toBe(1);
     // A note that cannot be rendered matches nothing.
     expect(fileLinesFor(file.value, { current: undefined, prior: undefined }).otherNotes).toBe(3);
   });
 
   it.each([
-    ["a checkpoint member instead of a note", [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: [] }], "--cosignatures[0].checkpoint"],
+    [
+      "a checkpoint member instead of a note",
+      [{ type: "c2sp-cosignature/v1", checkpoint: "current", lines: [] }],
+      "--cosignatures[0].checkpoint",
+    ],
     ["a note that is not a string", [{ type: "c2sp-cosignature/v1", note: 5, lines: [] }], "--cosignatures[0].note"],
-    ["65 lines for one note", [32, 33].map((n) => ({ type: "c2sp-cosignature/v1", note: NOTE_C, lines: Array(n).fill(LINE) })), "--cosignatures[1].lines"],
+    [
+      "65 lines for one note",
+      [32, 33].map((n) => ({ type: "c2sp-cosignature/v1", note: NOTE_C, lines: Array(n).fill(LINE) })),
+      "--cosignatures[1].lines",
+    ],
     ["an object, not an array", { cosignatures: [] }, "--cosignatures"],
   ])("%s: malformed at its path", (_, v, path) => {
     const r = parseCosignatureFile(fromPlain(v));

@@ -31,7 +31,12 @@ import type { CheckExtras } from "./checks.js";
 import { interimRecords, type InterimRecord } from "./interim.js";
 import { foreignIds, uncoveredParts } from "./transcript.js";
 
-type Make = (id: "interim.cited" | "interim.prefix" | "interim.observed", state: State, detail: string, extras?: CheckExtras) => Check;
+type Make = (
+  id: "interim.cited" | "interim.prefix" | "interim.observed",
+  state: State,
+  detail: string,
+  extras?: CheckExtras,
+) => Check;
 
 interface Citation {
   readonly evidenceId: string;
@@ -56,7 +61,10 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
   const citations: Citation[] = [];
   const citedSoFar = new Set<string>();
   if (cited !== undefined) {
-    if (!Array.isArray(cited)) return [make("interim.cited", "FAIL", `taskEvidencePayload.interimEvidence is not an array: ${showValue(cited)}`)];
+    if (!Array.isArray(cited))
+      return [
+        make("interim.cited", "FAIL", `taskEvidencePayload.interimEvidence is not an array: ${showValue(cited)}`),
+      ];
     const transcript = transcriptOf(payload);
     cited.forEach((c, i) => {
       const subject = `interimEvidence[${i}]`;
@@ -73,12 +81,23 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
   for (const r of records) {
     const id = r.evidenceId;
     if (id === undefined) {
-      checks.push(make("interim.cited", "FAIL", "the supplied interim record carries no evidenceId: nothing can cite it", { subject: r.label }));
+      checks.push(
+        make("interim.cited", "FAIL", "the supplied interim record carries no evidenceId: nothing can cite it", {
+          subject: r.label,
+        }),
+      );
       continue;
     }
     const seen = byId.get(id);
     if (seen && !jsonEquals(seen.located.bundle, r.located.bundle)) {
-      checks.push(make("interim.cited", "FAIL", `two different interim bundles carry evidenceId ${id} (${seen.located.location} and ${r.located.location})`, { subject: r.label }));
+      checks.push(
+        make(
+          "interim.cited",
+          "FAIL",
+          `two different interim bundles carry evidenceId ${id} (${seen.located.location} and ${r.located.location})`,
+          { subject: r.label },
+        ),
+      );
     }
     if (!seen) byId.set(id, r);
   }
@@ -90,21 +109,37 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
     const state = stateAt(transcriptOf(payload), c.sequence);
     checks.push(
       r
-        ? make("interim.cited", "PASS", `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited and supplied (${r.located.location})`, { subject: c.subject })
-        : make("interim.cited", "NOT_CHECKED", `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited but not supplied: pass it (or the paused Task that carries it) with --interim to verify it`, { subject: c.subject }),
+        ? make(
+            "interim.cited",
+            "PASS",
+            `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited and supplied (${r.located.location})`,
+            { subject: c.subject },
+          )
+        : make(
+            "interim.cited",
+            "NOT_CHECKED",
+            `interim record ${c.evidenceId}, sealed in ${state} at transcript[${c.sequence}], is cited but not supplied: pass it (or the paused Task that carries it) with --interim to verify it`,
+            { subject: c.subject },
+          ),
     );
     if (r) {
       checks.push(prefixCheck(ctx, payload, citations, c, r, earlier, make));
       earlier = r;
     }
   }
-  for (const r of records) if (r.located.pausedTask) checks.push(observedCheck(r, transcriptOf(payload), citations, make));
+  for (const r of records)
+    if (r.located.pausedTask) checks.push(observedCheck(r, transcriptOf(payload), citations, make));
   for (const [id, r] of byId) {
     if (!citedIds.has(id)) {
       checks.push(
-        make("interim.cited", "FAIL", `the supplied interim record ${id} is not cited by the terminal payload: a dropped citation (the record of a pause this Task went through is missing from its terminal record)`, {
-          subject: r.label,
-        }),
+        make(
+          "interim.cited",
+          "FAIL",
+          `the supplied interim record ${id} is not cited by the terminal payload: a dropped citation (the record of a pause this Task went through is missing from its terminal record)`,
+          {
+            subject: r.label,
+          },
+        ),
       );
     }
   }
@@ -116,7 +151,12 @@ export function stateAt(transcript: readonly JsonValue[], sequence: number): str
   return typeof s === "string" ? s : "(unknown state)";
 }
 
-export function citationFault(c: JsonValue, transcript: readonly JsonValue[], earlier: readonly Citation[], citedSoFar: ReadonlySet<string>): string | undefined {
+export function citationFault(
+  c: JsonValue,
+  transcript: readonly JsonValue[],
+  earlier: readonly Citation[],
+  citedSoFar: ReadonlySet<string>,
+): string | undefined {
   if (!isJsonObject(c)) return "a citation is an object {evidenceId, sequence}";
   const keys = Object.keys(c);
   if (keys.length !== CITATION_MEMBERS.length || !CITATION_MEMBERS.every((m) => keys.includes(m))) {
@@ -125,14 +165,21 @@ export function citationFault(c: JsonValue, transcript: readonly JsonValue[], ea
   const evidenceId = member(c, "evidenceId");
   const sequence = asSafeInteger(member(c, "sequence"));
   if (!isHex64(evidenceId)) return `evidenceId ${showValue(evidenceId)} is not 64 lowercase hex`;
-  if (sequence === undefined || sequence < 0) return `sequence ${showValue(member(c, "sequence"))} is not a transcript position`;
+  if (sequence === undefined || sequence < 0)
+    return `sequence ${showValue(member(c, "sequence"))} is not a transcript position`;
   const entry = transcript[sequence];
   const to = isJsonObject(entry) ? member(entry, "toState") : undefined;
-  if (!isJsonObject(entry) || member(entry, "kind") !== TRANSITION_KIND || typeof to !== "string" || !(INTERRUPTED_TASK_STATES as readonly string[]).includes(to)) {
+  if (
+    !isJsonObject(entry) ||
+    member(entry, "kind") !== TRANSITION_KIND ||
+    typeof to !== "string" ||
+    !(INTERRUPTED_TASK_STATES as readonly string[]).includes(to)
+  ) {
     return `sequence ${sequence} is not a transition into an interrupted state in the transcript: an interim record is sealed at a pause`;
   }
   const last = earlier[earlier.length - 1];
-  if (last && sequence <= last.sequence) return `sequence ${sequence} does not follow the previous citation's ${last.sequence}: citations are in transcript order, one per pause`;
+  if (last && sequence <= last.sequence)
+    return `sequence ${sequence} does not follow the previous citation's ${last.sequence}: citations are in transcript order, one per pause`;
   if (citedSoFar.has(evidenceId)) return `evidenceId ${evidenceId} is cited twice`;
   return undefined;
 }
@@ -163,29 +210,39 @@ function prefixCheck(
   // One Task, one profile: an interim record under another profile would be judged by rules it does not follow.
   for (const m of ["recordProfile", "extensionVersion"]) {
     if (!jsonEquals(member(r.located.bundle, m), member(ctx.bundle, m))) {
-      return fail(`its ${m} ${showValue(member(r.located.bundle, m))} is not the terminal record's ${showValue(member(ctx.bundle, m))}`);
+      return fail(
+        `its ${m} ${showValue(member(r.located.bundle, m))} is not the terminal record's ${showValue(member(ctx.bundle, m))}`,
+      );
     }
   }
   const interim = r.ctx.payload;
   if (!interim) return fail("the interim record carries no taskEvidencePayload");
   for (const m of SAME_TASK_MEMBERS) {
     if (!jsonEquals(member(interim, m), member(payload, m))) {
-      return fail(`its ${m} ${showValue(member(interim, m))} is not the terminal record's ${showValue(member(payload, m))}: the record of ${m === "tenantId" ? "another tenant" : m === "authority" ? "another authority" : m === "capturePolicyId" ? "another capture policy" : "another Task"}`);
+      return fail(
+        `its ${m} ${showValue(member(interim, m))} is not the terminal record's ${showValue(member(payload, m))}: the record of ${m === "tenantId" ? "another tenant" : m === "authority" ? "another authority" : m === "capturePolicyId" ? "another capture policy" : "another Task"}`,
+      );
     }
   }
   const state = stateAt(transcriptOf(payload), c.sequence);
   if (member(interim, "terminalState") !== state) {
-    return fail(`it was sealed in ${showValue(member(interim, "terminalState"))}, but the transition at transcript[${c.sequence}] enters ${state}`);
+    return fail(
+      `it was sealed in ${showValue(member(interim, "terminalState"))}, but the transition at transcript[${c.sequence}] enters ${state}`,
+    );
   }
   const mine = transcriptOf(interim);
   const theirs = transcriptOf(payload);
   if (mine.length !== c.sequence + 1) {
-    return fail(`its transcript has ${mine.length} entries; sealed at transcript[${c.sequence}] it holds exactly the ${c.sequence + 1} entries up to and including that transition`);
+    return fail(
+      `its transcript has ${mine.length} entries; sealed at transcript[${c.sequence}] it holds exactly the ${c.sequence + 1} entries up to and including that transition`,
+    );
   }
   for (let i = 0; i < mine.length; i++) {
     if (!jsonEquals(mine[i], theirs[i])) {
       const d = firstDifference(theirs[i], mine[i]) as Difference;
-      return fail(`its transcript[${i}] differs from the terminal record's at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)} — the record of the pause and the end disagree on what happened before it`);
+      return fail(
+        `its transcript[${i}] differs from the terminal record's at ${d.path}: ${showValue(d.right)} vs ${showValue(d.left)} — the record of the pause and the end disagree on what happened before it`,
+      );
     }
   }
   const finalArtifacts = member(payload, "nonEvidenceArtifacts");
@@ -196,27 +253,55 @@ function prefixCheck(
   }
   const effects = member(interim, "nonEvidenceArtifacts");
   // A missing member is a FAIL, never a skipped comparison (contract §9.13), as in the terminal record.
-  if (!Array.isArray(effects)) return fail(`its nonEvidenceArtifacts ${showValue(effects)} is not an array: the effects done before the pause are not stated`);
+  if (!Array.isArray(effects))
+    return fail(
+      `its nonEvidenceArtifacts ${showValue(effects)} is not an array: the effects done before the pause are not stated`,
+    );
   for (const a of effects) {
     const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
     const kept = typeof id === "string" ? byArtifact.get(id) : undefined;
     if (!jsonEquals(kept, a)) {
-      return fail(`it records artifact ${showValue(id)} as done before the pause, but the terminal record ${kept === undefined ? "does not commit it" : "commits it with other content"}: an effect recorded before the pause is not undone after it`);
+      return fail(
+        `it records artifact ${showValue(id)} as done before the pause, but the terminal record ${kept === undefined ? "does not commit it" : "commits it with other content"}: an effect recorded before the pause is not undone after it`,
+      );
     }
   }
   // Effects accumulate: what the record of an earlier pause recorded was done before this pause too.
   const done = effectsOf(interim) as Map<string, JsonValue>;
   for (const [id, a] of effectsOf(earlier?.ctx.payload) ?? []) {
     if (!jsonEquals(done.get(id), a)) {
-      return fail(`the record of the earlier pause (${earlier?.evidenceId ?? ""}) records artifact ${showValue(id)} as done, but this one ${done.has(id) ? "records it with other content" : "does not"}: an effect done before one pause is done before the next`);
+      return fail(
+        `the record of the earlier pause (${earlier?.evidenceId ?? ""}) records artifact ${showValue(id)} as done, but this one ${done.has(id) ? "records it with other content" : "does not"}: an effect done before one pause is done before the next`,
+      );
     }
   }
-  const before = citations.filter((x) => x.sequence < c.sequence).map((x) => ({ evidenceId: x.evidenceId, sequence: x.sequence }));
+  const before = citations
+    .filter((x) => x.sequence < c.sequence)
+    .map((x) => ({ evidenceId: x.evidenceId, sequence: x.sequence }));
   const own = member(interim, "interimEvidence");
-  const ownList = own === undefined ? [] : Array.isArray(own) ? own.map((x) => ({ evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x, sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined })) : null;
-  const same = ownList !== null && ownList.length === before.length && ownList.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence);
-  if (!same) return fail(`it cites ${showValue(own ?? [])}, not exactly the ${before.length} interim record(s) the terminal record cites before transcript[${c.sequence}]`);
-  return make("interim.prefix", "PASS", `this Task's record at the pause at transcript[${c.sequence}] (${state}): the transcript up to it and ${Array.isArray(effects) ? effects.length : 0} effect(s) recorded there agree with the terminal record`, { subject });
+  const ownList =
+    own === undefined
+      ? []
+      : Array.isArray(own)
+        ? own.map((x) => ({
+            evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x,
+            sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined,
+          }))
+        : null;
+  const same =
+    ownList !== null &&
+    ownList.length === before.length &&
+    ownList.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence);
+  if (!same)
+    return fail(
+      `it cites ${showValue(own ?? [])}, not exactly the ${before.length} interim record(s) the terminal record cites before transcript[${c.sequence}]`,
+    );
+  return make(
+    "interim.prefix",
+    "PASS",
+    `this Task's record at the pause at transcript[${c.sequence}] (${state}): the transcript up to it and ${Array.isArray(effects) ? effects.length : 0} effect(s) recorded there agree with the terminal record`,
+    { subject },
+  );
 }
 
 /**
@@ -239,15 +324,30 @@ function resumingEntry(
   const entry = terminal[sequence + 1];
   const out = terminal[sequence + 2];
   const into = terminal[sequence];
-  if (!isJsonObject(entry) || "kind" in entry || !isJsonObject(out) || !isJsonObject(into) || !jsonEquals(into, record[sequence])) return undefined;
+  if (
+    !isJsonObject(entry) ||
+    "kind" in entry ||
+    !isJsonObject(out) ||
+    !isJsonObject(into) ||
+    !jsonEquals(into, record[sequence])
+  )
+    return undefined;
   if (member(entry, "messageId") !== m.messageId || member(entry, "role") !== "ROLE_USER") return undefined;
   if (member(entry, "partCommitment") !== sha256Hex(utf8(textOfParts(m.parts).text))) return undefined;
-  const resumes = member(out, "kind") === TRANSITION_KIND && member(out, "messageId") === m.messageId && member(out, "fromState") === member(into, "toState");
+  const resumes =
+    member(out, "kind") === TRANSITION_KIND &&
+    member(out, "messageId") === m.messageId &&
+    member(out, "fromState") === member(into, "toState");
   return resumes ? sequence + 1 : undefined;
 }
 
 /** The paused Task an interim record came with against what the record says of it. */
-function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citations: readonly Citation[], make: Make): Check {
+function observedCheck(
+  r: InterimRecord,
+  terminal: readonly JsonValue[],
+  citations: readonly Citation[],
+  make: Make,
+): Check {
   const subject = r.label;
   const fail = (detail: string) => make("interim.observed", "FAIL", detail, { subject });
   const paused = r.located.pausedTask as NonNullable<InterimRecord["located"]["pausedTask"]>;
@@ -255,14 +355,23 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
   const payload = r.ctx.payload;
   if (!payload) return fail("the interim record carries no taskEvidencePayload");
   if (member(payload, "taskId") !== task.id || (member(payload, "contextId") ?? "") !== (task.contextId ?? "")) {
-    return fail(`it names Task ${showValue(member(payload, "taskId"))} (context ${showValue(member(payload, "contextId"))}), but came with Task ${task.id} (context ${showValue(task.contextId ?? "")})`);
+    return fail(
+      `it names Task ${showValue(member(payload, "taskId"))} (context ${showValue(member(payload, "contextId"))}), but came with Task ${task.id} (context ${showValue(task.contextId ?? "")})`,
+    );
   }
   if (member(payload, "terminalState") !== task.state) {
-    return fail(`it was sealed in ${showValue(member(payload, "terminalState"))}, but the Task it came with waits in ${task.state}`);
+    return fail(
+      `it was sealed in ${showValue(member(payload, "terminalState"))}, but the Task it came with waits in ${task.state}`,
+    );
   }
   const byMessage = new Map<string, { index: number; entry: JsonObject }>();
   transcriptOf(payload).forEach((e, index) => {
-    if (isJsonObject(e) && !("kind" in e) && typeof member(e, "messageId") === "string" && !byMessage.has(member(e, "messageId") as string)) {
+    if (
+      isJsonObject(e) &&
+      !("kind" in e) &&
+      typeof member(e, "messageId") === "string" &&
+      !byMessage.has(member(e, "messageId") as string)
+    ) {
       byMessage.set(member(e, "messageId") as string, { index, entry: e });
     }
   });
@@ -281,13 +390,19 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
       uncovered += textOfParts(m.parts).otherParts;
       break;
     }
-    if (!e) return fail(`the paused Task's Message ${m.messageId} is not in the interim record's transcript: what happened before the pause is recorded at the pause (the one Message it may show beyond it is the resuming Message the terminal record commits right after this record's cited pause)`);
-    if (e.index < last) return fail(`the paused Task's Message ${m.messageId} is out of order in the interim record's transcript`);
+    if (!e)
+      return fail(
+        `the paused Task's Message ${m.messageId} is not in the interim record's transcript: what happened before the pause is recorded at the pause (the one Message it may show beyond it is the resuming Message the terminal record commits right after this record's cited pause)`,
+      );
+    if (e.index < last)
+      return fail(`the paused Task's Message ${m.messageId} is out of order in the interim record's transcript`);
     last = e.index;
     const text = textOfParts(m.parts);
     const recomputed = sha256Hex(utf8(text.text));
     if (member(e.entry, "partCommitment") !== recomputed || member(e.entry, "role") !== m.role) {
-      return fail(`the paused Task's Message ${m.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`);
+      return fail(
+        `the paused Task's Message ${m.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`,
+      );
     }
     uncovered += text.otherParts;
   }
@@ -296,16 +411,26 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
   const shown = task.statusMessage;
   const inHistory = shown ? history.find((m) => m.messageId === shown.messageId) : undefined;
   if (shown && inHistory && !jsonEquals(inHistory.json, shown.json)) {
-    return fail(`the paused Task's status.message has the messageId of ${inHistory.path} but different content: one messageId, two observations`);
+    return fail(
+      `the paused Task's status.message has the messageId of ${inHistory.path} but different content: one messageId, two observations`,
+    );
   }
   if (shown && !inHistory) {
     const e = byMessage.get(shown.messageId);
     const text = textOfParts(shown.parts);
     const recomputed = sha256Hex(utf8(text.text));
-    if (!e) return fail(`the paused Task's status.message ${shown.messageId} is not in the interim record's transcript: the request shown at the pause is recorded at the pause`);
-    if (e.index < last) return fail(`the paused Task's status.message ${shown.messageId} is out of order in the interim record's transcript`);
+    if (!e)
+      return fail(
+        `the paused Task's status.message ${shown.messageId} is not in the interim record's transcript: the request shown at the pause is recorded at the pause`,
+      );
+    if (e.index < last)
+      return fail(
+        `the paused Task's status.message ${shown.messageId} is out of order in the interim record's transcript`,
+      );
     if (member(e.entry, "partCommitment") !== recomputed || member(e.entry, "role") !== shown.role) {
-      return fail(`the paused Task's status.message ${shown.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`);
+      return fail(
+        `the paused Task's status.message ${shown.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`,
+      );
     }
     const foreign = foreignIds(shown, task);
     if (foreign) return fail(`the paused Task's ${foreign}`);
@@ -329,7 +454,9 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
     // The name is committed too (as taskBinding's artifact.binding compares it); absent is "".
     const name = isJsonObject(entry) ? member(entry, "name") : undefined;
     if ((name === null || name === undefined ? "" : name) !== (a.name ?? "")) {
-      return fail(`the paused Task's artifact ${a.artifactId} is named ${showValue(a.name ?? "")}, but the interim record commits it as ${showValue(name)}`);
+      return fail(
+        `the paused Task's artifact ${a.artifactId} is named ${showValue(a.name ?? "")}, but the interim record commits it as ${showValue(name)}`,
+      );
     }
     uncovered += text.otherParts;
   }
@@ -338,15 +465,28 @@ function observedCheck(r: InterimRecord, terminal: readonly JsonValue[], citatio
   const unshown = [...effects.keys()].filter((id) => !shownEffects.has(id));
   if (unshown.length > 0) {
     if (task.artifacts === undefined) {
-      return make("interim.observed", "INCONCLUSIVE", `it records ${unshown.length} effect(s) before the pause, but the paused Task it came with carries no artifacts member (not requested or not returned)`, { subject });
+      return make(
+        "interim.observed",
+        "INCONCLUSIVE",
+        `it records ${unshown.length} effect(s) before the pause, but the paused Task it came with carries no artifacts member (not requested or not returned)`,
+        { subject },
+      );
     }
-    return fail(`it records artifact(s) ${listCapped(unshown)} as done before the pause, but the paused Task it came with does not show them: an effect done after the pause, dated before it`);
+    return fail(
+      `it records artifact(s) ${listCapped(unshown)} as done before the pause, but the paused Task it came with does not show them: an effect done after the pause, dated before it`,
+    );
   }
   const summary = `the paused Task it came with (${task.state}, ${history.length} Message(s), ${paused.content.length} effect(s))`;
   const excepted =
     resuming === undefined
       ? ""
       : `, its last Message ${history.at(-1)?.messageId ?? ""} excepted: that is the resuming Message the terminal record commits at transcript[${resuming}], shown by the server before the state left the pause`;
-  if (uncovered > 0) return make("interim.observed", "INCONCLUSIVE", `${summary} matches what it records${excepted}; but it has ${uncoveredParts(uncovered)}`, { subject });
+  if (uncovered > 0)
+    return make(
+      "interim.observed",
+      "INCONCLUSIVE",
+      `${summary} matches what it records${excepted}; but it has ${uncoveredParts(uncovered)}`,
+      { subject },
+    );
   return make("interim.observed", "PASS", `${summary} is what it records${excepted}`, { subject });
 }

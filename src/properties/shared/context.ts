@@ -75,7 +75,8 @@ export class EvidenceContext {
     const version = member(this.bundle, "extensionVersion");
     if (version !== EXTENSION_VERSION) return `unsupported extension version ${showValue(version)}`;
     const profile = this.recordProfile;
-    if (profile !== RECORD_PROFILE_V1) return `unsupported record profile ${profile === undefined ? "(none stated)" : profile}`;
+    if (profile !== RECORD_PROFILE_V1)
+      return `unsupported record profile ${profile === undefined ? "(none stated)" : profile}`;
     return undefined;
   }
 
@@ -129,7 +130,8 @@ export class EvidenceContext {
   get recomputedEvidenceId(): Result<Digest> {
     return this.once("evidenceId", () => {
       const payload = member(this.bundle, "taskEvidencePayload");
-      if (!isJsonObject(payload)) return fail("CANON_NOT_AN_OBJECT", "taskEvidencePayload is not an object", "taskEvidencePayload");
+      if (!isJsonObject(payload))
+        return fail("CANON_NOT_AN_OBJECT", "taskEvidencePayload is not an object", "taskEvidencePayload");
       return this.pyjsonDigest(payload);
     });
   }

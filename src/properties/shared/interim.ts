@@ -37,7 +37,13 @@ export interface InterimRecord {
 export function interimRecords(ctx: EvidenceContext): readonly InterimRecord[] {
   return ctx.once("interimRecords", () =>
     (ctx.evidence.interimBundles ?? []).map((located) => {
-      const evidence = { shape: "bundle" as const, bundles: [located], evidenceArtifacts: new Set<never>(), origin: {}, notes: [] };
+      const evidence = {
+        shape: "bundle" as const,
+        bundles: [located],
+        evidenceArtifacts: new Set<never>(),
+        origin: {},
+        notes: [],
+      };
       const id: JsonValue | undefined = memberAt(located.bundle, "evidenceId");
       const evidenceId = typeof id === "string" ? id : undefined;
       return {
@@ -68,7 +74,10 @@ export function interimChecks<Id extends string>(
   return interimRecords(ctx).map((r) => {
     const result = ctx.once(`interim ${id} ${r.located.location}`, () => run(r.ctx));
     const subject = r.label;
-    if (result.state === "NOT_PRESENT") return make(id, "FAIL", `the supplied interim record carries nothing for this property: ${result.detail}`, { subject });
+    if (result.state === "NOT_PRESENT")
+      return make(id, "FAIL", `the supplied interim record carries nothing for this property: ${result.detail}`, {
+        subject,
+      });
     if (result.state !== "FAIL") {
       const more = extra?.(r);
       if (more && more.state !== "PASS") return make(id, more.state, more.detail, { subject });
@@ -92,7 +101,11 @@ export function withInterim(result: PropertyResult, extra: readonly Check[]): Pr
   const listed = idle
     ? extra.map((c) =>
         c.state === "PASS" || c.state === "INCONCLUSIVE"
-          ? { ...c, state: "NOT_CHECKED" as const, detail: `not counted, the terminal record being ${result.state} here (${c.state}: ${c.detail})` }
+          ? {
+              ...c,
+              state: "NOT_CHECKED" as const,
+              detail: `not counted, the terminal record being ${result.state} here (${c.state}: ${c.detail})`,
+            }
           : c,
       )
     : extra;

@@ -26,7 +26,8 @@ function producerKeys(ctx: EvidenceContext): { fingerprints: Set<string>; rawHex
     const capsuleKey = memberAt(ctx.capsule, "key_id");
     if (typeof capsuleKey === "string") rawHex.set(capsuleKey, "the capsule's key_id");
     const checkpointKey = memberAt(ctx.manifest, "cllCheckpoint", "key_id");
-    if (typeof checkpointKey === "string" && !rawHex.has(checkpointKey)) rawHex.set(checkpointKey, "the checkpoint's key_id");
+    if (typeof checkpointKey === "string" && !rawHex.has(checkpointKey))
+      rawHex.set(checkpointKey, "the checkpoint's key_id");
     const priorKey = memberAt(ctx.manifest, "priorCheckpoint", "key_id");
     if (typeof priorKey === "string" && !rawHex.has(priorKey)) rawHex.set(priorKey, "the prior checkpoint's key_id");
     return { fingerprints, rawHex };
@@ -37,12 +38,17 @@ export function judgeOperator(ctx: EvidenceContext, keys: readonly TrustedKey[],
   const own = producerKeys(ctx);
   for (const k of keys) {
     if (own.fingerprints.has(k.key.fingerprint)) {
-      return { label: "producer-operated", why: `its key ${k.key.fingerprint} is also a producer key in the trust file` };
+      return {
+        label: "producer-operated",
+        why: `its key ${k.key.fingerprint} is also a producer key in the trust file`,
+      };
     }
     const role = k.key.ed25519Hex !== undefined ? own.rawHex.get(k.key.ed25519Hex) : undefined;
     if (role) return { label: "producer-operated", why: `its key ${k.key.fingerprint} is ${role}` };
   }
-  return { label: stated === "independent" ? "independent" : stated === "producer" ? "producer-operated" : "unspecified" };
+  return {
+    label: stated === "independent" ? "independent" : stated === "producer" ? "producer-operated" : "unspecified",
+  };
 }
 
 /** The label in words for a detail line, with the reason when keys overrode the trust file. */

@@ -28,7 +28,9 @@ const ENTRY_MEMBERS = ["holder", "id", "traceDigest"];
 
 function callees(trace: JsonValue): string {
   const cited = calleeCitations(trace);
-  return cited.length > 0 ? `; callee evidence cited (listed, never fetched or followed): ${listCapped(cited.map((c) => `${c.callee} → ${c.evidenceId}`))}` : "";
+  return cited.length > 0
+    ? `; callee evidence cited (listed, never fetched or followed): ${listCapped(cited.map((c) => `${c.callee} → ${c.evidenceId}`))}`
+    : "";
 }
 
 /** Whether the holder an entry names is part of the observation at all (a Message may be truncated away). */
@@ -49,7 +51,8 @@ export function traceDigestChecks(ctx: EvidenceContext, payload: JsonObject, tas
   const checks: Check[] = [];
   const covered = new Set<MetadataTrace>();
   if (listed !== undefined) {
-    if (!Array.isArray(listed)) return [make("trace.digest", "FAIL", `taskEvidencePayload.traceDigests is not an array: ${showValue(listed)}`)];
+    if (!Array.isArray(listed))
+      return [make("trace.digest", "FAIL", `taskEvidencePayload.traceDigests is not an array: ${showValue(listed)}`)];
     listed.forEach((entry, i) => {
       const subject = `traceDigests[${i}]`;
       const fault = entryFault(entry);
@@ -59,14 +62,31 @@ export function traceDigestChecks(ctx: EvidenceContext, payload: JsonObject, tas
       const id = member(e, "id") as string;
       const claimed = member(e, "traceDigest") as string;
       if (holder === "task" && id !== task.id) {
-        return void checks.push(make("trace.digest", "FAIL", `the payload commits to a Traceability trace on Task ${id}, not on this Task ${task.id}`, { subject }));
+        return void checks.push(
+          make(
+            "trace.digest",
+            "FAIL",
+            `the payload commits to a Traceability trace on Task ${id}, not on this Task ${task.id}`,
+            { subject },
+          ),
+        );
       }
       const trace = byHolder.get(`${holder} ${id}`);
       if (!trace) {
         checks.push(
           present.has(`${holder} ${id}`)
-            ? make("trace.digest", "FAIL", `the payload commits to a Traceability trace on ${holder} ${id}, which the observed Task carries without one`, { subject })
-            : make("trace.digest", "INCONCLUSIVE", `the payload commits to a Traceability trace on ${holder} ${id}, which the observed Task does not show (history or artifacts may be incomplete)`, { subject }),
+            ? make(
+                "trace.digest",
+                "FAIL",
+                `the payload commits to a Traceability trace on ${holder} ${id}, which the observed Task carries without one`,
+                { subject },
+              )
+            : make(
+                "trace.digest",
+                "INCONCLUSIVE",
+                `the payload commits to a Traceability trace on ${holder} ${id}, which the observed Task does not show (history or artifacts may be incomplete)`,
+                { subject },
+              ),
         );
         return;
       }
@@ -76,7 +96,14 @@ export function traceDigestChecks(ctx: EvidenceContext, payload: JsonObject, tas
   }
   for (const t of observed) {
     if (covered.has(t)) continue;
-    checks.push(make("trace.digest", "NOT_PRESENT", `the Traceability trace at ${t.path} is informational, not covered by evidence: the payload carries no digest of it${callees(t.value)}`, { subject: t.path }));
+    checks.push(
+      make(
+        "trace.digest",
+        "NOT_PRESENT",
+        `the Traceability trace at ${t.path} is informational, not covered by evidence: the payload carries no digest of it${callees(t.value)}`,
+        { subject: t.path },
+      ),
+    );
   }
   return checks;
 }
@@ -84,25 +111,53 @@ export function traceDigestChecks(ctx: EvidenceContext, payload: JsonObject, tas
 function entryFault(entry: JsonValue): string | undefined {
   if (!isJsonObject(entry)) return "an entry is an object {holder, id, traceDigest}";
   const keys = Object.keys(entry);
-  if (keys.length !== ENTRY_MEMBERS.length || !ENTRY_MEMBERS.every((m) => keys.includes(m))) return `an entry has exactly the members holder, id and traceDigest; this one has ${listCapped(keys)}`;
+  if (keys.length !== ENTRY_MEMBERS.length || !ENTRY_MEMBERS.every((m) => keys.includes(m)))
+    return `an entry has exactly the members holder, id and traceDigest; this one has ${listCapped(keys)}`;
   const holder = member(entry, "holder");
-  if (!(HOLDERS as readonly JsonValue[]).includes(holder ?? null)) return `holder ${showValue(holder)} is not one of ${HOLDERS.join(", ")}`;
+  if (!(HOLDERS as readonly JsonValue[]).includes(holder ?? null))
+    return `holder ${showValue(holder)} is not one of ${HOLDERS.join(", ")}`;
   if (typeof member(entry, "id") !== "string") return `id ${showValue(member(entry, "id"))} is not a string`;
-  if (!isHex64(member(entry, "traceDigest"))) return `traceDigest ${showValue(member(entry, "traceDigest"))} is not 64 lowercase hex`;
+  if (!isHex64(member(entry, "traceDigest")))
+    return `traceDigest ${showValue(member(entry, "traceDigest"))} is not 64 lowercase hex`;
   return undefined;
 }
 
 function digestCheck(ctx: EvidenceContext, trace: MetadataTrace, claimed: string, subject: string, make: Make): Check {
   const r = ctx.pyjsonDigest(trace.value);
-  if (!r.ok) return make("trace.digest", "FAIL", `the trace at ${trace.path} cannot be digested: ${r.detail}`, { subject, code: r.code });
+  if (!r.ok)
+    return make("trace.digest", "FAIL", `the trace at ${trace.path} cannot be digested: ${r.detail}`, {
+      subject,
+      code: r.code,
+    });
   const values = { traceDigest: claimed, recomputed: r.value.hex };
-  if (r.value.hex === claimed) return make("trace.digest", "PASS", `the Traceability trace at ${trace.path} hashes to the payload's traceDigest${callees(trace.value)}`, { subject, values });
+  if (r.value.hex === claimed)
+    return make(
+      "trace.digest",
+      "PASS",
+      `the Traceability trace at ${trace.path} hashes to the payload's traceDigest${callees(trace.value)}`,
+      { subject, values },
+    );
   // Metadata is a protobuf Struct: its numbers are doubles, and a Python emitter writes 3 as 3.0.
   const n = findNarrowing(trace.value, (candidate) => {
     const d = ctx.pyjsonDigest(candidate);
     return d.ok && d.value.hex === claimed;
   });
-  if (n.kind === "match") return make("trace.digest", "INCONCLUSIVE", `the trace at ${trace.path} ${widenedReason("metadata", n.narrowed)}`, { subject, values });
-  if (n.kind === "tooMany") return make("trace.digest", "INCONCLUSIVE", `the trace at ${trace.path} does not hash to the payload's traceDigest, and ${n.reason}`, { subject, values });
-  return make("trace.digest", "FAIL", `the Traceability trace at ${trace.path} hashes to ${r.value.hex}, not to the payload's traceDigest ${claimed}: changed since it was sealed`, { subject, values });
+  if (n.kind === "match")
+    return make("trace.digest", "INCONCLUSIVE", `the trace at ${trace.path} ${widenedReason("metadata", n.narrowed)}`, {
+      subject,
+      values,
+    });
+  if (n.kind === "tooMany")
+    return make(
+      "trace.digest",
+      "INCONCLUSIVE",
+      `the trace at ${trace.path} does not hash to the payload's traceDigest, and ${n.reason}`,
+      { subject, values },
+    );
+  return make(
+    "trace.digest",
+    "FAIL",
+    `the Traceability trace at ${trace.path} hashes to ${r.value.hex}, not to the payload's traceDigest ${claimed}: changed since it was sealed`,
+    { subject, values },
+  );
 }

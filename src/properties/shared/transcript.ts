@@ -15,11 +15,25 @@
  * so an omitted, reordered, substituted or spliced resumption breaks a rule or a commitment.
  */
 import { listCapped, showValue } from "../../json/diff.js";
-import { asSafeInteger, hasMember, isJsonObject, JsonNumber, member, type JsonObject, type JsonValue } from "../../json/value.js";
+import {
+  asSafeInteger,
+  hasMember,
+  isJsonObject,
+  JsonNumber,
+  member,
+  type JsonObject,
+  type JsonValue,
+} from "../../json/value.js";
 import { joinPath } from "../../json/path.js";
 import { pyjson } from "../../canon/pyjson.js";
 import { isHex64, sha256Hex, utf8 } from "../../util/bytes.js";
-import { INTERRUPTED_TASK_STATES, TASK_STATES, TERMINAL_TASK_STATES, TRANSITION_COMMITMENT_TAG, TRANSITION_KIND } from "../../profile.js";
+import {
+  INTERRUPTED_TASK_STATES,
+  TASK_STATES,
+  TERMINAL_TASK_STATES,
+  TRANSITION_COMMITMENT_TAG,
+  TRANSITION_KIND,
+} from "../../profile.js";
 import { textOfParts, type A2AMessage, type A2ATask } from "../../input/a2a.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
@@ -42,7 +56,14 @@ export type TranscriptEntry = MessageEntry | TransitionEntry;
 
 const MESSAGE_MEMBERS = ["messageId", "role", "partCommitment", "sequence"] as const;
 /** Exactly these: anything else (a token, a credential, an authorization header) never belongs in a transcript. */
-export const TRANSITION_MEMBERS = ["fromState", "kind", "messageId", "sequence", "toState", "transitionCommitment"] as const;
+export const TRANSITION_MEMBERS = [
+  "fromState",
+  "kind",
+  "messageId",
+  "sequence",
+  "toState",
+  "transitionCommitment",
+] as const;
 
 /**
  * The transcript's entries, or its first structural fault (contract §9.13: a missing member is a
@@ -56,9 +77,11 @@ export function readTranscript(transcript: readonly JsonValue[]): { entries: Tra
   for (const [i, e] of transcript.entries()) {
     const at = joinPath("transcript", i);
     if (!isJsonObject(e)) return { entries, fault: `${at} is not an object` };
-    if (asSafeInteger(member(e, "sequence")) !== i) return { entries, fault: `${at}.sequence is ${showValue(member(e, "sequence"))}, expected ${i}` };
+    if (asSafeInteger(member(e, "sequence")) !== i)
+      return { entries, fault: `${at}.sequence is ${showValue(member(e, "sequence"))}, expected ${i}` };
     if (hasMember(e, "kind")) {
-      if (member(e, "kind") !== TRANSITION_KIND) return { entries, fault: `${at}.kind ${showValue(member(e, "kind"))} is not an entry kind of this profile` };
+      if (member(e, "kind") !== TRANSITION_KIND)
+        return { entries, fault: `${at}.kind ${showValue(member(e, "kind"))} is not an entry kind of this profile` };
       entries.push({ kind: "transition", index: i, json: e });
       continue;
     }
@@ -68,7 +91,13 @@ export function readTranscript(transcript: readonly JsonValue[]): { entries: Tra
     if (typeof messageId !== "string") return { entries, fault: `${at}.messageId is not a string` };
     if (seen.has(messageId)) return { entries, fault: `${at}: messageId ${messageId} appears twice` };
     seen.add(messageId);
-    entries.push({ kind: "message", index: i, messageId, role: member(e, "role") as JsonValue, partCommitment: member(e, "partCommitment") as JsonValue });
+    entries.push({
+      kind: "message",
+      index: i,
+      messageId,
+      role: member(e, "role") as JsonValue,
+      partCommitment: member(e, "partCommitment") as JsonValue,
+    });
   }
   return { entries };
 }
@@ -101,7 +130,10 @@ export function uncoveredParts(n: number): string {
  * that other Task (spliced in): its content can be committed consistently, its place cannot.
  * An absent id names nothing (a client's first Message carries none).
  */
-export function foreignIds(m: A2AMessage, task: { readonly id: string; readonly contextId?: string }): string | undefined {
+export function foreignIds(
+  m: A2AMessage,
+  task: { readonly id: string; readonly contextId?: string },
+): string | undefined {
   const ids = messageTaskIds(m);
   const contextId = task.contextId ?? "";
   if ((ids.taskId !== "" && ids.taskId !== task.id) || (ids.contextId !== "" && ids.contextId !== contextId)) {
@@ -140,7 +172,8 @@ export function transitionPreimage(
 type TransitionId = "transcript.transition" | "transcript.resumption";
 type Make = (id: TransitionId, state: State, detail: string, extras?: CheckExtras) => Check;
 
-const isState = (v: JsonValue | undefined): v is string => typeof v === "string" && (TASK_STATES as readonly string[]).includes(v);
+const isState = (v: JsonValue | undefined): v is string =>
+  typeof v === "string" && (TASK_STATES as readonly string[]).includes(v);
 const isInterrupted = (s: string) => (INTERRUPTED_TASK_STATES as readonly string[]).includes(s);
 const isTerminal = (s: string) => (TERMINAL_TASK_STATES as readonly string[]).includes(s);
 const short = (s: string) => s.replace("TASK_STATE_", "");
@@ -162,7 +195,12 @@ interface Paused {
  * Message. The structure (members, states, order, contiguity) is the payload's own; the
  * commitment is recomputed from the observed Task.
  */
-export function transitionChecks(entries: readonly TranscriptEntry[], payload: JsonObject, observed: Observed, make: Make): Check[] {
+export function transitionChecks(
+  entries: readonly TranscriptEntry[],
+  payload: JsonObject,
+  observed: Observed,
+  make: Make,
+): Check[] {
   const checks: Check[] = [];
   const terminalState = member(payload, "terminalState");
   let paused: Paused | undefined;
@@ -208,7 +246,9 @@ export function transitionChecks(entries: readonly TranscriptEntry[], payload: J
     const out = isInterrupted(from) && (to === "TASK_STATE_WORKING" || isTerminal(to));
     const step = `${short(from)} → ${short(to)}`;
     if (!into && !out) {
-      checks.push(fault(`${step} is not a transition into or out of an interrupted state (the profile records exactly those)`));
+      checks.push(
+        fault(`${step} is not a transition into or out of an interrupted state (the profile records exactly those)`),
+      );
       continue;
     }
     const before = entries[e.index - 1];
@@ -216,12 +256,16 @@ export function transitionChecks(entries: readonly TranscriptEntry[], payload: J
     if (ended) {
       structural = `${step} comes after the Task ended: no transition follows the one into a terminal state`;
     } else if (into) {
-      if (paused) structural = `${step} while still paused in ${short(paused.state)} since transcript[${paused.index}]: the transition out is missing or reordered`;
-      else if (from === "TASK_STATE_SUBMITTED" && transitions > 1) structural = `${step}: a Task that already resumed pauses from WORKING, not SUBMITTED`;
-      else if (messageId === null) structural = `${step} is bound to no Message: the request for ${to === "TASK_STATE_AUTH_REQUIRED" ? "authentication" : "input"} is the Message entry right before it`;
+      if (paused)
+        structural = `${step} while still paused in ${short(paused.state)} since transcript[${paused.index}]: the transition out is missing or reordered`;
+      else if (from === "TASK_STATE_SUBMITTED" && transitions > 1)
+        structural = `${step}: a Task that already resumed pauses from WORKING, not SUBMITTED`;
+      else if (messageId === null)
+        structural = `${step} is bound to no Message: the request for ${to === "TASK_STATE_AUTH_REQUIRED" ? "authentication" : "input"} is the Message entry right before it`;
       else if (before?.kind !== "message" || before.messageId !== messageId) {
         structural = `${step} names messageId ${messageId}, but the entry right before it (transcript[${e.index - 1}]) is ${before?.kind === "message" ? `Message ${before.messageId}` : "not a Message"}: the request comes immediately before the transition into`;
-      } else if (before.role !== "ROLE_AGENT") structural = `${step}: the request at transcript[${before.index}] has role ${showValue(before.role)}, not ROLE_AGENT (the agent asks for input or authentication)`;
+      } else if (before.role !== "ROLE_AGENT")
+        structural = `${step}: the request at transcript[${before.index}] has role ${showValue(before.role)}, not ROLE_AGENT (the agent asks for input or authentication)`;
     } else if (!paused) {
       structural = `${step} leaves ${short(from)} without a transition into it before: reordered, or spliced in from another Task`;
     } else if (paused.state !== from) {
@@ -229,7 +273,8 @@ export function transitionChecks(entries: readonly TranscriptEntry[], payload: J
     } else if (isTerminal(to) && to !== terminalState) {
       structural = `${step} ends the Task in ${short(to)}, but the payload's terminalState is ${showValue(terminalState)}`;
     } else if (messageId === null) {
-      if (paused.index !== e.index - 1) structural = `${step} is bound to no Message, yet transcript[${paused.index + 1}…${e.index - 1}] lie between the transition in and out: a pause is contiguous`;
+      if (paused.index !== e.index - 1)
+        structural = `${step} is bound to no Message, yet transcript[${paused.index + 1}…${e.index - 1}] lie between the transition in and out: a pause is contiguous`;
       else if (to === "TASK_STATE_WORKING" && from === "TASK_STATE_INPUT_REQUIRED") {
         structural = `${step} without a resuming Message: INPUT_REQUIRED is left to WORKING only by the Message that supplies the input (omitted resumption)`;
       }
@@ -250,13 +295,19 @@ export function transitionChecks(entries: readonly TranscriptEntry[], payload: J
       continue;
     }
     checks.push(commitmentCheck(e.index, from, to, messageId as string | null, commitment, observed, make));
-    if (out && typeof messageId === "string") checks.push(resumptionCheck(e.index, messageId, observed, observedAfter, make));
+    if (out && typeof messageId === "string")
+      checks.push(resumptionCheck(e.index, messageId, observed, observedAfter, make));
   }
   if (paused && typeof terminalState === "string" && isTerminal(terminalState)) {
     checks.push(
-      make("transcript.transition", "FAIL", `the transcript ends paused in ${short(paused.state)} (transcript[${paused.index}]), but the record is of a Task in ${short(terminalState)}: the transition out is missing`, {
-        subject: "transcript",
-      }),
+      make(
+        "transcript.transition",
+        "FAIL",
+        `the transcript ends paused in ${short(paused.state)} (transcript[${paused.index}]), but the record is of a Task in ${short(terminalState)}: the transition out is missing`,
+        {
+          subject: "transcript",
+        },
+      ),
     );
   }
   return checks;
@@ -275,17 +326,38 @@ function commitmentCheck(
   const step = `${short(from)} → ${short(to)}`;
   const message = messageId === null ? null : observed.byId.get(messageId);
   if (message === undefined) {
-    return make("transcript.transition", "INCONCLUSIVE", `${step}: the commitment is not recomputed, because the bound Message ${messageId} is not in the observed history (history may be truncated)`, { subject });
+    return make(
+      "transcript.transition",
+      "INCONCLUSIVE",
+      `${step}: the commitment is not recomputed, because the bound Message ${messageId} is not in the observed history (history may be truncated)`,
+      { subject },
+    );
   }
   const task = { id: observed.task.id, contextId: observed.task.contextId ?? "" };
   const recomputed = sha256Hex(utf8(transitionPreimage(task, index, from, to, messageId, message)));
   const values = { transitionCommitment: commitment, recomputed };
   if (recomputed !== commitment) {
-    return make("transcript.transition", "FAIL", `${step}: transitionCommitment ${commitment} != ${recomputed} recomputed from the observed Task${message ? ` and Message ${message.messageId}` : ""}`, { subject, values });
+    return make(
+      "transcript.transition",
+      "FAIL",
+      `${step}: transitionCommitment ${commitment} != ${recomputed} recomputed from the observed Task${message ? ` and Message ${message.messageId}` : ""}`,
+      { subject, values },
+    );
   }
-  const bound = message === null ? "bound to no Message" : `bound to ${message.role === "ROLE_AGENT" ? "the request" : "the resuming Message"} ${message.messageId}`;
-  const auth = from === "TASK_STATE_AUTH_REQUIRED" || to === "TASK_STATE_AUTH_REQUIRED" ? "; authorization is not judged here: the transcript records the pause and its resumption, never credentials" : "";
-  return make("transcript.transition", "PASS", `${step} at transcript[${index}], ${bound}; commitment recomputed from the observed Task${auth}`, { subject, values });
+  const bound =
+    message === null
+      ? "bound to no Message"
+      : `bound to ${message.role === "ROLE_AGENT" ? "the request" : "the resuming Message"} ${message.messageId}`;
+  const auth =
+    from === "TASK_STATE_AUTH_REQUIRED" || to === "TASK_STATE_AUTH_REQUIRED"
+      ? "; authorization is not judged here: the transcript records the pause and its resumption, never credentials"
+      : "";
+  return make(
+    "transcript.transition",
+    "PASS",
+    `${step} at transcript[${index}], ${bound}; commitment recomputed from the observed Task${auth}`,
+    { subject, values },
+  );
 }
 
 /**
@@ -293,15 +365,31 @@ function commitmentCheck(
  * another Task (spliced in, with its content) could have been committed consistently by the
  * producer; its own taskId and contextId say where it belongs.
  */
-function resumptionCheck(index: number, messageId: string, observed: Observed, observedAfter: (index: number) => boolean, make: Make): Check {
+function resumptionCheck(
+  index: number,
+  messageId: string,
+  observed: Observed,
+  observedAfter: (index: number) => boolean,
+  make: Make,
+): Check {
   const subject = `transcript[${index}]`;
   const m = observed.byId.get(messageId);
   if (!m) {
     // GetTask's historyLength keeps the most recent Messages: one missing while later ones show was removed, not truncated.
     if (observedAfter(index)) {
-      return make("transcript.resumption", "FAIL", `the resuming Message ${messageId} is not in the observed history, which shows Messages committed after it: the resumption was omitted`, { subject });
+      return make(
+        "transcript.resumption",
+        "FAIL",
+        `the resuming Message ${messageId} is not in the observed history, which shows Messages committed after it: the resumption was omitted`,
+        { subject },
+      );
     }
-    return make("transcript.resumption", "INCONCLUSIVE", `the resuming Message ${messageId} is not in the observed history (history may be truncated)`, { subject });
+    return make(
+      "transcript.resumption",
+      "INCONCLUSIVE",
+      `the resuming Message ${messageId} is not in the observed history (history may be truncated)`,
+      { subject },
+    );
   }
   const ids = messageTaskIds(m);
   const contextId = observed.task.contextId ?? "";
@@ -317,6 +405,14 @@ function resumptionCheck(index: number, messageId: string, observed: Observed, o
       { subject, values },
     );
   }
-  const context = ids.contextId === "" ? " (it names no context: a Message continuing a Task may leave contextId out)" : " and context";
-  return make("transcript.resumption", "PASS", `the resuming Message ${messageId} (${m.path}) continues this Task${context}`, { subject, values });
+  const context =
+    ids.contextId === ""
+      ? " (it names no context: a Message continuing a Task may leave contextId out)"
+      : " and context";
+  return make(
+    "transcript.resumption",
+    "PASS",
+    `the resuming Message ${messageId} (${m.path}) continues this Task${context}`,
+    { subject, values },
+  );
 }

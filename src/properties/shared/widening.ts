@@ -113,7 +113,8 @@ export function findNarrowing(value: JsonValue, matches: (candidate: JsonValue) 
       const n = x.toNumber();
       if (!Number.isFinite(n) || !Number.isInteger(n) || holder === undefined) return undefined;
       if (Math.abs(n) < TWO_53) {
-        if (!INTEGER.test(x.lexeme)) slots.push({ holder, key, original: x.lexeme, candidates: [String(n === 0 ? 0 : n)] });
+        if (!INTEGER.test(x.lexeme))
+          slots.push({ holder, key, original: x.lexeme, candidates: [String(n === 0 ? 0 : n)] });
         return undefined;
       }
       const candidates = integersRoundingTo(n, MAX_NARROWINGS);
@@ -139,7 +140,10 @@ export function findNarrowing(value: JsonValue, matches: (candidate: JsonValue) 
   if (tooMany) return { kind: "tooMany", reason: `too many widened candidates (${tooMany})` };
   if (slots.length === 0) return { kind: "none", tried: 0 };
   if (nodes * combinations > MAX_NARROWING_WORK) {
-    return { kind: "tooMany", reason: `too many widened candidates (${combinations} combination(s) of a value this large)` };
+    return {
+      kind: "tooMany",
+      reason: `too many widened candidates (${combinations} combination(s) of a value this large)`,
+    };
   }
   const set = (slot: Slot, lexeme: string) => {
     (slot.holder as Record<string | number, JsonValue>)[slot.key] = new JsonNumber(lexeme);
@@ -173,7 +177,10 @@ export function equalAsCarried(a: JsonValue | undefined, b: JsonValue | undefine
   if (isJsonObject(a)) {
     if (!isJsonObject(b)) return false;
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equalAsCarried(a[k], b[k]));
+    return (
+      ka.length === Object.keys(b).length &&
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equalAsCarried(a[k], b[k]))
+    );
   }
   return false;
 }

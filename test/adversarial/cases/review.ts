@@ -14,14 +14,30 @@ import type { ExchangeOptions, Tamper, TranscriptSpec } from "../../../producer/
 import { fromPlain, type JsonObject, type JsonValue } from "../../../src/json/value.js";
 import { utf8 } from "../../../src/util/bytes.js";
 import { expect } from "vitest";
-import { arrayAt, attacked, copy, honest, obj, objectAt, reportJson, requestOf, type AdversarialCase } from "../harness.js";
+import {
+  arrayAt,
+  attacked,
+  copy,
+  honest,
+  obj,
+  objectAt,
+  reportJson,
+  requestOf,
+  type AdversarialCase,
+} from "../harness.js";
 
 const history = (t: JsonObject): JsonValue[] => arrayAt(t, "history");
 const parts = (o: JsonObject): JsonValue[] => arrayAt(o, "parts");
 
 /** A quote Artifact with a structured part beside its text: what many A2A agents return. */
 const WITH_DATA: ExchangeOptions = {
-  artifacts: [{ artifactId: uuidFromLabel("review quote"), name: "quote", parts: ["EUR/USD 1.0842", { data: { amount: "10000", rate: "1.0842" } }] }],
+  artifacts: [
+    {
+      artifactId: uuidFromLabel("review quote"),
+      name: "quote",
+      parts: ["EUR/USD 1.0842", { data: { amount: "10000", rate: "1.0842" } }],
+    },
+  ],
 };
 
 /** The caller asked for EXTERNALLY_REGISTERED; the server delivers a SIGNED_RECORD and says so. */
@@ -30,8 +46,16 @@ const stripRequirement = (t: JsonObject): void => void delete objectAt(t, "histo
 
 // ---- the lifecycle: a Task that paused for input once, its interim record sealed at the pause ----
 
-const user = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_USER", parts: [text] });
-const agent = (label: string, text: string): MessageSpec => ({ messageId: uuidFromLabel(label), role: "ROLE_AGENT", parts: [text] });
+const user = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_USER",
+  parts: [text],
+});
+const agent = (label: string, text: string): MessageSpec => ({
+  messageId: uuidFromLabel(label),
+  role: "ROLE_AGENT",
+  parts: [text],
+});
 const PAUSE: TranscriptSpec[] = [
   user("review lc 0", "Book a table for two tonight."),
   agent("review lc 1", "At 19:00 or 21:00?"),
@@ -40,13 +64,21 @@ const PAUSE: TranscriptSpec[] = [
   { transition: { from: "TASK_STATE_INPUT_REQUIRED", to: "TASK_STATE_WORKING" } },
   agent("review lc 3", "Booked for 21:00."),
 ];
-const BOOKING = { artifactId: uuidFromLabel("review lc booking"), name: "booking", parts: ["table for 2, 21:00"], after: 5 };
+const BOOKING = {
+  artifactId: uuidFromLabel("review lc booking"),
+  name: "booking",
+  parts: ["table for 2, 21:00"],
+  after: 5,
+};
 const LIFECYCLE: ExchangeOptions = {
   envelope: "jsonrpc",
   taskId: uuidFromLabel("review lc task"),
   contextId: uuidFromLabel("review lc context"),
   transcript: PAUSE,
-  artifacts: [{ artifactId: uuidFromLabel("review lc slots"), name: "slots", parts: ["19:00 free", "21:00 free"], after: 1 }, BOOKING],
+  artifacts: [
+    { artifactId: uuidFromLabel("review lc slots"), name: "slots", parts: ["19:00 free", "21:00 free"], after: 1 },
+    BOOKING,
+  ],
   leavesBefore: 2,
   interim: [{ at: 2 }],
 };
@@ -102,9 +134,21 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
   {
     name: "data part of a content artifact replaced",
     rule: "§4 taskBinding",
-    attack: "the structured part of the quote Artifact (amount 10000 → 1000000) replaced after sealing; its text left as committed",
+    attack:
+      "the structured part of the quote Artifact (amount 10000 → 1000000) replaced after sealing; its text left as committed",
     request: () =>
-      requestOf(attacked({ finalTask: (t) => void ((parts(objectAt(t, "artifacts", 0))[1] as JsonObject).data = obj({ amount: "1000000", rate: "1.0842" })) }, WITH_DATA)),
+      requestOf(
+        attacked(
+          {
+            finalTask: (t) =>
+              void ((parts(objectAt(t, "artifacts", 0))[1] as JsonObject).data = obj({
+                amount: "1000000",
+                rate: "1.0842",
+              })),
+          },
+          WITH_DATA,
+        ),
+      ),
     expected: {
       exitCode: 3,
       property: "taskBinding",
@@ -119,8 +163,21 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     rule: "§4 taskBinding",
     attack: "a raw file part added to the agent's reply in the history after sealing (its text unchanged)",
     request: () =>
-      requestOf(attacked({ finalTask: (t) => void parts(objectAt(t, "history", 1)).push(obj({ raw: "JVBERi0xLjQK", filename: "mandate.pdf", mediaType: "application/pdf" })) })),
-    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.message", detail: /history message .*: .*1 non-text part/ },
+      requestOf(
+        attacked({
+          finalTask: (t) =>
+            void parts(objectAt(t, "history", 1)).push(
+              obj({ raw: "JVBERi0xLjQK", filename: "mandate.pdf", mediaType: "application/pdf" }),
+            ),
+        }),
+      ),
+    expected: {
+      exitCode: 3,
+      property: "taskBinding",
+      state: "INCONCLUSIVE",
+      check: "transcript.message",
+      detail: /history message .*: .*1 non-text part/,
+    },
   },
   {
     name: "url part as the whole content of an artifact",
@@ -129,8 +186,18 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     request: () =>
       requestOf(
         attacked(
-          { finalTask: (t) => void (parts(objectAt(t, "artifacts", 0))[0] = obj({ url: "https://reports.example/q3.pdf", mediaType: "application/pdf" })) },
-          { artifacts: [{ artifactId: uuidFromLabel("review link"), name: "report", parts: [{ data: { placeholder: true } }] }] },
+          {
+            finalTask: (t) =>
+              void (parts(objectAt(t, "artifacts", 0))[0] = obj({
+                url: "https://reports.example/q3.pdf",
+                mediaType: "application/pdf",
+              })),
+          },
+          {
+            artifacts: [
+              { artifactId: uuidFromLabel("review link"), name: "report", parts: [{ data: { placeholder: true } }] },
+            ],
+          },
         ),
       ),
     expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "artifact.binding" },
@@ -138,7 +205,8 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
   {
     name: "labels of a text part changed (not content)",
     rule: "§4 taskBinding",
-    attack: "a text part's mediaType, filename and metadata, an Artifact's description and metadata changed after sealing",
+    attack:
+      "a text part's mediaType, filename and metadata, an Artifact's description and metadata changed after sealing",
     request: () =>
       requestOf(
         attacked({
@@ -146,7 +214,10 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
             const a = objectAt(t, "artifacts", 0);
             a.description = "refund approved";
             a.metadata = obj({ note: "changed" });
-            Object.assign(parts(a)[0] as JsonObject, obj({ mediaType: "text/markdown", filename: "quote.md", metadata: { lang: "en" } }));
+            Object.assign(
+              parts(a)[0] as JsonObject,
+              obj({ mediaType: "text/markdown", filename: "quote.md", metadata: { lang: "en" } }),
+            );
           },
         }),
       ),
@@ -154,33 +225,56 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     expected: { exitCode: 0, property: "taskBinding", state: "PASS" },
   },
   // A Message of another Task spliced into this history.
-  ...(["taskId", "contextId"] as const).map(
-    (member): AdversarialCase => ({
-      name: `history message naming another ${member === "taskId" ? "Task" : "context"}`,
-      rule: "§4 taskBinding",
-      attack: `the agent's reply in the history names another ${member}; its messageId, role and text are the committed ones`,
-      request: () => requestOf(attacked({ finalTask: (t) => void (objectAt(t, "history", 1)[member] = uuidFromLabel(`review another ${member}`)) })),
-      expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "transcript.message", detail: /a Message of another Task spliced into this history/ },
-    }),
-  ),
+  ...(["taskId", "contextId"] as const).map((member): AdversarialCase => ({
+    name: `history message naming another ${member === "taskId" ? "Task" : "context"}`,
+    rule: "§4 taskBinding",
+    attack: `the agent's reply in the history names another ${member}; its messageId, role and text are the committed ones`,
+    request: () =>
+      requestOf(
+        attacked({
+          finalTask: (t) => void (objectAt(t, "history", 1)[member] = uuidFromLabel(`review another ${member}`)),
+        }),
+      ),
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "transcript.message",
+      detail: /a Message of another Task spliced into this history/,
+    },
+  })),
   {
     name: "history message naming its Task under both spellings",
     rule: "§3 strict parsing",
-    attack: "the agent's reply names this Task as taskId and another one as task_id: a reader that prefers the snake_case name sees a spliced Message",
-    request: () => requestOf(attacked({ finalTask: (t) => void (objectAt(t, "history", 1).task_id = uuidFromLabel("review another task id")) })),
-    expected: { exitCode: 2, more: (report) => void expect(JSON.stringify(report.inputs[0])).toMatch(/both \\"taskId\\" and \\"task_id\\" are present/) },
+    attack:
+      "the agent's reply names this Task as taskId and another one as task_id: a reader that prefers the snake_case name sees a spliced Message",
+    request: () =>
+      requestOf(
+        attacked({
+          finalTask: (t) => void (objectAt(t, "history", 1).task_id = uuidFromLabel("review another task id")),
+        }),
+      ),
+    expected: {
+      exitCode: 2,
+      more: (report) =>
+        void expect(JSON.stringify(report.inputs[0])).toMatch(/both \\"taskId\\" and \\"task_id\\" are present/),
+    },
   },
   {
     name: "duplicate member deep inside a data part",
     rule: "§3 strict parsing",
-    attack: "the quote Artifact's data part holds the member amount twice (10000, then 1000000): JSON.parse and Python keep the last, other readers the first",
+    attack:
+      "the quote Artifact's data part holds the member amount twice (10000, then 1000000): JSON.parse and Python keep the last, other readers the first",
     request: () => {
       const e = honest(WITH_DATA);
       const text = jsonText(e.input).replace(/"amount":\s*"10000"/, '$&, "amount": "1000000"');
       expect(text).toContain('"amount": "1000000"');
       return { inputs: [{ source: "attack", data: utf8(text) }], trust: e.trust };
     },
-    expected: { exitCode: 2, more: (report) => void expect(JSON.stringify(report.inputs[0])).toMatch(/JSON_DUPLICATE_MEMBER/) },
+    expected: {
+      exitCode: 2,
+      more: (report) => void expect(JSON.stringify(report.inputs[0])).toMatch(/JSON_DUPLICATE_MEMBER/),
+    },
   },
   // §9.8: the requirement is read from the Task's first Message.
   {
@@ -194,13 +288,15 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
       property: "negotiation",
       state: "FAIL",
       check: "acceptance.requested",
-      detail: /shows evidenceAcceptance \(state \W+ACCEPTED\W+ minimumEvidence \W+EXTERNALLY_REGISTERED\W+ but the first Message .* carries no evidence requirement/,
+      detail:
+        /shows evidenceAcceptance \(state \W+ACCEPTED\W+ minimumEvidence \W+EXTERNALLY_REGISTERED\W+ but the first Message .* carries no evidence requirement/,
     },
   },
   {
     name: "requirement moved under another extension key",
     rule: "§9.8",
-    attack: "the requirement of both first-Message copies moved under the extension URI with a trailing slash, which no reader takes for it",
+    attack:
+      "the requirement of both first-Message copies moved under the extension URI with a trailing slash, which no reader takes for it",
     request: () => {
       const move = (t: JsonObject) => {
         const m = objectAt(t, "history", 0, "metadata");
@@ -224,7 +320,10 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
             firstTask: (t) => {
               const m = objectAt(t, "history", 0);
               m.messageId = uuidFromLabel("review fabricated first message");
-              Object.assign(objectAt(m, "metadata", EXTENSION_URI), obj({ requirement: "PREFERRED", minimumEvidence: "SIGNED_RECORD" }));
+              Object.assign(
+                objectAt(m, "metadata", EXTENSION_URI),
+                obj({ requirement: "PREFERRED", minimumEvidence: "SIGNED_RECORD" }),
+              );
               objectAt(t, "metadata", EXTENSION_URI, "evidenceAcceptance").minimumEvidence = "SIGNED_RECORD";
             },
           },
@@ -243,8 +342,17 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     name: "first Task opens with a later Message of the Task",
     rule: "§9.8",
     attack: "the first Task's history holds the agent's reply (committed at transcript[1]) instead of the request",
-    request: () => requestOf(attacked({ firstTask: (t) => void (history(t)[0] = copy(objectAt(honest().finalTask, "history", 1))) })),
-    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "transcript.firstTask", detail: /but the Task's first Message is/ },
+    request: () =>
+      requestOf(
+        attacked({ firstTask: (t) => void (history(t)[0] = copy(objectAt(honest().finalTask, "history", 1))) }),
+      ),
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "transcript.firstTask",
+      detail: /but the Task's first Message is/,
+    },
   },
   {
     name: "acceptance removed, requirement kept (the other way)",
@@ -256,10 +364,17 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
   {
     name: "downgrade shown by a GetTask response alone",
     rule: "§6",
-    attack: "the terminal Task alone (no first Task): the requirement asks for EXTERNALLY_REGISTERED, the record is a SIGNED_RECORD",
+    attack:
+      "the terminal Task alone (no first Task): the requirement asks for EXTERNALLY_REGISTERED, the record is a SIGNED_RECORD",
     request: () => requestOf(attacked({}, { ...DOWNGRADED, envelope: "jsonrpc" })),
     // Not a hole: the default bar is the negotiated minimum the first Message shows.
-    expected: { exitCode: 3, property: "negotiation", state: "INCONCLUSIVE", check: "acceptance.accepted", policyReason: /EXTERNALLY_REGISTERED/ },
+    expected: {
+      exitCode: 3,
+      property: "negotiation",
+      state: "INCONCLUSIVE",
+      check: "acceptance.accepted",
+      policyReason: /EXTERNALLY_REGISTERED/,
+    },
   },
   {
     name: "first Task of another Task beside a bare bundle",
@@ -267,8 +382,17 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     attack: "a bare bundle verified with --first-task naming another Task's accepted first Task, negotiation required",
     request: () => {
       const e = honest();
-      const other = honest({ taskId: uuidFromLabel("review other task"), contextId: uuidFromLabel("review other context") });
-      return { inputs: [{ source: "attack", data: e.bundle }], trust: e.trust, firstTask: other.firstTask, minEvidence: "NONE", require: ["negotiation"] };
+      const other = honest({
+        taskId: uuidFromLabel("review other task"),
+        contextId: uuidFromLabel("review other context"),
+      });
+      return {
+        inputs: [{ source: "attack", data: e.bundle }],
+        trust: e.trust,
+        firstTask: other.firstTask,
+        minEvidence: "NONE",
+        require: ["negotiation"],
+      };
     },
     expected: {
       exitCode: 1,
@@ -278,39 +402,53 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
       detail: /is not the Task the record names/,
       more: (_, input) => {
         // §4: a check the caller could not feed is listed, never dropped.
-        expect(input?.properties.referenceConsistency.checks.find((c) => c.id === "reference.task")?.state).toBe("NOT_CHECKED");
+        expect(input?.properties.referenceConsistency.checks.find((c) => c.id === "reference.task")?.state).toBe(
+          "NOT_CHECKED",
+        );
       },
     },
   },
   // §9.9: the reference the server owes, complete.
-  ...(["terminalState", "coverageScope", "deliveryMode"] as const).map(
-    (member): AdversarialCase => ({
-      name: `reference without ${member}`,
-      rule: "§9.9",
-      attack: `${member} left out of every copy of the TaskEvidenceReference (bundle, evidence Artifact, Task.metadata), so every copy agrees`,
-      request: () => requestOf(attacked({ reference: (r) => void delete r[member] })),
-      expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.bundle", detail: new RegExp(`lacks ${member}`) },
-    }),
-  ),
+  ...(["terminalState", "coverageScope", "deliveryMode"] as const).map((member): AdversarialCase => ({
+    name: `reference without ${member}`,
+    rule: "§9.9",
+    attack: `${member} left out of every copy of the TaskEvidenceReference (bundle, evidence Artifact, Task.metadata), so every copy agrees`,
+    request: () => requestOf(attacked({ reference: (r) => void delete r[member] })),
+    expected: {
+      exitCode: 1,
+      property: "referenceConsistency",
+      state: "FAIL",
+      check: "reference.bundle",
+      detail: new RegExp(`lacks ${member}`),
+    },
+  })),
   {
     name: "inline reference without deliveryMode",
     rule: "§9.9",
     attack: "a bundle delivered inline in Task.metadata, whose reference (the only copy) leaves out deliveryMode",
     request: () => requestOf(attacked({ reference: (r) => void delete r.deliveryMode }, { carrier: "inline" })),
-    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.bundle", detail: /lacks deliveryMode/ },
+    expected: {
+      exitCode: 1,
+      property: "referenceConsistency",
+      state: "FAIL",
+      check: "reference.bundle",
+      detail: /lacks deliveryMode/,
+    },
   },
   {
     name: "one metadata copy without terminalState",
     rule: "§9.9",
     attack: "only the evidence Artifact's metadata copy of the reference leaves out terminalState",
-    request: () => requestOf(attacked({ reference: (r, where) => void (where === "artifact" && delete r.terminalState) })),
+    request: () =>
+      requestOf(attacked({ reference: (r, where) => void (where === "artifact" && delete r.terminalState) })),
     // Not a hole: every copy must equal the bundle's own reference, member for member.
     expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.artifact" },
   },
   {
     name: "FAILED reference naming the record without its digest",
     rule: "§9.9",
-    attack: "an EVIDENCE_STATUS_FAILED reference that states the record's evidenceId but leaves out its coreManifestDigest, in every copy",
+    attack:
+      "an EVIDENCE_STATUS_FAILED reference that states the record's evidenceId but leaves out its coreManifestDigest, in every copy",
     request: () =>
       requestOf(
         attacked(
@@ -323,12 +461,19 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
           },
         ),
       ),
-    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.bundle", detail: /taskEvidenceReference\.coreManifestDigest .* != bundle coreManifestDigest/ },
+    expected: {
+      exitCode: 1,
+      property: "referenceConsistency",
+      state: "FAIL",
+      check: "reference.bundle",
+      detail: /taskEvidenceReference\.coreManifestDigest .* != bundle coreManifestDigest/,
+    },
   },
   {
     name: "evidence Artifact missing from the terminal Task of a capture",
     rule: "§9.9",
-    attack: "the capture keeps the bundle (evidenceBundle) but the terminal Task carries no evidence Artifact, while every reference says EVIDENCE_ARTIFACT",
+    attack:
+      "the capture keeps the bundle (evidenceBundle) but the terminal Task carries no evidence Artifact, while every reference says EVIDENCE_ARTIFACT",
     request: () => {
       const e = honest();
       const input = copy(e.input);
@@ -336,7 +481,13 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
       input.evidenceBundle = copy(e.bundle);
       return { inputs: [{ source: "attack", data: input }], trust: e.trust };
     },
-    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.deliveryMode", detail: /carries the bundle nowhere/ },
+    expected: {
+      exitCode: 1,
+      property: "referenceConsistency",
+      state: "FAIL",
+      check: "reference.deliveryMode",
+      detail: /carries the bundle nowhere/,
+    },
   },
   {
     name: "bare bundle with a --task that does not carry it",
@@ -359,7 +510,9 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
         attacked({
           finalTask: (t) => {
             const md = objectAt(t, "metadata");
-            md[EXTENSION_URI.replace("agentactioncapsule.org", "AgentActionCapsule.org")] = md[EXTENSION_URI] as JsonValue;
+            md[EXTENSION_URI.replace("agentactioncapsule.org", "AgentActionCapsule.org")] = md[
+              EXTENSION_URI
+            ] as JsonValue;
             delete md[EXTENSION_URI];
           },
         }),
@@ -401,10 +554,17 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     request: () => {
       const paused = copy(pausedTask());
       history(paused).splice(1, 1);
-      (objectAt(paused, "status", "message", "parts", 0) as JsonObject).text = "At 19:00 or 23:00 (23:00 costs 500 EUR)?";
+      (objectAt(paused, "status", "message", "parts", 0) as JsonObject).text =
+        "At 19:00 or 23:00 (23:00 costs 500 EUR)?";
       return withPaused(buildExchange(LIFECYCLE), paused);
     },
-    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.observed", detail: /is not what the interim record commits at transcript\[1\]/ },
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "interim.observed",
+      detail: /is not what the interim record commits at transcript\[1\]/,
+    },
   },
   {
     name: "paused Task's status message disagreeing with its history copy",
@@ -415,7 +575,13 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
       (objectAt(paused, "status", "message", "parts", 0) as JsonObject).text = "At 23:00?";
       return withPaused(buildExchange(LIFECYCLE), paused);
     },
-    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.observed", detail: /one messageId, two observations/ },
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "interim.observed",
+      detail: /one messageId, two observations/,
+    },
   },
   {
     name: "effect shown at the pause under another name",
@@ -426,16 +592,26 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
       objectAt(paused, "artifacts", 0).name = "slots (all taken)";
       return withPaused(buildExchange(LIFECYCLE), paused);
     },
-    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.observed", detail: /is named .* but the interim record commits it as/ },
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "interim.observed",
+      detail: /is named .* but the interim record commits it as/,
+    },
   },
   {
     name: "paused Task's copy of the first Message with another requirement",
     rule: "§9.8",
-    attack: "the paused Task given with --interim shows the first Message with a lower minimumEvidence than the terminal Task's copy",
+    attack:
+      "the paused Task given with --interim shows the first Message with a lower minimumEvidence than the terminal Task's copy",
     request: () => {
       const paused = copy(pausedTask());
       objectAt(paused, "history", 0, "metadata", EXTENSION_URI).minimumEvidence = "SIGNED_RECORD";
-      return withPaused(buildExchange({ ...LIFECYCLE, requirement: { minimumEvidence: "EXTERNALLY_REGISTERED" } }), paused);
+      return withPaused(
+        buildExchange({ ...LIFECYCLE, requirement: { minimumEvidence: "EXTERNALLY_REGISTERED" } }),
+        paused,
+      );
     },
     expected: { exitCode: 1, property: "negotiation", state: "FAIL", check: "requirement.copiesAgree" },
   },
@@ -449,16 +625,31 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
       delete objectAt(paused, "status").message;
       return withPaused(buildExchange(LIFECYCLE), paused);
     },
-    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.observed", detail: /spliced into this history/ },
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "interim.observed",
+      detail: /spliced into this history/,
+    },
   },
   {
     name: "data part in an effect shown at the pause",
     rule: "§4 taskBinding, profile §3",
-    attack: "the effect done before the pause carries a data part beside its text: the paused Task matches the interim record's text commitment only",
+    attack:
+      "the effect done before the pause carries a data part beside its text: the paused Task matches the interim record's text commitment only",
     request: () => {
       const options: ExchangeOptions = {
         ...LIFECYCLE,
-        artifacts: [{ artifactId: uuidFromLabel("review lc slots"), name: "slots", parts: ["19:00 free", { data: { seats: "2" } }], after: 1 }, BOOKING],
+        artifacts: [
+          {
+            artifactId: uuidFromLabel("review lc slots"),
+            name: "slots",
+            parts: ["19:00 free", { data: { seats: "2" } }],
+            after: 1,
+          },
+          BOOKING,
+        ],
       };
       const paused = buildPausedExchange({ ...options, envelope: "paused", transcript: PAUSE.slice(0, 3) }).pausedTask;
       return withPaused(buildExchange(options), paused);
@@ -474,16 +665,35 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
   {
     name: "interim record without its effects list",
     rule: "§9.13, profile §3",
-    attack: "the interim record at the first pause is sealed without nonEvidenceArtifacts, so no effect could be found missing from it",
-    request: () => requestOf(buildExchange({ ...TWO_PAUSES, tamper: { interimPayload: (p, i) => void (i === 0 && delete p.nonEvidenceArtifacts) } })),
-    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.prefix", detail: /its nonEvidenceArtifacts .* is not an array/ },
+    attack:
+      "the interim record at the first pause is sealed without nonEvidenceArtifacts, so no effect could be found missing from it",
+    request: () =>
+      requestOf(
+        buildExchange({
+          ...TWO_PAUSES,
+          tamper: { interimPayload: (p, i) => void (i === 0 && delete p.nonEvidenceArtifacts) },
+        }),
+      ),
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "interim.prefix",
+      detail: /its nonEvidenceArtifacts .* is not an array/,
+    },
   },
   {
     name: "effect undone between two pauses",
     rule: "§4 taskBinding, profile §3.3",
-    attack: "the record of the second pause leaves out the effect the record of the first pause recorded (the terminal record still commits it)",
+    attack:
+      "the record of the second pause leaves out the effect the record of the first pause recorded (the terminal record still commits it)",
     request: () =>
-      requestOf(buildExchange({ ...TWO_PAUSES, tamper: { interimPayload: (p, i) => void (i === 1 && (p.nonEvidenceArtifacts as JsonValue[]).splice(0, 1)) } })),
+      requestOf(
+        buildExchange({
+          ...TWO_PAUSES,
+          tamper: { interimPayload: (p, i) => void (i === 1 && (p.nonEvidenceArtifacts as JsonValue[]).splice(0, 1)) },
+        }),
+      ),
     expected: {
       exitCode: 1,
       property: "taskBinding",
@@ -495,10 +705,15 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
   {
     name: "second interim record for the same pause",
     rule: "§4 taskBinding, profile §3",
-    attack: "beside the cited interim record, another valid record of the same pause (sealed later, other effects) is supplied",
+    attack:
+      "beside the cited interim record, another valid record of the same pause (sealed later, other effects) is supplied",
     request: () => {
       const e = buildExchange({ ...LIFECYCLE, envelope: "capture" });
-      const second = buildExchange({ ...LIFECYCLE, envelope: "capture", tamper: { interimPayload: (p) => void (p.sealTime = "2026-10-01T09:29:59.000000+00:00") } });
+      const second = buildExchange({
+        ...LIFECYCLE,
+        envelope: "capture",
+        tamper: { interimPayload: (p) => void (p.sealTime = "2026-10-01T09:29:59.000000+00:00") },
+      });
       const input = copy(e.input);
       arrayAt(input, "interimBundles").push(copy(second.interimBundles[0] as JsonObject));
       return { inputs: [{ source: "attack", data: input }], trust: e.trust };
@@ -516,9 +731,23 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
   {
     name: "citation moved to the resumption",
     rule: "§4 taskBinding, profile §3.2",
-    attack: "the terminal payload cites its interim record at the transition out of the pause instead of the one into it",
-    request: () => requestOf(buildExchange({ ...LIFECYCLE, envelope: "capture", tamper: { payload: (p) => void (objectAt(p, "interimEvidence", 0).sequence = fromPlain(4) as JsonValue) } })),
-    expected: { exitCode: 1, property: "taskBinding", state: "FAIL", check: "interim.cited", detail: /is not a transition into an interrupted state/ },
+    attack:
+      "the terminal payload cites its interim record at the transition out of the pause instead of the one into it",
+    request: () =>
+      requestOf(
+        buildExchange({
+          ...LIFECYCLE,
+          envelope: "capture",
+          tamper: { payload: (p) => void (objectAt(p, "interimEvidence", 0).sequence = fromPlain(4) as JsonValue) },
+        }),
+      ),
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "interim.cited",
+      detail: /is not a transition into an interrupted state/,
+    },
   },
   {
     name: "interim record after the terminal one in the log",
@@ -531,7 +760,10 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
     name: "gap in the middle of the history",
     rule: "§9.4",
     attack: "the agent's question removed from the terminal history; the Messages before and after it still show",
-    request: () => requestOf(buildExchange({ ...LIFECYCLE, interim: [], tamper: { finalTask: (t) => void history(t).splice(1, 1) } })),
+    request: () =>
+      requestOf(
+        buildExchange({ ...LIFECYCLE, interim: [], tamper: { finalTask: (t) => void history(t).splice(1, 1) } }),
+      ),
     // Contract §9.4: a transcript entry the history does not show is INCONCLUSIVE, never PASS.
     expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
   },
@@ -544,7 +776,10 @@ export const REVIEW_CASES: readonly AdversarialCase[] = [
         buildExchange({
           ...LIFECYCLE,
           interim: [],
-          tamper: { finalTask: (t) => void (objectAt(t, "history", 2).metadata = obj({ authorization: "Bearer review-secret-token-7f3a" })) },
+          tamper: {
+            finalTask: (t) =>
+              void (objectAt(t, "history", 2).metadata = obj({ authorization: "Bearer review-secret-token-7f3a" })),
+          },
         }),
       ),
     // Not a hole: authorization is never judged, and nothing of it is committed or repeated.
