@@ -24,7 +24,14 @@ import { textOfParts, type A2AMessage } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { verifyConsistency } from "../log/mmr.js";
 import { linkOf, position, type Link } from "../properties/local-inclusion.js";
-import { citationFault, effectsOf, stateAt, transcriptOf } from "../properties/shared/citations.js";
+import {
+  citationFault,
+  effectsOf,
+  ownCitations,
+  sameCitations,
+  stateAt,
+  transcriptOf,
+} from "../properties/shared/citations.js";
 import type { EvidenceContext } from "../properties/shared/context.js";
 import { interimRecords, type InterimRecord } from "../properties/shared/interim.js";
 import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
@@ -278,19 +285,8 @@ function prefixSection(
   });
 
   const own = member(interim, "interimEvidence");
-  const ownList =
-    own === undefined
-      ? []
-      : Array.isArray(own)
-        ? own.map((x) => ({
-            evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x,
-            sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined,
-          }))
-        : null;
-  const same =
-    ownList !== null &&
-    ownList.length === before.length &&
-    ownList.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence);
+  const ownList = ownCitations(own);
+  const same = sameCitations(ownList, before);
   const shownOwn =
     ownList === null
       ? showValue(own)

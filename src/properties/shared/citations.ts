@@ -279,19 +279,8 @@ function prefixCheck(
     .filter((x) => x.sequence < c.sequence)
     .map((x) => ({ evidenceId: x.evidenceId, sequence: x.sequence }));
   const own = member(interim, "interimEvidence");
-  const ownList =
-    own === undefined
-      ? []
-      : Array.isArray(own)
-        ? own.map((x) => ({
-            evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x,
-            sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined,
-          }))
-        : null;
-  const same =
-    ownList !== null &&
-    ownList.length === before.length &&
-    ownList.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence);
+  const ownList = ownCitations(own);
+  const same = sameCitations(ownList, before);
   if (!same)
     return fail(
       `it cites ${showValue(own ?? [])}, not exactly the ${before.length} interim record(s) the terminal record cites before transcript[${c.sequence}]`,
@@ -489,4 +478,28 @@ function observedCheck(
       { subject },
     );
   return make("interim.observed", "PASS", `${summary} is what it records${excepted}`, { subject });
+}
+
+/** An interim record's own `interimEvidence`, read leniently for comparison; null when it is no list. */
+export function ownCitations(
+  own: JsonValue | undefined,
+): { evidenceId: JsonValue | undefined; sequence: number | undefined }[] | null {
+  if (own === undefined) return [];
+  if (!Array.isArray(own)) return null;
+  return own.map((x) => ({
+    evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x,
+    sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined,
+  }));
+}
+
+/** The record cites exactly the earlier pauses, in order: the prefix rule for citations. */
+export function sameCitations(
+  own: readonly { evidenceId: JsonValue | undefined; sequence: number | undefined }[] | null,
+  before: readonly { evidenceId: string; sequence: number }[],
+): boolean {
+  return (
+    own !== null &&
+    own.length === before.length &&
+    own.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence)
+  );
 }
