@@ -16,17 +16,8 @@ import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
 import { jsonText } from "../../producer/json-text.js";
 import type { ExchangeOptions, TranscriptSpec } from "../../producer/options.js";
 import { copy } from "../properties/harness.js";
+import { agent, user } from "../helpers/messages.js";
 
-const user = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_USER",
-  parts: [text],
-});
-const agent = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_AGENT",
-  parts: [text],
-});
 const ASK = agent("win 1", "At 19:00 or 21:00?");
 const RESUME = user("win 2", "21:00.");
 const TRANSCRIPT: TranscriptSpec[] = [

@@ -14,13 +14,14 @@ import { isFailedInput, type InputReport, type Report } from "../../src/report/m
 import { renderText } from "../../src/report/text.js";
 import { makeStyle } from "../../src/report/style.js";
 import { sha256Hex, utf8 } from "../../src/util/bytes.js";
-import { uuidFromLabel, type MessageSpec } from "../../producer/a2a.js";
+import { uuidFromLabel } from "../../producer/a2a.js";
 import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
 import { jsonText } from "../../producer/json-text.js";
 import type { ExchangeOptions, TranscriptSpec } from "../../producer/options.js";
 import { runCli, tempFile } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { EXT, at, copy } from "../properties/harness.js";
+import { agent, user } from "../helpers/messages.js";
 
 const TRACE_URI = "https://github.com/a2aproject/a2a-samples/extensions/traceability/v1";
 const TRACE_KEY = "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability";
@@ -28,16 +29,6 @@ const validateReport = new Ajv2020({ strict: true, allErrors: true }).compile(
   JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")),
 );
 
-const user = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_USER",
-  parts: [text],
-});
-const agent = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_AGENT",
-  parts: [text],
-});
 const TRANSCRIPT: TranscriptSpec[] = [
   user("in 0", "Send 100 EUR to Bob."),
   agent("in 1", "Confirm with your bank login."),

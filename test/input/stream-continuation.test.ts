@@ -12,22 +12,13 @@ import { verify } from "../../src/verify.js";
 import { isFailedInput, type Report } from "../../src/report/model.js";
 import { utf8 } from "../../src/util/bytes.js";
 import { laterClientTurn } from "../../src/input/stream.js";
-import { uuidFromLabel, type MessageSpec } from "../../producer/a2a.js";
+import { uuidFromLabel } from "../../producer/a2a.js";
 import { buildExchange } from "../../producer/exchange.js";
 import { jsonText } from "../../producer/json-text.js";
 import type { TranscriptSpec } from "../../producer/options.js";
 import { EXT, copy } from "../properties/harness.js";
+import { agent, user } from "../helpers/messages.js";
 
-const user = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_USER",
-  parts: [text],
-});
-const agent = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_AGENT",
-  parts: [text],
-});
 const TRANSCRIPT: TranscriptSpec[] = [
   user("cont 0", "Book a table for two tonight."),
   agent("cont 1", "At 19:00 or 21:00?"),

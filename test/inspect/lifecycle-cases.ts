@@ -17,6 +17,7 @@ import type { ExchangeOptions, TranscriptSpec } from "../../producer/options.js"
 import { REPO_ROOT } from "../helpers/external.js";
 import { vectorInput } from "../helpers/vector-input.js";
 import { at, copy } from "../properties/harness.js";
+import { agent, user } from "../helpers/messages.js";
 
 export interface LifecycleCase {
   readonly name: string;
@@ -26,16 +27,6 @@ export interface LifecycleCase {
   readonly interim?: readonly Uint8Array[];
 }
 
-const user = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_USER",
-  parts: [text],
-});
-const agent = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_AGENT",
-  parts: [text],
-});
 const TRANSCRIPT: TranscriptSpec[] = [
   user("inspect 0", "Send 100 EUR to Bob."),
   agent("inspect 1", "Confirm with your bank login."),

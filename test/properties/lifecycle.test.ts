@@ -30,6 +30,7 @@ import {
 } from "./harness.js";
 import { resignCheckpoint, signer } from "./resign.js";
 import type { PropertyName } from "../../src/report/model.js";
+import { agent, user } from "../helpers/messages.js";
 
 const TRACE_KEY = "github.com/a2aproject/a2a-samples/extensions/traceability/v1/traceability";
 const W: TaskState = "TASK_STATE_WORKING";
@@ -39,16 +40,6 @@ const AR: TaskState = "TASK_STATE_AUTH_REQUIRED";
 const transition = (from: TaskState, to: TaskState, bound = true): TransitionSpec => ({
   transition: { from, to },
   ...(bound ? {} : { bound: false }),
-});
-const user = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_USER",
-  parts: [text],
-});
-const agent = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_AGENT",
-  parts: [text],
 });
 
 const REQUEST = user("lc message 0", "Book a table for two tonight.");

@@ -7,7 +7,7 @@
  * whose verdict is PASS records a decision that the change is not content (docs/properties.md).
  */
 import { EXTENSION_URI } from "../../../producer/constants.js";
-import { uuidFromLabel, type MessageSpec } from "../../../producer/a2a.js";
+import { uuidFromLabel } from "../../../producer/a2a.js";
 import { buildExchange, buildPausedExchange, type Exchange } from "../../../producer/exchange.js";
 import { jsonText } from "../../../producer/json-text.js";
 import type { ExchangeOptions, Tamper, TranscriptSpec } from "../../../producer/options.js";
@@ -25,6 +25,7 @@ import {
   requestOf,
   type AdversarialCase,
 } from "../harness.js";
+import { agent, user } from "../../helpers/messages.js";
 
 const history = (t: JsonObject): JsonValue[] => arrayAt(t, "history");
 const parts = (o: JsonObject): JsonValue[] => arrayAt(o, "parts");
@@ -46,16 +47,6 @@ const stripRequirement = (t: JsonObject): void => void delete objectAt(t, "histo
 
 // ---- the lifecycle: a Task that paused for input once, its interim record sealed at the pause ----
 
-const user = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_USER",
-  parts: [text],
-});
-const agent = (label: string, text: string): MessageSpec => ({
-  messageId: uuidFromLabel(label),
-  role: "ROLE_AGENT",
-  parts: [text],
-});
 const PAUSE: TranscriptSpec[] = [
   user("review lc 0", "Book a table for two tonight."),
   agent("review lc 1", "At 19:00 or 21:00?"),
