@@ -44,6 +44,8 @@ import {
   type EvidenceLevelOrNone,
 } from "../profile.js";
 import { verify, type InputData } from "../verify.js";
+import { laterClientTurn } from "../input/stream.js";
+import type { JsonObject } from "../json/value.js";
 import { resolveTrust } from "../trust/config.js";
 import type { TrustConfig } from "../trust/config.js";
 import type { PropertyName, Report } from "../report/model.js";
@@ -189,7 +191,8 @@ export class EvidenceGate implements CallInterceptor {
   private readonly requireTask: boolean;
   private readonly trust: TrustConfig | undefined;
   private readonly policy: { require: PropertyName[]; minEvidence: EvidenceLevelOrNone };
-  private readonly firstTasks = new Map<string, Json>();
+  /** The Tasks followed, by id, with the first response seen (null: the first response was not seen). */
+  private readonly firstTasks = new Map<string, Json | null>();
   /** Per tracked Task, the paused Tasks that carried its interim records, by record. */
   private readonly pausedTasks = new Map<string, Map<string, Json>>();
 
@@ -275,8 +278,13 @@ export class EvidenceGate implements CallInterceptor {
     const json = TaskCodec.toJSON(task) as Json;
     const id = String(json.id);
     if (mayBeFirst && !this.firstTasks.has(id)) {
-      this.checkAcceptance(json);
-      this.track(id, json);
+      // A Task that already shows a later client turn is the stored Task a resumption answers
+      // with, not SendMessage's first response: its acceptance was not seen here (so the verdict
+      // says "unobserved"), and judging it as a first response would FAIL an honest server.
+      if (laterClientTurn(json as JsonObject) === undefined) {
+        this.checkAcceptance(json);
+        this.track(id, json);
+      } else this.track(id, null);
     }
     if (isTerminal(json)) this.verifyTerminal(id, json);
     else this.keepInterim(id, json);
@@ -315,7 +323,7 @@ export class EvidenceGate implements CallInterceptor {
     }
   }
 
-  private track(id: string, task: Json): void {
+  private track(id: string, task: Json | null): void {
     const max = this.options.maxTrackedTasks ?? 1000;
     while (this.firstTasks.size >= max) {
       const oldest = this.firstTasks.keys().next().value as string;

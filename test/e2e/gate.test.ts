@@ -289,6 +289,28 @@ describe("the gate's policy is the caller's", () => {
     expect((await refusal(pollToTerminal(c, downgraded.id))).reason).toBe("EVIDENCE_FAILED");
   });
 
+  it("a Task this gate first meets when resuming it: the stored Task is no first response, so the acceptance is unobserved (POLICY_NOT_MET), not FAILed", async () => {
+    const plain = await sdkClient(server.baseUrl, "JSONRPC", { tap: new Tap() });
+    const first = await plain.sendMessage(sendRequest("paused", "sent without the gate"), {
+      serviceParameters: { "A2A-Extensions": EXTENSION_URI },
+    });
+    if ("messageId" in first) throw new Error("expected a Task");
+    const waiting = await pollUntil(plain, first.id, new Set([INPUT_REQUIRED]));
+    const c = await gated("JSONRPC").client;
+    // The resume response shows the stored Task with the resuming Message already appended.
+    const resumed = await c.sendMessage(
+      resumeRequest("paused", { id: first.id, contextId: String(waiting.contextId) }),
+    );
+    if ("messageId" in resumed) throw new Error("expected a Task");
+    const e = await refusal(pollToTerminal(c, first.id));
+    expect(e.reason).toBe("POLICY_NOT_MET");
+    const input = onlyInput(e.report);
+    expect(input.properties.negotiation.state).toBe("INCONCLUSIVE");
+    expect(input.properties.negotiation.checks.some((ch) => ch.id === "acceptance.beforeWork")).toBe(false);
+    expect(input.properties.taskBinding.state).toBe("PASS");
+    expect(e.report?.policy.exitCode).toBe(3);
+  });
+
   it("a getTask of a Task this gate never saw sent: acceptance unobserved, POLICY_NOT_MET under REQUIRED", async () => {
     const plain = await sdkClient(server.baseUrl, "JSONRPC", { tap: new Tap() });
     const first = await plain.sendMessage(sendRequest("one-shot", "sent without the gate"), {
