@@ -126,7 +126,7 @@ export default tseslint.config(
   layer(["src/properties/**"], HIGHER.properties),
   layer(["src/policy.ts"], HIGHER.policy),
   layer(
-    ["src/verify.ts", "src/session.ts", "src/verify-input.ts", "src/report/model.ts", "src/report/summary.ts"],
+    ["src/verify.ts", "src/run.ts", "src/verify-input.ts", "src/report/model.ts", "src/report/summary.ts"],
     HIGHER.verify,
     [
       {

@@ -4,11 +4,11 @@
  *   bytes ─parse─► JSON ─input/─► Evidence ─properties/─► results ─level─► levels ─policy─► exit + reasons
  *
  * Pure and deterministic: no files, no clock, no network. The CLI reads files and streams them
- * through the same session (src/session.ts); a library caller gets exactly the same report
+ * through the same run (src/run.ts); a library caller gets exactly the same report
  * object. Never throws on bad input: an unusable input, trust file or observed Task is reported,
  * with exit code 2.
  */
-import { openSession, type InputItem, type RunRequest } from "./session.js";
+import { openRun, type InputItem, type RunRequest } from "./run.js";
 import { combinedExitCode } from "./policy.js";
 import { TOOL, errorReport, type InputReport, type PolicyReport, type Report } from "./report/model.js";
 import { summarize } from "./report/summary.js";
@@ -19,7 +19,7 @@ export interface VerifyRequest extends RunRequest {
 }
 
 export type { InputData } from "./input/data.js";
-export type { InputItem, RunRequest } from "./session.js";
+export type { InputItem, RunRequest } from "./run.js";
 
 /** The report of a run, from its policy and its inputs' reports. */
 export function assembleReport(policy: Omit<PolicyReport, "exitCode">, inputs: readonly InputReport[]): Report {
@@ -38,15 +38,15 @@ export function assembleReport(policy: Omit<PolicyReport, "exitCode">, inputs: r
  * `error` says why.
  */
 export function verify(request: VerifyRequest): Report {
-  const opened = openSession(request);
+  const opened = openRun(request);
   if (!opened.ok) return errorReport(opened.policy, opened.error);
-  const { session } = opened;
-  const loaded = request.inputs.map((i) => session.load(i));
+  const { run } = opened;
+  const loaded = request.inputs.map((i) => run.load(i));
   // A log forked is a fact about several inputs (or the checkpoints seen before): one alone has nothing to compare.
   const compare = request.inputs.length > 1 || (request.checkpoints?.length ?? 0) > 0;
   const findings = compare
-    ? session.compare(loaded.map((l, k) => session.sighting(request.inputs[k]?.source ?? "", l)))
+    ? run.compare(loaded.map((l, k) => run.sighting(request.inputs[k]?.source ?? "", l)))
     : undefined;
-  const inputs = loaded.map((l, k) => session.verify(request.inputs[k]?.source ?? "", l, findings?.[k]));
-  return assembleReport(session.policy, inputs);
+  const inputs = loaded.map((l, k) => run.verify(request.inputs[k]?.source ?? "", l, findings?.[k]));
+  return assembleReport(run.policy, inputs);
 }

@@ -1,12 +1,12 @@
 /**
  * `--jobs N`: the inputs of a run read, loaded and verified by N worker threads, for wall time on
- * many inputs. Each worker opens its own session from the same request; the main thread hands out
+ * many inputs. Each worker opens its own run from the same request; the main thread hands out
  * the inputs, compares their checkpoints and writes their reports in input order, so the output is
  * byte for byte what one thread writes. A few inputs per worker are in flight at a time, so memory
  * stays flat however many inputs there are.
  */
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { openSession, type InputItem, type RunRequest } from "../session.js";
+import { openRun, type InputItem, type RunRequest } from "../run.js";
 import type { InputReport } from "../report/model.js";
 import type { CrossInputFindings, InputCheckpoints } from "../witness/equivocation.js";
 import { readInput } from "./read.js";
@@ -32,17 +32,17 @@ export const JOB_WORKER_ARG = "--a2a-evidence-job-worker";
 export function runJobWorker(): void {
   if (isMainThread) throw new Error("runJobWorker runs in a worker thread");
   const { request } = (workerData as { a2aEvidenceJobs: { request: RunRequest } }).a2aEvidenceJobs;
-  const opened = openSession(request);
+  const opened = openRun(request);
   if (!opened.ok) throw new Error("a worker could not open the run the main thread opened");
-  const session = opened.session;
+  const run = opened.run;
   parentPort?.on("message", (job: Job) => {
     void readInput(job.path).then((r) => {
       const it: InputItem = r.ok ? { source: job.source, data: r.bytes } : { source: job.source, readError: r.message };
-      const loaded = session.load(it);
+      const loaded = run.load(it);
       const done: Done =
         job.pass === "sighting"
-          ? { k: job.k, sighting: session.sighting(it.source, loaded) }
-          : { k: job.k, report: session.verify(it.source, loaded, job.findings) };
+          ? { k: job.k, sighting: run.sighting(it.source, loaded) }
+          : { k: job.k, report: run.verify(it.source, loaded, job.findings) };
       parentPort?.postMessage(done);
     });
   });

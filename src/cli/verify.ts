@@ -18,7 +18,7 @@ import { FORMAT_NAMES, isTextFormat, render, streamingRenderer, type FormatName 
 import { Tally } from "../report/summary.js";
 import { makeStyle } from "../report/style.js";
 import { assembleReport } from "../verify.js";
-import { openSession, type InputItem, type Opened, type RunRequest, type Session } from "../session.js";
+import { openRun, type InputItem, type Opened, type RunRequest, type Run } from "../run.js";
 import { expandInputs, inShard, parseShard } from "./inputs.js";
 import { Progress } from "./progress.js";
 import type { JobPool } from "./jobs.js";
@@ -226,7 +226,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
         ? { interim: await Promise.all(flags.interim.map((f) => readOrFail(f, "--interim"))) }
         : {}),
     };
-    opened = openSession(request);
+    opened = openRun(request);
   } catch (e) {
     if (!(e instanceof InputFileError)) throw e;
     opened = { ok: false, policy: reportPolicy, error: { code: "INPUT_UNREADABLE", message: e.message } };
@@ -236,7 +236,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     if (sayErrors) io.stderr(errorLine(errorSource(opened.error, trustPath, flags), opened.error));
     return writeWhole(report, flags, io, options);
   }
-  const session = opened.session;
+  const run = opened.run;
 
   const expanded = await expandInputs(args);
   const paths = expanded.paths.filter((p) => !shard || inShard(p, shard));
@@ -256,7 +256,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
 
   // A log forked is a fact about every input together: with several, look at each one's
   // checkpoints first (nothing else is kept), compare, then verify each with what was found.
-  let findings: ReturnType<Session["compare"]>;
+  let findings: ReturnType<Run["compare"]>;
   if (paths.length > 1 || continuity.value.checkpoints !== undefined) {
     const sightings: (InputCheckpoints | undefined)[] = [];
     if (pool) {
@@ -267,11 +267,11 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     } else {
       for (const path of paths) {
         const item = await readItem(path, stdin);
-        sightings.push(session.sighting(item.source, session.load(item)));
+        sightings.push(run.sighting(item.source, run.load(item)));
         progress.tick("comparing checkpoints");
       }
     }
-    findings = session.compare(sightings);
+    findings = run.compare(sightings);
     progress.restart();
   }
 
@@ -302,16 +302,16 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   } else {
     for (const [k, path] of paths.entries()) {
       const item = await readItem(path, stdin);
-      await emit(session.verify(item.source, session.load(item), findings?.[k]));
+      await emit(run.verify(item.source, run.load(item), findings?.[k]));
       // --explain: each input's explanation, as inspect prints it, of the very bytes just
       // verified (read once: a file that changes cannot make the two disagree); after the report.
       if (flags.explain) explained.push(explanationOf(item, request));
     }
   }
   progress.done();
-  const report = assembleReport(session.policy, held);
+  const report = assembleReport(run.policy, held);
   if (!streaming || !sink) return writeWhole(report, flags, io, options);
-  await sink.write(streaming.tail(tally, { ...session.policy, exitCode: tally.worst() }));
+  await sink.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
   if (explained.length > 0) await sink.write(explained.join(""));
   return sink.close() ? tally.worst() : 2;
 }

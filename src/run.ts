@@ -2,7 +2,7 @@
  * One verification run, input by input: what `verify()` does for a list of inputs held in memory,
  * and what the CLI does for a stream of files it reads, verifies, prints and releases one at a time
  * (so a run over thousands of inputs keeps its memory flat). The run's own material — trust file,
- * the caller's observation, cosignatures — is loaded once, when the session opens. Pure: no files,
+ * the caller's observation, cosignatures — is loaded once, when the run opens. Pure: no files,
  * clock or network; every input's data is handed in.
  *
  * Whether a log forked is a fact about all inputs together, so a run over several inputs first
@@ -50,7 +50,7 @@ export interface InputItem {
   readonly readError?: string;
 }
 
-export interface Session {
+export interface Run {
   readonly policy: Omit<PolicyReport, "exitCode">;
   /** Loads an input: its Evidence, or the report of an input that cannot be verified. */
   load(item: InputItem): Evidence | InputReport;
@@ -65,8 +65,8 @@ export interface Session {
 }
 
 export type Opened =
-  | { readonly ok: true; readonly session: Session }
-  | { readonly ok: false; readonly policy: Session["policy"]; readonly error: InputError };
+  | { readonly ok: true; readonly run: Run }
+  | { readonly ok: false; readonly policy: Run["policy"]; readonly error: InputError };
 
 /** What an unexpected exception becomes: a typed error, never a throw (contract §9.21). */
 function internalError(e: unknown): Failure {
@@ -103,7 +103,7 @@ function parseCosignatures(data: InputData): Result<unknown> {
 }
 
 /** Loads the run's material; a trust file, observation or cosignatures file that cannot be used stops the run. */
-export function openSession(request: RunRequest): Opened {
+export function openRun(request: RunRequest): Opened {
   const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? null };
   const trust = guardedResult(() => resolveTrust(request.trust));
   if (!trust.ok) return { ok: false, policy, error: { ...failedInput("", trust).error, source: "trust" } };
@@ -125,16 +125,16 @@ export function openSession(request: RunRequest): Opened {
     ...(request.cosignatures !== undefined ? { cosignatures: request.cosignatures } : {}),
     ...(request.at !== undefined ? { at: request.at } : {}),
   };
-  return { ok: true, session: session(policy, trust.value, caller.value, options, request.checkpoints ?? []) };
+  return { ok: true, run: runOf(policy, trust.value, caller.value, options, request.checkpoints ?? []) };
 }
 
-function session(
-  policy: Session["policy"],
+function runOf(
+  policy: Run["policy"],
   trust: TrustConfig | undefined,
   observation: Observation,
   options: VerifyOptions & Policy,
   seen: readonly Checkpoint[],
-): Session {
+): Run {
   return {
     policy,
     load(item) {
