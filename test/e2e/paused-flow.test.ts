@@ -125,6 +125,17 @@ function expectLifecyclePasses(input: VerifiedInput, interimId: string, from: Bi
 for (const sendBinding of BINDINGS) {
   describe(`a Task paused for input, sent and resumed over ${sendBinding}`, () => {
     let run: LiveRun;
+    /** The terminal GetTask (JSON-RPC) verified with the first Task and one --interim body. */
+    const terminalWithInterim = (interim: string) =>
+      verified(
+        verify({
+          inputs: [{ source: "final", data: run.getTask.JSONRPC }],
+          firstTask: run.sendResponse,
+          interim: [interim],
+          trust: TRUST,
+          minEvidence: MIN,
+        }),
+      );
     let paused: PausedRun;
     let interimId: string;
     beforeAll(async () => {
@@ -373,15 +384,7 @@ for (const sendBinding of BINDINGS) {
       const body = text(paused.resumeResponse);
       const changed = body.replace(`"text":"${RESUME_TEXT}"`, `"text":"json, please."`);
       expect(changed).not.toBe(body);
-      const input = verified(
-        verify({
-          inputs: [{ source: "final", data: run.getTask.JSONRPC }],
-          firstTask: run.sendResponse,
-          interim: [changed],
-          trust: TRUST,
-          minEvidence: MIN,
-        }),
-      );
+      const input = terminalWithInterim(changed);
       expect(PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL")).toEqual(["taskBinding"]);
       expect(input.properties.taskBinding.checks.filter((c) => c.state === "FAIL")).toMatchObject([
         {
@@ -397,15 +400,7 @@ for (const sendBinding of BINDINGS) {
       const pausedBody = text(paused.getTask.JSONRPC);
       const changed = pausedBody.replace("characters to seal", "characters to shred");
       expect(changed).not.toBe(pausedBody);
-      const input = verified(
-        verify({
-          inputs: [{ source: "final", data: run.getTask.JSONRPC }],
-          firstTask: run.sendResponse,
-          interim: [changed],
-          trust: TRUST,
-          minEvidence: MIN,
-        }),
-      );
+      const input = terminalWithInterim(changed);
       expect(PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL")).toEqual(["taskBinding"]);
       expect(input.properties.taskBinding.checks.filter((c) => c.state === "FAIL").map((c) => c.id)).toEqual([
         "interim.observed",
