@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the command line into one file, dist/a2a-evidence.cjs, and a V8 code cache for it,
-// dist/a2a-evidence.cache. A CI gate runs the CLI once per Task, so start-up is most of its cost:
+// dist/a2a-evidence.cache (and dist/a2a-evidence.worker.cache for --jobs worker threads). A CI gate runs the CLI once per Task, so start-up is most of its cost:
 // resolving and compiling a few hundred separate modules took several times Node's own start-up;
 // one bundled file whose compiled code comes from the cache starts close to bare Node. The cache
 // is made here by verifying shipped vectors in-process first, so the functions a run needs are in
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { createRequire } from "node:module";
 
-const { loadBundle } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
+const { loadBundle, tuneTiering } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outfile = join(root, "dist", "a2a-evidence.cjs");
@@ -63,3 +63,7 @@ for (const name of ["valid-capture", "valid-rich", "valid-data-part", "valid-str
     await exports.main(["verify", "--format", format, "-v", "--trust", join(dir, "trust.json"), input], quiet);
 }
 writeFileSync(join(root, "dist", "a2a-evidence.cache"), script.createCachedData());
+// --jobs worker threads load the bundle after the CLI has tuned V8's tiering flags, which a cache
+// records: theirs is made under the same flags.
+tuneTiering();
+writeFileSync(join(root, "dist", "a2a-evidence.worker.cache"), script.createCachedData());

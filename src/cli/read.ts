@@ -54,18 +54,28 @@ export async function readInput(path: string, limit = MAX_INPUT_BYTES): Promise<
     if (st.isDirectory()) return { ok: false, message: `${path}: is a directory` };
     if (st.size > limit)
       return { ok: false, message: `${path}: ${st.size} bytes exceeds the ${limit}-byte input limit` };
-    const chunks: Buffer[] = [];
+    // One buffer of the size fstat gives and one byte more, read straight into: the extra byte
+    // tells a file that grew since fstat (or a FIFO, which reports size 0) from one that did not,
+    // and it grows, still capped, only then. (A fixed large buffer per read cost more than the
+    // read itself: each one is a fresh, zeroed mapping.)
+    let buf = Buffer.allocUnsafeSlow(Math.min(st.size, limit) + 1);
     let total = 0;
-    const buf = Buffer.alloc(256 * 1024);
     for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
+      if (total === buf.length) {
+        // Full: the cap holds regardless of what fstat said.
+        if (total > limit) return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
+        const bigger = Buffer.allocUnsafeSlow(Math.min(limit + 1, Math.max(2 * buf.length, 64 * 1024)));
+        buf.copy(bigger, 0, 0, total);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, total, buf.length - total, null);
       if (n === 0) break;
       total += n;
-      // A file can grow after fstat (or be a FIFO reporting size 0): the cap holds regardless.
-      if (total > limit) return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
-      chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks)) };
+    if (total > limit) return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
+    // The bytes past the input are never read, but they are not left uninitialized either.
+    buf.fill(0, total);
+    return { ok: true, bytes: new Uint8Array(buf.buffer, buf.byteOffset, total) };
   } catch (e) {
     return { ok: false, message: describeError(e, path) };
   } finally {

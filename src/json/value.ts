@@ -37,8 +37,18 @@ export function isJsonNumber(v: unknown): v is JsonNumber {
   return v instanceof JsonNumber;
 }
 
+/**
+ * What every parsed object is an instance of: its prototype is an empty, frozen object that has
+ * no prototype itself, so no member is inherited (`__proto__`, `constructor`, `toString` are
+ * ordinary members or absent) exactly as with `Object.create(null)`; but objects made by a
+ * constructor get V8's fast, shape-based properties, where `Object.create(null)` ones are hash
+ * tables from the start, and member reads on the hot path are several times faster.
+ */
+const JsonObjectBase = function JsonObject(this: object): void {} as unknown as new () => JsonObject;
+JsonObjectBase.prototype = Object.freeze(Object.create(null) as object) as JsonObject;
+
 export function newJsonObject(): JsonObject {
-  return Object.create(null) as JsonObject;
+  return new JsonObjectBase();
 }
 
 /** Own member lookup that is safe for any member name. */

@@ -41,6 +41,26 @@ describe("strict JSON", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("inherits no member: constructor, toString and hasOwnProperty are absent unless the input has them", () => {
+    const r = parse('{"constructor":1,"a":{}}');
+    expect(r.ok).toBe(true);
+    if (!r.ok || !isJsonObject(r.value)) return;
+    const inner = member(r.value, "a");
+    if (!isJsonObject(inner)) throw new Error("expected an object");
+    for (const name of ["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf"])
+      expect(name in inner, name).toBe(false);
+    expect((member(r.value, "constructor") as JsonNumber).lexeme).toBe("1");
+    // The one prototype every parsed object shares is empty, has none itself, and cannot be changed.
+    const base = Object.getPrototypeOf(inner) as object;
+    expect(Object.getPrototypeOf(base)).toBeNull();
+    expect(Reflect.ownKeys(base)).toEqual([]);
+    expect(Object.isFrozen(base)).toBe(true);
+    expect(Object.getPrototypeOf(r.value)).toBe(base);
+    expect(() => {
+      (base as Record<string, unknown>).polluted = true;
+    }).toThrow(TypeError);
+  });
+
   it("rejects numbers that cannot round-trip", () => {
     expect(failure("9007199254740993").code).toBe("JSON_LOSSY_NUMBER");
     expect(failure("[1e400]").code).toBe("JSON_LOSSY_NUMBER");
