@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { createRequire } from "node:module";
 
-const { loadBundle, tuneTiering } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
+const { loadBundle, tuneV8 } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outfile = join(root, "dist", "a2a-evidence.cjs");
@@ -63,7 +63,7 @@ for (const name of ["valid-capture", "valid-rich", "valid-data-part", "valid-str
     await exports.main(["verify", "--format", format, "-v", "--trust", join(dir, "trust.json"), input], quiet);
 }
 writeFileSync(join(root, "dist", "a2a-evidence.cache"), script.createCachedData());
-// --jobs worker threads load the bundle after the CLI has tuned V8's tiering flags, which a cache
+// --jobs worker threads load the bundle after the CLI has tuned V8's flags, which a cache
 // records: theirs is made under the same flags.
-tuneTiering();
+tuneV8();
 writeFileSync(join(root, "dist", "a2a-evidence.worker.cache"), script.createCachedData());

@@ -21,12 +21,12 @@ import {
 } from "./input/load.js";
 import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import type { Checkpoint } from "./log/checkpoint.js";
-import { crossInputFindings, sightingOf } from "./properties/continuity.js";
+import { crossInputFindings, sightingOf, withCrossInput } from "./properties/continuity.js";
 import type { VerifyOptions } from "./properties/shared/context.js";
 import { parseCosignatureFile } from "./witness/evidence.js";
 import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocation.js";
 import type { Policy } from "./policy.js";
-import { failedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
+import { failedInput, isFailedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
 import { verifyEvidence } from "./verify-input.js";
 
 /** Everything a run takes besides its inputs. */
@@ -62,6 +62,13 @@ export interface Run {
   ): readonly (CrossInputFindings | undefined)[] | undefined;
   /** The input's report, with its findings from the comparison. Never throws. */
   verify(source: string, loaded: Evidence | InputReport, findings?: CrossInputFindings): InputReport;
+  /**
+   * A report `verify` gave without findings, completed with the input's findings: the very report
+   * `verify` gives with them, or undefined when only verifying again gives it. The comparison
+   * adds one check to continuity; only a fork changes the property's state, and with it what the
+   * properties after it, the level and the policy say.
+   */
+  settle(report: InputReport, findings?: CrossInputFindings): InputReport | undefined;
 }
 
 export type Opened =
@@ -160,6 +167,16 @@ function runOf(
         () => verifyEvidence(source, loaded, trust, findings ? { ...options, crossInput: findings } : options),
         source,
       );
+    },
+    settle(report, findings) {
+      if (findings === undefined) return report;
+      // Only an input that loaded has findings; one whose verification failed is tried again.
+      if (isFailedInput(report)) return undefined;
+      const before = report.properties.continuity;
+      const continuity = guarded(() => withCrossInput(before, findings), report.source);
+      if (!("checks" in continuity) || continuity.state !== before.state || continuity.detail !== before.detail)
+        return undefined;
+      return { ...report, properties: { ...report.properties, continuity } };
     },
   };
 }

@@ -34,8 +34,14 @@ export const processIo: CliIo = {
       };
       process.stdout.once("drain", done).once("error", done).once("close", done);
     }),
-  stdinIsTTY: Boolean(process.stdin.isTTY),
-  stderrIsTTY: Boolean(process.stderr.isTTY),
+  // Asked only when they matter: opening standard input as a stream (to ask) loads a good part of
+  // Node's stream and file-handle modules, a noticeable share of a one-input run's start-up.
+  get stdinIsTTY() {
+    return Boolean(process.stdin.isTTY);
+  },
+  get stderrIsTTY() {
+    return Boolean(process.stderr.isTTY);
+  },
 };
 
 /**

@@ -21,6 +21,7 @@ import { assembleReport } from "../verify.js";
 import { openRun, type InputItem, type Opened, type RunRequest, type Run } from "../run.js";
 import { expandInputs, inShard, parseShard } from "./inputs.js";
 import { Progress } from "./progress.js";
+import { ReportSpool } from "./spool.js";
 import type { JobPool } from "./jobs.js";
 import type { InputCheckpoints } from "../witness/equivocation.js";
 import { DEFAULT_MIN_EVIDENCE } from "../policy.js";
@@ -255,8 +256,11 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const stdin: { bytes?: Uint8Array } = {};
 
   // A log forked is a fact about every input together: with several, look at each one's
-  // checkpoints first (nothing else is kept), compare, then verify each with what was found.
+  // checkpoints first, compare, then report each with what was found. Read once: each input is
+  // verified as it is looked at and its report waits in the spool (or, where it cannot, the input
+  // is read and verified again after the comparison); worker threads look first and verify after.
   let findings: ReturnType<Run["compare"]>;
+  let spool: ReportSpool | undefined;
   if (paths.length > 1 || continuity.value.checkpoints !== undefined) {
     const sightings: (InputCheckpoints | undefined)[] = [];
     if (pool) {
@@ -265,10 +269,13 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
         progress.tick("comparing checkpoints");
       });
     } else {
-      for (const path of paths) {
+      spool = flags.explain ? undefined : ReportSpool.open();
+      for (const [k, path] of paths.entries()) {
         const item = await readItem(path, stdin);
-        sightings.push(run.sighting(item.source, run.load(item)));
-        progress.tick("comparing checkpoints");
+        const loaded = run.load(item);
+        sightings.push(run.sighting(item.source, loaded));
+        spool?.put(k, run.verify(item.source, loaded));
+        progress.tick(spool ? "verifying" : "comparing checkpoints");
       }
     }
     findings = run.compare(sightings);
@@ -278,6 +285,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const streaming = streamingRenderer(flags.format, options);
   const sink = streaming ? openSink(flags, io) : undefined;
   if (typeof sink === "string") {
+    spool?.close();
     io.stderr(sink);
     return 2;
   }
@@ -300,12 +308,22 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       await pool.close();
     }
   } else {
-    for (const [k, path] of paths.entries()) {
-      const item = await readItem(path, stdin);
-      await emit(run.verify(item.source, run.load(item), findings?.[k]));
-      // --explain: each input's explanation, as inspect prints it, of the very bytes just
-      // verified (read once: a file that changes cannot make the two disagree); after the report.
-      if (flags.explain) explained.push(explanationOf(item, request));
+    try {
+      for (const [k, path] of paths.entries()) {
+        const kept = spool?.take(k);
+        const settled = kept === undefined ? undefined : run.settle(kept, findings?.[k]);
+        if (settled !== undefined) {
+          await emit(settled);
+          continue;
+        }
+        const item = await readItem(path, stdin);
+        await emit(run.verify(item.source, run.load(item), findings?.[k]));
+        // --explain: each input's explanation, as inspect prints it, of the very bytes just
+        // verified (read once: a file that changes cannot make the two disagree); after the report.
+        if (flags.explain) explained.push(explanationOf(item, request));
+      }
+    } finally {
+      spool?.close();
     }
   }
   progress.done();

@@ -1,6 +1,6 @@
 /**
  * The launcher's two V8 code caches fit the flags they are used under: the CLI's main thread
- * compiles the bundle before it tunes V8's tiering, --jobs worker threads after. A cache V8
+ * compiles the bundle before it tunes V8's flags, --jobs worker threads after. A cache V8
  * rejects costs the whole compile at every start, silently, so each pairing is checked, and the
  * crossed pairings are shown to be rejected (the check can fail).
  */
@@ -16,8 +16,8 @@ if (!BUILT) process.stderr.write("SKIPPED: code cache test: dist/ is not built (
 /** Whether V8 rejects `cache` for the bundle, in a fresh process, after tuning or not. */
 function rejected(cache: string, tuned: boolean): boolean {
   const script = `
-    const { compileBundle, tuneTiering } = require("./bin/a2a-evidence.cjs");
-    if (${tuned}) tuneTiering();
+    const { compileBundle, tuneV8 } = require("./bin/a2a-evidence.cjs");
+    if (${tuned}) tuneV8();
     const s = compileBundle("dist/a2a-evidence.cjs", require("node:fs").readFileSync(${JSON.stringify(cache)}));
     process.stdout.write(String(s.cachedDataRejected));`;
   const r = spawnSync(process.execPath, ["-e", script], { cwd: REPO_ROOT, encoding: "utf8" });
