@@ -10,7 +10,7 @@ import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from "no
 import { ed25519KeyFromRaw, ed25519RawFromKey } from "../crypto/ed25519.js";
 import { hasMember, isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
-import { base64ToBytesStrict, bytesToHex, hexToBytes, isHex64 } from "../util/bytes.js";
+import { base64ToBytesStrict, bytesToHex, hex64ToBytes } from "../util/bytes.js";
 
 export type KeyAlgorithm = "Ed25519" | "P-256" | "P-384";
 
@@ -26,7 +26,7 @@ export interface PublicKeyInfo {
 /** A key given as 64 lowercase hex (raw Ed25519), PEM SubjectPublicKeyInfo text, or a JWK object. */
 export function importPublicKey(spec: JsonValue): Result<PublicKeyInfo> {
   if (typeof spec === "string") {
-    const raw = isHex64(spec) ? hexToBytes(spec) : undefined;
+    const raw = hex64ToBytes(spec);
     if (raw !== undefined) return publicKeyFromRawEd25519(raw);
     if (spec.includes("-----BEGIN")) return importPublicKeyFromPem(spec);
     return fail("KEY_MALFORMED", "a key string must be 64 lowercase hex (raw Ed25519) or PEM text");

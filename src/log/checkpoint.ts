@@ -22,7 +22,7 @@ import {
   type JsonValue,
 } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
-import { bytesToHex, hexToBytes, isHex64, sha256, sha256Hex, utf8 } from "../util/bytes.js";
+import { bytesToHex, hex64ToBytes, hexToBytes, sha256, sha256Hex, utf8 } from "../util/bytes.js";
 
 export const CHECKPOINT_KIND = "mmr_checkpoint";
 
@@ -94,7 +94,7 @@ export function parseCheckpoint(v: JsonValue, path: string): Result<Checkpoint> 
   };
   const hash = (name: string) => {
     const s = get(name);
-    return isHex64(s) ? hexToBytes(s) : undefined;
+    return hex64ToBytes(s);
   };
   // Sizes index the MMR; a negative one names no tree.
   const count = (name: string) => {

@@ -11,7 +11,7 @@
 import { joinPath } from "../json/path.js";
 import { asSafeInteger, hasMember, isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
-import { hexToBytes, isHex64 } from "../util/bytes.js";
+import { hex64ToBytes } from "../util/bytes.js";
 import type { ConsistencyProof, InclusionProof, RangeProof } from "./mmr-proofs.js";
 
 /** A member as found: its value and the path under the spelling actually used. */
@@ -81,7 +81,7 @@ function hashList(f: Found): Result<Uint8Array[]> {
   if (!Array.isArray(f.value)) return fail("MMR_PROOF_MALFORMED", "not an array of hashes", f.path);
   const out: Uint8Array[] = [];
   for (const [i, h] of f.value.entries()) {
-    const bytes = isHex64(h) ? hexToBytes(h) : undefined;
+    const bytes = hex64ToBytes(h);
     if (bytes === undefined) return fail("MMR_HASH_MALFORMED", "not 64 lowercase hex characters", joinPath(f.path, i));
     out.push(bytes);
   }

@@ -9,6 +9,13 @@ export function isHex64(s: unknown): s is string {
   return typeof s === "string" && HEX64.test(s);
 }
 
+/** The bytes of an id in the profile's grammar (`isHex64`); undefined for anything else. */
+export function hex64ToBytes(s: unknown): Uint8Array | undefined {
+  if (!isHex64(s)) return undefined;
+  const b = Buffer.from(s, "hex");
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
 /** Lowercase, even-length hex to bytes; undefined for anything else (no prefixes, no case folding). */
 export function hexToBytes(s: string): Uint8Array | undefined {
   if (!LOWER_HEX.test(s)) return undefined;
@@ -19,9 +26,25 @@ export function bytesToHex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 }
 
-/** One buffer for the parts: Node's one-shot hash is much cheaper than a Hash object per call. */
+/** Where small inputs of several parts are joined for one hash call, which reads them at once. */
+const scratch = new Uint8Array(4096);
+
+/**
+ * One buffer for the parts: Node's one-shot hash is much cheaper than a Hash object per call.
+ * Parts that fit are copied into the scratch buffer (hashed before anything else can use it), so
+ * the many small hashes of a proof (a prefix byte and two nodes) allocate nothing.
+ */
 function joined(parts: readonly Uint8Array[]): Uint8Array {
-  return parts.length === 1 ? (parts[0] as Uint8Array) : concatBytes(...parts);
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  let n = 0;
+  for (const p of parts) n += p.length;
+  if (n > scratch.length) return concatBytes(...parts);
+  let o = 0;
+  for (const p of parts) {
+    scratch.set(p, o);
+    o += p.length;
+  }
+  return scratch.subarray(0, n);
 }
 
 export function sha256(...parts: Uint8Array[]): Uint8Array {

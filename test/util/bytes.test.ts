@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { bytesToHex, hex64ToBytes, sha256, sha256Hex } from "../../src/util/bytes.js";
+
+const reference = (...parts: Uint8Array[]) => {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p);
+  return h.digest("hex");
+};
+const bytes = (n: number, seed: number) => new Uint8Array(n).map((_, i) => (i * 31 + seed) & 0xff);
+
+describe("sha256 of several parts", () => {
+  it("equals the hash of their concatenation, below, at and above the joining buffer's size", () => {
+    for (const total of [0, 1, 65, 4095, 4096, 4097, 10_000]) {
+      const a = bytes(Math.floor(total / 3), 1);
+      const b = bytes(total - 2 * Math.floor(total / 3), 2);
+      const c = bytes(Math.floor(total / 3), 3);
+      expect(bytesToHex(sha256(a, b, c)), String(total)).toBe(reference(a, b, c));
+      expect(sha256Hex(a, b, c), String(total)).toBe(reference(a, b, c));
+    }
+  });
+
+  it("gives each call its own digest: a result does not change when the next hash is taken", () => {
+    const first = sha256(bytes(32, 1), bytes(32, 2));
+    const copy = first.slice();
+    const second = sha256(bytes(32, 3), bytes(32, 4));
+    expect(first).toEqual(copy);
+    expect(bytesToHex(second)).toBe(reference(bytes(32, 3), bytes(32, 4)));
+    expect(bytesToHex(sha256(bytes(5, 9)))).toBe(reference(bytes(5, 9)));
+  });
+});
+
+describe("hex64ToBytes", () => {
+  it("decodes exactly 64 lowercase hex characters and nothing else", () => {
+    const hex = "00ff".repeat(16);
+    expect(bytesToHex(hex64ToBytes(hex) as Uint8Array)).toBe(hex);
+    expect(hex64ToBytes(hex)?.length).toBe(32);
+    for (const bad of [
+      hex.toUpperCase(),
+      hex.slice(2),
+      `${hex}00`,
+      ` ${hex.slice(1)}`,
+      `0x${hex.slice(2)}`,
+      7,
+      null,
+      undefined,
+    ])
+      expect(hex64ToBytes(bad), String(bad)).toBeUndefined();
+  });
+});
