@@ -173,6 +173,11 @@ function runOf(
       // Only an input that loaded has findings; one whose verification failed is tried again.
       if (isFailedInput(report)) return undefined;
       const before = report.properties.continuity;
+      // Continuity takes findings only when it is judged: under an extension version or record
+      // profile this verifier does not implement, the registry reports it NOT_CHECKED with its
+      // one stand-in check and no finding. Its own rules never give that shape, so an input that
+      // shows it is verified again rather than trusted to be either.
+      if (before.state === "NOT_CHECKED" && before.checks.every((c) => c.id === "witness.assertion")) return undefined;
       const continuity = guarded(() => withCrossInput(before, findings), report.source);
       if (!("checks" in continuity) || continuity.state !== before.state || continuity.detail !== before.detail)
         return undefined;
