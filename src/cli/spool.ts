@@ -36,19 +36,28 @@ export class ReportSpool {
   /** A spool in a new private temporary file; one that keeps nothing when none can be made. */
   static open(limit = SPOOL_LIMIT_BYTES, dir = tmpdir()): ReportSpool {
     let folder: string | undefined;
+    let file: string | undefined;
+    let fd: number | undefined;
     try {
       folder = mkdtempSync(join(dir, "a2a-evidence-"));
-      const file = join(folder, "reports");
-      const fd = openSync(file, "wx+", 0o600);
+      file = join(folder, "reports");
+      fd = openSync(file, "wx+", 0o600);
       unlinkSync(file);
+      file = undefined;
       rmdirSync(folder);
       return new ReportSpool(fd, limit);
     } catch {
-      if (folder !== undefined) {
+      // Whatever step failed, nothing is left behind: not the descriptor, the file or the folder.
+      const undo = [
+        () => fd !== undefined && closeSync(fd),
+        () => file !== undefined && unlinkSync(file),
+        () => folder !== undefined && rmdirSync(folder),
+      ];
+      for (const step of undo) {
         try {
-          rmdirSync(folder);
+          step();
         } catch {
-          // Nothing was made there that outlives the process's own cleanup.
+          // Already gone, or not ours to remove.
         }
       }
       return new ReportSpool(undefined, limit);

@@ -261,54 +261,52 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   // is read and verified again after the comparison); worker threads look first and verify after.
   let findings: ReturnType<Run["compare"]>;
   let spool: ReportSpool | undefined;
-  if (paths.length > 1 || continuity.value.checkpoints !== undefined) {
-    const sightings: (InputCheckpoints | undefined)[] = [];
-    if (pool) {
-      await pool.run(named, "sighting", undefined, async (k, d) => {
-        sightings[k] = d.sighting;
-        progress.tick("comparing checkpoints");
-      });
-    } else {
-      spool = flags.explain ? undefined : ReportSpool.open();
-      for (const [k, path] of paths.entries()) {
-        const item = await readItem(path, stdin);
-        const loaded = run.load(item);
-        sightings.push(run.sighting(item.source, loaded));
-        spool?.put(k, run.verify(item.source, loaded));
-        progress.tick(spool ? "verifying" : "comparing checkpoints");
+  // Whatever ends the run (an output that cannot be opened, a writer that throws), the spool's
+  // file is closed and the worker threads are stopped: a live worker keeps the process running.
+  try {
+    if (paths.length > 1 || continuity.value.checkpoints !== undefined) {
+      const sightings: (InputCheckpoints | undefined)[] = [];
+      if (pool) {
+        await pool.run(named, "sighting", undefined, async (k, d) => {
+          sightings[k] = d.sighting;
+          progress.tick("comparing checkpoints");
+        });
+      } else {
+        spool = flags.explain ? undefined : ReportSpool.open();
+        for (const [k, path] of paths.entries()) {
+          const item = await readItem(path, stdin);
+          const loaded = run.load(item);
+          sightings.push(run.sighting(item.source, loaded));
+          spool?.put(k, run.verify(item.source, loaded));
+          progress.tick(spool ? "verifying" : "comparing checkpoints");
+        }
       }
+      findings = run.compare(sightings);
+      progress.restart();
     }
-    findings = run.compare(sightings);
-    progress.restart();
-  }
 
-  const streaming = streamingRenderer(flags.format, options);
-  const sink = streaming ? openSink(flags, io) : undefined;
-  if (typeof sink === "string") {
-    spool?.close();
-    io.stderr(sink);
-    return 2;
-  }
-  const tally = new Tally();
-  const held: InputReport[] = [];
-  const emit = async (input: InputReport) => {
-    if (sayErrors && isFailedInput(input)) io.stderr(errorLine(input.source, input.error));
-    if (streaming && sink) await sink.write(streaming.input(input, tally.inputs));
-    else held.push(input);
-    tally.add(input);
-    progress.tick("verifying");
-  };
-  const explained: string[] = [];
-  if (streaming && sink) await sink.write(streaming.head());
-  for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
-  if (pool) {
-    try {
-      await pool.run(named, "verify", findings, (_k, d) => emit(d.report as InputReport));
-    } finally {
-      await pool.close();
+    const streaming = streamingRenderer(flags.format, options);
+    const sink = streaming ? openSink(flags, io) : undefined;
+    if (typeof sink === "string") {
+      io.stderr(sink);
+      return 2;
     }
-  } else {
-    try {
+    const tally = new Tally();
+    const held: InputReport[] = [];
+    const emit = async (input: InputReport) => {
+      if (sayErrors && isFailedInput(input)) io.stderr(errorLine(input.source, input.error));
+      if (streaming && sink) await sink.write(streaming.input(input, tally.inputs));
+      else held.push(input);
+      tally.add(input);
+      progress.tick("verifying");
+    };
+    const explained: string[] = [];
+    if (streaming && sink) await sink.write(streaming.head());
+    for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
+    if (pool) {
+      await pool.run(named, "verify", findings, (_k, d) => emit(d.report as InputReport));
+      await pool.close();
+    } else {
       for (const [k, path] of paths.entries()) {
         const kept = spool?.take(k);
         const settled = kept === undefined ? undefined : run.settle(kept, findings?.[k]);
@@ -322,16 +320,17 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
         // verified (read once: a file that changes cannot make the two disagree); after the report.
         if (flags.explain) explained.push(explanationOf(item, request));
       }
-    } finally {
-      spool?.close();
     }
+    progress.done();
+    const report = assembleReport(run.policy, held);
+    if (!streaming || !sink) return writeWhole(report, flags, io, options);
+    await sink.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
+    if (explained.length > 0) await sink.write(explained.join(""));
+    return sink.close() ? tally.worst() : 2;
+  } finally {
+    spool?.close();
+    await pool?.close();
   }
-  progress.done();
-  const report = assembleReport(run.policy, held);
-  if (!streaming || !sink) return writeWhole(report, flags, io, options);
-  await sink.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
-  if (explained.length > 0) await sink.write(explained.join(""));
-  return sink.close() ? tally.worst() : 2;
 }
 
 /** A format written once every input is in (junit, github, html), or a report of a run that could not start. */
