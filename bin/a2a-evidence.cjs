@@ -44,7 +44,9 @@ if (require.main !== module && !isWorker) {
  *   - V8 doubles its young generation whenever much of it survives a collection: a run over
  *     2,000 inputs peaked about 40 MB above one over 200, with its live data flat at about
  *     10 MB. Kept at its first size, peak memory stays flat whatever the number of inputs, for
- *     a few percent more CPU on the largest runs.
+ *     a few percent more CPU on the largest runs. (V8's least factor is 2: it puts it back for
+ *     the whole process when it sets up a worker's heap, so a --jobs run grows as by default,
+ *     and its workers' code cache is made under that flag; see scripts/bundle.mjs.)
  * Neither changes what any code computes (docs/performance.md has the measurements). They are
  * set once the bundle and the Node modules it loads are compiled: V8 checks a code cache against
  * the flags it was made under, so Node's own cache for a module loaded after the change would be

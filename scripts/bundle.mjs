@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 
 const { loadBundle, tuneV8 } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
 
@@ -64,6 +65,9 @@ for (const name of ["valid-capture", "valid-rich", "valid-data-part", "valid-str
 }
 writeFileSync(join(root, "dist", "a2a-evidence.cache"), script.createCachedData());
 // --jobs worker threads load the bundle after the CLI has tuned V8's flags, which a cache
-// records: theirs is made under the same flags.
+// records: theirs is made under the same flags. Not quite the flags tuneV8 sets: setting up a
+// worker's heap raises --semi-space-growth-factor back to V8's least, 2, for the whole process,
+// and a cache made before any worker started is rejected in every one. So one is started first.
 tuneV8();
+await new Promise((resolve, reject) => new Worker("", { eval: true }).once("exit", resolve).once("error", reject));
 writeFileSync(join(root, "dist", "a2a-evidence.worker.cache"), script.createCachedData());

@@ -1,8 +1,9 @@
 /**
  * The launcher's two V8 code caches fit the flags they are used under: the CLI's main thread
- * compiles the bundle before it tunes V8's flags, --jobs worker threads after. A cache V8
- * rejects costs the whole compile at every start, silently, so each pairing is checked, and the
- * crossed pairings are shown to be rejected (the check can fail).
+ * compiles the bundle before it tunes V8's flags, --jobs worker threads after, in worker threads
+ * of that process (where setting up a worker's heap has changed one of the flags again). A cache
+ * V8 rejects costs the whole compile at every start, silently, so each pairing is checked where it
+ * happens, and the crossed pairings are shown to be rejected (the check can fail).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -26,14 +27,45 @@ function rejected(cache: string, tuned: boolean): boolean {
   return r.stdout === "true";
 }
 
+/**
+ * Whether V8 rejects each cache in a worker thread started as --jobs starts them: after the main
+ * thread has compiled the bundle with its cache and, when `tuned`, tuned V8. One worker per cache:
+ * a second compile in one isolate finds the first and never reads its cache.
+ */
+function rejectedInWorkers(caches: string[], tuned: boolean): boolean[] {
+  const at = (...p: string[]) => JSON.stringify(join(REPO_ROOT, ...p));
+  const script = `
+    const { loadBundle, tuneV8 } = require(${at("bin", "a2a-evidence.cjs")});
+    loadBundle(${at("dist", "a2a-evidence.cjs")}, ${at("dist", "a2a-evidence.cache")});
+    if (${tuned}) tuneV8();
+    const { Worker } = require("node:worker_threads");
+    const inWorker = (cache) => new Promise((resolve, reject) =>
+      new Worker(
+        \`const { compileBundle } = require(\${JSON.stringify(${at("bin", "a2a-evidence.cjs")})});
+         const { parentPort, workerData } = require("node:worker_threads");
+         const s = compileBundle(\${JSON.stringify(${at("dist", "a2a-evidence.cjs")})}, require("node:fs").readFileSync(workerData));
+         parentPort.postMessage(s.cachedDataRejected);\`,
+        { eval: true, workerData: cache },
+      ).once("message", resolve).once("error", reject));
+    (async () => {
+      const out = [];
+      for (const cache of ${JSON.stringify(caches.map((c) => join(REPO_ROOT, c)))}) out.push(await inWorker(cache));
+      process.stdout.write(JSON.stringify(out));
+    })();`;
+  const r = spawnSync(process.execPath, ["-e", script], { cwd: REPO_ROOT, encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as boolean[];
+}
+
 describe.skipIf(!BUILT)("the launcher's code caches", () => {
   it("the main thread's cache is accepted before tuning, and would be rejected after", () => {
     expect(rejected("dist/a2a-evidence.cache", false)).toBe(false);
     expect(rejected("dist/a2a-evidence.cache", true)).toBe(true);
   });
 
-  it("the worker threads' cache is accepted after tuning, and would be rejected before", () => {
-    expect(rejected("dist/a2a-evidence.worker.cache", true)).toBe(false);
-    expect(rejected("dist/a2a-evidence.worker.cache", false)).toBe(true);
+  it("the worker threads' cache is accepted in a worker started after tuning, and would be rejected without it", () => {
+    const caches = ["dist/a2a-evidence.worker.cache", "dist/a2a-evidence.cache"];
+    expect(rejectedInWorkers(caches, true)).toEqual([false, true]);
+    expect(rejectedInWorkers(caches, false)).toEqual([true, false]);
   });
 });
