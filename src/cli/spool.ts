@@ -4,14 +4,18 @@
  * Whether a log forked is a fact about every input together, so each input's report waits until
  * all inputs' checkpoints are compared. Held in memory, the waiting reports would grow with the
  * number of inputs; verified again, every input would be read, parsed and loaded twice. So each
- * report is written, as JSON, to a temporary file that is unlinked as soon as it is open: no
- * other process can find it, and it goes away with the process, however the process ends. The
- * file is capped; an input whose report does not fit, or any report when no temporary file can be
- * made or written, is simply verified again in the second pass, as it would be without a spool.
+ * report is written, as JSON, to a temporary file that is unlinked as soon as it is open: it has
+ * no name to find, and it goes away with the process, however the process ends. A process of the
+ * same user can still reach an open file (through /proc), so each report's SHA-256 stays in
+ * memory and is checked when the report is read back: a report changed in the file is not used.
+ * The file is capped. An input whose report does not fit, was changed, or cannot be read back,
+ * and any input when no temporary file can be made or written, is simply verified again in the
+ * second pass, as it would be without a spool.
  *
  * A report is plain data (strings, numbers, arrays, objects: what --jobs already copies between
  * threads), so JSON gives back exactly the object that was written, member order included.
  */
+import { hash } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,8 +27,10 @@ export const SPOOL_LIMIT_BYTES = 256 * 1024 * 1024;
 export class ReportSpool {
   private fd: number | undefined;
   private size = 0;
-  /** Each kept report's place in the file, by input index. */
-  private readonly places: ({ readonly offset: number; readonly length: number } | undefined)[] = [];
+  /** Each kept report's place in the file and the SHA-256 of its bytes, by input index. */
+  private readonly places: (
+    { readonly offset: number; readonly length: number; readonly digest: string } | undefined
+  )[] = [];
 
   private constructor(
     fd: number | undefined,
@@ -71,13 +77,16 @@ export class ReportSpool {
     if (this.size + bytes.length > this.limit) return false;
     try {
       let written = 0;
-      while (written < bytes.length)
-        written += writeSync(this.fd, bytes, written, bytes.length - written, this.size + written);
+      while (written < bytes.length) {
+        const n = writeSync(this.fd, bytes, written, bytes.length - written, this.size + written);
+        if (n === 0) return false;
+        written += n;
+      }
     } catch {
       // A full disk keeps nothing more; what was written stays readable.
       return false;
     }
-    this.places[k] = { offset: this.size, length: bytes.length };
+    this.places[k] = { offset: this.size, length: bytes.length, digest: hash("sha256", bytes, "hex") };
     this.size += bytes.length;
     return true;
   }
@@ -95,6 +104,7 @@ export class ReportSpool {
         if (n === 0) return undefined;
         read += n;
       }
+      if (hash("sha256", bytes, "hex") !== place.digest) return undefined;
       return JSON.parse(bytes.toString("utf8")) as InputReport;
     } catch {
       return undefined;

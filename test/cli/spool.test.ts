@@ -6,7 +6,17 @@
  * verified again), stale checkpoints, inputs with nothing to compare, unreadable and malformed
  * inputs, and a --checkpoints list.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -67,6 +77,34 @@ describe("ReportSpool", () => {
     expect(spool.take(0)).toBeDefined();
     spool.close();
   });
+
+  it.skipIf(process.platform !== "linux")(
+    "does not use a report changed in the file (reached through /proc): that input is verified again",
+    () => {
+      const spool = ReportSpool.open(1 << 20, dir);
+      const report = someReport();
+      expect(spool.put(0, report)).toBe(true);
+      expect(spool.put(1, report)).toBe(true);
+      // Another process of the same user can open the unlinked file by its descriptor.
+      const fd = readdirSync("/proc/self/fd").find((n) => {
+        try {
+          return /a2a-evidence-[^/]*\/reports \(deleted\)$/.test(readlinkSync(`/proc/self/fd/${n}`));
+        } catch {
+          return false;
+        }
+      });
+      expect(fd).toBeDefined();
+      const text = JSON.stringify(report);
+      const at = text.indexOf('"exitCode":0');
+      expect(at).toBeGreaterThan(0);
+      const other = openSync(`/proc/self/fd/${fd as string}`, "r+");
+      writeSync(other, '"exitCode":1', at);
+      closeSync(other);
+      expect(spool.take(0)).toBeUndefined();
+      expect(spool.take(1)).toEqual(report);
+      spool.close();
+    },
+  );
 
   it("keeps nothing past its cap, and nothing when no temporary file can be made", () => {
     const report = someReport();
