@@ -11,6 +11,11 @@ const { dirname, join } = require("node:path");
 const vm = require("node:vm");
 
 const bundle = join(__dirname, "..", "dist", "a2a-evidence.cjs");
+/**
+ * How the bundle begins: the build writes it as the CommonJS module wrapper this file compiles,
+ * whole, so it is handed to V8 as read, with no second copy; ASCII only, so it reads as latin1.
+ */
+const BUNDLE_HEAD = "(function (exports, require, module, __filename, __dirname) {";
 // A --jobs worker thread is started on this file with this argument: it serves inputs instead.
 const isWorker = process.argv.includes("--a2a-evidence-job-worker");
 if (require.main !== module && !isWorker) {
@@ -71,8 +76,10 @@ function loadBundle(file, cacheFile) {
 }
 
 function compileBundle(file, cachedData) {
-  const source = "(function (exports, require, module, __filename, __dirname) {" + readFileSync(file, "utf8") + "\n})";
+  const text = readFileSync(file, "latin1");
+  // A bundle an older build wrote without the wrapper still runs (without its cache).
+  const source = text.startsWith(BUNDLE_HEAD) ? text : `${BUNDLE_HEAD}${text}\n})`;
   return new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
 }
 
-module.exports = { loadBundle, compileBundle, tuneV8 };
+module.exports = { loadBundle, compileBundle, tuneV8, BUNDLE_HEAD };

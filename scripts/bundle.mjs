@@ -5,14 +5,14 @@
 // one bundled file whose compiled code comes from the cache starts close to bare Node. The cache
 // is made here by verifying shipped vectors in-process first, so the functions a run needs are in
 // it. A cache Node rejects (another V8) is ignored at run time and costs only speed.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
-const { loadBundle, tuneV8 } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
+const { loadBundle, tuneV8, BUNDLE_HEAD } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outfile = join(root, "dist", "a2a-evidence.cjs");
@@ -26,6 +26,11 @@ await build({
   outfile,
   minify: true,
   legalComments: "none",
+  // The file is the CommonJS wrapper the launcher compiles, whole: it reads it and hands it to V8
+  // without building a second copy. ASCII only (esbuild escapes the rest), so it reads as latin1.
+  banner: { js: BUNDLE_HEAD },
+  footer: { js: "})" },
+  charset: "ascii",
   logLevel: "warning",
   // src/cli/vectors.ts reads __filename in the bundle and import.meta.url only as an ES module.
   logOverride: { "empty-import-meta": "silent" },
@@ -54,6 +59,9 @@ function lazyBuiltins(names) {
     },
   };
 }
+
+// Read as latin1 by the launcher: one byte outside ASCII would be misread, so none may be there.
+if (/[^\x00-\x7f]/.test(readFileSync(outfile, "latin1"))) throw new Error(`${outfile} is not ASCII`);
 
 const { exports, script } = loadBundle(outfile);
 const quiet = { stdout: () => {}, stderr: () => {}, env: {}, stdoutIsTTY: false };
