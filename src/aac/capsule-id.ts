@@ -18,7 +18,7 @@ import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/v
 import { fail, ok, type Result } from "../result.js";
 import { jcs } from "../canon/jcs.js";
 import { excludeTopLevel, jcsN } from "../canon/jcs-n.js";
-import { isHex64, sha256Hex, utf8 } from "../util/bytes.js";
+import { isHex64, sha256HexOfText } from "../util/bytes.js";
 
 export type CapsuleFormatVersion = "4" | "2";
 
@@ -41,7 +41,7 @@ export function computeCapsuleId(capsule: JsonValue): Result<CapsuleIdentity> {
   const preImage = identityPreImage(capsule, formatVersion.value);
   if (!preImage.ok) return preImage;
   return ok({
-    capsuleId: sha256Hex(utf8(preImage.value)),
+    capsuleId: sha256HexOfText(preImage.value),
     formatVersion: formatVersion.value,
     preImage: preImage.value,
   });

@@ -12,7 +12,7 @@
  *   3. absent-field normalization, bottom-up: a member whose normalized value is null, [] or {}
  *      is dropped; array elements never are; the top-level object is kept even when empty;
  *   4. RFC 8785 serialization with safe integers only.
- * The preimage has no prefix and no domain separator: the digest is `sha256Hex(utf8(preImage))`.
+ * The preimage has no prefix and no domain separator: the digest is `sha256HexOfText(preImage)`.
  */
 import { JsonNumber, isJsonObject, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";

@@ -9,7 +9,7 @@ import { valueText } from "../json/diff.js";
 import { hasMember, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart } from "../input/a2a.js";
 import type { EvidenceContext } from "../properties/shared/context.js";
-import { sha256Hex, utf8 } from "../util/bytes.js";
+import { sha256HexOfText } from "../util/bytes.js";
 import { listed } from "./common.js";
 import { traceRows } from "./traces.js";
 import { transitionRow } from "./transitions.js";
@@ -22,7 +22,7 @@ function observedText(at: string, parts: readonly A2APart[], prefix: string, o: 
     at: `${prefix}${at}`,
     textParts: t.textParts,
     otherParts: t.otherParts,
-    recomputed: sha256Hex(utf8(t.text)),
+    recomputed: sha256HexOfText(t.text),
     ...(o.bytes ? { text: t.text } : {}),
   };
 }

@@ -16,7 +16,7 @@ import { isJsonObject, member, memberAt, newJsonObject, type JsonObject, type Js
 import { capsuleIdCheck } from "../properties/producer-signature.js";
 import type { EvidenceContext } from "../properties/shared/context.js";
 import { findNarrowing } from "../properties/shared/widening.js";
-import { isHex64, sha256Hex, utf8 } from "../util/bytes.js";
+import { isHex64, sha256HexOfText } from "../util/bytes.js";
 import { listed, malformed, stepFailure, text } from "./common.js";
 import type {
   Absent,
@@ -41,12 +41,12 @@ export function narrowing(
 ): Narrowed {
   const n = findNarrowing(value, (candidate) => {
     const p = preimageOf(candidate);
-    return p !== undefined && sha256Hex(utf8(p)) === target;
+    return p !== undefined && sha256HexOfText(p) === target;
   });
   if (n.kind === "tooMany") return { kind: "tooMany", numbers: 0, reason: n.reason };
   if (n.kind === "none") return { kind: "none", numbers: 0 };
   const p = preimageOf(n.value) as string;
-  return { kind: "match", numbers: n.narrowed, preimage: text(p, o), recomputed: sha256Hex(utf8(p)) };
+  return { kind: "match", numbers: n.narrowed, preimage: text(p, o), recomputed: sha256HexOfText(p) };
 }
 
 export function pyjsonText(v: JsonValue): string | undefined {
@@ -85,7 +85,7 @@ function digestSection(
       equal: false,
       failure: stepFailure(r),
     };
-  const recomputed = sha256Hex(utf8(r.value.text));
+  const recomputed = sha256HexOfText(r.value.text);
   const equal = recomputed === claimed;
   const searched =
     !equal && ctx.structuredCarrier && isHex64(claimedValue)

@@ -35,7 +35,7 @@ import {
 import type { EvidenceContext } from "../properties/shared/context.js";
 import { interimRecords, type InterimRecord } from "../properties/shared/interim.js";
 import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
-import { bytesToHex, sha256Hex, utf8 } from "../util/bytes.js";
+import { bytesToHex, sha256HexOfText } from "../util/bytes.js";
 import { checkpointSection } from "./checkpoint.js";
 import { hex, listed, malformed, stepFailure } from "./common.js";
 import { consistencyTrace } from "./continuity.js";
@@ -418,7 +418,7 @@ function pausedTaskSection(r: InterimRecord, o: InspectOptions, taskPrefix?: str
       at: `${prefix}${at}`,
       textParts: t.textParts,
       otherParts: t.otherParts,
-      recomputed: sha256Hex(utf8(t.text)),
+      recomputed: sha256HexOfText(t.text),
       ...(o.bytes ? { text: t.text } : {}),
     };
   };

@@ -22,7 +22,7 @@ import {
   type JsonValue,
 } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
-import { bytesToHex, hex64ToBytes, hexToBytes, sha256, sha256Hex, utf8 } from "../util/bytes.js";
+import { bytesToHex, hex64ToBytes, hexToBytes, sha256Hex, sha256HexOfText, sha256OfText, utf8 } from "../util/bytes.js";
 
 export const CHECKPOINT_KIND = "mmr_checkpoint";
 
@@ -135,7 +135,7 @@ export function parseCheckpoint(v: JsonValue, path: string): Result<Checkpoint> 
   for (const name of SIGNED_MEMBERS) signed[name] = get(name);
   const body = pyjson(signed);
   if (!body.ok) return body;
-  const digest = sha256(utf8(body.value.text));
+  const digest = sha256OfText(body.value.text);
   return ok({
     logId,
     mmrSize,
@@ -186,5 +186,5 @@ export function checkpointEntryDigest(cp: Checkpoint): Result<string> {
   if (flagged !== undefined) {
     return fail("CANON_FLOAT", `number at ${flagged} is not an integer; its Python form is unknown`, cp.path);
   }
-  return ok(sha256Hex(utf8(text.value.text)));
+  return ok(sha256HexOfText(text.value.text));
 }

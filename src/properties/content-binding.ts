@@ -15,7 +15,7 @@ import { member, memberAt, isJsonObject, newJsonObject, type JsonObject, type Js
 import { firstDifference, showValue, valueText, type Difference } from "../json/diff.js";
 import { jsonEquals } from "../json/value.js";
 import { jcs } from "../canon/jcs.js";
-import { isHex64, sha256Hex, utf8 } from "../util/bytes.js";
+import { isHex64, sha256HexOfText } from "../util/bytes.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { Digest, EvidenceContext } from "./shared/context.js";
@@ -218,7 +218,7 @@ function agentOutputCheck(ctx: EvidenceContext, capsule: JsonObject): Check {
   const canonical = jcs(agentOutput);
   if (!canonical.ok)
     return check(id, "FAIL", `agent output cannot be canonicalized: ${canonical.detail}`, { code: canonical.code });
-  const expected = sha256Hex(utf8(canonical.value));
+  const expected = sha256HexOfText(canonical.value);
   const values: Record<string, string> = { expected };
   if (output !== undefined) values.agentOutputDigest = valueText(output);
   if (response !== undefined) values.responseDigest = valueText(response);

@@ -46,7 +46,7 @@
  */
 import { listCapped, showValue, valueText } from "../json/diff.js";
 import { member, hasMember, isJsonObject, jsonEquals, type JsonObject, type JsonValue } from "../json/value.js";
-import { sha256Hex, utf8 } from "../util/bytes.js";
+import { sha256HexOfText } from "../util/bytes.js";
 import { TERMINAL_TASK_STATES } from "../profile.js";
 import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2ATask } from "../input/a2a.js";
 import type { Check, PropertyResult } from "./shared/types.js";
@@ -187,7 +187,7 @@ function optionCheck(
 /** The commitment of an Artifact's or Message's parts: SHA-256 of its text parts joined with "\n". */
 function commitmentOf(parts: readonly A2APart[]): { hex: string; otherParts: number } {
   const t = textOfParts(parts);
-  return { hex: sha256Hex(utf8(t.text)), otherParts: t.otherParts };
+  return { hex: sha256HexOfText(t.text), otherParts: t.otherParts };
 }
 
 /** The first value of each key and the keys seen more than once, in one pass. */
@@ -372,7 +372,7 @@ function messageCheck(
   task: A2ATask,
 ): Check {
   const t = textOfParts(m.parts);
-  const recomputed = sha256Hex(utf8(t.text));
+  const recomputed = sha256HexOfText(t.text);
   const values: Record<string, string> = { recomputed, partCommitment: valueText(entry.partCommitment) };
   if (entry.index < lastIndex) {
     return check(
@@ -472,7 +472,7 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
     const subject = `history message ${m.messageId}`;
     const entry = byId.get(m.messageId);
     if (!entry) {
-      const recomputed = sha256Hex(utf8(textOfParts(m.parts).text));
+      const recomputed = sha256HexOfText(textOfParts(m.parts).text);
       checks.push(
         check(
           "transcript.message",
@@ -592,7 +592,7 @@ function statusMessageCheck(
       `status.message ${m.messageId} (${m.role}) is observed but not committed by the transcript`,
       {
         subject,
-        values: { recomputed: sha256Hex(utf8(textOfParts(m.parts).text)) },
+        values: { recomputed: sha256HexOfText(textOfParts(m.parts).text) },
       },
     );
   }

@@ -56,6 +56,16 @@ export function sha256Hex(...parts: Uint8Array[]): string {
   return hash("sha256", joined(parts), "hex");
 }
 
+/** SHA-256 of a string's UTF-8 bytes (a lone surrogate becomes U+FFFD, as in `utf8`), in one native call. */
+export function sha256HexOfText(s: string): string {
+  return hash("sha256", s, "hex");
+}
+
+export function sha256OfText(s: string): Uint8Array {
+  const d = hash("sha256", s, "buffer");
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+}
+
 export function utf8(s: string): Uint8Array {
   return new Uint8Array(Buffer.from(s, "utf8"));
 }

@@ -1,6 +1,14 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bytesToHex, hex64ToBytes, sha256, sha256Hex } from "../../src/util/bytes.js";
+import {
+  bytesToHex,
+  hex64ToBytes,
+  sha256,
+  sha256Hex,
+  sha256HexOfText,
+  sha256OfText,
+  utf8,
+} from "../../src/util/bytes.js";
 
 const reference = (...parts: Uint8Array[]) => {
   const h = createHash("sha256");
@@ -46,5 +54,15 @@ describe("hex64ToBytes", () => {
       undefined,
     ])
       expect(hex64ToBytes(bad), String(bad)).toBeUndefined();
+  });
+});
+
+describe("sha256 of a string", () => {
+  it("is the hash of its UTF-8 bytes, a lone surrogate written as U+FFFD exactly as utf8() writes it", () => {
+    for (const s of ["", "abc", "é€𝄞", "a\ud800b", "\udc00", "x".repeat(10_000)]) {
+      expect(sha256HexOfText(s), JSON.stringify(s.slice(0, 8))).toBe(reference(utf8(s)));
+      expect(bytesToHex(sha256OfText(s))).toBe(reference(utf8(s)));
+    }
+    expect(sha256HexOfText("a\ud800b")).toBe(reference(Uint8Array.of(0x61, 0xef, 0xbf, 0xbd, 0x62)));
   });
 });

@@ -22,7 +22,7 @@
  */
 import { firstDifference, listCapped, showValue, type Difference } from "../../json/diff.js";
 import { asSafeInteger, isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
-import { isHex64, sha256Hex, utf8 } from "../../util/bytes.js";
+import { isHex64, sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AMessage } from "../../input/a2a.js";
 import { INTERRUPTED_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
 import type { EvidenceContext } from "./context.js";
@@ -322,7 +322,7 @@ function resumingEntry(
   )
     return undefined;
   if (member(entry, "messageId") !== m.messageId || member(entry, "role") !== "ROLE_USER") return undefined;
-  if (member(entry, "partCommitment") !== sha256Hex(utf8(textOfParts(m.parts).text))) return undefined;
+  if (member(entry, "partCommitment") !== sha256HexOfText(textOfParts(m.parts).text)) return undefined;
   const resumes =
     member(out, "kind") === TRANSITION_KIND &&
     member(out, "messageId") === m.messageId &&
@@ -387,7 +387,7 @@ function observedCheck(
       return fail(`the paused Task's Message ${m.messageId} is out of order in the interim record's transcript`);
     last = e.index;
     const text = textOfParts(m.parts);
-    const recomputed = sha256Hex(utf8(text.text));
+    const recomputed = sha256HexOfText(text.text);
     if (member(e.entry, "partCommitment") !== recomputed || member(e.entry, "role") !== m.role) {
       return fail(
         `the paused Task's Message ${m.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`,
@@ -407,7 +407,7 @@ function observedCheck(
   if (shown && !inHistory) {
     const e = byMessage.get(shown.messageId);
     const text = textOfParts(shown.parts);
-    const recomputed = sha256Hex(utf8(text.text));
+    const recomputed = sha256HexOfText(text.text);
     if (!e)
       return fail(
         `the paused Task's status.message ${shown.messageId} is not in the interim record's transcript: the request shown at the pause is recorded at the pause`,
@@ -430,7 +430,7 @@ function observedCheck(
   for (const a of paused.content) {
     shownEffects.add(a.artifactId);
     const text = textOfParts(a.parts);
-    const recomputed = sha256Hex(utf8(text.text));
+    const recomputed = sha256HexOfText(text.text);
     const entry = effects.get(a.artifactId);
     const committed = isJsonObject(entry) ? member(entry, "contentCommitment") : undefined;
     if (entry === undefined || committed !== recomputed) {

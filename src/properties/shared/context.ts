@@ -6,7 +6,7 @@
 import { showValue } from "../../json/diff.js";
 import { isJsonObject, member, type JsonObject, type JsonValue } from "../../json/value.js";
 import { pyjson } from "../../canon/pyjson.js";
-import { sha256Hex, utf8 } from "../../util/bytes.js";
+import { sha256HexOfText } from "../../util/bytes.js";
 import { fail, ok, type Result } from "../../result.js";
 import { EXTENSION_URI, EXTENSION_VERSION, RECORD_PROFILE_V1 } from "../../profile.js";
 import type { A2AMessage, A2ATask } from "../../input/a2a.js";
@@ -123,7 +123,7 @@ export class EvidenceContext {
   pyjsonDigest(value: JsonValue): Result<Digest> {
     const r = pyjson(value);
     if (!r.ok) return r;
-    return ok({ hex: sha256Hex(utf8(r.value.text)), numberFlags: r.value.numberFlags });
+    return ok({ hex: sha256HexOfText(r.value.text), numberFlags: r.value.numberFlags });
   }
 
   /** evidenceId recomputed from the presented payload (shared by contentBinding and the capsule checks). */

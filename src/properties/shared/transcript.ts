@@ -26,7 +26,7 @@ import {
 } from "../../json/value.js";
 import { joinPath } from "../../json/path.js";
 import { pyjson } from "../../canon/pyjson.js";
-import { isHex64, sha256Hex, utf8 } from "../../util/bytes.js";
+import { isHex64, sha256HexOfText } from "../../util/bytes.js";
 import {
   INTERRUPTED_TASK_STATES,
   TASK_STATES,
@@ -113,7 +113,7 @@ export function messageTaskIds(m: A2AMessage): { taskId: string; contextId: stri
 
 /** The SHA-256 text commitment of a Message: its text parts joined with "\n". */
 export function partCommitmentOf(m: A2AMessage): string {
-  return sha256Hex(utf8(textOfParts(m.parts).text));
+  return sha256HexOfText(textOfParts(m.parts).text);
 }
 
 /**
@@ -334,7 +334,7 @@ function commitmentCheck(
     );
   }
   const task = { id: observed.task.id, contextId: observed.task.contextId ?? "" };
-  const recomputed = sha256Hex(utf8(transitionPreimage(task, index, from, to, messageId, message)));
+  const recomputed = sha256HexOfText(transitionPreimage(task, index, from, to, messageId, message));
   const values = { transitionCommitment: commitment, recomputed };
   if (recomputed !== commitment) {
     return make(
