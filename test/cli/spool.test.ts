@@ -177,13 +177,21 @@ describe("a run over several inputs", () => {
     return { spooled, again, kept };
   }
 
-  it("writes the same bytes from the spool as verifying every input again, forks and failures included", async () => {
+  /** Two copies of one Task's input (a, c), one whose log forks from theirs (b), and the trust file. */
+  function forkedInputs() {
     const mine = capture();
     const theirs = capture({ taskId: uuidFromLabel("the other branch") });
-    const a = tempFile("a.json", JSON.stringify(toPlain(mine.input)));
-    const b = tempFile("b.json", JSON.stringify(toPlain(theirs.input)));
-    const c = tempFile("c.json", JSON.stringify(toPlain(mine.input)));
-    const trust = tempFile("trust.json", JSON.stringify(toPlain(mine.trust)));
+    return {
+      theirs,
+      a: tempFile("a.json", JSON.stringify(toPlain(mine.input))),
+      b: tempFile("b.json", JSON.stringify(toPlain(theirs.input))),
+      c: tempFile("c.json", JSON.stringify(toPlain(mine.input))),
+      trust: tempFile("trust.json", JSON.stringify(toPlain(mine.trust))),
+    };
+  }
+
+  it("writes the same bytes from the spool as verifying every input again, forks and failures included", async () => {
+    const { theirs, a, b, c, trust } = forkedInputs();
     const malformed = join(dir, "malformed.json");
     writeFileSync(malformed, '{"a":1,"a":2}');
     const seen = tempFile("seen.json", JSON.stringify([toPlain(at(theirs.bundle, "manifest", "cllCheckpoint"))]));
@@ -214,12 +222,7 @@ describe("a run over several inputs", () => {
   });
 
   it("with the spool: a fork FAILs continuity on both inputs, an agreeing copy PASSes the comparison", async () => {
-    const mine = capture();
-    const theirs = capture({ taskId: uuidFromLabel("the other branch") });
-    const a = tempFile("a.json", JSON.stringify(toPlain(mine.input)));
-    const b = tempFile("b.json", JSON.stringify(toPlain(theirs.input)));
-    const c = tempFile("c.json", JSON.stringify(toPlain(mine.input)));
-    const trust = tempFile("trust.json", JSON.stringify(toPlain(mine.trust)));
+    const { a, b, c, trust } = forkedInputs();
     const r = await runCli(["verify", "--format", "json", "--trust", trust, a, c]);
     const cross = (input: { properties: { continuity: { checks: { id: string; state: string }[] } } }) =>
       input.properties.continuity.checks.find((x) => x.id === "equivocation.crossInput")?.state;
