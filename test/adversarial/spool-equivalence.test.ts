@@ -44,7 +44,8 @@ function notJsonExact(v: unknown, path = "$"): string[] {
   if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0) ? [] : [`${path}: ${v}`];
   if (Array.isArray(v)) {
     const out: string[] = [];
-    for (let i = 0; i < v.length; i++) out.push(...(i in v ? notJsonExact(v[i], `${path}[${i}]`) : [`${path}[${i}]: hole`]));
+    for (let i = 0; i < v.length; i++)
+      out.push(...(i in v ? notJsonExact(v[i], `${path}[${i}]`) : [`${path}[${i}]: hole`]));
     return out;
   }
   if (typeof v !== "object" || v === undefined) return [`${path}: ${typeof v}`];
@@ -52,7 +53,8 @@ function notJsonExact(v: unknown, path = "$"): string[] {
   const out: string[] = [];
   for (const key of Reflect.ownKeys(v)) {
     const d = Object.getOwnPropertyDescriptor(v, key) as PropertyDescriptor;
-    if (typeof key === "symbol" || !d.enumerable || !("value" in d)) out.push(`${path}.${String(key)}: not a data member`);
+    if (typeof key === "symbol" || !d.enumerable || !("value" in d))
+      out.push(`${path}.${String(key)}: not a data member`);
     else out.push(...notJsonExact(d.value, `${path}.${key}`));
   }
   return out;
@@ -107,7 +109,11 @@ describe("the spooled output is the output of verifying every input again", () =
     for (const other of [profile, version]) {
       for (const format of FORMATS) {
         // Beside an agreeing input (the comparison finds no fork) and beside a forking one.
-        for (const inputs of [[a, other], [other, b], [a, other, b]]) {
+        for (const inputs of [
+          [a, other],
+          [other, b],
+          [a, other, b],
+        ]) {
           const r = await expectSame(["verify", ...format, "--trust", trust, ...inputs]);
           expect(r.taken).toBe(inputs.length);
         }
@@ -188,7 +194,10 @@ describe("every shipped vector, verified together with every vector that shares 
       const all = [...inputs, inputs[0] as string];
       for (const format of FORMATS) taken += (await expectSame(["verify", ...format, "--trust", trust, ...all])).taken;
       for (const format of FORMATS.slice(0, 2))
-        for (const extra of [["--at", "2026-10-01T09:30:00Z"], ["--checkpoints", seen]])
+        for (const extra of [
+          ["--at", "2026-10-01T09:30:00Z"],
+          ["--checkpoints", seen],
+        ])
           taken += (await expectSame(["verify", ...format, ...extra, "--trust", trust, ...all])).taken;
     }
     expect(taken).toBeGreaterThan(0);
