@@ -6,7 +6,6 @@
 // purpose: it starts without Node's ES module loader.
 "use strict";
 const { existsSync, readFileSync } = require("node:fs");
-const { createRequire } = require("node:module");
 const { dirname, join } = require("node:path");
 const vm = require("node:vm");
 
@@ -16,6 +15,14 @@ const bundle = join(__dirname, "..", "dist", "a2a-evidence.cjs");
  * whole, so it is handed to V8 as read, with no second copy; ASCII only, so it reads as latin1.
  */
 const BUNDLE_HEAD = "(function (exports, require, module, __filename, __dirname) {";
+/**
+ * Node's modules a verification loads that the bundle does not load as it starts: they are
+ * loaded before tuneV8, while Node's own compiled code for them still fits V8's flags. Loaded
+ * after, each would be parsed and compiled from its source: for node:crypto's sixteen modules
+ * that was about a sixth of a one-input run's CPU above bare Node. A module a rarer path needs
+ * (standard input, worker threads, a stderr that is a pipe) is still compiled when it is used.
+ */
+const PRELOADED = ["node:crypto", "node:os"];
 // A --jobs worker thread is started on this file with this argument: it serves inputs instead.
 const isWorker = process.argv.includes("--a2a-evidence-job-worker");
 if (require.main !== module && !isWorker) {
@@ -32,6 +39,7 @@ if (require.main !== module && !isWorker) {
   void loadBundle(bundle, join(__dirname, "..", "dist", "a2a-evidence.worker.cache")).exports.runJobWorker();
 } else {
   const { exports } = loadBundle(bundle, join(__dirname, "..", "dist", "a2a-evidence.cache"));
+  for (const builtin of PRELOADED) require(builtin);
   tuneV8();
   exports.main(process.argv.slice(2), undefined, { workerEntry: __filename }).then((code) => {
     // A write error may already have set 2 (see the CLI's output guard); never lower it.
@@ -53,9 +61,9 @@ if (require.main !== module && !isWorker) {
  *     the whole process when it sets up a worker's heap, so a --jobs run grows as by default,
  *     and its workers' code cache is made under that flag; see scripts/bundle.mjs.)
  * Neither changes what any code computes (docs/performance.md has the measurements). They are
- * set once the bundle and the Node modules it loads are compiled: V8 checks a code cache against
- * the flags it was made under, so Node's own cache for a module loaded after the change would be
- * rejected, and so would ours.
+ * set once the bundle and the Node modules a run loads are compiled: V8 checks a code cache
+ * against the flags it was made under, so ours would be rejected, and so would Node's own cache
+ * for each of its modules loaded after the change (see PRELOADED).
  */
 function tuneV8() {
   require("node:v8").setFlagsFromString("--interrupt-budget=300000 --semi-space-growth-factor=1");
@@ -71,7 +79,9 @@ function loadBundle(file, cacheFile) {
   }
   const script = compileBundle(file, cachedData);
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  // The bundle requires only Node's own modules, which any require resolves alike: this one
+  // spares loading node:module (and Node's ES module loader with it) for createRequire.
+  script.runInThisContext()(module.exports, require, module, file, dirname(file));
   return { exports: module.exports, script };
 }
 
@@ -82,4 +92,4 @@ function compileBundle(file, cachedData) {
   return new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
 }
 
-module.exports = { loadBundle, compileBundle, tuneV8, BUNDLE_HEAD };
+module.exports = { loadBundle, compileBundle, tuneV8, BUNDLE_HEAD, PRELOADED };

@@ -1,4 +1,6 @@
 /** The CLI's only contact with the process: standard streams, the environment, the TTY. */
+import { fstatSync, writeSync } from "node:fs";
+
 export interface CliIo {
   readonly stdout: (text: string) => void;
   /** Writes to stdout and waits while the reader is behind, so a long report is never buffered whole. */
@@ -14,50 +16,142 @@ export interface CliIo {
 
 /** Set once standard output has failed: nothing more is written to it. */
 let stdoutFault: "EPIPE" | "OTHER" | undefined;
+/** main() has taken charge of write errors (see guardStdout). */
+let guarded = false;
+
+/**
+ * How standard output is written. A file, a pipe, a socket or a memory device (/dev/null) is
+ * written straight with write(2), blocking as a pipe's reader falls behind: Node's stream for it
+ * would load Node's whole stream machinery, a noticeable share of a one-input run's start-up. A
+ * terminal, anything fstat cannot tell, and a descriptor that turns out to be non-blocking
+ * (EAGAIN) go through `process.stdout`, which handles them. Decided once, on first use.
+ */
+let stdoutRoute: "direct" | "stream" | undefined;
+
+/**
+ * The descriptor is a file, a pipe, a socket or one of Linux's memory devices (/dev/null,
+ * /dev/zero, /dev/full: major 1): never a terminal. False when fstat cannot tell.
+ */
+function plainDescriptor(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return (
+      st.isFile() ||
+      st.isFIFO() ||
+      st.isSocket() ||
+      (st.isCharacterDevice() && process.platform === "linux" && ((st.rdev >> 8) & 0xfff) === 1)
+    );
+  } catch {
+    return false;
+  }
+}
+
+function route(): "direct" | "stream" {
+  stdoutRoute ??= plainDescriptor(1) ? "direct" : "stream";
+  return stdoutRoute;
+}
+
+let streamGuarded = false;
+function stdoutStream(): NodeJS.WriteStream {
+  const s = process.stdout;
+  if (guarded && !streamGuarded) {
+    streamGuarded = true;
+    s.on("error", (e: NodeJS.ErrnoException) => fault(e));
+  }
+  return s;
+}
+
+function fault(e: NodeJS.ErrnoException): void {
+  if (stdoutFault !== undefined) return;
+  stdoutFault = e.code === "EPIPE" ? "EPIPE" : "OTHER";
+  if (stdoutFault === "EPIPE") return;
+  process.stderr.write(`a2a-evidence: cannot write the report to standard output: ${e.code ?? e.message}\n`);
+  process.exitCode = 2;
+}
+
+/**
+ * Writes `t` to descriptor 1 with write(2), whole. Returns the bytes still to write when the
+ * descriptor is non-blocking and full (EAGAIN): from then on the stream writes. Other errors are
+ * faults, as the stream would report them; without main()'s guard they are thrown, as the
+ * stream's unhandled 'error' would be.
+ */
+function writeDirect(t: string): Uint8Array | undefined {
+  const bytes = Buffer.from(t, "utf8");
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(1, bytes, done, bytes.length - done);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === "EAGAIN") {
+        stdoutRoute = "stream";
+        return bytes.subarray(done);
+      }
+      if (!guarded) throw err;
+      fault(err);
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function writeStdout(t: string): void {
+  if (stdoutFault !== undefined) return;
+  if (route() === "direct") {
+    const rest = writeDirect(t);
+    if (rest === undefined) return;
+    stdoutStream().write(rest);
+    return;
+  }
+  stdoutStream().write(t);
+}
 
 export const processIo: CliIo = {
-  stdout: (t) => {
-    if (stdoutFault === undefined) process.stdout.write(t);
-  },
+  stdout: writeStdout,
   stderr: (t) => process.stderr.write(t),
   env: process.env,
-  stdoutIsTTY: Boolean(process.stdout.isTTY),
+  // Asked only when they matter: opening a standard stream as a Node stream (to ask) loads a good
+  // part of Node's stream and file-handle modules, a noticeable share of a one-input run's start-up.
+  get stdoutIsTTY() {
+    return route() === "stream" && Boolean(process.stdout.isTTY);
+  },
   write: (t) =>
     new Promise((resolve) => {
-      if (stdoutFault !== undefined || process.stdout.write(t)) return resolve();
+      if (stdoutFault !== undefined) return resolve();
+      let rest: string | Uint8Array = t;
+      if (route() === "direct") {
+        const left = writeDirect(t);
+        if (left === undefined) return resolve();
+        rest = left;
+      }
+      const s = stdoutStream();
+      if (s.write(rest)) return resolve();
       // The reader is behind: wait for it, or for the write error the output guard reports.
       const done = () => {
-        process.stdout.off("drain", done);
-        process.stdout.off("error", done);
-        process.stdout.off("close", done);
+        s.off("drain", done);
+        s.off("error", done);
+        s.off("close", done);
         resolve();
       };
-      process.stdout.once("drain", done).once("error", done).once("close", done);
+      s.once("drain", done).once("error", done).once("close", done);
     }),
-  // Asked only when they matter: opening standard input as a stream (to ask) loads a good part of
-  // Node's stream and file-handle modules, a noticeable share of a one-input run's start-up.
   get stdinIsTTY() {
     return Boolean(process.stdin.isTTY);
   },
   get stderrIsTTY() {
-    return Boolean(process.stderr.isTTY);
+    return !plainDescriptor(2) && Boolean(process.stderr.isTTY);
   },
 };
 
 /**
  * The CLI never dies of its own output (contract §9.21). A reader that stopped (`| head`, EPIPE)
  * ends the run quietly with the exit code already decided; any other write error (ENOSPC, EIO) is
- * one line on stderr and exit 2. Write errors arrive after the write, so the exit code is set
- * here as well as returned by `outputExitCode`.
+ * one line on stderr and exit 2. A direct write reports its error at once, the stream after the
+ * write, so the exit code is set here as well as returned by `outputExitCode`.
  */
 export function guardStdout(): void {
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (stdoutFault !== undefined) return;
-    stdoutFault = e.code === "EPIPE" ? "EPIPE" : "OTHER";
-    if (stdoutFault === "EPIPE") return;
-    process.stderr.write(`a2a-evidence: cannot write the report to standard output: ${e.code ?? e.message}\n`);
-    process.exitCode = 2;
-  });
+  guarded = true;
+  if (stdoutRoute === "stream") stdoutStream();
 }
 
 /** The exit code once output is accounted for: 2 after a write error other than EPIPE. */

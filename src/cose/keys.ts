@@ -7,7 +7,7 @@
  * holds a private key is a leak the operator must hear about, not something to paper over.
  */
 import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
-import { ed25519KeyFromRaw, ed25519RawFromKey } from "../crypto/ed25519.js";
+import { ED25519_SPKI_PREFIX, ed25519KeyFromRaw, ed25519RawFromKey } from "../crypto/ed25519.js";
 import { hasMember, isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
 import { base64ToBytesStrict, bytesToHex, hex64ToBytes } from "../util/bytes.js";
@@ -61,6 +61,9 @@ export function importPublicKeyFromPem(pem: string): Result<PublicKeyInfo> {
     return fail("KEY_UNSUPPORTED", `PEM ${label}: only PUBLIC KEY (SubjectPublicKeyInfo) is accepted`);
   const der = base64ToBytesStrict((match[2] as string).replace(/\r?\n/g, ""));
   if (der === undefined) return fail("KEY_MALFORMED", "PEM body is not strict base64");
+  if (!oneDerValue(der)) return fail("KEY_MALFORMED", "the PEM body is not exactly one DER value (bytes after it?)");
+  const plain = plainSpki(der);
+  if (plain !== undefined) return plain;
   let key: KeyObject;
   try {
     key = createPublicKey({ key: Buffer.from(der), format: "der", type: "spki" });
@@ -68,6 +71,82 @@ export function importPublicKeyFromPem(pem: string): Result<PublicKeyInfo> {
     return fail("KEY_MALFORMED", `not a SubjectPublicKeyInfo: ${e instanceof Error ? e.message : String(e)}`);
   }
   return describe(key);
+}
+
+/**
+ * The bytes are one DER SEQUENCE and nothing after it. OpenSSL reads a SubjectPublicKeyInfo and
+ * ignores whatever follows it; a key with bytes after it is refused here instead.
+ */
+function oneDerValue(der: Uint8Array): boolean {
+  if (der.length < 2 || der[0] !== 0x30) return false;
+  const first = der[1] as number;
+  if (first < 0x80) return der.length === 2 + first;
+  const n = first & 0x7f;
+  if (n === 0 || n > 3 || der.length < 2 + n) return false;
+  let length = 0;
+  for (let i = 0; i < n; i++) length = length * 256 + (der[2 + i] as number);
+  return der.length === 2 + n + length;
+}
+
+/**
+ * The SubjectPublicKeyInfo prefixes of the three supported keys in their one plain encoding
+ * (RFC 8410; RFC 5480 with a named curve and an uncompressed point), and the curve's field size.
+ */
+const SPKI_FORMS: readonly {
+  readonly prefix: Uint8Array;
+  readonly crv: "Ed25519" | "P-256" | "P-384";
+  readonly bytes: number;
+}[] = [
+  { prefix: ED25519_SPKI_PREFIX, crv: "Ed25519", bytes: 32 },
+  {
+    // SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING { 04 || X || Y } }
+    prefix: hexBytes("3059301306072a8648ce3d020106082a8648ce3d030107034200"),
+    crv: "P-256",
+    bytes: 32,
+  },
+  {
+    // SEQUENCE { SEQUENCE { id-ecPublicKey, secp384r1 }, BIT STRING { 04 || X || Y } }
+    prefix: hexBytes("3076301006072a8648ce3d020106052b81040022036200"),
+    crv: "P-384",
+    bytes: 48,
+  },
+];
+
+function hexBytes(hex: string): Uint8Array {
+  return new Uint8Array(Buffer.from(hex, "hex"));
+}
+
+/**
+ * A SubjectPublicKeyInfo in one of SPKI_FORMS, imported from its raw key or coordinates (as a
+ * JWK), which is the same key: as DER it would go through OpenSSL's decoder framework, whose
+ * first use in a process costs more than a verification. Undefined for any other DER, and for
+ * coordinates OpenSSL refuses, so that the DER import decides (and words) every refusal.
+ */
+function plainSpki(der: Uint8Array): Result<PublicKeyInfo> | undefined {
+  for (const form of SPKI_FORMS) {
+    const { prefix, bytes } = form;
+    const ec = form.crv !== "Ed25519";
+    if (der.length !== prefix.length + (ec ? 1 + 2 * bytes : bytes)) continue;
+    let same = true;
+    for (let i = 0; i < prefix.length && same; i++) same = der[i] === prefix[i];
+    if (!same) continue;
+    const body = der.subarray(prefix.length);
+    if (!ec) return publicKeyFromRawEd25519(body);
+    if (body[0] !== 0x04) return undefined;
+    const b64 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("base64url");
+    const jwk: JsonWebKey = {
+      kty: "EC",
+      crv: form.crv,
+      x: b64(body.subarray(1, 1 + bytes)),
+      y: b64(body.subarray(1 + bytes)),
+    };
+    try {
+      return describe(createPublicKey({ key: jwk, format: "jwk" }));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 const JWK_CURVES: { readonly [crv: string]: { readonly kty: string; readonly bytes: number } } = {

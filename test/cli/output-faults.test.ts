@@ -13,6 +13,11 @@ const RUNNER = join(REPO_ROOT, "test", "helpers", "run-cli.ts");
 const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, file);
 const MINIMAL = vector("valid-minimal", "input.json");
 const TRUST = vector("valid-minimal", "trust.json");
+/** A Python 3 to hand the CLI a non-blocking pipe (Node's spawn makes a child's pipes blocking). */
+const python = ["python3", "python"].find(
+  (exe) => spawnSync(exe, ["-c", "import os; os.set_blocking"], { stdio: "ignore" }).status === 0,
+);
+if (!python) process.stderr.write("SKIPPED: non-blocking stdout test: no python3 on PATH\n");
 /** Enough inputs that the verbose report is far larger than a pipe buffer. */
 const MANY = Array.from({ length: 60 }, () => MINIMAL);
 
@@ -49,6 +54,44 @@ describe("output faults", () => {
         closeSync(fd);
       }
     },
+  );
+
+  it.skipIf(!python)(
+    "a non-blocking pipe whose reader is slow (EAGAIN): the whole report, as to a blocking pipe",
+    () => {
+      const args = ["--import", "tsx", RUNNER, "verify", "-v", "--trust", TRUST, ...MANY];
+      const expected = spawnSync(process.execPath, args, { encoding: "utf8", cwd: REPO_ROOT });
+      expect(expected.status).toBe(0);
+      expect(expected.stdout.length).toBeGreaterThan(256 * 1024);
+      // Python hands the CLI a pipe whose write end is non-blocking, and reads it only later, so
+      // the first writes fill the pipe and the next one meets EAGAIN.
+      const py = `
+import os, subprocess, sys, time, json
+r, w = os.pipe()
+os.set_blocking(w, False)
+p = subprocess.Popen(json.loads(sys.argv[1]), stdout=w, stderr=subprocess.PIPE, cwd=sys.argv[2])
+os.close(w)
+time.sleep(1.0)
+out = b""
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    out += chunk
+err = p.stderr.read()
+sys.stdout.write(json.dumps({"status": p.wait(), "stderr": err.decode(), "stdout": out.decode()}))
+`;
+      const r = spawnSync(python as string, ["-c", py, JSON.stringify([process.execPath, ...args]), REPO_ROOT], {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const got = JSON.parse(r.stdout) as { status: number; stderr: string; stdout: string };
+      expect(got.stderr).toBe("");
+      expect(got.status).toBe(0);
+      expect(got.stdout).toBe(expected.stdout);
+    },
+    30_000,
   );
 
   it.skipIf(!existsSync("/dev/full"))("-o to a full disk: one line on stderr, exit 2", () => {

@@ -1,5 +1,5 @@
 import canonicalize from "canonicalize";
-import { createHash, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createHash, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   importPublicKey,
@@ -82,6 +82,55 @@ describe("importPublicKey: accepted forms", () => {
     const fromPem = importPublicKey(pem(p384.publicKey));
     const fromJwk = importPublicKey(json(p384.publicKey.export({ format: "jwk" })));
     expect(fromPem.ok && fromJwk.ok && fromPem.value.fingerprint === fromJwk.value.fingerprint).toBe(true);
+  });
+});
+
+/** PEM text of DER bytes. */
+function derPem(der: Uint8Array): string {
+  const b64 = Buffer.from(der).toString("base64");
+  return `-----BEGIN PUBLIC KEY-----\n${(b64.match(/.{1,64}/g) as string[]).join("\n")}\n-----END PUBLIC KEY-----\n`;
+}
+const spkiDer = (key: KeyObject) => new Uint8Array(key.export({ type: "spki", format: "der" }));
+
+describe("importPublicKey: SubjectPublicKeyInfo in its plain form, imported from its raw key", () => {
+  it("gives the very key the DER import gives, for each supported curve", () => {
+    for (const key of [ed.publicKey, p256.publicKey, p384.publicKey]) {
+      const r = importPublicKeyFromPem(pem(key));
+      expect(r.ok).toBe(true);
+      if (!r.ok) continue;
+      expect(r.value.key.equals(createPublicKey({ key: Buffer.from(spkiDer(key)), format: "der", type: "spki" }))).toBe(
+        true,
+      );
+      expect(r.value.key.asymmetricKeyType).toBe(key.asymmetricKeyType);
+    }
+  });
+
+  it("a point off the curve is refused in the DER import's words", () => {
+    const der = spkiDer(p256.publicKey);
+    der.fill(1, der.length - 64); // x = y = 0x0101…: not on P-256
+    const r = importPublicKeyFromPem(derPem(der));
+    expect(r.ok ? "ok" : [r.code, r.detail.startsWith("not a SubjectPublicKeyInfo: ")]).toEqual([
+      "KEY_MALFORMED",
+      true,
+    ]);
+  });
+
+  it("other encodings of a key are left to the DER import: compressed points, trailing bytes", () => {
+    // P-256 with a compressed point: another SPKI form of the same key, which OpenSSL reads.
+    const { x, y } = p256.publicKey.export({ format: "jwk" });
+    const yLast = Buffer.from(y as string, "base64url")[31] as number;
+    const compressed = Buffer.concat([
+      Buffer.from("3039301306072a8648ce3d020106082a8648ce3d030107032200", "hex"),
+      Buffer.from([yLast & 1 ? 0x03 : 0x02]),
+      Buffer.from(x as string, "base64url"),
+    ]);
+    const c = importPublicKeyFromPem(derPem(compressed));
+    expect(c.ok && c.value.key.equals(p256.publicKey)).toBe(true);
+    // The plain prefix with one byte too many is not a SubjectPublicKeyInfo at all.
+    for (const key of [ed.publicKey, p256.publicKey, p384.publicKey]) {
+      const long = new Uint8Array([...spkiDer(key), 0]);
+      expect(codeOf(importPublicKeyFromPem(derPem(long)))).toBe("KEY_MALFORMED");
+    }
   });
 });
 
