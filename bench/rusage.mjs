@@ -14,9 +14,13 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The environment every measured command gets: the caller's, without what would change the run. */
-export function benchEnv() {
+/**
+ * The environment every measured command gets: the caller's, without what would change the run
+ * (and without the variables named in `unset`).
+ */
+export function benchEnv(unset = []) {
   const env = { ...process.env };
+  for (const k of unset) delete env[k];
   for (const k of ["A2A_EVIDENCE_TRUST", "GITHUB_STEP_SUMMARY", "NODE_OPTIONS", "FORCE_COLOR", "NODE_V8_COVERAGE"])
     delete env[k];
   env.NO_COLOR = "1";
@@ -50,11 +54,11 @@ class Wait4Runner {
     });
   }
   /** The command is `node ...argv`; stdout and stderr go to the given files, else nowhere. */
-  run(argv, { stdout = null, stderr = null, cwd = process.cwd() } = {}) {
+  run(argv, { stdout = null, stderr = null, cwd = process.cwd(), unset = [] } = {}) {
     return new Promise((resolve) => {
       this.pending.push(resolve);
       this.child.stdin.write(
-        JSON.stringify({ argv: [process.execPath, ...argv], env: benchEnv(), stdout, stderr, cwd }) + "\n",
+        JSON.stringify({ argv: [process.execPath, ...argv], env: benchEnv(unset), stdout, stderr, cwd }) + "\n",
       );
     });
   }
@@ -70,9 +74,9 @@ class ExitHookRunner {
     this.dir = mkdtempSync(join(tmpdir(), "a2a-evidence-rusage-"));
     this.n = 0;
   }
-  async run(argv, { stdout = null, stderr = null, cwd = process.cwd() } = {}) {
+  async run(argv, { stdout = null, stderr = null, cwd = process.cwd(), unset = [] } = {}) {
     const file = join(this.dir, `${this.n++}.json`);
-    const env = { ...benchEnv(), A2A_EVIDENCE_BENCH_RUSAGE: file };
+    const env = { ...benchEnv(unset), A2A_EVIDENCE_BENCH_RUSAGE: file };
     const fds = [stdout, stderr].map((path) => (path === null ? "ignore" : openSync(path, "w")));
     const r = spawnSync(process.execPath, ["--require", join(here, "rusage-at-exit.cjs"), ...argv], {
       env,

@@ -96,6 +96,22 @@ describe.skipIf(!BUILT)("npm run bench -- --quick", () => {
     expect(stdout).not.toContain("PROBLEM");
   });
 
+  it("shows start-up without NODE_EXTRA_CA_CERTS exactly when it is set (it makes bare Node parse a file)", () => {
+    const r = JSON.parse(readFileSync(json, "utf8")) as Results & {
+      measures: { startupWithoutExtraCa?: { verifyMs: number[]; nodeMs: number[]; ratio: number } };
+    };
+    const bare = r.measures.startupWithoutExtraCa;
+    if (process.env.NODE_EXTRA_CA_CERTS) {
+      expect(stdout).toMatch(/^ {2}the same, NODE_EXTRA_CA_CERTS unset .*×\s+\(shown\)/m);
+      expect(stdout).toMatch(/^env {6}NODE_EXTRA_CA_CERTS=/m);
+      expect(bare?.verifyMs).toHaveLength(r.rounds.startup);
+      expect(positive([...(bare?.verifyMs ?? []), ...(bare?.nodeMs ?? [])])).toBe(true);
+    } else {
+      expect(stdout).not.toContain("NODE_EXTRA_CA_CERTS");
+      expect(bare).toBeUndefined();
+    }
+  });
+
   it("prints every scaling row with its growth", () => {
     for (const row of [
       "transcript, 10,000 messages",
