@@ -61,8 +61,10 @@ function calibrate(f, ms) {
   }
 }
 
-// Warm-up on the other bundles, several times over, so V8 has optimised what a long run optimises.
-for (let i = 0; i < Math.max(300, warm.length * 3); i++) verifyWarm();
+// Warm-up on the other bundles, many times over, so V8 has optimised what a long run optimises:
+// after 300 calls it was still optimizing some 20 functions per 100 bundles, and a bundle cost
+// about a fifth more than after 1,000 (docs/performance.md).
+for (let i = 0; i < Math.max(1000, warm.length * 10); i++) verifyWarm();
 for (let i = 0; i < 2000; i++) floor.one();
 // Every measured bundle once, spread over the rounds; the floor's batches take as long.
 const nVerify = Math.floor(measured.length / rounds);

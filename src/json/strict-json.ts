@@ -39,11 +39,22 @@ export type JsonParseResult =
     };
 
 class ParseFault {
+  /**
+   * Where the fault is, innermost segment first: each enclosing object or array adds its own as
+   * the fault passes through it, so the parse keeps no path while it succeeds.
+   */
+  readonly inner: PathSegment[] = [];
   constructor(
     readonly code: JsonCode,
     readonly detail: string,
     readonly offset: number,
   ) {}
+}
+
+/** Adds the member name or index a fault passed through; anything else passes untouched. */
+function within(e: unknown, segment: PathSegment): unknown {
+  if (e instanceof ParseFault) e.inner.push(segment);
+  return e;
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -87,7 +98,7 @@ export function parseStrictJson(input: Uint8Array | string, limits: JsonLimits =
     return { ok: true, value };
   } catch (e) {
     if (e instanceof ParseFault) {
-      return { ok: false, code: e.code, detail: e.detail, path: formatPath(parser.path), offset: e.offset };
+      return { ok: false, code: e.code, detail: e.detail, path: formatPath(e.inner.reverse()), offset: e.offset };
     }
     /* c8 ignore next */
     throw e;
@@ -105,8 +116,6 @@ const SURROGATE = /[\ud800-\udfff]/;
 
 class Parser {
   private pos: number;
-  /** Path of the value being parsed, for diagnostics. */
-  readonly path: PathSegment[] = [];
   private depth = 0;
 
   constructor(
@@ -198,8 +207,10 @@ class Parser {
       const keyOffset = this.pos;
       const key = this.parseString();
       if (Object.prototype.hasOwnProperty.call(obj, key)) {
-        this.path.push(key);
-        throw new ParseFault("JSON_DUPLICATE_MEMBER", `duplicate member name ${JSON.stringify(key)}`, keyOffset);
+        throw within(
+          new ParseFault("JSON_DUPLICATE_MEMBER", `duplicate member name ${JSON.stringify(key)}`, keyOffset),
+          key,
+        );
       }
       this.skipWs();
       if (this.text.charCodeAt(this.pos) !== 0x3a) {
@@ -207,9 +218,11 @@ class Parser {
       }
       this.pos++;
       this.skipWs();
-      this.path.push(key);
-      obj[key] = this.parseValue();
-      this.path.pop();
+      try {
+        obj[key] = this.parseValue();
+      } catch (e) {
+        throw within(e, key);
+      }
       this.skipWs();
       const c = this.text.charCodeAt(this.pos);
       if (c === 0x2c) {
@@ -237,9 +250,11 @@ class Parser {
       return arr;
     }
     for (;;) {
-      this.path.push(arr.length);
-      arr.push(this.parseValue());
-      this.path.pop();
+      try {
+        arr.push(this.parseValue());
+      } catch (e) {
+        throw within(e, arr.length);
+      }
       this.skipWs();
       const c = this.text.charCodeAt(this.pos);
       if (c === 0x2c) {
