@@ -156,7 +156,8 @@ export function streamFraming(input: Uint8Array | string): StreamFraming | undef
   while (isJsonSpace(b[i])) i++;
   if (b[i] === 0x5b /* [ */) return "json-array";
   if (b[i] !== 0x7b /* { */) return undefined;
-  const eol = b.indexOf(LF, i);
+  // Buffer's indexOf is memchr; a typed array's walks element by element (one-line JSON: all of it).
+  const eol = Buffer.from(b.buffer, b.byteOffset, b.byteLength).indexOf(LF, i);
   if (eol === -1) return undefined;
   let last = eol - 1;
   while (last > i && (b[last] === CR || b[last] === SP || b[last] === TAB)) last--;

@@ -55,6 +55,41 @@ describe("hex64ToBytes", () => {
     ])
       expect(hex64ToBytes(bad), String(bad)).toBeUndefined();
   });
+
+  it("agrees with the grammar and Node's hex decoder on every unit at every position", () => {
+    const hex = "0123456789abcdef".repeat(4);
+    // Each unit that borders or imitates a hex digit, and some far from it.
+    const units = [
+      "/",
+      ":",
+      "@",
+      "`",
+      "g",
+      "A",
+      "F",
+      "G",
+      "0",
+      "9",
+      "a",
+      "f",
+      "\u0000",
+      "\u00e9",
+      "\u0660",
+      "\uff10",
+      "\ud800",
+    ];
+    const oracle = (s: string) => (/^[0-9a-f]{64}$/.test(s) ? new Uint8Array(Buffer.from(s, "hex")) : undefined);
+    for (let at = 0; at < 64; at++)
+      for (const u of units) {
+        const s = hex.slice(0, at) + u + hex.slice(at + 1);
+        expect([s, hex64ToBytes(s)]).toEqual([s, oracle(s)]);
+      }
+    // Every byte value decodes.
+    for (let v = 0; v < 256; v++) {
+      const s = v.toString(16).padStart(2, "0").repeat(32);
+      expect(hex64ToBytes(s)).toEqual(new Uint8Array(32).fill(v));
+    }
+  });
 });
 
 describe("sha256 of a string", () => {
