@@ -61,12 +61,27 @@ function stdoutStream(): NodeJS.WriteStream {
   return s;
 }
 
+let stderrGuarded = false;
+/**
+ * Standard error, which can fail too (a full disk under `> log 2>&1`, a reader of `2>&1 | head`
+ * that stopped): nothing is left to tell that to, and dying of it unhandled exits 1, which reads
+ * as a FAIL. Under main()'s guard its write errors are dropped and the exit code stands.
+ */
+function stderrStream(): NodeJS.WriteStream {
+  const s = process.stderr;
+  if (guarded && !stderrGuarded) {
+    stderrGuarded = true;
+    s.on("error", () => {});
+  }
+  return s;
+}
+
 function fault(e: NodeJS.ErrnoException): void {
   if (stdoutFault !== undefined) return;
   stdoutFault = e.code === "EPIPE" ? "EPIPE" : "OTHER";
   if (stdoutFault === "EPIPE") return;
-  process.stderr.write(`a2a-evidence: cannot write the report to standard output: ${e.code ?? e.message}\n`);
   process.exitCode = 2;
+  stderrStream().write(`a2a-evidence: cannot write the report to standard output: ${e.code ?? e.message}\n`);
 }
 
 /**
@@ -108,7 +123,7 @@ function writeStdout(t: string): void {
 
 export const processIo: CliIo = {
   stdout: writeStdout,
-  stderr: (t) => process.stderr.write(t),
+  stderr: (t) => stderrStream().write(t),
   env: process.env,
   // Asked only when they matter: opening a standard stream as a Node stream (to ask) loads a good
   // part of Node's stream and file-handle modules, a noticeable share of a one-input run's start-up.

@@ -94,6 +94,39 @@ sys.stdout.write(json.dumps({"status": p.wait(), "stderr": err.decode(), "stdout
     30_000,
   );
 
+  it.skipIf(!existsSync("/dev/full"))(
+    "stdout and stderr both on a full disk (> log 2>&1): exit 2, not the crash that reads as a FAIL",
+    () => {
+      const fd = openSync("/dev/full", "w");
+      try {
+        const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "--trust", TRUST, MINIMAL], {
+          stdio: ["ignore", fd, fd],
+        });
+        expect(r.status).toBe(2);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  );
+
+  it.skipIf(!existsSync("/dev/full"))("a usage error whose stderr cannot be written: still exit 2", () => {
+    const fd = openSync("/dev/full", "w");
+    try {
+      const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "--no-such-flag", MINIMAL], {
+        stdio: ["ignore", "ignore", fd],
+      });
+      expect(r.status).toBe(2);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it("a stderr whose reader stopped (2>&1 | head): an unreadable input still exits 2", () => {
+    const cmd = `"${process.execPath}" --import tsx "${RUNNER}" verify "${join(REPO_ROOT, "no-such-input.json")}" 2>&1 | (exec 0<&-; sleep 1); exit \${PIPESTATUS[0]}`;
+    const r = spawnSync("bash", ["-c", cmd], { encoding: "utf8", cwd: REPO_ROOT });
+    expect(r.status).toBe(2);
+  });
+
   it.skipIf(!existsSync("/dev/full"))("-o to a full disk: one line on stderr, exit 2", () => {
     const r = cli(["verify", "--trust", TRUST, "-o", "/dev/full", MINIMAL], "pipe");
     expect(String(r.stderr).trim().split("\n")).toEqual(["a2a-evidence: cannot write /dev/full: ENOSPC"]);
