@@ -61,7 +61,8 @@ export function importPublicKeyFromPem(pem: string): Result<PublicKeyInfo> {
     return fail("KEY_UNSUPPORTED", `PEM ${label}: only PUBLIC KEY (SubjectPublicKeyInfo) is accepted`);
   const der = base64ToBytesStrict((match[2] as string).replace(/\r?\n/g, ""));
   if (der === undefined) return fail("KEY_MALFORMED", "PEM body is not strict base64");
-  if (!oneDerValue(der)) return fail("KEY_MALFORMED", "the PEM body is not exactly one DER value (bytes after it?)");
+  if (!oneDerValue(der))
+    return fail("KEY_MALFORMED", "the PEM body is not one definite-length DER SEQUENCE with nothing after it");
   const plain = plainSpki(der);
   if (plain !== undefined) return plain;
   let key: KeyObject;
@@ -74,8 +75,9 @@ export function importPublicKeyFromPem(pem: string): Result<PublicKeyInfo> {
 }
 
 /**
- * The bytes are one DER SEQUENCE and nothing after it. OpenSSL reads a SubjectPublicKeyInfo and
- * ignores whatever follows it; a key with bytes after it is refused here instead.
+ * The bytes are one definite-length SEQUENCE and nothing after it. OpenSSL reads a
+ * SubjectPublicKeyInfo and ignores whatever follows it (and takes BER's indefinite length); such
+ * a key is refused here instead.
  */
 function oneDerValue(der: Uint8Array): boolean {
   if (der.length < 2 || der[0] !== 0x30) return false;

@@ -126,6 +126,10 @@ describe("importPublicKey: SubjectPublicKeyInfo in its plain form, imported from
     ]);
     const c = importPublicKeyFromPem(derPem(compressed));
     expect(c.ok && c.value.key.equals(p256.publicKey)).toBe(true);
+    // BER's indefinite length around a plain key, which OpenSSL reads, is not DER.
+    const plain = spkiDer(p256.publicKey);
+    const indefinite = new Uint8Array([0x30, 0x80, ...plain.subarray(2), 0, 0]);
+    expect(codeOf(importPublicKeyFromPem(derPem(indefinite)))).toBe("KEY_MALFORMED");
     // The plain prefix with one byte too many is not a SubjectPublicKeyInfo at all.
     for (const key of [ed.publicKey, p256.publicKey, p384.publicKey]) {
       const long = new Uint8Array([...spkiDer(key), 0]);
