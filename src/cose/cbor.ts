@@ -59,7 +59,8 @@ class CborReject extends Error {
   }
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+/** Made on first use: a run that decodes no CBOR text (or none at all) does not pay for it. */
+let utf8: InstanceType<typeof TextDecoder> | undefined;
 const F16 = new DataView(new ArrayBuffer(2));
 
 /** Decodes exactly one strict CBOR data item; never throws. */
@@ -244,7 +245,8 @@ function text(raw: Uint8Array, at: number): string {
   }
   if (ascii) return String.fromCharCode.apply(null, raw as unknown as number[]);
   try {
-    return UTF8.decode(raw);
+    utf8 ??= new TextDecoder("utf-8", { fatal: true });
+    return utf8.decode(raw);
   } catch {
     throw new CborReject("CBOR_INVALID_UTF8", "text string is not valid UTF-8", at);
   }

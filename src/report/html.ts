@@ -143,7 +143,12 @@ footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--lin
 }
 `;
 
-const CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(CSS).digest("base64")}'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'`;
+let csp: string | undefined;
+/** The page's Content-Security-Policy, made when a page is first rendered (not by every run that loads this module). */
+function contentSecurityPolicy(): string {
+  csp ??= `default-src 'none'; style-src 'sha256-${createHash("sha256").update(CSS).digest("base64")}'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'`;
+  return csp;
+}
 
 export function renderHtml(report: Report, _options: RenderOptions): string {
   const title =
@@ -172,7 +177,7 @@ export function renderHtml(report: Report, _options: RenderOptions): string {
     `<html lang="en">`,
     `<head>`,
     `<meta charset="utf-8">`,
-    `<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy())}">`,
     `<meta name="referrer" content="no-referrer">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${esc(title)}</title>`,
