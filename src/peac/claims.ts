@@ -9,7 +9,7 @@ import { isJsonObject, member, type JsonNumber, type JsonObject, type JsonValue 
 import type { PeacCode } from "../codes/peac.js";
 import { printable } from "../util/printable.js";
 import { CLOCK_SKEW_SECONDS, REGISTERED_EXTENSION_GROUPS, TYPE_TO_EXTENSION } from "./constants.js";
-import { EXTENSION_SCHEMAS, RFC3339_OFFSET_DATETIME } from "./extensions.js";
+import { extensionSchemas, RFC3339_OFFSET_DATETIME } from "./extensions.js";
 import {
   all,
   arr,
@@ -197,7 +197,7 @@ function extensionIssues(extensions: JsonObject): Issue[] {
       out.push({ path: ["extensions", key], message: "E_INVALID_EXTENSION_KEY" });
       continue;
     }
-    const rule = EXTENSION_SCHEMAS.get(key);
+    const rule = extensionSchemas().get(key);
     if (rule)
       for (const i of issuesOf(rule, extensions[key]))
         out.push({ path: ["extensions", key, ...i.path], message: i.message });
