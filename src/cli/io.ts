@@ -51,30 +51,24 @@ function route(): "direct" | "stream" {
   return stdoutRoute;
 }
 
-let streamGuarded = false;
-function stdoutStream(): NodeJS.WriteStream {
-  const s = process.stdout;
-  if (guarded && !streamGuarded) {
-    streamGuarded = true;
-    s.on("error", (e: NodeJS.ErrnoException) => fault(e));
+const listened = new WeakSet<NodeJS.WriteStream>();
+/** The stream, with `onError` listening to it once main() guards the output. */
+function guardedStream(s: NodeJS.WriteStream, onError: (e: NodeJS.ErrnoException) => void): NodeJS.WriteStream {
+  if (guarded && !listened.has(s)) {
+    listened.add(s);
+    s.on("error", onError);
   }
   return s;
 }
 
-let stderrGuarded = false;
+const stdoutStream = (): NodeJS.WriteStream => guardedStream(process.stdout, fault);
+
 /**
  * Standard error, which can fail too (a full disk under `> log 2>&1`, a reader of `2>&1 | head`
  * that stopped): nothing is left to tell that to, and dying of it unhandled exits 1, which reads
  * as a FAIL. Under main()'s guard its write errors are dropped and the exit code stands.
  */
-function stderrStream(): NodeJS.WriteStream {
-  const s = process.stderr;
-  if (guarded && !stderrGuarded) {
-    stderrGuarded = true;
-    s.on("error", () => {});
-  }
-  return s;
-}
+const stderrStream = (): NodeJS.WriteStream => guardedStream(process.stderr, () => {});
 
 function fault(e: NodeJS.ErrnoException): void {
   if (stdoutFault !== undefined) return;
