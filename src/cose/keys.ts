@@ -6,7 +6,7 @@
  * Private key material is refused outright, never reduced to its public half: a trust file that
  * holds a private key is a leak the operator must hear about, not something to paper over.
  */
-import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import { createPublicKey, hash, type JsonWebKey, type KeyObject } from "node:crypto";
 import { ED25519_SPKI_PREFIX, ed25519KeyFromRaw, ed25519RawFromKey } from "../crypto/ed25519.js";
 import { hasMember, isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
@@ -219,6 +219,6 @@ function describe(key: KeyObject): Result<PublicKeyInfo> {
 function jwkThumbprintUri(key: KeyObject): string {
   const { crv, x, y } = key.export({ format: "jwk" });
   const canonical = `{"crv":"${crv}","kty":"EC","x":"${x}","y":"${y}"}`;
-  const digest = createHash("sha256").update(canonical, "utf8").digest("base64url");
+  const digest = hash("sha256", canonical, "base64url");
   return `urn:ietf:params:oauth:jwk-thumbprint:sha-256:${digest}`;
 }

@@ -4,7 +4,7 @@
  * RSA (≥ 2048 bits) as PEM or JWK, for RS256/PS256 cards. A JWK's `kid` is kept, so a signature's
  * `kid` can pick its key; private key material is refused, as everywhere else.
  */
-import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import { createPublicKey, hash, type JsonWebKey, type KeyObject } from "node:crypto";
 import { hasMember, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { importPublicKey } from "../cose/keys.js";
 import { fail, ok, type Result } from "../result.js";
@@ -42,7 +42,7 @@ function rsaKey(spec: JsonValue): KeyObject | undefined {
 
 function rsaThumbprint(key: KeyObject): string {
   const { e, n } = key.export({ format: "jwk" });
-  const digest = createHash("sha256").update(`{"e":"${e}","kty":"RSA","n":"${n}"}`, "utf8").digest("base64url");
+  const digest = hash("sha256", `{"e":"${e}","kty":"RSA","n":"${n}"}`, "base64url");
   return `urn:ietf:params:oauth:jwk-thumbprint:sha-256:${digest}`;
 }
 
