@@ -10,7 +10,7 @@ import { createPublicKey, hash, type JsonWebKey, type KeyObject } from "node:cry
 import { ED25519_SPKI_PREFIX, ed25519KeyFromRaw, ed25519RawFromKey } from "../crypto/ed25519.js";
 import { hasMember, isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
-import { base64ToBytesStrict, bytesToHex, hex64ToBytes } from "../util/bytes.js";
+import { base64ToBytesStrict, bytesToHex, hex64ToBytes, hexToBytes } from "../util/bytes.js";
 
 export type KeyAlgorithm = "Ed25519" | "P-256" | "P-384";
 
@@ -102,21 +102,17 @@ const SPKI_FORMS: readonly {
   { prefix: ED25519_SPKI_PREFIX, crv: "Ed25519", bytes: 32 },
   {
     // SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING { 04 || X || Y } }
-    prefix: hexBytes("3059301306072a8648ce3d020106082a8648ce3d030107034200"),
+    prefix: hexToBytes("3059301306072a8648ce3d020106082a8648ce3d030107034200") as Uint8Array,
     crv: "P-256",
     bytes: 32,
   },
   {
     // SEQUENCE { SEQUENCE { id-ecPublicKey, secp384r1 }, BIT STRING { 04 || X || Y } }
-    prefix: hexBytes("3076301006072a8648ce3d020106052b81040022036200"),
+    prefix: hexToBytes("3076301006072a8648ce3d020106052b81040022036200") as Uint8Array,
     crv: "P-384",
     bytes: 48,
   },
 ];
-
-function hexBytes(hex: string): Uint8Array {
-  return new Uint8Array(Buffer.from(hex, "hex"));
-}
 
 /**
  * A SubjectPublicKeyInfo in one of SPKI_FORMS, imported from its raw key or coordinates (as a
