@@ -89,7 +89,14 @@ function writeDirect(t: string): Uint8Array | undefined {
   let done = 0;
   while (done < bytes.length) {
     try {
-      done += writeSync(1, bytes, done, bytes.length - done);
+      const n = writeSync(1, bytes, done, bytes.length - done);
+      // write(2) of a positive length returns at least 1 or fails; should it ever not, the
+      // stream takes the rest rather than this loop spinning.
+      if (n === 0) {
+        stdoutRoute = "stream";
+        return bytes.subarray(done);
+      }
+      done += n;
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (err.code === "EAGAIN") {
