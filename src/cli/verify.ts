@@ -114,6 +114,7 @@ function writeOut(io: CliIo, text: string): Promise<void> {
 /** Where the report goes: stdout, or the -o file (written as it grows, never held whole). */
 interface Sink {
   write(text: string): Promise<void>;
+  /** Closes the output (once: later calls only answer); false after a write error, said on stderr. */
   close(): boolean;
 }
 
@@ -127,9 +128,10 @@ function openSink(flags: VerifyFlags, io: CliIo): Sink | string {
     return `a2a-evidence: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`;
   }
   let fault: string | undefined;
+  let closed = false;
   return {
     write: async (t) => {
-      if (fault !== undefined) return;
+      if (fault !== undefined || closed) return;
       try {
         writeSync(fd, t);
       } catch (e) {
@@ -137,6 +139,8 @@ function openSink(flags: VerifyFlags, io: CliIo): Sink | string {
       }
     },
     close: () => {
+      if (closed) return fault === undefined;
+      closed = true;
       closeSync(fd);
       if (fault !== undefined) io.stderr(`a2a-evidence: cannot write ${printable(flags.output as string)}: ${fault}\n`);
       return fault === undefined;
@@ -261,6 +265,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   // is read and verified again after the comparison); worker threads look first and verify after.
   let findings: ReturnType<Run["compare"]>;
   let spool: ReportSpool | undefined;
+  let sink: Sink | undefined;
   // Whatever ends the run (an output that cannot be opened, a writer that throws), the spool's
   // file is closed and the worker threads are stopped: a live worker keeps the process running.
   try {
@@ -286,22 +291,23 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     }
 
     const streaming = streamingRenderer(flags.format, options);
-    const sink = streaming ? openSink(flags, io) : undefined;
-    if (typeof sink === "string") {
-      io.stderr(sink);
+    const out = streaming ? openSink(flags, io) : undefined;
+    if (typeof out === "string") {
+      io.stderr(out);
       return 2;
     }
+    sink = out;
     const tally = new Tally();
     const held: InputReport[] = [];
     const emit = async (input: InputReport) => {
       if (sayErrors && isFailedInput(input)) io.stderr(errorLine(input.source, input.error));
-      if (streaming && sink) await sink.write(streaming.input(input, tally.inputs));
+      if (streaming && out) await out.write(streaming.input(input, tally.inputs));
       else held.push(input);
       tally.add(input);
       progress.tick("verifying");
     };
     const explained: string[] = [];
-    if (streaming && sink) await sink.write(streaming.head());
+    if (streaming && out) await out.write(streaming.head());
     for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
     if (pool) {
       await pool.run(named, "verify", findings, (_k, d) => emit(d.report as InputReport));
@@ -323,12 +329,14 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     }
     progress.done();
     const report = assembleReport(run.policy, held);
-    if (!streaming || !sink) return writeWhole(report, flags, io, options);
-    await sink.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
-    if (explained.length > 0) await sink.write(explained.join(""));
-    return sink.close() ? tally.worst() : 2;
+    if (!streaming || !out) return writeWhole(report, flags, io, options);
+    await out.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
+    if (explained.length > 0) await out.write(explained.join(""));
+    return out.close() ? tally.worst() : 2;
   } finally {
     spool?.close();
+    // An -o file is closed however the run ends (a writer that throws included), not left open.
+    sink?.close();
     await pool?.close();
   }
 }

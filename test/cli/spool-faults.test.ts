@@ -138,6 +138,33 @@ describe.skipIf(!HAS_PROC)("a run that ends early closes its spool", () => {
     expect(stderr).toMatch(/cannot write .*out\.txt: ENOENT/);
     expect(openSpools().length).toBe(before);
   });
+
+  it("when something throws after -o is open, the -o file is closed too", async () => {
+    const out = join(dir, "thrown-out.txt");
+    const holding = () =>
+      readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return readlinkSync(join("/proc/self/fd", fd)) === out;
+        } catch {
+          return false;
+        }
+      }).length;
+    const before = openSpools().length;
+    // -o makes the CLI say each failed input on stderr; that stderr throws, mid-run.
+    const missing = join(dir, "no-such-input.json");
+    const code = await main(["verify", "-o", out, ...args, missing], {
+      stdout: () => {},
+      stderr: () => {
+        throw new Error("stderr went away");
+      },
+      env: {},
+      stdoutIsTTY: false,
+    }).catch(() => "threw");
+    expect([2, "threw"]).toContain(code);
+    expect(existsSync(out)).toBe(true);
+    expect(holding()).toBe(0);
+    expect(openSpools().length).toBe(before);
+  });
 });
 
 const BIN = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
