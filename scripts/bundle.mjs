@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Builds the command line into one file, dist/a2a-evidence.cjs, and a V8 code cache for it,
-// dist/a2a-evidence.cache (and dist/a2a-evidence.worker.cache for --jobs worker threads). A CI gate runs the CLI once per Task, so start-up is most of its cost:
-// resolving and compiling a few hundred separate modules took several times Node's own start-up;
-// one bundled file whose compiled code comes from the cache starts close to bare Node. The cache
-// is made here by verifying shipped vectors in-process first, so the functions a run needs are in
-// it. A cache Node rejects (another V8) is ignored at run time and costs only speed.
+// Builds the command line into one file, dist/a2a-evidence.cjs, and V8 code caches for it:
+// dist/a2a-evidence.cache, and dist/a2a-evidence.worker.cache for --jobs worker threads. A CI gate
+// runs the CLI once per Task, so start-up is most of its cost: resolving and compiling a few
+// hundred separate modules took several times Node's own start-up; one bundled file whose
+// compiled code comes from the cache starts close to bare Node. The cache is made here by
+// verifying shipped vectors in-process first, so the functions a run needs are in it. A cache
+// Node rejects (another V8) is ignored at run time and costs only speed.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
