@@ -48,7 +48,7 @@ export function serialize(value: JsonValue, dialect: Dialect): Result<string> {
       out += "]";
     } else if (isJsonObject(v)) {
       if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
-      const keys = Object.keys(v).sort(dialect.compareKeys);
+      const keys = sortedKeys(v, dialect.compareKeys);
       out += "{";
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i] as string;
@@ -69,6 +69,31 @@ export function serialize(value: JsonValue, dialect: Dialect): Result<string> {
 
   const fault = write(value, 0);
   return fault ?? ok(out);
+}
+
+/** Below this many members, an insertion sort in place: most objects are small, many already in order. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * The object's member names in the dialect's order (UTF-16 code units without a `compare`, as
+ * `Array.prototype.sort` orders strings). A small object is sorted in place, which allocates
+ * nothing more and costs one comparison per member when the names are already in order; a larger
+ * one goes to `sort`, so the cost stays O(n log n) whatever the order.
+ */
+function sortedKeys(v: object, compare: ((a: string, b: string) => number) | undefined): string[] {
+  const keys = Object.keys(v);
+  const n = keys.length;
+  if (n > INSERTION_SORT_MAX) return keys.sort(compare);
+  for (let i = 1; i < n; i++) {
+    const k = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (compare ? compare(keys[j] as string, k) > 0 : (keys[j] as string) > k)) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
 const SHORT_ESCAPES: Record<number, string> = {
