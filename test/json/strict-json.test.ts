@@ -33,6 +33,19 @@ describe("strict JSON", () => {
     expect(failure('{"a":1,"\\u0061":2}').code).toBe("JSON_DUPLICATE_MEMBER");
   });
 
+  it("finds a duplicate only among the object's own members, whatever the names", () => {
+    const names = ["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf", "__defineGetter__"];
+    const r = parse(`{${names.map((n, i) => `"${n}":${i}`).join(",")}}`);
+    expect(r.ok).toBe(true);
+    if (!r.ok || !isJsonObject(r.value)) return;
+    expect(Object.keys(r.value)).toEqual(names);
+    for (const n of names) {
+      const twice = failure(`{"a":0,"${n}":1,"${n}":2}`);
+      expect(twice.code).toBe("JSON_DUPLICATE_MEMBER");
+      expect(twice.path).toBe(n);
+    }
+  });
+
   it("keeps a member named __proto__ as an ordinary member", () => {
     const r = parse('{"__proto__":{"polluted":true}}');
     expect(r.ok).toBe(true);
