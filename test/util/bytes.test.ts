@@ -28,6 +28,22 @@ describe("sha256 of several parts", () => {
     }
   });
 
+  it("gives the digest's every byte value back as it is: 32 bytes, each the byte the hash wrote", () => {
+    const seen = new Set<number>();
+    for (let i = 0; i < 2000; i++) {
+      const input = bytes(i % 97, i);
+      const d = sha256(input);
+      expect(d).toBeInstanceOf(Uint8Array);
+      expect(d.length).toBe(32);
+      expect(bytesToHex(d)).toBe(reference(input));
+      const text = String.fromCharCode(...bytes(i % 50, i));
+      expect(bytesToHex(sha256OfText(text))).toBe(reference(utf8(text)));
+      for (const b of d) seen.add(b);
+    }
+    // Every value a byte can take, the ones latin1 writes above U+007F included, came back.
+    expect(seen.size).toBe(256);
+  });
+
   it("gives each call its own digest: a result does not change when the next hash is taken", () => {
     const first = sha256(bytes(32, 1), bytes(32, 2));
     const copy = first.slice();
