@@ -48,7 +48,7 @@ if (require.main !== module && !isWorker) {
 }
 
 /**
- * Two of V8's heuristics are tuned for long-lived pages, and a verification run is not one:
+ * Three of V8's defaults are tuned for long-lived pages, and a verification run is not one:
  *   - V8 moves a function to its optimizing compiler once it has run for a few rounds of a fixed
  *     budget. A run calls most of its functions a few times per input: at the default, a run
  *     over a few hundred inputs spent about a fifth of its CPU compiling code that was then used
@@ -60,13 +60,18 @@ if (require.main !== module && !isWorker) {
  *     a few percent more CPU on the largest runs. (V8's least factor is 2: it puts it back for
  *     the whole process when it sets up a worker's heap, so a --jobs run grows as by default,
  *     and its workers' code cache is made under that flag; see scripts/bundle.mjs.)
- * Neither changes what any code computes (docs/performance.md has the measurements). They are
+ *   - V8 splits each young-generation collection among helper threads. With the young
+ *     generation this small a collection is short, and waking the helpers costs more CPU than
+ *     sharing the work saves: on one thread a 200-input run costs a few percent less.
+ * None changes what any code computes (docs/performance.md has the measurements). They are
  * set once the bundle and the Node modules a run loads are compiled: V8 checks a code cache
  * against the flags it was made under, so ours would be rejected, and so would Node's own cache
  * for each of its modules loaded after the change (see PRELOADED).
  */
 function tuneV8() {
-  require("node:v8").setFlagsFromString("--interrupt-budget=300000 --semi-space-growth-factor=1");
+  require("node:v8").setFlagsFromString(
+    "--interrupt-budget=300000 --semi-space-growth-factor=1 --no-parallel-scavenge",
+  );
 }
 
 /** Runs the bundle as a CommonJS module, with the code cache when it can be read. */
