@@ -22,25 +22,24 @@ let guarded = false;
 /**
  * How standard output is written. A file, a pipe, a socket or a memory device (/dev/null) is
  * written straight with write(2), blocking as a pipe's reader falls behind: Node's stream for it
- * would load Node's whole stream machinery, a noticeable share of a one-input run's start-up. A
- * terminal, anything fstat cannot tell, and a descriptor that turns out to be non-blocking
- * (EAGAIN) go through `process.stdout`, which handles them. Decided once, on first use.
+ * would load Node's whole stream machinery, a noticeable share of a one-input run's start-up. So
+ * is anything else fstat can tell that is not a character device: a directory, say, for which
+ * Node's stream would silently drop the report, where write(2) fails and the failure is reported.
+ * A terminal or another character device, anything fstat cannot tell, and a descriptor that
+ * turns out to be non-blocking (EAGAIN) go through `process.stdout`, which handles them. Decided
+ * once, on first use.
  */
 let stdoutRoute: "direct" | "stream" | undefined;
 
 /**
- * The descriptor is a file, a pipe, a socket or one of Linux's memory devices (/dev/null,
- * /dev/zero, /dev/full: major 1): never a terminal. False when fstat cannot tell.
+ * The descriptor is not a character device (a file, a pipe, a socket, a directory…) or is one of
+ * Linux's memory devices (/dev/null, /dev/zero, /dev/full: major 1): never a terminal. False when
+ * fstat cannot tell.
  */
 function plainDescriptor(fd: number): boolean {
   try {
     const st = fstatSync(fd);
-    return (
-      st.isFile() ||
-      st.isFIFO() ||
-      st.isSocket() ||
-      (st.isCharacterDevice() && process.platform === "linux" && ((st.rdev >> 8) & 0xfff) === 1)
-    );
+    return !st.isCharacterDevice() || (process.platform === "linux" && ((st.rdev >> 8) & 0xfff) === 1);
   } catch {
     return false;
   }

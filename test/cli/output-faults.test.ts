@@ -56,6 +56,26 @@ describe("output faults", () => {
     },
   );
 
+  it("a standard output that cannot be written (a directory, a file opened to read): one line, exit 2", () => {
+    // Node's stream for a directory drops what it is given: the report would be lost and the run
+    // would exit as if it had been written.
+    for (const [what, path] of [
+      ["a directory", REPO_ROOT],
+      ["a file opened to read", MINIMAL],
+    ] as const) {
+      const fd = openSync(path, "r");
+      try {
+        const r = cli(["verify", "--trust", TRUST, MINIMAL], fd);
+        const lines = String(r.stderr).trim().split("\n");
+        expect(lines, what).toHaveLength(1);
+        expect(lines[0], what).toMatch(/^a2a-evidence: cannot write the report to standard output: E[A-Z]+$/);
+        expect(r.status, what).toBe(2);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  });
+
   it.skipIf(!python)(
     "a non-blocking pipe whose reader is slow (EAGAIN): the whole report, as to a blocking pipe",
     () => {
