@@ -151,7 +151,7 @@ export const processIo: CliIo = {
       s.once("drain", done).once("error", done).once("close", done);
     }),
   get stdinIsTTY() {
-    return Boolean(process.stdin.isTTY);
+    return !plainDescriptor(0) && Boolean(process.stdin.isTTY);
   },
   get stderrIsTTY() {
     return !plainDescriptor(2) && Boolean(process.stderr.isTTY);

@@ -1,9 +1,11 @@
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type StdioOptions } from "node:child_process";
+import { createHash } from "node:crypto";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readInput } from "../../src/cli/read.js";
+import { REPO_ROOT } from "../helpers/external.js";
 
 const dir = mkdtempSync(join(tmpdir(), "read-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,4 +75,100 @@ describe("readInput", () => {
     const missing = join(dir, "missing.json");
     expect(await readInput(missing)).toEqual({ ok: false, message: `${missing}: no such file` });
   });
+});
+
+/**
+ * Standard input is read in a child process: `readInput("-")` with a limit of 100,000 bytes,
+ * printing what it got (its length and SHA-256) or its message.
+ */
+const PROBE = file(
+  "stdin-probe.mts",
+  `import { createHash } from "node:crypto";
+   import { readInput } from ${JSON.stringify(join(REPO_ROOT, "src", "cli", "read.ts"))};
+   const r = await readInput("-", 100_000);
+   process.stdout.write(JSON.stringify(r.ok ? { ok: true, length: r.bytes.length, sha256: createHash("sha256").update(r.bytes).digest("hex") } : r));`,
+);
+const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
+const probeArgs = ["--import", "tsx", PROBE];
+
+function probe(stdio: { input: string } | { fd: number }): unknown {
+  const options = "input" in stdio ? { input: stdio.input } : { stdio: [stdio.fd, "pipe", "pipe"] as StdioOptions };
+  const r = spawnSync(process.execPath, probeArgs, { encoding: "utf8", cwd: REPO_ROOT, ...options });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+const python = ["python3", "python"].find(
+  (exe) => spawnSync(exe, ["-c", "import os; os.set_blocking"], { stdio: "ignore" }).status === 0,
+);
+if (!python) process.stderr.write("SKIPPED: non-blocking stdin test: no python3 on PATH\n");
+
+describe("readInput of standard input", () => {
+  const text = "y".repeat(99_000) + "z".repeat(1_000);
+
+  it("reads a pipe whole, over several reads, up to the limit exactly", () => {
+    expect(probe({ input: text })).toEqual({ ok: true, length: 100_000, sha256: sha256(text) });
+    expect(probe({ input: "" })).toEqual({ ok: true, length: 0, sha256: sha256("") });
+  });
+
+  it("refuses a pipe that sends one byte more than the limit", () => {
+    expect(probe({ input: text + "!" })).toEqual({ ok: false, message: "stdin exceeds the 100000-byte input limit" });
+  });
+
+  it("reads a file given as standard input, and names a directory", () => {
+    const path = file("stdin.txt", text);
+    const fd = openSync(path, "r");
+    try {
+      expect(probe({ fd })).toEqual({ ok: true, length: 100_000, sha256: sha256(text) });
+    } finally {
+      closeSync(fd);
+    }
+    const d = openSync(dir, "r");
+    try {
+      expect(probe({ fd: d })).toEqual({ ok: false, message: "stdin: is a directory" });
+    } finally {
+      closeSync(d);
+    }
+  });
+
+  it("reads /dev/null, a character device, through Node's stream: empty", () => {
+    const fd = openSync("/dev/null", "r");
+    try {
+      expect(probe({ fd })).toEqual({ ok: true, length: 0, sha256: sha256("") });
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it.skipIf(!python)(
+    "a non-blocking pipe that is empty for a while (EAGAIN): the rest is read by the stream, nothing lost",
+    () => {
+      // Python hands the probe a pipe whose read end is non-blocking, writes half, waits, then
+      // writes the rest: the first read(2) gets the half, the next one meets EAGAIN.
+      const py = `
+import os, subprocess, sys, time, json
+r, w = os.pipe()
+os.set_blocking(r, False)
+p = subprocess.Popen(json.loads(sys.argv[1]), stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=sys.argv[2])
+os.close(r)
+data = sys.argv[3].encode()
+os.write(w, data[:40000])
+time.sleep(1.0)
+os.write(w, data[40000:])
+os.close(w)
+out, err = p.communicate()
+sys.stdout.write(json.dumps({"status": p.returncode, "stderr": err.decode(), "stdout": out.decode()}))
+`;
+      const r = spawnSync(
+        python as string,
+        ["-c", py, JSON.stringify([process.execPath, ...probeArgs]), REPO_ROOT, text],
+        { encoding: "utf8" },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const got = JSON.parse(r.stdout) as { status: number; stderr: string; stdout: string };
+      expect(got.status, got.stderr).toBe(0);
+      expect(JSON.parse(got.stdout)).toEqual({ ok: true, length: 100_000, sha256: sha256(text) });
+    },
+    30_000,
+  );
 });

@@ -7,7 +7,7 @@
  * until then; the check is also shown to fail without the launcher's preload.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -36,13 +36,14 @@ writeFileSync(
 );
 
 /** The Node modules first loaded after the launcher tuned V8, in a run of `args`. */
-function loadedAfterTuning(args: string[], expectStatus: number): string[] {
+function loadedAfterTuning(args: string[], expectStatus: number, stdin?: string | number): string[] {
   const report = join(dir, "after.json");
   rmSync(report, { force: true });
   const r = spawnSync(process.execPath, ["--require", HOOK, LAUNCHER, ...args], {
     cwd: dir,
     encoding: "utf8",
     env: { ...process.env, PRELOAD_REPORT: report, NO_COLOR: "1" },
+    ...(typeof stdin === "number" ? { stdio: [stdin, "pipe", "pipe"] } : stdin !== undefined ? { input: stdin } : {}),
   });
   expect(r.status, r.stderr).toBe(expectStatus);
   const after = JSON.parse(readFileSync(report, "utf8")) as string[] | null;
@@ -78,6 +79,17 @@ describe.skipIf(!BUILT)("Node modules a verification needs are loaded before V8 
     ["inspect", ["inspect", vector("valid-rich")], 0],
   ] as const)("%s", (_, args, status) => {
     expect(loadedAfterTuning([...args], status)).toEqual([]);
+  });
+
+  it("standard input, a pipe or a file: read from its descriptor, without Node's stream", () => {
+    const args = ["verify", "--trust", trust, "-"];
+    expect(loadedAfterTuning(args, 0, readFileSync(vector("valid-rich"), "utf8"))).toEqual([]);
+    const fd = openSync(vector("valid-rich"), "r");
+    try {
+      expect(loadedAfterTuning(args, 0, fd)).toEqual([]);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it("the check sees a module loaded late: without the launcher's preload, node:crypto's are", () => {
