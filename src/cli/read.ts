@@ -48,8 +48,12 @@ function readStdinDirect(limit: number, chunks: Buffer[]): { total: number; ende
   }
 }
 
-/** Whether descriptor 0 is something fstat can tell that is not a character device. */
+/**
+ * Whether descriptor 0 is something fstat can tell that is not a character device. (Not on
+ * Windows, where reading a pipe's descriptor ends in an EOF error rather than a read of 0.)
+ */
 function stdinIsPlain(): boolean {
+  if (process.platform === "win32") return false;
   try {
     return !fstatSync(0).isCharacterDevice();
   } catch {
