@@ -24,64 +24,108 @@ function describeError(e: unknown, path: string): string {
 }
 
 /**
- * Reads what standard input holds straight from descriptor 0 with read(2), when it is not a
- * character device (a terminal): a file or a pipe, say. Node's stream for it would load its
- * stream and readline machinery, and after the launcher has tuned V8 those compile from source.
- * Returns the bytes read and whether the input ended; a descriptor that is non-blocking and empty
- * for now (EAGAIN) leaves the rest to the stream.
+ * What a direct read of standard input ended with: the input whole, bytes read so far that the
+ * stream is to continue from, or a refusal.
  */
-function readStdinDirect(limit: number, chunks: Buffer[]): { total: number; ended: boolean } | ReadResult {
+type DirectRead =
+  | { readonly ended: true; readonly bytes: Uint8Array }
+  | { readonly ended: false; readonly bytes: Uint8Array }
+  | { readonly ended: "refused"; readonly result: ReadResult };
+
+/**
+ * Reads standard input straight from descriptor 0 with read(2), into one buffer that doubles as
+ * it fills (capped at the limit): Node's stream for it would load its stream and readline
+ * machinery, and after the launcher has tuned V8 those compile from source. A short read costs
+ * only its bytes, however slowly a pipe is fed. A read interrupted by a signal is read again. The
+ * stream continues where a non-blocking descriptor has nothing for now (EAGAIN), and confirms an
+ * input that reads as empty at once from a pipe or a socket (one opened non-blocking before its
+ * writer connected reads as empty until then; the stream waits for the writer, as before).
+ */
+function readStdinDirect(limit: number, emptyIsFinal: boolean): DirectRead {
+  let buf = Buffer.allocUnsafeSlow(64 * 1024);
   let total = 0;
   for (;;) {
-    const buf = Buffer.allocUnsafeSlow(64 * 1024);
+    if (total === buf.length) {
+      if (total > limit) return { ended: "refused", result: overLimit(limit) };
+      const bigger = Buffer.allocUnsafeSlow(Math.min(limit + 1, 2 * buf.length));
+      buf.copy(bigger, 0, 0, total);
+      buf = bigger;
+    }
     let n: number;
     try {
-      n = readSync(0, buf, 0, buf.length, null);
+      n = readSync(0, buf, total, buf.length - total, null);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EAGAIN") return { total, ended: false };
-      return { ok: false, message: describeError(e, "stdin") };
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EINTR") continue;
+      if (code === "EAGAIN") return { ended: false, bytes: buf.subarray(0, total) };
+      return { ended: "refused", result: { ok: false, message: describeError(e, "stdin") } };
     }
-    if (n === 0) return { total, ended: true };
+    if (n === 0) {
+      if (total > limit) return { ended: "refused", result: overLimit(limit) };
+      if (total === 0 && !emptyIsFinal) return { ended: false, bytes: new Uint8Array(0) };
+      return { ended: true, bytes: new Uint8Array(buf.buffer, buf.byteOffset, total) };
+    }
     total += n;
-    if (total > limit) return { ok: false, message: `stdin exceeds the ${limit}-byte input limit` };
-    chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+  }
+}
+
+function overLimit(limit: number): ReadResult {
+  return { ok: false, message: `stdin exceeds the ${limit}-byte input limit` };
+}
+
+/**
+ * How descriptor 0 is read: "file" (or a directory) and "stream" (a pipe or a socket) with read(2), "node" through
+ * Node's stream: a terminal or another character device, a descriptor of no file type (an eventfd,
+ * say, which a blocking read would wait on for ever), anything fstat cannot tell, and anything on
+ * Windows (where reading a pipe's descriptor ends in an EOF error rather than a read of 0).
+ */
+function stdinKind(): "file" | "stream" | "node" {
+  if (process.platform === "win32") return "node";
+  try {
+    const st = fstatSync(0);
+    // A directory is read too: read(2) says what it is (EISDIR), where Node's stream reads nothing.
+    if (st.isFile() || st.isDirectory()) return "file";
+    return st.isFIFO() || st.isSocket() ? "stream" : "node";
+  } catch {
+    return "node";
   }
 }
 
 /**
- * Whether descriptor 0 is something fstat can tell that is not a character device. (Not on
- * Windows, where reading a pipe's descriptor ends in an EOF error rather than a read of 0.)
+ * Standard input can be read once: what the first read gave (the bytes, or why there are none)
+ * is what every later read gives, as a run that reads its inputs twice expects.
  */
-function stdinIsPlain(): boolean {
-  if (process.platform === "win32") return false;
-  try {
-    return !fstatSync(0).isCharacterDevice();
-  } catch {
-    return false;
-  }
-}
+let stdinRead: Promise<ReadResult> | undefined;
 
 /** Reads standard input, refusing more than `limit` bytes. */
 async function readStdin(limit: number): Promise<ReadResult> {
-  const chunks: Buffer[] = [];
+  const first = await (stdinRead ??= readStdinOnce(limit));
+  if (first.ok && first.bytes.length > limit) return overLimit(limit);
+  return first;
+}
+
+async function readStdinOnce(limit: number): Promise<ReadResult> {
+  const chunks: Uint8Array[] = [];
   let total = 0;
-  if (stdinIsPlain()) {
-    const direct = readStdinDirect(limit, chunks);
-    if ("ok" in direct) return direct;
-    if (direct.ended) return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks, direct.total)) };
-    total = direct.total;
+  const kind = stdinKind();
+  if (kind !== "node") {
+    const direct = readStdinDirect(limit, kind === "file");
+    if (direct.ended === "refused") return direct.result;
+    if (direct.ended) return { ok: true, bytes: direct.bytes };
+    chunks.push(direct.bytes);
+    total = direct.bytes.length;
   }
   try {
     for await (const chunk of process.stdin) {
       const b = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
       total += b.length;
-      if (total > limit) return { ok: false, message: `stdin exceeds the ${limit}-byte input limit` };
+      if (total > limit) return overLimit(limit);
       chunks.push(b);
     }
   } catch (e) {
     return { ok: false, message: describeError(e, "stdin") };
   }
-  return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks)) };
+  return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks, total)) };
 }
 
 /** Reads a file, or standard input for "-", refusing more than `limit` bytes. */

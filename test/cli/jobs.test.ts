@@ -4,7 +4,7 @@
  * from it), so it needs dist/ (npm ci builds it).
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -47,6 +47,23 @@ describe.skipIf(!BUILT)("--jobs", () => {
       expect(one.stdout.length).toBeGreaterThan(1000);
     },
   );
+
+  it("--cosignatures from standard input reaches the worker threads: the same report as from a file", () => {
+    // Each worker is handed the file's bytes, read again: standard input gives what it gave first.
+    const dir = folder();
+    const cosignatures = join(dir, "cosignatures.json");
+    writeFileSync(cosignatures, "[]");
+    const args = [BIN, "verify", "--format", "json", "--trust", join(VECTORS, "valid-capture", "trust.json")];
+    const fromFile = spawnSync(process.execPath, [...args, "--cosignatures", cosignatures, dir], { encoding: "utf8" });
+    const fromStdin = spawnSync(process.execPath, [...args, "--jobs", "2", "--cosignatures", "-", dir], {
+      encoding: "utf8",
+      input: "[]",
+    });
+    expect(fromStdin.stderr).toBe(fromFile.stderr);
+    expect(fromStdin.status).toBe(fromFile.status);
+    expect(fromStdin.stdout).toBe(fromFile.stdout);
+    expect(fromFile.stdout.length).toBeGreaterThan(1000);
+  });
 
   it("an unusable --jobs is a usage error", () => {
     const r = spawnSync(process.execPath, [BIN, "verify", "--jobs", "0", "x.json"], { encoding: "utf8" });

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type StdioOptions } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -79,17 +79,28 @@ describe("readInput", () => {
 
 /**
  * Standard input is read in a child process: `readInput("-")` with a limit of 100,000 bytes,
- * printing what it got (its length and SHA-256) or its message.
+ * twice (standard input can be read once: the second read must give what the first gave),
+ * printing what it got (its length and SHA-256, and with `capacity` the size of the buffer the
+ * bytes are a view of) or its message.
  */
 const PROBE = file(
   "stdin-probe.mts",
   `import { createHash } from "node:crypto";
    import { readInput } from ${JSON.stringify(join(REPO_ROOT, "src", "cli", "read.ts"))};
-   const r = await readInput("-", 100_000);
-   process.stdout.write(JSON.stringify(r.ok ? { ok: true, length: r.bytes.length, sha256: createHash("sha256").update(r.bytes).digest("hex") } : r));`,
+   const show = (r) => r.ok
+     ? { ok: true, length: r.bytes.length, sha256: createHash("sha256").update(r.bytes).digest("hex"),
+         ...(process.env.PROBE_CAPACITY ? { capacity: r.bytes.buffer.byteLength } : {}) }
+     : r;
+   const first = show(await readInput("-", 100_000));
+   const again = show(await readInput("-", 100_000));
+   const out = JSON.stringify(first) === JSON.stringify(again) ? first : { first, again };
+   if (process.env.PROBE_CAPACITY) out.maxRssKb = process.resourceUsage().maxRSS;
+   process.stdout.write(JSON.stringify(out));`,
 );
+const readVector = () => readFileSync(join(REPO_ROOT, "vectors", "valid-capture", "input.json"));
 const sha256 = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex");
 const probeArgs = ["--import", "tsx", PROBE];
+const probeCommand = JSON.stringify([process.execPath, ...probeArgs]);
 
 function probe(stdio: { input: string } | { fd: number }): unknown {
   const options = "input" in stdio ? { input: stdio.input } : { stdio: [stdio.fd, "pipe", "pipe"] as StdioOptions };
@@ -101,17 +112,30 @@ function probe(stdio: { input: string } | { fd: number }): unknown {
 const python = ["python3", "python"].find(
   (exe) => spawnSync(exe, ["-c", "import os; os.set_blocking"], { stdio: "ignore" }).status === 0,
 );
-if (!python) process.stderr.write("SKIPPED: non-blocking stdin test: no python3 on PATH\n");
+if (!python) process.stderr.write("SKIPPED: stdin tests that need python3 (non-blocking pipes, FIFOs, signals)\n");
+
+/**
+ * Runs `script` in Python with the probe's command line as sys.argv[1] and the repository as
+ * sys.argv[2]; the script prints the probe's status, stderr and stdout as JSON.
+ */
+function viaPython(script: string, ...args: string[]): { status: number; stderr: string; stdout: string } {
+  const r = spawnSync(python as string, ["-c", script, probeCommand, REPO_ROOT, ...args], {
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as { status: number; stderr: string; stdout: string };
+}
 
 describe("readInput of standard input", () => {
   const text = "y".repeat(99_000) + "z".repeat(1_000);
 
-  it("reads a pipe whole, over several reads, up to the limit exactly", () => {
+  it("reads a pipe whole, over several reads, up to the limit exactly; a second read gives the same", () => {
     expect(probe({ input: text })).toEqual({ ok: true, length: 100_000, sha256: sha256(text) });
     expect(probe({ input: "" })).toEqual({ ok: true, length: 0, sha256: sha256("") });
   });
 
-  it("refuses a pipe that sends one byte more than the limit", () => {
+  it("refuses a pipe that sends one byte more than the limit, and refuses it again", () => {
     expect(probe({ input: text + "!" })).toEqual({ ok: false, message: "stdin exceeds the 100000-byte input limit" });
   });
 
@@ -143,9 +167,10 @@ describe("readInput of standard input", () => {
   it.skipIf(!python)(
     "a non-blocking pipe that is empty for a while (EAGAIN): the rest is read by the stream, nothing lost",
     () => {
-      // Python hands the probe a pipe whose read end is non-blocking, writes half, waits, then
-      // writes the rest: the first read(2) gets the half, the next one meets EAGAIN.
-      const py = `
+      // The probe gets a pipe whose read end is non-blocking; half is written, then the rest a
+      // second later: the first read(2) gets the half, the next one meets EAGAIN.
+      const got = viaPython(
+        `
 import os, subprocess, sys, time, json
 r, w = os.pipe()
 os.set_blocking(r, False)
@@ -158,17 +183,167 @@ os.write(w, data[40000:])
 os.close(w)
 out, err = p.communicate()
 sys.stdout.write(json.dumps({"status": p.returncode, "stderr": err.decode(), "stdout": out.decode()}))
-`;
-      const r = spawnSync(
-        python as string,
-        ["-c", py, JSON.stringify([process.execPath, ...probeArgs]), REPO_ROOT, text],
-        { encoding: "utf8" },
+`,
+        text,
       );
-      expect(r.status, r.stderr).toBe(0);
-      const got = JSON.parse(r.stdout) as { status: number; stderr: string; stdout: string };
       expect(got.status, got.stderr).toBe(0);
       expect(JSON.parse(got.stdout)).toEqual({ ok: true, length: 100_000, sha256: sha256(text) });
     },
     30_000,
   );
+
+  it.skipIf(!python)(
+    "a pipe fed one byte at a time: every byte, in one buffer that grows only as it fills",
+    () => {
+      // Each read(2) returns one byte; a buffer per read would hold 64 KiB for each of them.
+      const got = viaPython(
+        `
+import os, subprocess, sys, time, json
+env = dict(os.environ, PROBE_CAPACITY="1")
+p = subprocess.Popen(json.loads(sys.argv[1]), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=sys.argv[2], env=env)
+time.sleep(1.5)
+for b in sys.argv[3].encode():
+    p.stdin.write(bytes([b]))
+    p.stdin.flush()
+    time.sleep(0.0005)
+p.stdin.close()
+out = p.stdout.read()
+err = p.stderr.read()
+sys.stdout.write(json.dumps({"status": p.wait(), "stderr": err.decode(), "stdout": out.decode()}))
+`,
+        text.slice(0, 4_000),
+      );
+      expect(got.status, got.stderr).toBe(0);
+      const r = JSON.parse(got.stdout) as {
+        ok: boolean;
+        length: number;
+        sha256: string;
+        capacity: number;
+        maxRssKb: number;
+      };
+      expect([r.ok, r.length, r.sha256]).toEqual([true, 4_000, sha256(text.slice(0, 4_000))]);
+      expect(r.capacity).toBeLessThanOrEqual(64 * 1024);
+      // Thousands of short reads: 64 KiB kept for each would be a quarter of a GB more.
+      expect(r.maxRssKb).toBeLessThan(200 * 1024);
+    },
+    30_000,
+  );
+
+  it.skipIf(!python)(
+    "a FIFO opened non-blocking before its writer connects: waits for the writer, reads it all",
+    () => {
+      // Until a writer connects, such a FIFO reads as empty (0 bytes), which is not the input's end.
+      const got = viaPython(
+        `
+import os, subprocess, sys, time, json, tempfile
+d = tempfile.mkdtemp()
+path = os.path.join(d, "fifo")
+os.mkfifo(path)
+r = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+p = subprocess.Popen(json.loads(sys.argv[1]), stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=sys.argv[2])
+os.close(r)
+time.sleep(1.0)
+w = os.open(path, os.O_WRONLY)
+os.write(w, sys.argv[3].encode())
+os.close(w)
+out, err = p.communicate()
+os.unlink(path); os.rmdir(d)
+sys.stdout.write(json.dumps({"status": p.returncode, "stderr": err.decode(), "stdout": out.decode()}))
+`,
+        text.slice(0, 5_000),
+      );
+      expect(got.status, got.stderr).toBe(0);
+      expect(JSON.parse(got.stdout)).toEqual({ ok: true, length: 5_000, sha256: sha256(text.slice(0, 5_000)) });
+    },
+    30_000,
+  );
+
+  it.skipIf(!python || process.platform !== "linux")(
+    "a descriptor of no file type (an eventfd): read as Node's stream reads it, not waited on for ever",
+    () => {
+      const got = viaPython(`
+import os, subprocess, sys, json
+fd = os.eventfd(0)
+p = subprocess.Popen(json.loads(sys.argv[1]), stdin=fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=sys.argv[2])
+os.close(fd)
+try:
+    out, err = p.communicate(timeout=15)
+    status = p.returncode
+except subprocess.TimeoutExpired:
+    p.kill()
+    out, err = p.communicate()
+    status = "hung"
+sys.stdout.write(json.dumps({"status": status, "stderr": err.decode(), "stdout": out.decode()}))
+`);
+      expect(got.status, got.stderr).toBe(0);
+      expect(JSON.parse(got.stdout)).toEqual({ ok: true, length: 0, sha256: sha256("") });
+    },
+    30_000,
+  );
+
+  it.skipIf(!python || process.platform !== "linux")(
+    "a read interrupted by a signal (EINTR) is read again",
+    () => {
+      // SIGUSR1 starts Node's inspector; its handler interrupts a blocking read(2). On port 0,
+      // so that no port is taken.
+      const got = viaPython(
+        `
+import os, subprocess, sys, time, json, signal
+cmd = json.loads(sys.argv[1])
+cmd.insert(1, "--inspect-port=0")
+p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=sys.argv[2])
+time.sleep(1.5)
+p.send_signal(signal.SIGUSR1)
+time.sleep(0.5)
+p.stdin.write(sys.argv[3].encode())
+p.stdin.close()
+out = p.stdout.read()
+err = p.stderr.read()
+sys.stdout.write(json.dumps({"status": p.wait(), "stderr": err.decode(), "stdout": out.decode()}))
+`,
+        text.slice(0, 5_000),
+      );
+      expect(got.status, got.stderr).toBe(0);
+      expect(JSON.parse(got.stdout)).toEqual({ ok: true, length: 5_000, sha256: sha256(text.slice(0, 5_000)) });
+    },
+    30_000,
+  );
+});
+
+describe("a run that reads its inputs twice", () => {
+  const RUNNER = join(REPO_ROOT, "test", "helpers", "run-cli.ts");
+  const v = (name: string, f: string) => join(REPO_ROOT, "vectors", name, f);
+
+  it("gets standard input's refusal again, never the bytes after the part it refused", () => {
+    // More than the limit, then a whole valid input: read again from where the first read stopped,
+    // standard input would give that input, verified only after the comparison across inputs.
+    const padded = join(dir, "padded.json");
+    writeFileSync(padded, Buffer.concat([Buffer.alloc(16 * 1024 * 1024 + 1, 0x20), Buffer.from(readVector())]));
+    for (const [what, args, env] of [
+      ["--explain", ["--explain"], {}],
+      ["no temporary folder for the spool", [], { TMPDIR: join(dir, "no", "such", "folder") }],
+    ] as const) {
+      const fd = openSync(padded, "r");
+      try {
+        const r = spawnSync(
+          process.execPath,
+          ["--import", "tsx", RUNNER, "verify", ...args, "--trust", v("valid-capture", "trust.json"), "-"].concat(
+            v("valid-capture", "input.json"),
+          ),
+          { stdio: [fd, "pipe", "pipe"], encoding: "utf8", cwd: REPO_ROOT, env: { ...process.env, ...env } },
+        );
+        expect(r.status, what).toBe(2);
+        expect(r.stderr, what).toBe(
+          "a2a-evidence: stdin: INPUT_UNREADABLE: stdin exceeds the 16777216-byte input limit\n",
+        );
+        expect(r.stdout.split("\n").slice(0, 3), what).toEqual([
+          "stdin",
+          "  error INPUT_UNREADABLE: stdin exceeds the 16777216-byte input limit",
+          "  exit 2: the input could not be verified: INPUT_UNREADABLE",
+        ]);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  }, 60_000);
 });
