@@ -85,10 +85,13 @@ describe("ReportSpool", () => {
       const report = someReport();
       expect(spool.put(0, report)).toBe(true);
       expect(spool.put(1, report)).toBe(true);
-      // Another process of the same user can open the unlinked file by its descriptor.
+      // Another process of the same user can open the unlinked file by its descriptor. (This
+      // spool's own: test files running at the same time share the process's descriptors.)
+      const mine = `${dir}/a2a-evidence-`;
       const fd = readdirSync("/proc/self/fd").find((n) => {
         try {
-          return /a2a-evidence-[^/]*\/reports \(deleted\)$/.test(readlinkSync(`/proc/self/fd/${n}`));
+          const target = readlinkSync(`/proc/self/fd/${n}`);
+          return target.startsWith(mine) && /\/reports \(deleted\)$/.test(target);
         } catch {
           return false;
         }
