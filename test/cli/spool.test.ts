@@ -13,6 +13,7 @@ import {
   readFileSync,
   readdirSync,
   readlinkSync,
+  realpathSync,
   rmSync,
   writeFileSync,
   writeSync,
@@ -87,7 +88,7 @@ describe("ReportSpool", () => {
       expect(spool.put(1, report)).toBe(true);
       // Another process of the same user can open the unlinked file by its descriptor. (This
       // spool's own: test files running at the same time share the process's descriptors.)
-      const mine = `${dir}/a2a-evidence-`;
+      const mine = `${realpathSync(dir)}/a2a-evidence-`;
       const fd = readdirSync("/proc/self/fd").find((n) => {
         try {
           const target = readlinkSync(`/proc/self/fd/${n}`);
