@@ -148,12 +148,10 @@ function openSink(flags: VerifyFlags, io: CliIo): Sink | string {
   };
 }
 
-async function readItem(path: string, stdin: { bytes?: Uint8Array }): Promise<InputItem> {
-  const source = nameOf(path);
-  if (path === "-" && stdin.bytes) return { source, data: stdin.bytes };
+/** An input as the run reads it (standard input, read again, gives what it gave the first time). */
+async function readItem(path: string): Promise<InputItem> {
   const r = await readInput(path);
-  if (r.ok && path === "-") stdin.bytes = r.bytes;
-  return r.ok ? { source, data: r.bytes } : { source, readError: r.message };
+  return r.ok ? { source: nameOf(path), data: r.bytes } : { source: nameOf(path), readError: r.message };
 }
 
 /**
@@ -257,7 +255,6 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       : undefined;
   const named = paths.map((path) => ({ path, source: nameOf(path) }));
   const progress = new Progress(io, paths.length + expanded.errors.length, Boolean(flags.quiet));
-  const stdin: { bytes?: Uint8Array } = {};
 
   // A log forked is a fact about every input together: with several, look at each one's
   // checkpoints first, compare, then report each with what was found. Read once: each input is
@@ -279,7 +276,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       } else {
         spool = flags.explain ? undefined : ReportSpool.open();
         for (const [k, path] of paths.entries()) {
-          const item = await readItem(path, stdin);
+          const item = await readItem(path);
           const loaded = run.load(item);
           sightings.push(run.sighting(item.source, loaded));
           spool?.put(k, run.verify(item.source, loaded));
@@ -320,7 +317,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
           await emit(settled);
           continue;
         }
-        const item = await readItem(path, stdin);
+        const item = await readItem(path);
         await emit(run.verify(item.source, run.load(item), findings?.[k]));
         // --explain: each input's explanation, as inspect prints it, of the very bytes just
         // verified (read once: a file that changes cannot make the two disagree); after the report.
