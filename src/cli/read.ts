@@ -24,49 +24,66 @@ function describeError(e: unknown, path: string): string {
 }
 
 /**
- * What a direct read of standard input ended with: the input whole, bytes read so far that the
- * stream is to continue from, or a refusal.
+ * What reading a descriptor to its end gave: all its bytes; the bytes so far, when a
+ * non-blocking descriptor has nothing for now (EAGAIN); or more than the limit.
  */
-type DirectRead =
+type Drained =
   | { readonly ended: true; readonly bytes: Uint8Array }
   | { readonly ended: false; readonly bytes: Uint8Array }
-  | { readonly ended: "refused"; readonly result: ReadResult };
+  | { readonly ended: "over" };
 
 /**
- * Reads standard input straight from descriptor 0 with read(2), into one buffer that doubles as
- * it fills (capped at the limit): Node's stream for it would load its stream and readline
- * machinery, and after the launcher has tuned V8 those compile from source. A short read costs
- * only its bytes, however slowly a pipe is fed. A read interrupted by a signal is read again. The
- * stream continues where a non-blocking descriptor has nothing for now (EAGAIN), and confirms an
- * input that reads as empty at once from a pipe or a socket (one opened non-blocking before its
- * writer connected reads as empty until then; the stream waits for the writer, as before).
+ * Reads descriptor `fd` to its end, straight into one buffer of `initial` bytes that doubles as
+ * it fills, capped at one byte past the limit: that byte tells an input of exactly the limit from
+ * a longer one, and a short read costs only its bytes, however slowly a pipe is fed. (A fixed
+ * large buffer per read cost more than the read itself: each one is a fresh mapping.) A read
+ * interrupted by a signal is read again; any other error is thrown. The bytes past the input are
+ * never read, but they are not left uninitialized either.
  */
-function readStdinDirect(limit: number, emptyIsFinal: boolean): DirectRead {
-  let buf = Buffer.allocUnsafeSlow(64 * 1024);
+function drain(fd: number, initial: number, limit: number): Drained {
+  let buf = Buffer.allocUnsafeSlow(Math.min(initial, limit + 1));
   let total = 0;
   for (;;) {
     if (total === buf.length) {
-      if (total > limit) return { ended: "refused", result: overLimit(limit) };
-      const bigger = Buffer.allocUnsafeSlow(Math.min(limit + 1, 2 * buf.length));
+      if (total > limit) return { ended: "over" };
+      const bigger = Buffer.allocUnsafeSlow(Math.min(limit + 1, Math.max(2 * buf.length, 64 * 1024)));
       buf.copy(bigger, 0, 0, total);
       buf = bigger;
     }
     let n: number;
     try {
-      n = readSync(0, buf, total, buf.length - total, null);
+      n = readSync(fd, buf, total, buf.length - total, null);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EINTR") continue;
       if (code === "EAGAIN") return { ended: false, bytes: buf.subarray(0, total) };
-      return { ended: "refused", result: { ok: false, message: describeError(e, "stdin") } };
+      throw e;
     }
     if (n === 0) {
-      if (total > limit) return { ended: "refused", result: overLimit(limit) };
-      if (total === 0 && !emptyIsFinal) return { ended: false, bytes: new Uint8Array(0) };
+      buf.fill(0, total);
       return { ended: true, bytes: new Uint8Array(buf.buffer, buf.byteOffset, total) };
     }
     total += n;
   }
+}
+
+/**
+ * Reads standard input straight from descriptor 0 with read(2): Node's stream for it would load
+ * its stream and readline machinery, and after the launcher has tuned V8 those compile from
+ * source. The stream continues where a non-blocking descriptor has nothing for now (EAGAIN), and
+ * confirms an input that reads as empty at once from a pipe or a socket (one opened non-blocking
+ * before its writer connected reads as empty until then; the stream waits for the writer).
+ */
+function readStdinDirect(limit: number, emptyIsFinal: boolean): Drained | ReadResult {
+  let drained: Drained;
+  try {
+    drained = drain(0, 64 * 1024, limit);
+  } catch (e) {
+    return { ok: false, message: describeError(e, "stdin") };
+  }
+  if (drained.ended === true && drained.bytes.length === 0 && !emptyIsFinal)
+    return { ended: false, bytes: drained.bytes };
+  return drained;
 }
 
 function overLimit(limit: number): ReadResult {
@@ -74,10 +91,11 @@ function overLimit(limit: number): ReadResult {
 }
 
 /**
- * How descriptor 0 is read: "file" (or a directory) and "stream" (a pipe or a socket) with read(2), "node" through
- * Node's stream: a terminal or another character device, a descriptor of no file type (an eventfd,
- * say, which a blocking read would wait on for ever), anything fstat cannot tell, and anything on
- * Windows (where reading a pipe's descriptor ends in an EOF error rather than a read of 0).
+ * How descriptor 0 is read: "file" (or a directory) and "stream" (a pipe or a socket) with
+ * read(2), "node" through Node's stream: a terminal or another character device, a descriptor of
+ * no file type (an eventfd, say, which a blocking read would wait on for ever), anything fstat
+ * cannot tell, and anything on Windows (where reading a pipe's descriptor ends in an EOF error
+ * rather than a read of 0).
  */
 function stdinKind(): "file" | "stream" | "node" {
   if (process.platform === "win32") return "node";
@@ -110,7 +128,8 @@ async function readStdinOnce(limit: number): Promise<ReadResult> {
   const kind = stdinKind();
   if (kind !== "node") {
     const direct = readStdinDirect(limit, kind === "file");
-    if (direct.ended === "refused") return direct.result;
+    if ("ok" in direct) return direct;
+    if (direct.ended === "over") return overLimit(limit);
     if (direct.ended) return { ok: true, bytes: direct.bytes };
     chunks.push(direct.bytes);
     total = direct.bytes.length;
@@ -144,26 +163,12 @@ export async function readInput(path: string, limit = MAX_INPUT_BYTES): Promise<
       return { ok: false, message: `${path}: ${st.size} bytes exceeds the ${limit}-byte input limit` };
     // One buffer of the size fstat gives and one byte more, read straight into: the extra byte
     // tells a file that grew since fstat (or a FIFO, which reports size 0) from one that did not,
-    // and it grows, still capped, only then. (A fixed large buffer per read cost more than the
-    // read itself: each one is a fresh, zeroed mapping.)
-    let buf = Buffer.allocUnsafeSlow(Math.min(st.size, limit) + 1);
-    let total = 0;
-    for (;;) {
-      if (total === buf.length) {
-        // Full: the cap holds regardless of what fstat said.
-        if (total > limit) return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
-        const bigger = Buffer.allocUnsafeSlow(Math.min(limit + 1, Math.max(2 * buf.length, 64 * 1024)));
-        buf.copy(bigger, 0, 0, total);
-        buf = bigger;
-      }
-      const n = readSync(fd, buf, total, buf.length - total, null);
-      if (n === 0) break;
-      total += n;
-    }
-    if (total > limit) return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
-    // The bytes past the input are never read, but they are not left uninitialized either.
-    buf.fill(0, total);
-    return { ok: true, bytes: new Uint8Array(buf.buffer, buf.byteOffset, total) };
+    // and it grows, still capped, only then.
+    const drained = drain(fd, Math.min(st.size, limit) + 1, limit);
+    if (drained.ended === "over") return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
+    // A file never has nothing for now; a FIFO or device opened without blocking might.
+    if (!drained.ended) return { ok: false, message: `${path}: cannot be read (EAGAIN)` };
+    return { ok: true, bytes: drained.bytes };
   } catch (e) {
     return { ok: false, message: describeError(e, path) };
   } finally {
