@@ -114,6 +114,12 @@ const python = ["python3", "python"].find(
 );
 if (!python) process.stderr.write("SKIPPED: stdin tests that need python3 (non-blocking pipes, FIFOs, signals)\n");
 
+/** The end of each Python script below: the probe's status, stderr and stdout, as JSON. */
+const REPORT = `out = p.stdout.read()
+err = p.stderr.read()
+sys.stdout.write(json.dumps({"status": p.wait(), "stderr": err.decode(), "stdout": out.decode()}))
+`;
+
 /**
  * Runs `script` in Python with the probe's command line as sys.argv[1] and the repository as
  * sys.argv[2]; the script prints the probe's status, stderr and stdout as JSON.
@@ -181,9 +187,7 @@ os.write(w, data[:40000])
 time.sleep(1.0)
 os.write(w, data[40000:])
 os.close(w)
-out, err = p.communicate()
-sys.stdout.write(json.dumps({"status": p.returncode, "stderr": err.decode(), "stdout": out.decode()}))
-`,
+${REPORT}`,
         text,
       );
       expect(got.status, got.stderr).toBe(0);
@@ -207,10 +211,7 @@ for b in sys.argv[3].encode():
     p.stdin.flush()
     time.sleep(0.0005)
 p.stdin.close()
-out = p.stdout.read()
-err = p.stderr.read()
-sys.stdout.write(json.dumps({"status": p.wait(), "stderr": err.decode(), "stdout": out.decode()}))
-`,
+${REPORT}`,
         text.slice(0, 4_000),
       );
       expect(got.status, got.stderr).toBe(0);
@@ -297,10 +298,7 @@ p.send_signal(signal.SIGUSR1)
 time.sleep(0.5)
 p.stdin.write(sys.argv[3].encode())
 p.stdin.close()
-out = p.stdout.read()
-err = p.stderr.read()
-sys.stdout.write(json.dumps({"status": p.wait(), "stderr": err.decode(), "stdout": out.decode()}))
-`,
+${REPORT}`,
         text.slice(0, 5_000),
       );
       expect(got.status, got.stderr).toBe(0);
