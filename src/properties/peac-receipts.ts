@@ -41,26 +41,30 @@ export interface MetadataHit {
   readonly value: JsonValue;
 }
 
-/** Every metadata map of the Task that has the PEAC extension key, in document order. */
+/**
+ * Every metadata map of the Task that has the PEAC extension key, in document order. A holder's
+ * path is formatted only for a hit: most Tasks carry no PEAC metadata anywhere.
+ */
 export function locatePeacMetadata(task: A2ATask): MetadataHit[] {
   const hits: MetadataHit[] = [];
-  const look = (metadata: JsonValue | undefined, path: string, placement: Placement): void => {
+  const look = (metadata: JsonValue | undefined, holder: string, placement: Placement, via?: string): void => {
     if (!isJsonObject(metadata)) return;
     const value = member(metadata, PEAC_EXTENSION_URI);
-    if (value !== undefined) hits.push({ path: joinPath(path, PEAC_EXTENSION_URI), placement, value });
+    if (value === undefined) return;
+    const path = via === undefined ? joinPath(holder, "metadata") : joinPath(joinPath(holder, via), "metadata");
+    hits.push({ path: joinPath(path, PEAC_EXTENSION_URI), placement, value });
   };
-  const statusPath = joinPath(task.path, "status");
-  look(task.statusMetadata, joinPath(statusPath, "metadata"), "non-standard");
+  look(task.statusMetadata, task.path, "non-standard", "status");
   const messages = [...(task.statusMessage ? [task.statusMessage] : []), ...(task.history ?? [])];
   for (const m of messages) {
-    look(m.metadata, joinPath(m.path, "metadata"), "profile");
-    for (const p of m.parts) look(p.metadata, joinPath(p.path, "metadata"), "non-profile");
+    look(m.metadata, m.path, "profile");
+    for (const p of m.parts) look(p.metadata, p.path, "non-profile");
   }
   for (const a of task.artifacts ?? []) {
-    look(a.metadata, joinPath(a.path, "metadata"), "profile");
-    for (const p of a.parts) look(p.metadata, joinPath(p.path, "metadata"), "non-profile");
+    look(a.metadata, a.path, "profile");
+    for (const p of a.parts) look(p.metadata, p.path, "non-profile");
   }
-  look(task.metadata, joinPath(task.path, "metadata"), "non-profile");
+  look(task.metadata, task.path, "non-profile");
   return hits;
 }
 
