@@ -108,12 +108,19 @@ interface StampResult {
   readonly verifiedBy?: string;
 }
 
-/** A placeholder stamp, which never counts (also how `inspect` tells one). */
-export function isStub(record: JsonValue): boolean {
+/** `receipt_b64` of a witness record, decoded; undefined when absent or not strict standard base64. */
+function receiptBytes(record: JsonValue): Uint8Array | undefined {
+  const b64 = isJsonObject(record) ? member(record, "receipt_b64") : undefined;
+  return typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
+}
+
+/**
+ * A placeholder stamp, which never counts (also how `inspect` tells one). `bytes` is the record's
+ * receipt already decoded, where the caller has it.
+ */
+export function isStub(record: JsonValue, bytes: Uint8Array | undefined = receiptBytes(record)): boolean {
   if (!isJsonObject(record)) return false;
   if (member(record, "is_stub") === true) return true;
-  const b64 = member(record, "receipt_b64");
-  const bytes = typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
   // The CLL stub placeholder is JSON {"cll-stub":true,"crit":["cll-stub"],…}, never CBOR.
   return bytes !== undefined && bytes[0] === 0x7b && Buffer.from(bytes).toString("latin1").includes('"cll-stub"');
 }
@@ -132,7 +139,8 @@ function stampChecks(
     };
   const url = member(record, "ts_url");
   const subject = typeof url === "string" ? `${path} ${url}` : path;
-  if (isStub(record)) {
+  const receipt = receiptBytes(record);
+  if (isStub(record, receipt)) {
     return {
       checks: [check("witness.stub", "NOT_PRESENT", "stub stamp (placeholder, no receipt): never counts", { subject })],
       counted: false,
@@ -167,8 +175,6 @@ function stampChecks(
           values,
         }),
   );
-  const b64 = member(record, "receipt_b64");
-  const receipt = typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
   if (!receipt) {
     checks.push(check("witness.receipt", "FAIL", "receipt_b64 is not strict standard base64", { subject }));
     return { checks, counted: true };
