@@ -3,6 +3,7 @@
  * profile uses everywhere (`key_id` is the raw key in hex, never a hash).
  */
 import { createPublicKey, verify, type KeyObject } from "node:crypto";
+import { bytesToHex, bytesToLatin1 } from "../util/bytes.js";
 
 /** id-Ed25519 SubjectPublicKeyInfo prefix (RFC 8410): SEQUENCE { SEQUENCE { OID 1.3.101.112 }, BIT STRING }. */
 export const ED25519_SPKI_PREFIX = new Uint8Array([
@@ -20,7 +21,7 @@ const MAX_IMPORTED = 256;
 /** A KeyObject for a raw Ed25519 public key, or undefined if the bytes are not one. */
 export function ed25519KeyFromRaw(raw: Uint8Array): KeyObject | undefined {
   if (raw.length !== 32) return undefined;
-  const hex = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("hex");
+  const hex = bytesToHex(raw);
   const known = imported.get(hex);
   if (known) return known;
   let key: KeyObject;
@@ -54,16 +55,12 @@ const outcomes = new WeakMap<KeyObject, Map<string, boolean>>();
 const MAX_OUTCOMES_PER_KEY = 1024;
 const MAX_REMEMBERED_MESSAGE = 512;
 
-function latin1(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("latin1");
-}
-
 /** Verifies a 64-byte Ed25519 signature; false (never a throw) for any malformed input. */
 export function verifyEd25519(key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
   if (signature.length !== 64 || key.asymmetricKeyType !== "ed25519") return false;
   const remember = message.length <= MAX_REMEMBERED_MESSAGE;
   let known = remember ? outcomes.get(key) : undefined;
-  const id = remember ? latin1(signature) + latin1(message) : "";
+  const id = remember ? bytesToLatin1(signature) + bytesToLatin1(message) : "";
   const seen = known?.get(id);
   if (seen !== undefined) return seen;
   let result: boolean;
