@@ -75,6 +75,8 @@ export function bytesToLatin1(b: Uint8Array): string {
 
 /** Where small inputs of several parts are joined for one hash call, which reads them at once. */
 const scratch = new Uint8Array(4096);
+/** Views of the scratch buffer's first n bytes, by n, made once each: proofs hash a few sizes only. */
+const scratchViews: Uint8Array[] = [];
 
 /**
  * One buffer for the parts: Node's one-shot hash is much cheaper than a Hash object per call.
@@ -84,14 +86,15 @@ const scratch = new Uint8Array(4096);
 function joined(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0] as Uint8Array;
   let n = 0;
-  for (const p of parts) n += p.length;
+  for (let i = 0; i < parts.length; i++) n += (parts[i] as Uint8Array).length;
   if (n > scratch.length) return concatBytes(...parts);
   let o = 0;
-  for (const p of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i] as Uint8Array;
     scratch.set(p, o);
     o += p.length;
   }
-  return scratch.subarray(0, n);
+  return (scratchViews[n] ??= scratch.subarray(0, n));
 }
 
 /**
