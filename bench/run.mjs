@@ -30,6 +30,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchEnv, cpuMs, makeRunner, rssMb } from "./rusage.mjs";
+import { fmt, group, growthLinear, growthLog, median, quantile } from "./growth.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -111,21 +112,10 @@ function usage(message) {
 // ---------------------------------------------------------------------------------------------
 // Small statistics.
 
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const pos = (s.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
-}
-const median = (xs) => quantile(xs, 0.5);
 /** Half the interquartile range, relative to the median: the noise a number carries. */
 const spread = (xs) => (xs.length < 3 ? NaN : (quantile(xs, 0.75) - quantile(xs, 0.25)) / 2 / Math.abs(median(xs)));
 
-const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
 const pct = (x) => (Number.isFinite(x) ? `±${(x * 100).toFixed(0)}%` : "±?");
-const group = (n) => n.toLocaleString("en-US");
 const kb = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`);
 const rounds_ = (n) => `${n} round${n === 1 ? "" : "s"}`;
 const load = () =>
@@ -505,29 +495,6 @@ function verdict(ok) {
   return ok ? "PASS" : "over";
 }
 
-/**
- * Linear growth: the cost per unit of the second step (×4 or ×10 the size) is at most twice the
- * first step's; superlinear otherwise. A first step whose CPU difference is within the noise of
- * the medians cannot be compared, and is said so rather than judged.
- */
-function growthLinear(rows, unit, perUnit) {
-  const [a, b, c] = rows.map((r) => ({
-    s: r.size,
-    cpu: median(r.cpuMs),
-    noise: quantile(r.cpuMs, 0.75) - quantile(r.cpuMs, 0.25),
-    rss: median(r.rssMb),
-  }));
-  if (!c) return "";
-  const low = (b.cpu - a.cpu) / (b.s - a.s);
-  const high = (c.cpu - b.cpu) / (c.s - b.s);
-  const rss = (c.rss - a.rss) / (c.s - a.s);
-  // Three standard errors of a difference of two medians, each ≈ 0.93 · IQR / √n (normal noise).
-  const n = rows[0].cpuMs.length;
-  const visible = b.cpu - a.cpu > Math.max(1, (3 * 0.93 * Math.hypot(a.noise, b.noise)) / Math.sqrt(n));
-  const shape = !visible ? "first step within noise, not judged" : high / low <= 2 ? "linear" : "superlinear";
-  return `${shape}: ${fmt(low * perUnit, 3)} → ${fmt(high * perUnit, 3)} ms CPU and ${fmt(rss * perUnit, 2)} MB per ${unit}`;
-}
-
 /** Hashes the bundle's log proofs carry (inclusion path and peaks, consistency paths and old peaks): what grows with the log. */
 function proofHashes(file) {
   const input = JSON.parse(readFileSync(file, "utf8"));
@@ -536,15 +503,6 @@ function proofHashes(file) {
     Buffer.from(artifact.parts[0].raw, "base64").toString("utf8"),
   ).manifest;
   return i.witness.length + i.peaksLeft.length + i.peaksRight.length + c.witness.flat().length + c.old_peaks.length;
-}
-
-function growthLog(rows) {
-  const a = rows[0];
-  const c = rows[rows.length - 1];
-  const dc = median(c.cpuMs) - median(a.cpuMs);
-  const dr = median(c.rssMb) - median(a.rssMb);
-  const flat = dc <= Math.max(3, 0.1 * median(a.cpuMs)) && dr <= 10;
-  return `${flat ? "logarithmic (flat within noise)" : "grows"}: ×${group(c.size / a.size)} leaves (proof hashes ${rows.map((r) => r.proofHashes).join(" → ")}) → ${dc >= 0 ? "+" : ""}${fmt(dc)} ms CPU, ${dr >= 0 ? "+" : ""}${fmt(dr)} MB`;
 }
 
 function printReport(results, inputs, cli, check, { marginal: MARGINAL_INPUTS, memory: MEMORY_INPUTS }) {
