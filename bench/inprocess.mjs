@@ -10,14 +10,19 @@
 // is right for a run that meets one checkpoint again and again, but a bundle verified twice would
 // time that memory, not the work a new Task's evidence costs.
 //
-//   node bench/inprocess.mjs <dist/index.js> <trust.json> <plan.json> <rounds> \
+//   node bench/inprocess.mjs <dist/index.js> <trust.json> <plan.json> <rounds> <min>:<max> \
 //        --measure <bundle.json>... --warm <bundle.json>...
+//
+// <min>:<max> bounds the warm-up calls of verify() (see below).
 import { readFileSync } from "node:fs";
+import { getHeapCodeStatistics } from "node:v8";
 import { pathToFileURL } from "node:url";
 import { prepareFloor } from "./floor.mjs";
+import { warmUp } from "./warmup.mjs";
 
-const [dist, trustFile, planFile, roundsArg, ...rest] = process.argv.slice(2);
+const [dist, trustFile, planFile, roundsArg, warmArg, ...rest] = process.argv.slice(2);
 const rounds = Number(roundsArg);
+const [minWarm, maxWarm] = warmArg.split(":").map(Number);
 const measureFiles = rest.slice(rest.indexOf("--measure") + 1, rest.indexOf("--warm"));
 const warmFiles = rest.slice(rest.indexOf("--warm") + 1);
 if (measureFiles.length < rounds || warmFiles.length === 0)
@@ -61,10 +66,21 @@ function calibrate(f, ms) {
   }
 }
 
-// Warm-up on the other bundles, many times over, so V8 has optimised what a long run optimises:
-// after 300 calls it was still optimizing some 20 functions per 100 bundles, and a bundle cost
-// about a fifth more than after 1,000 (docs/performance.md).
-for (let i = 0; i < Math.max(1000, warm.length * 10); i++) verifyWarm();
+// Warm-up on the other bundles, many times over, until V8 has optimized what a long run
+// optimizes. A function V8 optimizes runs once or a few times per bundle, and each change of what
+// its inline caches have seen puts its turn back: after 1,000 calls the optimizing compiler still
+// spent about 0.3 ms per bundle of the next 900 (a fifth of their CPU, and counted, since it is
+// this process's), and it went quiet only after about 6,000 (docs/performance.md). So the
+// warm-up goes on, in batches of 100 calls, until the code V8 holds has grown by at most 1 kB in
+// each of five batches in a row (bench/warmup.mjs): at least <min> calls, at most <max>.
+const { calls: warmBatches, settled } = warmUp(
+  () => {
+    for (let i = 0; i < 100; i++) verifyWarm();
+  },
+  () => getHeapCodeStatistics().code_and_metadata_size,
+  minWarm / 100,
+  maxWarm / 100,
+);
 for (let i = 0; i < 2000; i++) floor.one();
 // Every measured bundle once, spread over the rounds; the floor's batches take as long.
 const nVerify = Math.floor(measured.length / rounds);
@@ -81,4 +97,12 @@ for (let r = 0; r < rounds; r++) {
     verifyUs.push(batch(verifyMeasured, nVerify) / nVerify);
   }
 }
-process.stdout.write(JSON.stringify({ verifyUs, floorUs, batch: { verify: nVerify, floor: nFloor } }) + "\n");
+process.stdout.write(
+  JSON.stringify({
+    verifyUs,
+    floorUs,
+    batch: { verify: nVerify, floor: nFloor },
+    warmCalls: warmBatches * 100,
+    settled,
+  }) + "\n",
+);
