@@ -4,8 +4,9 @@
  * Buffer way, for views at any offset of a larger buffer, with and without those methods.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type * as Bytes from "../../src/util/bytes.js";
 
-type BytesModule = typeof import("../../src/util/bytes.js");
+type BytesModule = typeof Bytes;
 
 /** A view of `n` bytes of every value, `offset` bytes into a larger buffer with other bytes around it. */
 function viewOf(n: number, offset: number): Uint8Array {
