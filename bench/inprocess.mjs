@@ -69,7 +69,7 @@ function calibrate(f, ms) {
 // Warm-up on the other bundles, many times over, until V8 has optimized what a long run
 // optimizes. A function V8 optimizes runs once or a few times per bundle, and each change of what
 // its inline caches have seen puts its turn back: after 1,000 calls the optimizing compiler still
-// spent about 0.3 ms per bundle of the next 900 (a fifth of their CPU, and counted, since it is
+// spent about 0.35 ms per bundle of the next 900 (a fifth of their CPU, and counted, since it is
 // this process's), and it went quiet only after about 6,000 (docs/performance.md). So the
 // warm-up goes on, in batches of 100 calls, until the code V8 holds has grown by at most 1 kB in
 // each of five batches in a row (bench/warmup.mjs): at least <min> calls, at most <max>.
