@@ -82,7 +82,9 @@ const { calls: warmBatches, settled } = warmUp(
   maxWarm / 100,
 );
 for (let i = 0; i < 2000; i++) floor.one();
-// Every measured bundle once, spread over the rounds; the floor's batches take as long.
+// Every measured bundle once, spread over the rounds. Each floor batch takes about as long as a
+// batch of warm-up calls, which cost about half as much as measured ones (their signature
+// outcomes are remembered); the per-call means do not depend on the batch's length.
 const nVerify = Math.floor(measured.length / rounds);
 const nFloor = calibrate(floor.one, batch(verifyWarm, nVerify) / 1000);
 

@@ -545,7 +545,7 @@ function printReport(results, inputs, cli, check, { marginal: MARGINAL_INPUTS, m
     `input    ${kb(info.bundleBytes)} GetTask response: 8 messages, 2 artifacts, a 5,000-leaf log with a prior checkpoint and consistency proof, receipts Ed25519 + ES256; ${info.distinct} distinct bundles`,
   );
   line(
-    `floor    ${f.ed25519} Ed25519 + ${f.es256} ES256 verifies, ${f.keyImports} key imports, ${f.sha256} SHA-256 calls over ${kb(f.sha256Bytes)} per bundle — counted from the producer's construction; ` +
+    `floor    ${f.ed25519} Ed25519 + ${f.es256} ES256 verifies, ${f.sha256} SHA-256 calls over ${kb(f.sha256Bytes)} per bundle (its ${f.keyImports} keys imported once per run) — counted from the producer's construction; ` +
       (check.agrees
         ? `the report's ${check.signatures} signature and ${check.messages} transcript checks agree`
         : "the report DISAGREES (see problems)"),
