@@ -23,9 +23,14 @@ const HEX_DIGIT = (() => {
  * decoder (a call into C++ and a slice of its pool each) cost more than the checking.
  */
 export function hex64ToBytes(s: unknown): Uint8Array | undefined {
-  if (typeof s !== "string" || s.length !== 64) return undefined;
-  const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) {
+  return typeof s === "string" && s.length === 64 ? decodeLowerHex(s) : undefined;
+}
+
+/** Lowercase hex of even length to bytes, checked as it is decoded; undefined at any other unit. */
+function decodeLowerHex(s: string): Uint8Array | undefined {
+  const n = s.length >>> 1;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
     const a = s.charCodeAt(2 * i);
     const b = s.charCodeAt(2 * i + 1);
     const hi = a < 128 ? (HEX_DIGIT[a] as number) : -1;
@@ -35,6 +40,9 @@ export function hex64ToBytes(s: unknown): Uint8Array | undefined {
   }
   return out;
 }
+
+/** Up to this many characters, hex is decoded in one checked pass; longer text by Node. */
+const SHORT_HEX = 256;
 
 /**
  * Node's own conversions between bytes and text, called on a plain byte view.
@@ -55,6 +63,9 @@ const HEX_WRITE = typeof NODE.hexWrite === "function" ? NODE.hexWrite : undefine
 
 /** Lowercase, even-length hex to bytes; undefined for anything else (no prefixes, no case folding). */
 export function hexToBytes(s: string): Uint8Array | undefined {
+  if (typeof s !== "string" || s.length % 2 !== 0) return undefined;
+  // Digests, keys and signatures: a check of the text and a call into C++ cost more than one pass.
+  if (s.length <= SHORT_HEX) return decodeLowerHex(s);
   if (!LOWER_HEX.test(s)) return undefined;
   if (HEX_WRITE === undefined) return new Uint8Array(Buffer.from(s, "hex"));
   const out = new Uint8Array(s.length >>> 1);
