@@ -73,7 +73,7 @@ function calibrate(f, ms) {
 // this process's), and it went quiet only after about 6,000 (docs/performance.md). So the
 // warm-up goes on, in batches of 100 calls, until the code V8 holds has grown by at most 1 kB in
 // each of five batches in a row (bench/warmup.mjs): at least <min> calls, at most <max>.
-const { calls: warmBatches, settled } = warmUp(
+const { batches: warmBatches, settled } = warmUp(
   () => {
     for (let i = 0; i < 100; i++) verifyWarm();
   },

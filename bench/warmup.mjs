@@ -11,15 +11,15 @@ export const QUIET_BYTES = 1024;
  * whether the code had settled (false when `max` ended it first).
  */
 export function warmUp(batch, codeBytes, min, max) {
-  let calls = 0;
+  let batches = 0;
   let quiet = 0;
   let code = codeBytes();
-  while (calls < max && (calls < min || quiet < QUIET_BATCHES)) {
+  while (batches < max && (batches < min || quiet < QUIET_BATCHES)) {
     batch();
-    calls++;
+    batches++;
     const now = codeBytes();
     quiet = now - code <= QUIET_BYTES ? quiet + 1 : 0;
     code = now;
   }
-  return { calls, settled: quiet >= QUIET_BATCHES };
+  return { batches, settled: quiet >= QUIET_BATCHES };
 }

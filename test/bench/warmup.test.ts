@@ -8,7 +8,7 @@ type WarmUp = (
   codeBytes: () => number,
   min: number,
   max: number,
-) => { calls: number; settled: boolean };
+) => { batches: number; settled: boolean };
 const run = warmUp as WarmUp;
 
 /** A code size that grows by `growth[k]` after batch k (and not at all after the list ends). */
@@ -30,20 +30,20 @@ function simulate(growth: readonly number[], min: number, max: number) {
 describe("warm-up", () => {
   it("stops after five quiet batches in a row, once past the minimum", () => {
     const growth = [90_000, 40_000, 30_000, 500, 0, 0, 0, 0, 0, 0];
-    expect(simulate(growth, 2, 100)).toEqual({ calls: 8, settled: true, ran: 8 });
+    expect(simulate(growth, 2, 100)).toEqual({ batches: 8, settled: true, ran: 8 });
   });
   it("a batch that grows the code starts the count again", () => {
     const growth = [0, 0, 0, 0, 5_000, 0, 0, 0, 0, 0];
-    expect(simulate(growth, 1, 100)).toEqual({ calls: 10, settled: true, ran: 10 });
+    expect(simulate(growth, 1, 100)).toEqual({ batches: 10, settled: true, ran: 10 });
   });
   it("growth of exactly the allowance is quiet, a byte more is not", () => {
-    expect(simulate(Array(5).fill(QUIET_BYTES), 1, 100)).toMatchObject({ calls: QUIET_BATCHES, settled: true });
-    expect(simulate([QUIET_BYTES + 1, 0, 0, 0, 0, 0], 1, 100)).toMatchObject({ calls: 6, settled: true });
+    expect(simulate(Array(5).fill(QUIET_BYTES), 1, 100)).toMatchObject({ batches: QUIET_BATCHES, settled: true });
+    expect(simulate([QUIET_BYTES + 1, 0, 0, 0, 0, 0], 1, 100)).toMatchObject({ batches: 6, settled: true });
   });
   it("runs at least the minimum even when quiet from the start", () => {
-    expect(simulate([], 12, 100)).toEqual({ calls: 12, settled: true, ran: 12 });
+    expect(simulate([], 12, 100)).toEqual({ batches: 12, settled: true, ran: 12 });
   });
   it("stops at the maximum and says the code had not settled", () => {
-    expect(simulate(Array(50).fill(10_000), 1, 20)).toEqual({ calls: 20, settled: false, ran: 20 });
+    expect(simulate(Array(50).fill(10_000), 1, 20)).toEqual({ batches: 20, settled: false, ran: 20 });
   });
 });
