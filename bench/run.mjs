@@ -30,7 +30,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchEnv, cpuMs, makeRunner, rssMb } from "./rusage.mjs";
-import { fmt, group, growthLinear, growthLog, median, quantile } from "./growth.mjs";
+import { fmt, group, growthLinear, growthLog, iqr, median } from "./growth.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -116,7 +116,7 @@ function usage(message) {
 // Small statistics.
 
 /** Half the interquartile range, relative to the median: the noise a number carries. */
-const spread = (xs) => (xs.length < 3 ? NaN : (quantile(xs, 0.75) - quantile(xs, 0.25)) / 2 / Math.abs(median(xs)));
+const spread = (xs) => (xs.length < 3 ? NaN : iqr(xs) / 2 / Math.abs(median(xs)));
 
 const pct = (x) => (Number.isFinite(x) ? `±${(x * 100).toFixed(0)}%` : "±?");
 const kb = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`);
