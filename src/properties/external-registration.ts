@@ -114,11 +114,13 @@ function receiptBytes(record: JsonValue): Uint8Array | undefined {
   return typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
 }
 
-/**
- * A placeholder stamp, which never counts (also how `inspect` tells one). `bytes` is the record's
- * receipt already decoded, where the caller has it.
- */
-export function isStub(record: JsonValue, bytes: Uint8Array | undefined = receiptBytes(record)): boolean {
+/** A placeholder stamp, which never counts (also how `inspect` tells one). */
+export function isStub(record: JsonValue): boolean {
+  return isStubWith(record, receiptBytes(record));
+}
+
+/** `isStub`, given the record's receipt as `receiptBytes` decoded it. */
+function isStubWith(record: JsonValue, bytes: Uint8Array | undefined): boolean {
   if (!isJsonObject(record)) return false;
   if (member(record, "is_stub") === true) return true;
   // The CLL stub placeholder is JSON {"cll-stub":true,"crit":["cll-stub"],…}, never CBOR.
@@ -140,7 +142,7 @@ function stampChecks(
   const url = member(record, "ts_url");
   const subject = typeof url === "string" ? `${path} ${url}` : path;
   const receipt = receiptBytes(record);
-  if (isStub(record, receipt)) {
+  if (isStubWith(record, receipt)) {
     return {
       checks: [check("witness.stub", "NOT_PRESENT", "stub stamp (placeholder, no receipt): never counts", { subject })],
       counted: false,
