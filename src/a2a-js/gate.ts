@@ -12,6 +12,11 @@
  *     - the first Task of a REQUIRED requirement must show `evidenceAcceptance.state` ACCEPTED with
  *       the requested profile and minimum → NOT_ACCEPTED / ACCEPTANCE_TERMS; it is kept as the
  *       exchange's first Task.
+ *   every answer
+ *     - the Task answering a getTask / resubscribeTask, or a Message naming its `taskId`, must be
+ *       that Task; a Message naming no Task must start one this gate does not already follow, and
+ *       every Task a stream shows must be the stream's first → TASK_MISMATCH. A verdict on another
+ *       Task than the one asked for would pass a substitute: another exchange's result, verified.
  *   after getTask (and any Task it sees)
  *     - a Task of this gate's waiting for input or authentication (or being resumed from it), with an
  *       interim record in its evidence Artifact (docs/profile.md §3): kept, once per bundle shown, so that the
@@ -86,6 +91,8 @@ export type EvidencePolicyReason =
   | "NOT_ACCEPTED"
   /** Accepted, but with another profile or a lower minimum than requested. */
   | "ACCEPTANCE_TERMS"
+  /** The answer is another Task than the one the call asked for, or a Task an earlier Message started. */
+  | "TASK_MISMATCH"
   /** verify(): some property FAILs. */
   | "EVIDENCE_FAILED"
   /** verify(): nothing FAILs, but the level or a required property falls short. */
@@ -116,6 +123,18 @@ export const SDK_OBJECT_NOTE =
   "reconstructed from SDK objects (Task.toJSON), not the wire: the raw evidence bytes are exact, but metadata number lexemes, non-canonical base64, unknown and empty fields were normalised by the SDK's parser";
 
 type Json = Record<string, unknown>;
+
+/**
+ * What a call asked for, from before() to after(): the SDK hands both hooks the same options
+ * object (its `executeWithInterceptors`, and each event of a stream).
+ */
+interface Asked {
+  readonly method: string;
+  /** The Task every answer must be: asked for by id, or the first a stream showed. */
+  taskId: string | undefined;
+  /** A Message that names no Task: its first Task must be new to this gate. */
+  readonly startsTask: boolean;
+}
 
 function requirementJson(r: EvidenceRequirement): Json {
   return {
@@ -195,6 +214,8 @@ export class EvidenceGate implements CallInterceptor {
   private readonly firstTasks = new Map<string, Json | null>();
   /** Per tracked Task, the paused Tasks that carried its interim records, by record. */
   private readonly pausedTasks = new Map<string, Map<string, Json>>();
+  /** Per call in flight (its options object), what it asked for. */
+  private readonly asked = new WeakMap<object, Asked>();
 
   constructor(private readonly options: EvidenceGateOptions) {
     this.requirement = requirementJson(options.requirement);
@@ -218,9 +239,17 @@ export class EvidenceGate implements CallInterceptor {
   async before(args: BeforeArgs): Promise<void> {
     // The SDK's mapped input type admits undefined (its optional `config` member).
     const input = args.input;
+    if (input?.method === "getTask" || input?.method === "resubscribeTask") {
+      const id = input.value?.id;
+      if (typeof id === "string")
+        this.asked.set((args.options ??= {}), { method: input.method, taskId: id, startsTask: false });
+      return;
+    }
     if (input?.method !== "sendMessage" && input?.method !== "sendMessageStream") return;
     const message = input.value.message;
     if (!message) return;
+    // An empty taskId names no Task (proto3: the empty string is the field's absence).
+    const named = typeof message.taskId === "string" && message.taskId !== "" ? message.taskId : undefined;
     const metadata = { ...(message.metadata ?? {}) };
     if (metadata[EXTENSION_URI] !== undefined && !sameJson(metadata[EXTENSION_URI], this.requirement)) {
       throw new TypeError("evidence gate: the message already carries a different evidence requirement");
@@ -231,6 +260,7 @@ export class EvidenceGate implements CallInterceptor {
     const extensions: string[] = message.extensions ?? [];
     if (!extensions.includes(EXTENSION_URI)) message.extensions = [...extensions, EXTENSION_URI];
     const options = (args.options ??= {});
+    this.asked.set(options, { method: input.method, taskId: named, startsTask: named === undefined });
     const params = { ...(options.serviceParameters ?? {}) };
     const key = Object.keys(params).find((k) => k.toLowerCase() === "a2a-extensions") ?? "A2A-Extensions";
     params[key] = withHeader(params[key]);
@@ -245,17 +275,39 @@ export class EvidenceGate implements CallInterceptor {
 
   async after(args: AfterArgs): Promise<void> {
     const result = args.result;
+    const asked = args.options ? this.asked.get(args.options) : undefined;
     if (result?.method === "sendMessage") {
       const value = result.value;
       if ("messageId" in value) this.onMessage(value as unknown as Json);
-      else this.onTask(value, true);
+      else this.onTask(value, true, asked);
     } else if (result?.method === "sendMessageStream" || result?.method === "resubscribeTask") {
       const payload = result.value.payload;
       if (payload?.$case === "message") this.onMessage(payload.value as unknown as Json);
-      else if (payload?.$case === "task") this.onTask(payload.value, result.method === "sendMessageStream");
+      else if (payload?.$case === "task") this.onTask(payload.value, result.method === "sendMessageStream", asked);
     } else if (result?.method === "getTask") {
-      this.onTask(result.value, false);
+      this.onTask(result.value, false, asked);
     }
+  }
+
+  /** The answer is the Task the call asked for (see TASK_MISMATCH); a stream's first Task is then the one asked for. */
+  private checkAnswer(json: Json, id: string, asked: Asked | undefined): void {
+    if (!asked) return;
+    if (asked.taskId !== undefined) {
+      if (id === asked.taskId) return;
+      throw new EvidencePolicyError(
+        "TASK_MISMATCH",
+        `${asked.method} asked for Task ${JSON.stringify(asked.taskId)} and was answered with Task ${JSON.stringify(id)}`,
+        { task: json },
+      );
+    }
+    if (asked.startsTask && this.firstTasks.has(id)) {
+      throw new EvidencePolicyError(
+        "TASK_MISMATCH",
+        `${asked.method} sent a Message that names no Task, and was answered with Task ${JSON.stringify(id)}, which an earlier Message started`,
+        { task: json },
+      );
+    }
+    asked.taskId = id;
   }
 
   private onMessage(message: Json): void {
@@ -274,9 +326,10 @@ export class EvidenceGate implements CallInterceptor {
       );
   }
 
-  private onTask(task: SdkTask, mayBeFirst: boolean): void {
+  private onTask(task: SdkTask, mayBeFirst: boolean, asked: Asked | undefined): void {
     const json = TaskCodec.toJSON(task) as Json;
     const id = String(json.id);
+    this.checkAnswer(json, id, asked);
     if (mayBeFirst && !this.firstTasks.has(id)) {
       // A Task that already shows a later client turn is the stored Task a resumption answers
       // with, not SendMessage's first response: its acceptance was not seen here (so the verdict

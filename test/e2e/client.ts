@@ -27,13 +27,37 @@ export interface Tapped {
   readonly body: Promise<Uint8Array>;
 }
 
+/** A request as a dishonest server (or what stands between) may see it. */
+export interface TapRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly body: string | undefined;
+}
+
 export class Tap {
   readonly exchanges: Tapped[] = [];
+  /** Changes a request before it is sent: the server then answers another question than the client asked. */
+  rewrite: ((r: TapRequest) => TapRequest) | undefined;
+  /** Answers a request with this JSON text instead of sending it (a replayed response). */
+  answerWith: ((r: TapRequest) => string | undefined) | undefined;
 
   readonly fetch: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const requestBody = init?.body === undefined || init.body === null ? undefined : String(init.body);
-    const response = await fetch(request);
+    const asked = new Request(input, init);
+    const askedBody = init?.body === undefined || init.body === null ? undefined : String(init.body);
+    const sent = this.rewrite?.({ url: asked.url, method: asked.method, body: askedBody });
+    const request = sent
+      ? new Request(sent.url, {
+          method: sent.method,
+          headers: asked.headers,
+          ...(sent.body !== undefined ? { body: sent.body } : {}),
+        })
+      : asked;
+    const requestBody = sent ? sent.body : askedBody;
+    const canned = this.answerWith?.({ url: request.url, method: request.method, body: requestBody });
+    const response =
+      canned !== undefined
+        ? new Response(canned, { status: 200, headers: { "content-type": "application/json" } })
+        : await fetch(request);
     const copy = response.clone();
     this.exchanges.push({
       url: request.url,
@@ -57,10 +81,14 @@ export class Tap {
   }
 }
 
-export const isGetTask = (t: Tapped): boolean =>
+/** What the matchers below read of an exchange: a request alone will do. */
+type RequestOf = Pick<Tapped, "url" | "method" | "requestBody">;
+export const asTapped = (r: TapRequest): RequestOf => ({ url: r.url, method: r.method, requestBody: r.body });
+
+export const isGetTask = (t: RequestOf): boolean =>
   (t.method === "GET" && /\/tasks\/[^/]+$/.test(new URL(t.url).pathname)) ||
   (t.requestBody ?? "").includes('"method":"GetTask"');
-export const isSend = (t: Tapped): boolean =>
+export const isSend = (t: RequestOf): boolean =>
   /\/message:(send|stream)$/.test(new URL(t.url).pathname) ||
   /"method":"(SendMessage|SendStreamingMessage)"/.test(t.requestBody ?? "");
 

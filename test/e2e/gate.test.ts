@@ -23,6 +23,8 @@ import {
   sdkClient,
   sendRequest,
   Tap,
+  asTapped,
+  isGetTask,
   type Binding,
 } from "./client.js";
 import { INPUT_REQUIRED, pollToTerminal, pollUntil } from "./harness.js";
@@ -123,6 +125,53 @@ for (const binding of BINDINGS) {
         });
       });
     }
+
+    it("refuses a getTask answered with another Task, though that Task's own evidence holds (TASK_MISMATCH)", async () => {
+      const { client, tap, accepted } = gated(binding);
+      const c = await client;
+      const a = await c.sendMessage(send("one-shot"));
+      const b = await c.sendMessage(send("one-shot"));
+      if ("messageId" in a || "messageId" in b) throw new Error("expected Tasks");
+      // Both end (seen by a client without the gate, so the gate still follows both).
+      const plain = await sdkClient(server.baseUrl, binding, { tap: new Tap() });
+      await pollToTerminal(plain, a.id);
+      await pollToTerminal(plain, b.id);
+      tap.rewrite = (r) =>
+        isGetTask(asTapped(r)) ? { ...r, url: r.url.replaceAll(a.id, b.id), body: r.body?.replaceAll(a.id, b.id) } : r;
+      const e = await refusal(c.getTask({ tenant: "", id: a.id }));
+      expect(e.reason).toBe("TASK_MISMATCH");
+      expect(e.message).toBe(`TASK_MISMATCH: getTask asked for Task "${a.id}" and was answered with Task "${b.id}"`);
+      expect(e.report).toBeUndefined();
+      expect(accepted).toHaveLength(0);
+      // The substitute itself is honest: asked for by its own id, it passes.
+      tap.rewrite = undefined;
+      await c.getTask({ tenant: "", id: b.id });
+      expect(accepted).toHaveLength(1);
+      expect(onlyInput(accepted[0]).properties.negotiation.state).toBe("PASS");
+    });
+
+    it("refuses a new Message answered with the first response of an earlier one (TASK_MISMATCH)", async () => {
+      const { client, tap, accepted } = gated(binding);
+      const c = await client;
+      const a = await c.sendMessage(send("one-shot"));
+      if ("messageId" in a) throw new Error("expected a Task");
+      const replayed = new TextDecoder().decode(await tap.last(isSend).body);
+      tap.answerWith = (r) => {
+        if (!isSend(asTapped(r))) return undefined;
+        const body = JSON.parse(replayed);
+        // A JSON-RPC answer carries the id of the request it answers.
+        if ("jsonrpc" in body) body.id = JSON.parse(r.body ?? "{}").id;
+        return JSON.stringify(body);
+      };
+      const e = await refusal(c.sendMessage(send("one-shot")));
+      expect(e.reason).toBe("TASK_MISMATCH");
+      expect(e.message).toBe(
+        `TASK_MISMATCH: sendMessage sent a Message that names no Task, and was answered with Task "${a.id}", which an earlier Message started`,
+      );
+      tap.answerWith = undefined;
+      await pollToTerminal(c, a.id);
+      expect(accepted).toHaveLength(1);
+    });
 
     it("passes a Task waiting for input through, adds the same requirement to the resuming Message, and verifies the interim record it saw with the terminal one", async () => {
       const { c, first, accepted, acceptedWhilePaused, resumed, resumeMessage } = await pauseAndResume(
