@@ -8,7 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { Task as TaskCodec } from "@a2a-js/sdk";
 import type { AfterArgs, BeforeArgs } from "@a2a-js/sdk/client";
-import { evidenceGate, EvidencePolicyError } from "../../src/a2a-js/index.js";
+import { evidenceGate } from "../../src/a2a-js/index.js";
+import { refusal } from "../helpers/gate.js";
 import { EXTENSION_URI, RECORD_PROFILE_V1 } from "../../src/profile.js";
 import { producerTrust } from "../../producer/seal.js";
 
@@ -48,16 +49,6 @@ async function answer(g: ReturnType<typeof gate>, c: Call, result: unknown): Pro
   await g.after({ result, agentCard: {}, options: c.options } as unknown as AfterArgs);
 }
 
-async function refusal(p: Promise<unknown>): Promise<EvidencePolicyError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(EvidencePolicyError);
-    return e as EvidencePolicyError;
-  }
-  throw new Error("the gate let it through");
-}
-
 const send = (taskId = "") => ({
   method: "sendMessage",
   value: { message: message(taskId), configuration: { returnImmediately: true } },
@@ -69,31 +60,46 @@ const taskEvent = (method: string, id: string) => ({
 });
 
 describe("the gate refuses an answer that is another Task than the one asked for (TASK_MISMATCH)", () => {
-  it("getTask: asked for one Task, answered with another", async () => {
-    const g = gate();
-    const c = await call(g, { method: "getTask", value: { tenant: "", id: "task-a" } });
-    const e = await refusal(answer(g, c, { method: "getTask", value: workingTask("task-b") }));
-    expect(e.reason).toBe("TASK_MISMATCH");
-    expect(e.message).toBe('TASK_MISMATCH: getTask asked for Task "task-a" and was answered with Task "task-b"');
-    expect(e.task?.id).toBe("task-b");
-  });
-
-  it("resubscribeTask: an event of another Task", async () => {
-    const g = gate();
-    const c = await call(g, { method: "resubscribeTask", value: { tenant: "", id: "task-a" } });
-    await answer(g, c, taskEvent("resubscribeTask", "task-a"));
-    const e = await refusal(answer(g, c, taskEvent("resubscribeTask", "task-b")));
-    expect(e.reason).toBe("TASK_MISMATCH");
-    expect(e.message).toMatch(/resubscribeTask asked for Task "task-a" and was answered with Task "task-b"/);
-  });
-
-  it("sendMessage naming its Task (a resumption), answered with another Task", async () => {
-    const g = gate();
-    const c = await call(g, send("task-a"));
-    const e = await refusal(answer(g, c, { method: "sendMessage", value: workingTask("task-b") }));
-    expect(e.reason).toBe("TASK_MISMATCH");
-    expect(e.message).toMatch(/sendMessage asked for Task "task-a" and was answered with Task "task-b"/);
-  });
+  const calls = [
+    {
+      name: "getTask: asked for one Task, answered with another",
+      input: { method: "getTask", value: { tenant: "", id: "task-a" } },
+      first: 0,
+      answer: (id: string) => ({ method: "getTask", value: workingTask(id) }),
+    },
+    {
+      name: "resubscribeTask: an event of another Task",
+      input: { method: "resubscribeTask", value: { tenant: "", id: "task-a" } },
+      first: 1,
+      answer: (id: string) => taskEvent("resubscribeTask", id),
+    },
+    {
+      name: "sendMessage naming its Task (a resumption), answered with another Task",
+      input: send("task-a"),
+      first: 0,
+      answer: (id: string) => ({ method: "sendMessage", value: workingTask(id) }),
+    },
+    {
+      name: "sendMessageStream: a second Task after the stream's first",
+      input: stream(),
+      first: 2,
+      answer: (id: string) => taskEvent("sendMessageStream", id),
+    },
+  ];
+  for (const t of calls) {
+    it(t.name, async () => {
+      const g = gate();
+      const c = await call(g, t.input);
+      // The answers that are the Task asked for (or, on a stream naming none, its first) pass.
+      for (let i = 0; i < t.first; i++) await expect(answer(g, c, t.answer("task-a"))).resolves.toBeUndefined();
+      const e = await refusal(answer(g, c, t.answer("task-b")));
+      expect(e.reason).toBe("TASK_MISMATCH");
+      expect(e.message).toBe(
+        `TASK_MISMATCH: ${t.input.method} asked for Task "task-a" and was answered with Task "task-b"`,
+      );
+      expect(e.task?.id).toBe("task-b");
+    });
+  }
 
   it("sendMessage naming no Task, answered with a Task an earlier Message started", async () => {
     const g = gate();

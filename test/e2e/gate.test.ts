@@ -6,12 +6,7 @@
  * pause are each refused with an EvidencePolicyError naming the reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  evidenceGate,
-  EvidencePolicyError,
-  SDK_OBJECT_NOTE,
-  type EvidenceGateOptions,
-} from "../../src/a2a-js/index.js";
+import { evidenceGate, SDK_OBJECT_NOTE, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
 import { isFailedInput, type Report, type VerifiedInput } from "../../src/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { producerTrust } from "../../producer/seal.js";
@@ -27,6 +22,7 @@ import {
   isGetTask,
   type Binding,
 } from "./client.js";
+import { refusal } from "../helpers/gate.js";
 import { INPUT_REQUIRED, pollToTerminal, pollUntil } from "./harness.js";
 import { E2E_AUTHORITY } from "./kinds.js";
 import { INTERIM_PASSES, lifecycleChecks } from "./reports.js";
@@ -56,16 +52,6 @@ function gated(binding: Binding, options: Partial<EvidenceGateOptions> = {}, pol
     return c;
   });
   return { client, tap, accepted };
-}
-
-async function refusal(p: Promise<unknown>): Promise<EvidencePolicyError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(EvidencePolicyError);
-    return e as EvidencePolicyError;
-  }
-  throw new Error("the gate let it through");
 }
 
 const send = (kind: string) => sendRequest(kind, "seal this gated exchange", null);
