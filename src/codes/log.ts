@@ -32,6 +32,7 @@ export const LOG_CODES = [
   "CHAIN_PRIOR_MISSING", // prev_size > 0 but no prior checkpoint is given
   "CHAIN_FIRST_PREV_ROOT_NOT_EMPTY", // a first checkpoint (prev_size 0) whose prev_root is not ""
   "CHAIN_CONSISTENCY_UNEXPECTED", // a consistency proof given for a first checkpoint
+  "CHAIN_PRIOR_UNEXPECTED", // a prior checkpoint given for a first checkpoint (prev_size 0)
   "CHAIN_PRIOR_SIGNATURE_INVALID", // the prior checkpoint's signature does not verify
   "CHAIN_LOG_ID_MISMATCH", // prior and current checkpoints name different logs
   "CHAIN_PREV_SIZE_MISMATCH", // current.prev_size != prior.mmr_size

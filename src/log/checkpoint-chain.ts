@@ -71,6 +71,15 @@ export function verifyCheckpointChain(
 ): Result<CheckpointChainReport> {
   if (prior === null) return verifyFirst(current, consistencyProof);
 
+  // §4.4 rule 4: a prior and prev_size 0 never go together. A prior of the empty log (mmr_size 0,
+  // which every MMR extends) would otherwise dress a log's first checkpoint up as a successor.
+  if (current.prevSize === 0) {
+    return fail(
+      "CHAIN_PRIOR_UNEXPECTED",
+      `prev_size is 0 (a first checkpoint), but a prior checkpoint at mmr_size ${prior.mmrSize} is given`,
+      current.path,
+    );
+  }
   const priorSignature = verifyCheckpointSignature(prior);
   if (!priorSignature.ok) return fail("CHAIN_PRIOR_SIGNATURE_INVALID", priorSignature.detail, priorSignature.path);
   // A predecessor from another log would chain two unrelated histories (scitt-cose's chain check).

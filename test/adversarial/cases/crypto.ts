@@ -1,0 +1,123 @@
+/**
+ * False PASSes on the log and witness claims: every signature stays valid, and what they do not
+ * cover is changed — here, a "prior" checkpoint that names nothing (the empty log), which made a
+ * log's first checkpoint look like a chained successor (log-and-receipts.md §4.4 rule 4: a prior
+ * and a consistency proof are given iff prev_size > 0).
+ */
+import { resign } from "../../../producer/mutate.js";
+import { copyObject } from "../../../producer/json-text.js";
+import { fromPlain, JsonNumber, type JsonObject } from "../../../src/json/value.js";
+import { parseCheckpoint } from "../../../src/log/checkpoint.js";
+import { parseInclusionProof, verifyInclusion } from "../../../src/log/mmr.js";
+import { bytesToHex, hexToBytes } from "../../../src/util/bytes.js";
+import { renderCllNote } from "../../../src/witness/cll-note.js";
+import { capture } from "../../properties/harness.js";
+import type { VerifyRequest } from "../../../src/index.js";
+import { objectAt, type AdversarialCase } from "../harness.js";
+
+const WITNESS = "witness-one.example/cll-w1";
+
+/**
+ * A log's first checkpoint (prev_size 0), cosigned by an independent witness, and then given a
+ * prior: a producer-signed checkpoint of the empty log (mmr_size 0, the all-zero root), with the
+ * current checkpoint's prev_root pointing at it and a consistency proof from size 0 (no old
+ * peaks, which every MMR trivially extends). The witness's line still verifies, since a note
+ * names only log_id, size and root; the lines come by --cosignatures, naming that note.
+ */
+function chainedToTheEmptyLog(policy: { requirePriorCosigned?: boolean; acceptGenesis?: boolean }): VerifyRequest {
+  const genesis = capture({
+    priorCheckpoint: null,
+    continuity: { witnesses: [{ name: WITNESS, cosigns: ["current"] }], policy },
+  });
+  const lines = (genesis.bundle.continuityEvidence as JsonObject[]).flatMap((e) => e.lines as string[]);
+  const bundle = copyObject(genesis.bundle);
+  delete bundle.continuityEvidence;
+  const attacked = resign(
+    { ...genesis, bundle },
+    {
+      manifest: (m) => {
+        const cp = objectAt(m, "cllCheckpoint");
+        const size = (cp.mmr_size as JsonNumber).toNumber();
+        const proof = parseInclusionProof(m.localInclusionProof ?? null, "localInclusionProof");
+        if (!proof.ok) throw new Error(proof.detail);
+        let peaks: readonly Uint8Array[] = [];
+        const capsuleId = hexToBytes(objectAt(bundle, "capsule").capsule_id as string) as Uint8Array;
+        verifyInclusion(
+          hexToBytes(cp.root as string) as Uint8Array,
+          size,
+          proof.value.leafIndex,
+          capsuleId,
+          proof.value,
+          {
+            peaks: (p) => (peaks = [...p]),
+          },
+        );
+        const empty = "0".repeat(64);
+        // Signed, with its key_id, by the producer when the exchange is sealed again.
+        m.priorCheckpoint = fromPlain({
+          v: 1,
+          kind: "mmr_checkpoint",
+          log_id: cp.log_id,
+          mmr_size: 0,
+          root: empty,
+          prev_size: 0,
+          prev_root: "",
+          key_id: cp.key_id,
+          timestamp: cp.timestamp,
+          signature: "0".repeat(128),
+        });
+        cp.prev_root = empty;
+        m.consistencyProof = fromPlain({
+          v: 1,
+          kind: "consistency",
+          size_a: 0,
+          size_b: size,
+          old_peaks: [],
+          witness: [],
+          new_peaks: peaks.map(bytesToHex),
+        });
+      },
+    },
+  );
+  const current = parseCheckpoint(objectAt(attacked.bundle, "manifest", "cllCheckpoint"), "cllCheckpoint");
+  const note = current.ok ? renderCllNote(current.value) : current;
+  if (!note.ok) throw new Error(note.detail);
+  return {
+    inputs: [{ source: "attack", data: attacked.input }],
+    trust: attacked.trust,
+    cosignatures: [{ type: "c2sp-cosignature/v1", note: note.value.text, lines }].map((e) => fromPlain(e)),
+    minEvidence: "CONTINUITY_WITNESSED",
+  };
+}
+
+export const CRYPTO_CASES: readonly AdversarialCase[] = [
+  {
+    name: "a first checkpoint chained to the empty log",
+    rule: "§9.22",
+    attack:
+      "a witnessed first checkpoint gets a producer-signed prior of mmr_size 0 and a consistency proof from it, so it no longer looks like genesis (acceptGenesis false, requirePriorCosigned false)",
+    request: () => chainedToTheEmptyLog({ requirePriorCosigned: false }),
+    expected: {
+      exitCode: 1,
+      property: "continuity",
+      state: "FAIL",
+      check: "chain.link",
+      detail: /CHAIN_PRIOR_UNEXPECTED/,
+      intact: ["contentBinding", "producerSignature", "localInclusion", "checkpointSignature", "externalRegistration"],
+    },
+  },
+  {
+    name: "a first checkpoint chained to the empty log, genesis accepted",
+    rule: "§9.22",
+    attack:
+      "the same input under acceptGenesis: a prior beside prev_size 0 is a broken chain whatever the policy accepts",
+    request: () => chainedToTheEmptyLog({ requirePriorCosigned: false, acceptGenesis: true }),
+    expected: {
+      exitCode: 1,
+      property: "continuity",
+      state: "FAIL",
+      check: "chain.link",
+      detail: /CHAIN_PRIOR_UNEXPECTED/,
+    },
+  },
+];
