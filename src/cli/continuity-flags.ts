@@ -5,7 +5,8 @@
  * time cosignature timestamps are checked against, is the verify command's own flag.)
  *
  *   --cosignatures <file>  cosignature lines the caller brings, each entry naming its note
- *   --checkpoints <file>   CLL checkpoints seen before, compared with the inputs' (a fork across runs)
+ *   --checkpoints <file>   CLL checkpoints seen before, compared with the inputs' (a fork across runs);
+ *                          repeatable, every file's checkpoints take part
  */
 import { Option, type Command } from "commander";
 import { parseStrictJson } from "../json/strict-json.js";
@@ -18,7 +19,8 @@ import { readInput, type ReadResult } from "./read.js";
 
 export interface ContinuityFlags {
   readonly cosignatures?: string;
-  readonly checkpoints?: string;
+  /** One file, or each --checkpoints file given (the option collects them). */
+  readonly checkpoints?: string | readonly string[];
 }
 
 /** What the flags give verify(): `cosignatures` for VerifyRequest, `checkpoints` for the comparison. */
@@ -40,10 +42,11 @@ export function addContinuityOptions(command: Command): Command {
       ),
     )
     .addOption(
+      // Repeatable: a second file adds checkpoints, it never replaces the first (whose fork would go unseen).
       new Option(
         "--checkpoints <file>",
-        "CLL checkpoints seen before (JSON array), compared with the inputs' to detect a fork",
-      ),
+        "CLL checkpoints seen before (JSON array), compared with the inputs' to detect a fork (repeatable)",
+      ).argParser((file: string, previous: readonly string[] | undefined) => [...(previous ?? []), file]),
     );
 }
 
@@ -77,11 +80,12 @@ export async function readContinuityFlags(
     if (!file.ok) return file;
     cosignatures = file.json;
   }
-  let checkpoints: readonly Checkpoint[] | undefined;
-  if (flags.checkpoints !== undefined) {
-    const file = await readFile(flags.checkpoints, "--checkpoints", parseSeenCheckpoints, read);
+  let checkpoints: Checkpoint[] | undefined;
+  const files = typeof flags.checkpoints === "string" ? [flags.checkpoints] : (flags.checkpoints ?? []);
+  for (const path of files) {
+    const file = await readFile(path, "--checkpoints", parseSeenCheckpoints, read);
     if (!file.ok) return file;
-    checkpoints = file.value;
+    checkpoints = [...(checkpoints ?? []), ...file.value];
   }
   return {
     ok: true,

@@ -42,7 +42,7 @@ interface VerifyFlags {
   tenant?: string;
   at?: string;
   cosignatures?: string;
-  checkpoints?: string;
+  checkpoints?: readonly string[];
   shard?: string;
   jobs?: string;
   require?: string;
@@ -185,7 +185,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     flags.firstTask,
     ...flags.interim,
     flags.cosignatures,
-    flags.checkpoints,
+    ...(flags.checkpoints ?? []),
   ].filter((i) => i === "-" || i === "@-").length;
   if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
@@ -398,7 +398,12 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
       "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED",
     );
   addContinuityOptions(command)
-    .option("--require <properties>", "comma-separated properties that must be PASS")
+    // Repeatable: each list adds to the earlier ones, so an appended --require never drops one.
+    .option(
+      "--require <properties>",
+      "comma-separated properties that must be PASS (repeatable)",
+      (list: string, previous: string | undefined) => (previous === undefined ? list : `${previous},${list}`),
+    )
     .addOption(
       new Option(
         "--min-evidence <level>",

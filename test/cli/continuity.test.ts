@@ -91,7 +91,7 @@ describe("the continuity flags (readContinuityFlags)", () => {
         .action((_, flags) => void (seen = flags)),
     );
     cmd.parse(["--cosignatures", "c.json", "--checkpoints", "k.json", "in.json"], { from: "user" });
-    expect(seen).toEqual({ cosignatures: "c.json", checkpoints: "k.json" });
+    expect(seen).toEqual({ cosignatures: "c.json", checkpoints: ["k.json"] });
   });
 
   it("unreadable or malformed files are errors (exit 2 in the CLI)", async () => {
