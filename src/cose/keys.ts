@@ -44,7 +44,13 @@ export function importPublicKeyFromBase64Pem(b64: string): Result<PublicKeyInfo>
 
 export function publicKeyFromRawEd25519(raw: Uint8Array): Result<PublicKeyInfo> {
   const key = ed25519KeyFromRaw(raw);
-  if (key === undefined) return fail("KEY_MALFORMED", `not a raw 32-byte Ed25519 public key (${raw.length} bytes)`);
+  if (key === undefined)
+    return fail(
+      "KEY_MALFORMED",
+      raw.length === 32
+        ? "not an admissible Ed25519 public key: a small-order or non-canonical point, under which signatures anyone can make verify"
+        : `not a raw 32-byte Ed25519 public key (${raw.length} bytes)`,
+    );
   const hex = bytesToHex(raw);
   return ok({ key, algorithm: "Ed25519", ed25519Hex: hex, fingerprint: hex });
 }
@@ -193,10 +199,8 @@ function coordinate(jwk: JsonObject, name: string, length: number): Result<Uint8
 }
 
 function describe(key: KeyObject): Result<PublicKeyInfo> {
-  if (key.asymmetricKeyType === "ed25519") {
-    const hex = bytesToHex(ed25519RawFromKey(key) as Uint8Array);
-    return ok({ key, algorithm: "Ed25519", ed25519Hex: hex, fingerprint: hex });
-  }
+  // Through the raw key, so a DER form gets the same admissibility check as the others.
+  if (key.asymmetricKeyType === "ed25519") return publicKeyFromRawEd25519(ed25519RawFromKey(key) as Uint8Array);
   const curve = key.asymmetricKeyType === "ec" ? key.asymmetricKeyDetails?.namedCurve : undefined;
   const algorithm = curve === "prime256v1" ? "P-256" : curve === "secp384r1" ? "P-384" : undefined;
   if (algorithm === undefined) {

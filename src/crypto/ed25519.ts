@@ -4,6 +4,7 @@
  */
 import { createPublicKey, verify, type KeyObject } from "node:crypto";
 import { bytesToHex, bytesToLatin1 } from "../util/bytes.js";
+import { pointRejection } from "./ed25519-points.js";
 
 /** id-Ed25519 SubjectPublicKeyInfo prefix (RFC 8410): SEQUENCE { SEQUENCE { OID 1.3.101.112 }, BIT STRING }. */
 export const ED25519_SPKI_PREFIX = new Uint8Array([
@@ -18,12 +19,17 @@ export const ED25519_SPKI_PREFIX = new Uint8Array([
 const imported = new Map<string, KeyObject>();
 const MAX_IMPORTED = 256;
 
-/** A KeyObject for a raw Ed25519 public key, or undefined if the bytes are not one. */
+/**
+ * A KeyObject for a raw Ed25519 public key, or undefined if the bytes are not one. A small-order
+ * or non-canonical point is not one: OpenSSL would take it, and under it a signature anyone can
+ * make verifies, in every role (trust file, envelope kid, checkpoint key_id, witness).
+ */
 export function ed25519KeyFromRaw(raw: Uint8Array): KeyObject | undefined {
   if (raw.length !== 32) return undefined;
   const hex = bytesToHex(raw);
   const known = imported.get(hex);
   if (known) return known;
+  if (pointRejection(raw) !== null) return undefined;
   let key: KeyObject;
   try {
     // As a JWK, the raw key goes to OpenSSL as it is. As DER (the same key), it would go through

@@ -2,7 +2,8 @@
  * False PASSes on the log and witness claims: every signature stays valid, and what they do not
  * cover is changed — here, a "prior" checkpoint that names nothing (the empty log), which made a
  * log's first checkpoint look like a chained successor (log-and-receipts.md §4.4 rule 4: a prior
- * and a consistency proof are given iff prev_size > 0).
+ * and a consistency proof are given iff prev_size > 0); and a "key" of small order, under which
+ * one signature verifies for any message, so that it proves no one signed anything.
  */
 import { resign } from "../../../producer/mutate.js";
 import { copyObject } from "../../../producer/json-text.js";
@@ -12,8 +13,9 @@ import { parseInclusionProof, verifyInclusion } from "../../../src/log/mmr.js";
 import { bytesToHex, hexToBytes } from "../../../src/util/bytes.js";
 import { renderCllNote } from "../../../src/witness/cll-note.js";
 import { capture } from "../../properties/harness.js";
+import type { Ed25519Signer } from "../../../producer/ed25519.js";
 import type { VerifyRequest } from "../../../src/index.js";
-import { objectAt, type AdversarialCase } from "../harness.js";
+import { attacked, copy, objectAt, requestOf, type AdversarialCase } from "../harness.js";
 
 const WITNESS = "witness-one.example/cll-w1";
 
@@ -90,6 +92,28 @@ function chainedToTheEmptyLog(policy: { requirePriorCosigned?: boolean; acceptGe
   };
 }
 
+/**
+ * The Ed25519 identity point as a public key: R = identity, S = 0 satisfies [S]B = R + [k]A for
+ * every message, and OpenSSL (node:crypto) accepts both the key and the signature.
+ */
+const IDENTITY = "01" + "00".repeat(31);
+const UNIVERSAL: Ed25519Signer = {
+  alg: "EdDSA",
+  publicKeyRaw: hexToBytes(IDENTITY) as Uint8Array,
+  publicKeyHex: IDENTITY,
+  publicKeyPem: "",
+  sign: () => hexToBytes(IDENTITY + "00".repeat(32)) as Uint8Array,
+};
+
+/** The capture sealed, logged and checkpointed "by" the identity point; the trust file as given. */
+function signedByNobody(pinIt: boolean): VerifyRequest {
+  const e = attacked({}, {}, { producer: UNIVERSAL });
+  if (!pinIt) return requestOf(e);
+  const trust = copy(e.trust);
+  objectAt(trust, "producers", 0).keys = fromPlain([IDENTITY]);
+  return requestOf(e, { trust });
+}
+
 export const CRYPTO_CASES: readonly AdversarialCase[] = [
   {
     name: "a first checkpoint chained to the empty log",
@@ -118,6 +142,38 @@ export const CRYPTO_CASES: readonly AdversarialCase[] = [
       state: "FAIL",
       check: "chain.link",
       detail: /CHAIN_PRIOR_UNEXPECTED/,
+    },
+  },
+  {
+    name: "a record signed under a small-order key",
+    rule: "§6",
+    attack:
+      "capsule envelope and checkpoint 'signed' under the identity point, with the one signature that verifies for any message",
+    request: () => signedByNobody(false),
+    expected: {
+      exitCode: 1,
+      property: "producerSignature",
+      state: "FAIL",
+      check: "envelope.verify",
+      intact: ["contentBinding"],
+      more: (_r, input) => {
+        const cp = input?.properties.checkpointSignature;
+        if (cp?.state !== "FAIL" || !cp.checks.some((c) => c.id === "checkpoint.signature" && c.state === "FAIL"))
+          throw new Error(`checkpointSignature is ${cp?.state}: ${cp?.detail}`);
+      },
+    },
+  },
+  {
+    name: "a trust file pinning a small-order producer key",
+    rule: "§5",
+    attack: "the trust file pins the identity point as the producer's key, so a forged record would pass as pinned",
+    request: () => signedByNobody(true),
+    expected: {
+      exitCode: 2,
+      more: (report) => {
+        if (!/TRUST_KEY_INVALID/.test(JSON.stringify(report)))
+          throw new Error(`the trust file was not refused: ${JSON.stringify(report).slice(0, 300)}`);
+      },
     },
   },
 ];
