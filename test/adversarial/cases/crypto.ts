@@ -7,7 +7,7 @@
  */
 import { resign } from "../../../producer/mutate.js";
 import { copyObject } from "../../../producer/json-text.js";
-import { fromPlain, JsonNumber, type JsonObject } from "../../../src/json/value.js";
+import { fromPlain, type JsonNumber, type JsonObject } from "../../../src/json/value.js";
 import { parseCheckpoint } from "../../../src/log/checkpoint.js";
 import { parseInclusionProof, verifyInclusion } from "../../../src/log/mmr.js";
 import { bytesToHex, hexToBytes } from "../../../src/util/bytes.js";
@@ -15,7 +15,7 @@ import { renderCllNote } from "../../../src/witness/cll-note.js";
 import { capture } from "../../properties/harness.js";
 import type { Ed25519Signer } from "../../../producer/ed25519.js";
 import type { VerifyRequest } from "../../../src/index.js";
-import { attacked, copy, objectAt, requestOf, type AdversarialCase } from "../harness.js";
+import { attacked, copy, objectAt, requestOf, type AdversarialCase, type Expected } from "../harness.js";
 
 const WITNESS = "witness-one.example/cll-w1";
 
@@ -114,6 +114,16 @@ function signedByNobody(pinIt: boolean): VerifyRequest {
   return requestOf(e, { trust });
 }
 
+/** A prior beside prev_size 0 breaks the chain, whatever else the record and the policy say. */
+const BROKEN_CHAIN: Expected = {
+  exitCode: 1,
+  property: "continuity",
+  state: "FAIL",
+  check: "chain.link",
+  detail: /CHAIN_PRIOR_UNEXPECTED/,
+  intact: ["contentBinding", "producerSignature", "localInclusion", "checkpointSignature", "externalRegistration"],
+};
+
 export const CRYPTO_CASES: readonly AdversarialCase[] = [
   {
     name: "a first checkpoint chained to the empty log",
@@ -121,14 +131,7 @@ export const CRYPTO_CASES: readonly AdversarialCase[] = [
     attack:
       "a witnessed first checkpoint gets a producer-signed prior of mmr_size 0 and a consistency proof from it, so it no longer looks like genesis (acceptGenesis false, requirePriorCosigned false)",
     request: () => chainedToTheEmptyLog({ requirePriorCosigned: false }),
-    expected: {
-      exitCode: 1,
-      property: "continuity",
-      state: "FAIL",
-      check: "chain.link",
-      detail: /CHAIN_PRIOR_UNEXPECTED/,
-      intact: ["contentBinding", "producerSignature", "localInclusion", "checkpointSignature", "externalRegistration"],
-    },
+    expected: BROKEN_CHAIN,
   },
   {
     name: "a first checkpoint chained to the empty log, genesis accepted",
@@ -136,13 +139,7 @@ export const CRYPTO_CASES: readonly AdversarialCase[] = [
     attack:
       "the same input under acceptGenesis: a prior beside prev_size 0 is a broken chain whatever the policy accepts",
     request: () => chainedToTheEmptyLog({ requirePriorCosigned: false, acceptGenesis: true }),
-    expected: {
-      exitCode: 1,
-      property: "continuity",
-      state: "FAIL",
-      check: "chain.link",
-      detail: /CHAIN_PRIOR_UNEXPECTED/,
-    },
+    expected: BROKEN_CHAIN,
   },
   {
     name: "a record signed under a small-order key",
