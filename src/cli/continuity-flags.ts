@@ -8,7 +8,7 @@
  *   --checkpoints <file>   CLL checkpoints seen before, compared with the inputs' (a fork across runs);
  *                          repeatable, every file's checkpoints take part
  */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { parseStrictJson } from "../json/strict-json.js";
 import type { JsonValue } from "../json/value.js";
 import type { Checkpoint } from "../log/checkpoint.js";
@@ -36,10 +36,15 @@ export type ContinuityFlagsResult =
 export function addContinuityOptions(command: Command): Command {
   return command
     .addOption(
+      // Once: a second file would silently replace the first, and with it a forged line that FAILs.
       new Option(
         "--cosignatures <file>",
         "C2SP cosignature lines for the inputs' checkpoints (JSON: [{type, note, lines}])",
-      ),
+      ).argParser((file: string, previous: string | undefined) => {
+        if (previous !== undefined)
+          throw new InvalidArgumentError("given twice: put every entry in one file (each entry names its note)");
+        return file;
+      }),
     )
     .addOption(
       // Repeatable: a second file adds checkpoints, it never replaces the first (whose fork would go unseen).

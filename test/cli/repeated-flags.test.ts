@@ -1,7 +1,8 @@
 /**
  * Flags a CI script may give more than once, often by appending to a common set: a repeat must
- * add to what the earlier one asked for, never silently replace it — a dropped --require or
- * --checkpoints file lets the gate through on a property or a fork the caller asked about.
+ * add to what the earlier one asked for, or be refused, never silently replace it — a dropped
+ * --require or --checkpoints file lets the gate through on a property or a fork the caller asked
+ * about.
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,5 +49,21 @@ describe("repeated verify flags add up", () => {
       ]);
       expect(r.code).toBe(1);
     }
+  });
+
+  it("--cosignatures given twice is refused (exit 2): a second file would hide the first one's lines, a forged one included", async () => {
+    const file = tempFile("cosignatures.json", "[]");
+    const r = await runCli([
+      "verify",
+      "--trust",
+      vector("valid-capture", "trust.json"),
+      "--cosignatures",
+      file,
+      "--cosignatures",
+      file,
+      vector("valid-capture", "input.json"),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--cosignatures.*given twice/);
   });
 });
