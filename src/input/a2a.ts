@@ -148,6 +148,15 @@ const PART_CONTENT = ["text", "raw", "url", "data"] as const;
 export function readPart(v: JsonValue, path: string): Result<A2APart> {
   if (!isJsonObject(v)) return fail("INPUT_A2A_MALFORMED", "a Part must be an object", path);
   const present = PART_CONTENT.filter((k) => member(v, k) !== undefined && member(v, k) !== null);
+  // `data` is a google.protobuf.Value, whose JSON null is the null value, not "unset": beside
+  // another member it is a second oneof member, which ProtoJSON parsers refuse and a2a-js skips.
+  if (present.length === 1 && present[0] !== "data" && member(v, "data") === null) {
+    return fail(
+      "INPUT_A2A_MALFORMED",
+      `a Part has one content member; this one has ${present[0]} and data (null)`,
+      path,
+    );
+  }
   if (present.length > 1) {
     return fail("INPUT_A2A_MALFORMED", `a Part has one content member; this one has ${present.join(" and ")}`, path);
   }

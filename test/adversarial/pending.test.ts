@@ -11,6 +11,7 @@ import { OPERATOR_CASES } from "./cases/operators.js";
 import { BOUNDED_CASES } from "./cases/bounded.js";
 import { OUTPUT_CASES } from "./cases/output.js";
 import { STRICT_INPUT_CASES } from "./cases/strict-input.js";
+import { BINDING_WIRE_CASES } from "./cases/binding-wire.js";
 
 const ALL = [
   ...POLICY_CASES,
@@ -22,6 +23,7 @@ const ALL = [
   ...BOUNDED_CASES,
   ...OUTPUT_CASES,
   ...STRICT_INPUT_CASES,
+  ...BINDING_WIRE_CASES,
 ];
 
 describe("adversarial cases", () => {
