@@ -30,7 +30,9 @@
  *                                                 content as a history entry with its messageId, and
  *                                                 committed in order when the history does not hold it
  *   transcript.unobserved                         transcript entries the Task does not show: INCONCLUSIVE
- *                                                 (A2A does not guarantee complete history)
+ *                                                 (A2A does not guarantee complete history); so is
+ *                                                 a Task that shows no history at all, even against
+ *                                                 an empty transcript
  *   transcript.transition (per transition entry)  v3.2 (docs/profile.md): its members, states, order and
  *                                                 contiguity, and its commitment recomputed from the Task
  *   transcript.resumption (per resumption)        the resuming Message is observed and continues this Task
@@ -457,15 +459,17 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
   let lastIndex = -1;
   if (history.length === 0 && !task.statusMessage) {
     checks.push(...first);
-    if (entries.length > 0) {
-      checks.push(
-        check(
-          "transcript.unobserved",
-          "INCONCLUSIVE",
-          `the observed Task carries no history, so none of the ${entries.length} transcript entries can be compared`,
-        ),
-      );
-    }
+    // A Task holds at least the Message that created it: a history not shown is not an empty one,
+    // and an empty transcript compared with nothing must not read as bound.
+    checks.push(
+      check(
+        "transcript.unobserved",
+        "INCONCLUSIVE",
+        entries.length > 0
+          ? `the observed Task carries no history, so none of the ${entries.length} transcript entries can be compared`
+          : "the observed Task carries no history and the transcript no Message entry: none of the Task's Messages (it has at least the one that created it) is compared",
+      ),
+    );
     return checks;
   }
   for (const m of history) {

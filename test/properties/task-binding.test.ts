@@ -354,16 +354,21 @@ describe("taskBinding PASS, INCONCLUSIVE, NOT_PRESENT and NOT_CHECKED", () => {
     });
   });
 
-  it("no history and an empty transcript: nothing to compare, nothing unobserved", () => {
+  it("no history and an empty transcript: the Task's Messages are not observed, INCONCLUSIVE", () => {
     const input = tampered({
       payload: (p) => void (p.transcript = []),
       finalTask: (t) => void (t.history = []),
       firstTask: (t) => void (t.history = []),
     });
-    expectDecided(input, "taskBinding", { state: "PASS", check: "task.id" });
+    expectDecided(input, "taskBinding", {
+      state: "INCONCLUSIVE",
+      check: "transcript.unobserved",
+      detail: /carries no history and the transcript no Message entry/,
+    });
     expect(checkStates(input, "taskBinding").filter((c) => c.startsWith("transcript"))).toEqual([
       "transcript.unambiguous PASS",
       "transcript.sequence PASS",
+      "transcript.unobserved INCONCLUSIVE",
     ]);
   });
 

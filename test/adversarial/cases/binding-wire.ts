@@ -26,4 +26,21 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
     request: () => requestOf(attacked({ finalTask: (t) => void (objectAt(t, "history", 1, "parts", 0).data = null) })),
     expected: { exitCode: 2, more: refusedAt("INPUT_A2A_MALFORMED", "finalTask.history[1].parts[0]") },
   },
+  // §9.4: a Task always holds the Message that created it; no history shown is no history observed.
+  {
+    name: "transcript emptied against a Task that shows no history",
+    rule: "§9.4",
+    attack:
+      "the producer commits no transcript entry and the GetTask response carries no history: nothing is compared, which must not read as bound",
+    request: () =>
+      requestOf(
+        attacked(
+          { payload: (p) => void (p.transcript = []), finalTask: (t) => void delete t.history },
+          {
+            envelope: "jsonrpc",
+          },
+        ),
+      ),
+    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
+  },
 ];
