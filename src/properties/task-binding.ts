@@ -17,7 +17,9 @@
  *                                                 INCONCLUSIVE when it has non-text parts (not bound)
  *   artifacts.coverage                            every observed content Artifact is in the payload;
  *                                                 only Artifacts that are exactly the located bundle
- *                                                 are evidence, everything else is content (§9.12)
+ *                                                 are evidence, everything else is content (§9.12);
+ *                                                 INCONCLUSIVE when the Task shows no artifacts member
+ *                                                 and does not carry its bundle inline (not observed)
  *   transcript.unambiguous                        no two observed history Messages share a messageId
  *   transcript.sequence                           entries are well-formed, messageIds unique, sequence 0, 1, 2, …
  *   transcript.message (per history message)      present in the transcript, in order, same role,
@@ -113,7 +115,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     terminalStateCheck(payload, task),
     optionCheck("task.authority", payload, "authority", ctx.options.authority, "--authority"),
     optionCheck("task.tenant", payload, "tenantId", ctx.options.tenant, "--tenant"),
-    ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts),
+    ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts, carriesBundleInline(ctx)),
     ...transcriptChecks(payload, task, ctx.firstTask),
     ...interim,
     ...traceDigestChecks(ctx, payload, task, check),
@@ -236,7 +238,17 @@ class ObservedArtifacts {
   }
 }
 
-function artifactChecks(payload: JsonObject, task: A2ATask, evidenceArtifacts: ReadonlySet<A2AArtifact>): Check[] {
+/** Whether the observed Task itself carries a bundle in its metadata (a located inline bundle of no Artifact). */
+function carriesBundleInline(ctx: EvidenceContext): boolean {
+  return ctx.bundles.some((b) => b.carrier === "inline" && b.artifact === undefined);
+}
+
+function artifactChecks(
+  payload: JsonObject,
+  task: A2ATask,
+  evidenceArtifacts: ReadonlySet<A2AArtifact>,
+  bundleInline: boolean,
+): Check[] {
   const claimedList = member(payload, "nonEvidenceArtifacts");
   if (!Array.isArray(claimedList)) {
     return [check("artifact.binding", "FAIL", "taskEvidencePayload.nonEvidenceArtifacts is not an array")];
@@ -259,6 +271,20 @@ function artifactChecks(payload: JsonObject, task: A2ATask, evidenceArtifacts: R
         "artifact.binding",
         "INCONCLUSIVE",
         `the payload commits to ${claimedList.length} artifact(s) but the observed Task carries no artifacts member (not requested or not returned)`,
+      ),
+    );
+    return checks;
+  }
+  // No artifacts member means "none" only where ProtoJSON omitted an empty list from a Task
+  // returned whole, its evidence in its metadata. Elsewhere (the bundle in a capture, a file, an
+  // Artifact) the member is missing because the artifacts were not requested or not returned
+  // (a2a-wire.md §1.8): an empty commitment list is then compared with nothing.
+  if (task.artifacts === undefined && !bundleInline) {
+    checks.push(
+      check(
+        "artifacts.coverage",
+        "INCONCLUSIVE",
+        "the observed Task carries no artifacts member and no bundle in its metadata: its artifacts were not observed (not requested or not returned), so none is known to be committed",
       ),
     );
     return checks;

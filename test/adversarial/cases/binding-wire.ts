@@ -5,7 +5,9 @@
  * everything.
  */
 import { isFailedInput, type Report } from "../../../src/index.js";
-import { attacked, objectAt, requestOf, type AdversarialCase } from "../harness.js";
+import type { JsonObject } from "../../../src/json/value.js";
+import { jsonText } from "../../../producer/json-text.js";
+import { attacked, honest, objectAt, requestOf, type AdversarialCase } from "../harness.js";
 
 /** The input was refused with this error code at this path (exit 2), not verified. */
 const refusedAt =
@@ -42,5 +44,62 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
         ),
       ),
     expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
+  },
+  // §9.3 / a2a-wire.md §1.8: a Task without an artifacts member did not show its artifacts.
+  {
+    name: "artifact left out of a record whose Task shows no artifacts member",
+    rule: "§9.3",
+    attack:
+      "the payload commits no artifact; the capture's terminal Task has no artifacts member (the bundle rides in the capture): the Task's artifacts were not observed",
+    request: () => {
+      const e = attacked({
+        payload: (p) => void (p.nonEvidenceArtifacts = []),
+        finalTask: (t) => void delete t.artifacts,
+      });
+      return requestOf(e, {
+        inputs: [{ source: "attack", data: { ...(e.input as JsonObject), evidenceBundle: e.bundle } }],
+      });
+    },
+    expected: {
+      exitCode: 3,
+      property: "taskBinding",
+      state: "INCONCLUSIVE",
+      check: "artifacts.coverage",
+      intact: [
+        "contentBinding",
+        "producerSignature",
+        "localInclusion",
+        "checkpointSignature",
+        "identityAuthorityBinding",
+      ],
+    },
+  },
+  {
+    name: "artifact left out of a bare bundle whose --task shows no artifacts member",
+    rule: "§9.3",
+    attack: "a bare bundle committing no artifact, with a --task whose Task has no artifacts member",
+    request: () => {
+      const e = attacked({
+        payload: (p) => void (p.nonEvidenceArtifacts = []),
+        finalTask: (t) => void delete t.artifacts,
+      });
+      return requestOf(e, {
+        inputs: [{ source: "attack", data: e.bundle }],
+        task: jsonText(e.finalTask),
+      });
+    },
+    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "artifacts.coverage" },
+  },
+  {
+    name: "no artifacts member on a Task that carries its bundle inline",
+    rule: "§9.3",
+    attack:
+      "none: a GetTask response with the bundle inline and no content artifact, whose empty artifacts list ProtoJSON omits",
+    request: () => {
+      const e = honest({ carrier: "inline", artifacts: [], envelope: "jsonrpc" });
+      delete objectAt(e.input, "result").artifacts;
+      return requestOf(e);
+    },
+    expected: { exitCode: 0, property: "taskBinding", state: "PASS", check: "artifacts.coverage" },
   },
 ];
