@@ -531,8 +531,27 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
         `transcript entries not in the observed history (history may be truncated): ${listCapped(unobserved.map((e) => `transcript[${e.index}] ${e.messageId}`))}`,
       ),
     );
+  } else {
+    const opening = unshownOpening(history, first.length > 0);
+    if (opening) checks.push(check("transcript.unobserved", "INCONCLUSIVE", opening));
   }
   return checks;
+}
+
+/**
+ * A Task opens with the client's Message (ROLE_USER): a history that is absent, or opens with
+ * another role, was truncated (historyLength, a server that keeps only status.message), so what
+ * came before is not observed. Without this, a transcript that leaves out the request would match
+ * such a history entirely and PASS, where the honest transcript is INCONCLUSIVE. A first Task
+ * (checked by transcript.firstTask) shows the opening instead.
+ */
+function unshownOpening(history: readonly A2AMessage[], firstTaskShown: boolean): string | undefined {
+  if (firstTaskShown) return undefined;
+  const opening = history[0];
+  if (!opening)
+    return "the observed Task carries no history (only status.message): the Task's opening request is not observed, so what the transcript leaves out before it cannot be known";
+  if (opening.role === "ROLE_USER") return undefined;
+  return `the observed history opens with ${opening.role} message ${opening.messageId}, not the client's request (ROLE_USER): it is truncated, so what the transcript leaves out before it cannot be known`;
 }
 
 /**

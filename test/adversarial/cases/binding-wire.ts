@@ -6,7 +6,7 @@
  */
 import { isFailedInput, type Report } from "../../../src/index.js";
 import type { JsonObject } from "../../../src/json/value.js";
-import { jsonText } from "../../../producer/json-text.js";
+import { int, jsonText } from "../../../producer/json-text.js";
 import { attacked, honest, objectAt, requestOf, type AdversarialCase } from "../harness.js";
 
 /** The input was refused with this error code at this path (exit 2), not verified. */
@@ -41,6 +41,43 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
           {
             envelope: "jsonrpc",
           },
+        ),
+      ),
+    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
+  },
+  {
+    name: "request left out of the transcript against a Task that shows only its status message",
+    rule: "§9.4",
+    attack:
+      "the producer drops the client's request from the transcript; the GetTask response has no history, only the agent's reply in status.message",
+    request: () =>
+      requestOf(
+        attacked(
+          {
+            payload: (p) => void (p.transcript = [{ ...objectAt(p, "transcript", 1), sequence: int(0) }]),
+            finalTask: (t) => {
+              objectAt(t, "status").message = objectAt(t, "history", 1);
+              delete t.history;
+            },
+          },
+          { envelope: "jsonrpc" },
+        ),
+      ),
+    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
+  },
+  {
+    name: "request left out of the transcript against a history truncated to the reply",
+    rule: "§9.4",
+    attack:
+      "the producer drops the client's request from the transcript; the GetTask response's history (historyLength 1) shows only the agent's reply",
+    request: () =>
+      requestOf(
+        attacked(
+          {
+            payload: (p) => void (p.transcript = [{ ...objectAt(p, "transcript", 1), sequence: int(0) }]),
+            finalTask: (t) => void (t.history = [objectAt(t, "history", 1)]),
+          },
+          { envelope: "jsonrpc" },
         ),
       ),
     expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
