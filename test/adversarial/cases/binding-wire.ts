@@ -43,7 +43,13 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
           },
         ),
       ),
-    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
+    expected: {
+      exitCode: 3,
+      property: "taskBinding",
+      state: "INCONCLUSIVE",
+      check: "transcript.unobserved",
+      detail: /the transcript no Message entry/,
+    },
   },
   {
     name: "request left out of the transcript against a Task that shows only its status message",
@@ -63,7 +69,13 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
           { envelope: "jsonrpc" },
         ),
       ),
-    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
+    expected: {
+      exitCode: 3,
+      property: "taskBinding",
+      state: "INCONCLUSIVE",
+      check: "transcript.unobserved",
+      detail: /no history \(only status\.message\)/,
+    },
   },
   {
     name: "request left out of the transcript against a history truncated to the reply",
@@ -80,7 +92,13 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
           { envelope: "jsonrpc" },
         ),
       ),
-    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "transcript.unobserved" },
+    expected: {
+      exitCode: 3,
+      property: "taskBinding",
+      state: "INCONCLUSIVE",
+      check: "transcript.unobserved",
+      detail: /opens with ROLE_AGENT message/,
+    },
   },
   // §9.3 / a2a-wire.md §1.8: a Task without an artifacts member did not show its artifacts.
   {
@@ -102,6 +120,7 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
       property: "taskBinding",
       state: "INCONCLUSIVE",
       check: "artifacts.coverage",
+      detail: /no artifacts member and no bundle in its metadata/,
       intact: [
         "contentBinding",
         "producerSignature",
@@ -125,7 +144,13 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
         task: jsonText(e.finalTask),
       });
     },
-    expected: { exitCode: 3, property: "taskBinding", state: "INCONCLUSIVE", check: "artifacts.coverage" },
+    expected: {
+      exitCode: 3,
+      property: "taskBinding",
+      state: "INCONCLUSIVE",
+      check: "artifacts.coverage",
+      detail: /no artifacts member and no bundle in its metadata/,
+    },
   },
   {
     name: "no artifacts member on a Task that carries its bundle inline",
