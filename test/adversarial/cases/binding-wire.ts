@@ -4,10 +4,11 @@
  * member, where a payload that commits nothing must not fare better than one that commits
  * everything.
  */
-import { isFailedInput, type Report } from "../../../src/index.js";
+import { isFailedInput, type Report, type VerifyRequest } from "../../../src/index.js";
 import type { JsonObject } from "../../../src/json/value.js";
 import { int, jsonText } from "../../../producer/json-text.js";
-import { attacked, honest, objectAt, requestOf, type AdversarialCase } from "../harness.js";
+import type { Exchange } from "../../../producer/exchange.js";
+import { attacked, honest, objectAt, requestOf, type AdversarialCase, type Expected } from "../harness.js";
 
 /** The input was refused with this error code at this path (exit 2), not verified. */
 const refusedAt =
@@ -17,6 +18,32 @@ const refusedAt =
     if (!first || !isFailedInput(first) || first.error.code !== code || first.error.path !== path)
       throw new Error(`expected ${code} at ${path}: ${JSON.stringify(first)}`);
   };
+
+/** A GetTask response changed by `observe`, for a record whose transcript keeps only the agent's reply. */
+function requestDroppedAgainst(observe: (task: JsonObject) => void): VerifyRequest {
+  return requestOf(
+    attacked(
+      {
+        payload: (p) => void (p.transcript = [{ ...objectAt(p, "transcript", 1), sequence: int(0) }]),
+        finalTask: observe,
+      },
+      { envelope: "jsonrpc" },
+    ),
+  );
+}
+
+/** A record committing no artifact, its terminal Task without an artifacts member (to place elsewhere than the bundle). */
+function artifactLeftOut(): Exchange {
+  return attacked({ payload: (p) => void (p.nonEvidenceArtifacts = []), finalTask: (t) => void delete t.artifacts });
+}
+
+const ARTIFACTS_UNOBSERVED: Expected = {
+  exitCode: 3,
+  property: "taskBinding",
+  state: "INCONCLUSIVE",
+  check: "artifacts.coverage",
+  detail: /no artifacts member and no bundle in its metadata/,
+};
 
 export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
   // a2a-wire.md §1.1: Part.data is a google.protobuf.Value, where null is a value, not "unset".
@@ -57,18 +84,10 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
     attack:
       "the producer drops the client's request from the transcript; the GetTask response has no history, only the agent's reply in status.message",
     request: () =>
-      requestOf(
-        attacked(
-          {
-            payload: (p) => void (p.transcript = [{ ...objectAt(p, "transcript", 1), sequence: int(0) }]),
-            finalTask: (t) => {
-              objectAt(t, "status").message = objectAt(t, "history", 1);
-              delete t.history;
-            },
-          },
-          { envelope: "jsonrpc" },
-        ),
-      ),
+      requestDroppedAgainst((t) => {
+        objectAt(t, "status").message = objectAt(t, "history", 1);
+        delete t.history;
+      }),
     expected: {
       exitCode: 3,
       property: "taskBinding",
@@ -82,16 +101,7 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
     rule: "§9.4",
     attack:
       "the producer drops the client's request from the transcript; the GetTask response's history (historyLength 1) shows only the agent's reply",
-    request: () =>
-      requestOf(
-        attacked(
-          {
-            payload: (p) => void (p.transcript = [{ ...objectAt(p, "transcript", 1), sequence: int(0) }]),
-            finalTask: (t) => void (t.history = [objectAt(t, "history", 1)]),
-          },
-          { envelope: "jsonrpc" },
-        ),
-      ),
+    request: () => requestDroppedAgainst((t) => void (t.history = [objectAt(t, "history", 1)])),
     expected: {
       exitCode: 3,
       property: "taskBinding",
@@ -107,50 +117,22 @@ export const BINDING_WIRE_CASES: readonly AdversarialCase[] = [
     attack:
       "the payload commits no artifact; the capture's terminal Task has no artifacts member (the bundle rides in the capture): the Task's artifacts were not observed",
     request: () => {
-      const e = attacked({
-        payload: (p) => void (p.nonEvidenceArtifacts = []),
-        finalTask: (t) => void delete t.artifacts,
-      });
+      const e = artifactLeftOut();
       return requestOf(e, {
         inputs: [{ source: "attack", data: { ...(e.input as JsonObject), evidenceBundle: e.bundle } }],
       });
     },
-    expected: {
-      exitCode: 3,
-      property: "taskBinding",
-      state: "INCONCLUSIVE",
-      check: "artifacts.coverage",
-      detail: /no artifacts member and no bundle in its metadata/,
-      intact: [
-        "contentBinding",
-        "producerSignature",
-        "localInclusion",
-        "checkpointSignature",
-        "identityAuthorityBinding",
-      ],
-    },
+    expected: ARTIFACTS_UNOBSERVED,
   },
   {
     name: "artifact left out of a bare bundle whose --task shows no artifacts member",
     rule: "§9.3",
     attack: "a bare bundle committing no artifact, with a --task whose Task has no artifacts member",
     request: () => {
-      const e = attacked({
-        payload: (p) => void (p.nonEvidenceArtifacts = []),
-        finalTask: (t) => void delete t.artifacts,
-      });
-      return requestOf(e, {
-        inputs: [{ source: "attack", data: e.bundle }],
-        task: jsonText(e.finalTask),
-      });
+      const e = artifactLeftOut();
+      return requestOf(e, { inputs: [{ source: "attack", data: e.bundle }], task: jsonText(e.finalTask) });
     },
-    expected: {
-      exitCode: 3,
-      property: "taskBinding",
-      state: "INCONCLUSIVE",
-      check: "artifacts.coverage",
-      detail: /no artifacts member and no bundle in its metadata/,
-    },
+    expected: ARTIFACTS_UNOBSERVED,
   },
   {
     name: "no artifacts member on a Task that carries its bundle inline",
