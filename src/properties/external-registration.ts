@@ -14,6 +14,9 @@
  *                          never outvoted by another stamp.
  *   witness.stub           stub records never count
  * Then:
+ *   registration.consistent  stamps of one service verified for one tree size fold to one root: a
+ *                          log has one root per size, so two roots are the service's signed proof
+ *                          that it forked its log (shown only where two such stamps exist)
  *   registration.verified  at least one stamp verified under a pinned key; otherwise INCONCLUSIVE;
  *                          NOT_PRESENT when every record is a stub (a stub is no registration, §9.11)
  * The service is labelled independent or producer-operated (the `operator` field of
@@ -40,6 +43,7 @@ export const CHECKS = checksFor([
   "witness.treePosition",
   "witness.signature",
   "witness.stub",
+  "registration.consistent",
   "registration.verified",
 ]);
 const { check, only } = CHECKS;
@@ -65,13 +69,17 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
   const entryHash = checkpointEntryHash(cp.value);
   const checks: Check[] = [];
   const verified: string[] = [];
+  const heads: TreeHead[] = [];
   let counted = 0;
   records.forEach((record, i) => {
-    const r = stampChecks(ctx, record, joinPath(CHECKPOINT_PATH, "witnesses", i), entryHash, parsed?.narrowed === true);
+    const path = joinPath(CHECKPOINT_PATH, "witnesses", i);
+    const r = stampChecks(ctx, record, path, entryHash, parsed?.narrowed === true);
     checks.push(...r.checks);
     if (r.counted) counted++;
     if (r.verifiedBy) verified.push(r.verifiedBy);
+    if (r.head) heads.push({ ...r.head, path });
   });
+  checks.push(...consistencyChecks(heads));
   if (counted === 0) {
     checks.push(
       check(
@@ -106,6 +114,53 @@ interface StampResult {
   readonly counted: boolean;
   /** "url (operator label)" when the stamp verified under a pinned key. */
   readonly verifiedBy?: string;
+  /** The tree head a verified stamp's service signed, when its proof states the tree size. */
+  readonly head?: { readonly url: string; readonly treeSize: number; readonly root: string };
+}
+
+interface TreeHead {
+  readonly url: string;
+  readonly treeSize: number;
+  readonly root: string;
+  readonly path: string;
+}
+
+/**
+ * One check per service and tree size that two or more verified stamps share: a log of a given
+ * size has one root, so stamps that fold to two are the service's own signed proof of a fork.
+ * Grouped by key in one pass, whatever the number of stamps.
+ */
+function consistencyChecks(heads: readonly TreeHead[]): Check[] {
+  const groups = new Map<string, TreeHead[]>();
+  for (const h of heads) {
+    const key = `${h.treeSize} ${h.url}`;
+    const group = groups.get(key);
+    if (group) group.push(h);
+    else groups.set(key, [h]);
+  }
+  const out: Check[] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const first = group[0] as TreeHead;
+    const other = group.find((h) => h.root !== first.root);
+    const subject = `${CHECKPOINT_PATH}.witnesses ${first.url}`;
+    out.push(
+      other
+        ? check(
+            "registration.consistent",
+            "FAIL",
+            `the service signed two roots for tree size ${first.treeSize}: ${first.root} (${first.path}) and ${other.root} (${other.path}); a log has one root per size, so the service forked its log`,
+            { subject, values: { [first.path]: first.root, [other.path]: other.root } },
+          )
+        : check(
+            "registration.consistent",
+            "PASS",
+            `${group.length} stamps of tree size ${first.treeSize} fold to one root ${first.root}`,
+            { subject },
+          ),
+    );
+  }
+  return out;
 }
 
 /** `receipt_b64` of a witness record, decoded; undefined when absent or not strict standard base64. */
@@ -222,6 +277,7 @@ function stampChecks(
     checks,
     counted: true,
     ...(sig.state === "PASS" && operator ? { verifiedBy: `${url} (${operatorText(operator)})` } : {}),
+    ...(sig.state === "PASS" && rv.treeSize !== null ? { head: { url, treeSize: rv.treeSize, root } } : {}),
   };
 }
 
