@@ -242,7 +242,16 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const run = opened.run;
 
   const expanded = await expandInputs(args);
-  const paths = expanded.paths.filter((p) => !shard || inShard(p, shard));
+  // Where each of this shard's inputs stands among all of them.
+  const positions: number[] = [];
+  expanded.paths.forEach((p, j) => {
+    if (!shard || inShard(p, shard)) positions.push(j);
+  });
+  const paths = positions.map((j) => expanded.paths[j] as string);
+  // The other shards' inputs are not verified here, but their checkpoints are compared with this
+  // shard's, in the whole run's order: a log forked between two inputs is found whichever shards
+  // they fall in, and each input's report is what the whole run says of it.
+  const compared = shard && paths.length > 0 ? expanded.paths : paths;
   if (shard && paths.length === 0 && expanded.errors.length === 0 && !flags.quiet) {
     io.stderr(
       `a2a-evidence: shard ${shard.index}/${shard.count} holds none of the ${expanded.paths.length} inputs; nothing verified\n`,
@@ -250,7 +259,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   }
   // Worker threads read files themselves: standard input stays with the main thread.
   const pool: JobPool | undefined =
-    jobs > 1 && host.workerEntry && paths.length > 1 && !paths.includes("-") && !flags.explain
+    jobs > 1 && host.workerEntry && paths.length > 1 && !compared.includes("-") && !flags.explain
       ? new (await import("./jobs.js")).JobPool(host.workerEntry, jobs, await forWorkers(request, flags))
       : undefined;
   const named = paths.map((path) => ({ path, source: nameOf(path) }));
@@ -266,24 +275,34 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   // Whatever ends the run (an output that cannot be opened, a writer that throws), the spool's
   // file is closed and the worker threads are stopped: a live worker keeps the process running.
   try {
-    if (paths.length > 1 || continuity.value.checkpoints !== undefined) {
-      const sightings: (InputCheckpoints | undefined)[] = [];
+    if (compared.length > 1 || continuity.value.checkpoints !== undefined) {
+      const sightings: (InputCheckpoints | undefined)[] = new Array(compared.length).fill(undefined);
+      const mine = new Set(positions);
       if (pool) {
-        await pool.run(named, "sighting", undefined, async (k, d) => {
-          sightings[k] = d.sighting;
-          progress.tick("comparing checkpoints");
+        const everyone = compared === paths ? named : compared.map((path) => ({ path, source: nameOf(path) }));
+        await pool.run(everyone, "sighting", undefined, async (j, d) => {
+          sightings[j] = d.sighting;
+          if (compared === paths || mine.has(j)) progress.tick("comparing checkpoints");
         });
       } else {
         spool = flags.explain ? undefined : ReportSpool.open();
         for (const [k, path] of paths.entries()) {
           const item = await readItem(path);
           const loaded = run.load(item);
-          sightings.push(run.sighting(item.source, loaded));
+          sightings[compared === paths ? k : (positions[k] as number)] = run.sighting(item.source, loaded);
           spool?.put(k, run.verify(item.source, loaded));
           progress.tick(spool ? "verifying" : "comparing checkpoints");
         }
+        if (compared !== paths) {
+          for (const [j, path] of compared.entries()) {
+            if (mine.has(j)) continue;
+            const item = await readItem(path);
+            sightings[j] = run.sighting(item.source, run.load(item));
+          }
+        }
       }
-      findings = run.compare(sightings);
+      const all = run.compare(sightings);
+      findings = all && compared !== paths ? positions.map((j) => all[j]) : all;
       progress.restart();
     }
 

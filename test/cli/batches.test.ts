@@ -14,6 +14,10 @@ import { REPO_ROOT } from "../helpers/external.js";
 import { verify } from "../../src/verify.js";
 import { render } from "../../src/report/index.js";
 import { makeStyle } from "../../src/report/style.js";
+import { inShard } from "../../src/cli/inputs.js";
+import { toPlain } from "../../src/json/value.js";
+import { uuidFromLabel } from "../../producer/a2a.js";
+import { capture } from "../properties/harness.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 const RUNNER = join(REPO_ROOT, "test", "helpers", "run-cli.ts");
@@ -155,6 +159,59 @@ describe("many inputs", () => {
     expect(new Set(parts.flat()).size).toBe(NAMES.length);
     expect((await runCli(["verify", "--shard", "4/3", root])).code).toBe(2);
     expect((await runCli(["verify", "--shard", "0/3", root])).stderr).toMatch(/--shard: "0\/3" is not i\/n/);
+  });
+
+  it("a log forked between inputs of two shards is found by each shard, with or without worker threads: every input's report is the whole run's", async () => {
+    const mine = capture();
+    const theirs = capture({ taskId: uuidFromLabel("the other branch") });
+    const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-shard-fork-"));
+    const trust = join(dir, "trust.json");
+    writeFileSync(trust, JSON.stringify(toPlain(mine.trust)));
+    // Two copies of each branch, each branch in a shard of its own: within a shard the copies
+    // agree, and the fork shows only when the other shard's inputs are compared too.
+    const first = { index: 1, count: 2 };
+    const files: string[] = [];
+    for (const [label, e, inFirst] of [
+      ["mine", mine, true],
+      ["theirs", theirs, false],
+    ] as const) {
+      for (let i = 0, n = 0; n < 2; i++) {
+        const path = join(dir, `${label}-${i}.json`);
+        if (inShard(path, first) !== inFirst) continue;
+        writeFileSync(path, JSON.stringify(toPlain(e.input)));
+        files.push(path);
+        n++;
+      }
+    }
+    const whole = await runCli(["verify", "--format", "json", "--trust", trust, ...files]);
+    expect(whole.code).toBe(1);
+    const wholeInputs = JSON.parse(whole.stdout).inputs as { source: string }[];
+    for (const i of [1, 2]) {
+      const args = ["verify", "--format", "json", "--shard", `${i}/2`, "--trust", trust, ...files];
+      const r = await runCli(args);
+      expect(r.code).toBe(1);
+      const inputs = JSON.parse(r.stdout).inputs as {
+        source: string;
+        properties: { continuity: { state: string; checks: { id: string; state: string }[] } };
+      }[];
+      expect(inputs).toHaveLength(2);
+      for (const input of inputs) {
+        expect(input.properties.continuity.state).toBe("FAIL");
+        expect(input.properties.continuity.checks.find((c) => c.state === "FAIL")?.id).toBe("equivocation.crossInput");
+        expect(input).toEqual(wholeInputs.find((w) => w.source === input.source));
+      }
+      if (existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"))) {
+        const threads = spawnSync(
+          process.execPath,
+          [join(REPO_ROOT, "bin", "a2a-evidence.cjs"), ...args, "--jobs", "2"],
+          {
+            encoding: "utf8",
+          },
+        );
+        expect(threads.status).toBe(1);
+        expect(threads.stdout).toBe(r.stdout);
+      } else process.stderr.write("SKIPPED: --shard with --jobs needs the built CLI (npm run build)\n");
+    }
   });
 
   it.each(["json", "text", "ndjson", "junit", "html", "github"])(
