@@ -67,7 +67,8 @@ function parseRequire(list: string | undefined): PropertyName[] {
     if (!isPropertyName(n))
       throw new UsageError(`--require: unknown property "${n}" (known: ${PROPERTY_NAMES.join(", ")})`);
   }
-  return names as PropertyName[];
+  // A property named twice (two --require lists that overlap) is required once.
+  return [...new Set(names)] as PropertyName[];
 }
 
 class InputFileError extends Error {}
@@ -421,7 +422,12 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     .option(
       "--require <properties>",
       "comma-separated properties that must be PASS (repeatable)",
-      (list: string, previous: string | undefined) => (previous === undefined ? list : `${previous},${list}`),
+      (list: string, previous: string | undefined) => {
+        // `--require "$PROPS"` with an empty variable must not read as a requirement that holds.
+        if (list.split(",").every((s) => s.trim() === ""))
+          throw new UsageError(`--require: "${printable(list)}" names no property`);
+        return previous === undefined ? list : `${previous},${list}`;
+      },
     )
     .addOption(
       new Option(
