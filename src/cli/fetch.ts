@@ -32,6 +32,7 @@ import {
   type ExchangeRecord,
 } from "../net/a2a.js";
 import { TOOL_VERSION } from "../version.js";
+import { printable } from "../util/printable.js";
 import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
@@ -294,11 +295,16 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
         : await fetchOnce(ep, flags.taskId as string, ctx, historyLength);
   } catch (e) {
     if (!(e instanceof FetchUsage)) throw e;
-    io.stderr(`a2a-evidence: fetch: ${e.message}\n`);
+    io.stderr(`a2a-evidence: fetch: ${printable(e.message)}\n`);
     return 2;
   }
+  // What the server said (error messages, the Task id and state it assigned) is the server's text:
+  // written to a terminal or a CI log, a control character or line break in it could rewrite the
+  // screen or start a workflow command of its own.
   if (!saved.ok) {
-    io.stderr(`a2a-evidence: fetch: ${saved.code}: ${saved.detail}${saved.path ? ` (at ${saved.path})` : ""}\n`);
+    io.stderr(
+      `a2a-evidence: fetch: ${saved.code}: ${printable(saved.detail)}${saved.path ? ` (at ${printable(saved.path)})` : ""}\n`,
+    );
     return 2;
   }
   const sidecarPath = `${flags.output}.fetch.json`;
@@ -306,12 +312,14 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
     writeFileSync(flags.output, saved.value.bytes);
     writeFileSync(sidecarPath, sidecar(ep, flags.send === true ? "send" : "get", saved.value, flags.output));
   } catch (e) {
-    io.stderr(`a2a-evidence: fetch: cannot write ${flags.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+    io.stderr(
+      `a2a-evidence: fetch: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`,
+    );
     return 2;
   }
   if (!flags.quiet)
     io.stdout(
-      `saved ${flags.output} (${saved.value.bytes.length} bytes over ${ep.binding}): ${saved.value.summary}; sidecar ${sidecarPath}\n`,
+      `saved ${printable(flags.output)} (${saved.value.bytes.length} bytes over ${ep.binding}): ${printable(saved.value.summary)}; sidecar ${printable(sidecarPath)}\n`,
     );
   return 0;
 }

@@ -422,3 +422,56 @@ describe("fetch --send", () => {
     expect(s.requests).toHaveLength(1);
   });
 });
+
+describe("fetch: what a hostile server says cannot take over the terminal or the CI log", () => {
+  // ESC starts terminal escape sequences; a line break would let the rest of the line start a
+  // GitHub Actions workflow command (`::add-mask::`, a forged `::notice::`) in the job's log.
+  const HOSTILE = "bad\\u001b[2J\\r\\n::notice title=ok::evidence verified\\u202e";
+  const SHOWN = "bad\\u001b[2J\\u000d\\u000a::notice title=ok::evidence verified\\u202e";
+
+  it("a JSON-RPC error message: one line on stderr, its controls written as \\uXXXX", async () => {
+    const s = await serve((_q, res) =>
+      json(res, 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"${HOSTILE}"}}`),
+    );
+    const r = await fetchCli(["--url", s.url, "--binding", "jsonrpc", "--task-id", "t"]);
+    expectFailure(r, "NET_JSONRPC_ERROR", /JSON-RPC error -32001: /);
+    expect(r.stderr).not.toMatch(/[\u001b\r\u202e]/);
+    expect(r.stderr).toContain(SHOWN);
+  });
+
+  it("an HTTP error status's message, the same", async () => {
+    const s = await serve((_q, res) =>
+      json(res, 404, `{"error":{"code":404,"status":"NOT_FOUND","message":"${HOSTILE}"}}`),
+    );
+    const r = await fetchCli(["--url", s.url, "--binding", "rest", "--task-id", "t"]);
+    expectFailure(r, "NET_HTTP_STATUS", /HTTP 404 NOT_FOUND: /);
+    expect(r.stderr).not.toMatch(/[\u001b\r\u202e]/);
+    expect(r.stderr).toContain(SHOWN);
+  });
+
+  it("the Task id a server assigns, in the summary line and in a polling error", async () => {
+    const id = "t\\u001b]0;pwned\\u0007\\n::error::forged";
+    const shownId = "t\\u001b]0;pwned\\u0007\\u000a::error::forged";
+    const served = (state: string) => `{"id":"${id}","contextId":"c","status":{"state":"${state}"}}`;
+    const done = await serve((req, res) =>
+      json(
+        res,
+        200,
+        req.method === "POST" ? `{"task":${served("TASK_STATE_SUBMITTED")}}` : served("TASK_STATE_COMPLETED"),
+      ),
+    );
+    const ok = await fetchCli(["--url", done.url, "--binding", "rest", "--send", "--text", "x"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.split("\n")).toHaveLength(2);
+    expect(ok.stdout).not.toMatch(/[\u0007\u001b]/);
+    expect(ok.stdout).toContain(`Task ${shownId} reached TASK_STATE_COMPLETED`);
+
+    const stuck = await serve((req, res) =>
+      json(res, 200, req.method === "POST" ? `{"task":${served("TASK_STATE_SUBMITTED")}}` : served("WORK\\u001bING")),
+    );
+    const r = await fetchCli(["--url", stuck.url, "--binding", "rest", "--send", "--text", "x", "--polls", "2"]);
+    expectFailure(r, "NET_NOT_TERMINAL", /after 2 GetTask polls/);
+    expect(r.stderr).not.toMatch(/[\u0007\u001b]/);
+    expect(r.stderr).toContain(`Task ${shownId} is still WORK\\u001bING`);
+  });
+});
