@@ -12,6 +12,7 @@ import { resolveTrust } from "../trust/config.js";
 import { CANONICALIZATIONS, type Canonicalization } from "../card/canonicalize.js";
 import { verifyCard, type CardReport, type SignatureResult } from "../card/verify.js";
 import { TOOL_VERSION } from "../version.js";
+import { printable, printableJson } from "../util/printable.js";
 import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
@@ -67,12 +68,14 @@ function renderText(source: string, report: CardReport, code: number): string {
     if (ext.findings.length > MAX_LISTED) lines.push(`    … and ${ext.findings.length - MAX_LISTED} more`);
   }
   lines.push(exitLine(code, report));
-  return `${lines.join("\n")}\n`;
+  // The card's text (name, kid, jku, member names, paths) is the agent's: each line reaches the
+  // terminal with its control characters, line breaks and bidi overrides written as \uXXXX.
+  return `${lines.map(printable).join("\n")}\n`;
 }
 
 async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): Promise<number> {
   const err = (m: string) => {
-    io.stderr(`a2a-evidence: verify-card: ${m}\n`);
+    io.stderr(`a2a-evidence: verify-card: ${printable(m)}\n`);
     return 2;
   };
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
@@ -97,7 +100,7 @@ async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): P
   if (!flags.quiet) {
     const text =
       flags.format === "json"
-        ? `${JSON.stringify({ reportVersion: 1, tool: { name: "a2a-evidence", version: TOOL_VERSION }, source, ...report, exitCode: code }, null, 2)}\n`
+        ? `${printableJson(JSON.stringify({ reportVersion: 1, tool: { name: "a2a-evidence", version: TOOL_VERSION }, source, ...report, exitCode: code }, null, 2))}\n`
         : renderText(source, report, code);
     if (flags.output !== undefined) {
       try {
