@@ -23,6 +23,7 @@ import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties
 import { STATES, isFailedInput, TOOL, type Report, type State } from "../report/model.js";
 import { makeStyle } from "../report/style.js";
 import { verify, type VerifyRequest } from "../verify.js";
+import { printable, printableJson } from "../util/printable.js";
 import { readInput } from "./read.js";
 import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
@@ -341,12 +342,15 @@ function describeDifference(d: VectorDifference): string {
 /** One row per vector, then the counts. */
 export function renderVectorsText(report: VectorsReport, color = false): string {
   const style = makeStyle(color);
-  const width = Math.max(6, ...report.vectors.map((v) => v.name.length));
-  const rows = report.vectors.map((v) => {
-    const name = v.name.padEnd(width);
+  // A folder's name and what its files say are its author's text: made printable before the
+  // colour codes go in.
+  const names = report.vectors.map((v) => printable(v.name));
+  const width = Math.max(6, ...names.map((n) => n.length));
+  const rows = report.vectors.map((v, k) => {
+    const name = (names[k] as string).padEnd(width);
     if (v.result === "match") return `${name}  ${style.state("PASS", "match")}`;
-    if (v.result === "error") return `${name}  ${style.state("FAIL", "ERROR")}     ${v.error ?? ""}`;
-    return `${name}  ${style.state("FAIL", "MISMATCH")}  ${v.differences.map(describeDifference).join("; ")}`;
+    if (v.result === "error") return `${name}  ${style.state("FAIL", "ERROR")}     ${printable(v.error ?? "")}`;
+    return `${name}  ${style.state("FAIL", "MISMATCH")}  ${printable(v.differences.map(describeDifference).join("; "))}`;
   });
   const s = report.summary;
   const total = `${s.total} vector${s.total === 1 ? "" : "s"}: ${s.match} match, ${s.mismatch} mismatch, ${s.error} error${s.error === 1 ? "" : "s"}`;
@@ -355,7 +359,7 @@ export function renderVectorsText(report: VectorsReport, color = false): string 
 
 /** schemas/vectors-report.schema.json */
 export function renderVectorsJson(report: VectorsReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${printableJson(JSON.stringify(report, null, 2))}\n`;
 }
 
 interface VectorsFlags {
@@ -366,7 +370,8 @@ interface VectorsFlags {
 /** The command's work: run, print, and return the exit code. */
 export async function runVectorsCommand(dirs: readonly string[], flags: VectorsFlags, io: CliIo): Promise<number> {
   const report = await runVectors(dirs);
-  for (const v of report.vectors) if (v.result === "error") io.stderr(`a2a-evidence: vectors: ${v.path}: ${v.error}\n`);
+  for (const v of report.vectors)
+    if (v.result === "error") io.stderr(`a2a-evidence: vectors: ${printable(`${v.path}: ${v.error}`)}\n`);
   const color = flags.format === "text" && flags.color && io.stdoutIsTTY && !io.env.NO_COLOR;
   io.stdout(flags.format === "json" ? renderVectorsJson(report) : renderVectorsText(report, color));
   return report.exitCode;
