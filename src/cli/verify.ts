@@ -157,14 +157,13 @@ async function readItem(path: string): Promise<InputItem> {
 
 /**
  * The request as worker threads receive it: structured-cloneable. A --cosignatures file is passed
- * as its bytes (a parsed value's number lexemes would not survive the copy); the comparison across
- * inputs stays with the main thread, so workers need no --checkpoints list.
+ * as the bytes the main thread read and verified (a parsed value's number lexemes would not
+ * survive the copy; read again, a pipe gives nothing and a file may have changed); the comparison
+ * across inputs stays with the main thread, so workers need no --checkpoints list.
  */
-async function forWorkers(request: RunRequest, flags: VerifyFlags): Promise<RunRequest> {
+function forWorkers(request: RunRequest, cosignatures: Uint8Array | undefined): RunRequest {
   const { checkpoints: _checkpoints, cosignatures: _cosignatures, ...rest } = request;
-  if (flags.cosignatures === undefined) return rest;
-  const bytes = await readInput(flags.cosignatures);
-  return bytes.ok ? { ...rest, cosignatures: bytes.bytes } : rest;
+  return cosignatures === undefined ? rest : { ...rest, cosignatures };
 }
 
 async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: CommandHost): Promise<number> {
@@ -201,7 +200,12 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
   if (fromStdin > 0 && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
 
-  const continuity = await readContinuityFlags(flags);
+  let cosignatureBytes: Uint8Array | undefined;
+  const continuity = await readContinuityFlags(flags, async (path) => {
+    const r = await readInput(path);
+    if (r.ok && path === flags.cosignatures) cosignatureBytes = r.bytes;
+    return r;
+  });
   if (!continuity.ok) {
     io.stderr(`a2a-evidence: ${printable(continuity.message)}\n`);
     return 2;
@@ -261,7 +265,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   // Worker threads read files themselves: standard input stays with the main thread.
   const pool: JobPool | undefined =
     jobs > 1 && host.workerEntry && paths.length > 1 && !compared.includes("-") && !flags.explain
-      ? new (await import("./jobs.js")).JobPool(host.workerEntry, jobs, await forWorkers(request, flags))
+      ? new (await import("./jobs.js")).JobPool(host.workerEntry, jobs, forWorkers(request, cosignatureBytes))
       : undefined;
   const named = paths.map((path) => ({ path, source: nameOf(path) }));
   const progress = new Progress(io, paths.length + expanded.errors.length, Boolean(flags.quiet));

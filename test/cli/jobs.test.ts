@@ -65,6 +65,31 @@ describe.skipIf(!BUILT)("--jobs", () => {
     expect(fromFile.stdout.length).toBeGreaterThan(1000);
   });
 
+  it("--cosignatures from a pipe that can be read once (process substitution): the same report as one thread", () => {
+    // The workers are handed the bytes the main thread read: the pipe, read again, gives nothing.
+    const dir = folder();
+    const trust = join(VECTORS, "valid-capture", "trust.json");
+    const run = (jobs: string) =>
+      spawnSync(
+        "bash",
+        [
+          "-c",
+          `exec "$0" "$1" verify --format json --jobs ${jobs} --trust "$2" --cosignatures <(printf '[]') "$3"`,
+          process.execPath,
+          BIN,
+          trust,
+          dir,
+        ],
+        { encoding: "utf8" },
+      );
+    const one = run("1");
+    const two = run("2");
+    expect(one.status).toBe(1);
+    expect(two.stderr).toBe(one.stderr);
+    expect(two.status).toBe(one.status);
+    expect(two.stdout).toBe(one.stdout);
+  });
+
   it("an unusable --jobs is a usage error", () => {
     const r = spawnSync(process.execPath, [BIN, "verify", "--jobs", "0", "x.json"], { encoding: "utf8" });
     expect(r.status).toBe(2);
