@@ -147,30 +147,53 @@ async function readStdinOnce(limit: number): Promise<ReadResult> {
   return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks, total)) };
 }
 
+/**
+ * What reading a path that is not a regular file gave (a pipe such as `<(…)`, /dev/stdin, a
+ * device), by path: like standard input it can be read once, and a run reads an input again (after
+ * comparing checkpoints across inputs, or in a worker thread's second pass), so a second read
+ * gives what the first gave rather than an empty input.
+ */
+const onceRead = new Map<string, ReadResult>();
+
 /** Reads a file, or standard input for "-", refusing more than `limit` bytes. */
 export async function readInput(path: string, limit = MAX_INPUT_BYTES): Promise<ReadResult> {
   if (path === "-") return readStdin(limit);
+  const kept = onceRead.get(path);
+  if (kept !== undefined) {
+    if (kept.ok && kept.bytes.length > limit)
+      return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
+    return kept;
+  }
+  const { result, once } = readPath(path, limit);
+  if (once) onceRead.set(path, result);
+  return result;
+}
+
+function readPath(path: string, limit: number): { readonly result: ReadResult; readonly once: boolean } {
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch (e) {
-    return { ok: false, message: describeError(e, path) };
+    return { result: { ok: false, message: describeError(e, path) }, once: false };
   }
+  let once = false;
+  const done = (result: ReadResult) => ({ result, once });
   try {
     const st = fstatSync(fd);
-    if (st.isDirectory()) return { ok: false, message: `${path}: is a directory` };
+    once = !st.isFile() && !st.isDirectory();
+    if (st.isDirectory()) return done({ ok: false, message: `${path}: is a directory` });
     if (st.size > limit)
-      return { ok: false, message: `${path}: ${st.size} bytes exceeds the ${limit}-byte input limit` };
+      return done({ ok: false, message: `${path}: ${st.size} bytes exceeds the ${limit}-byte input limit` });
     // One buffer of the size fstat gives and one byte more, read straight into: the extra byte
     // tells a file that grew since fstat (or a FIFO, which reports size 0) from one that did not,
     // and it grows, still capped, only then.
     const drained = drain(fd, Math.min(st.size, limit) + 1, limit);
-    if (drained.ended === "over") return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
+    if (drained.ended === "over") return done({ ok: false, message: `${path}: exceeds the ${limit}-byte input limit` });
     // A file never has nothing for now; a FIFO or device opened without blocking might.
-    if (!drained.ended) return { ok: false, message: `${path}: cannot be read (EAGAIN)` };
-    return { ok: true, bytes: drained.bytes };
+    if (!drained.ended) return done({ ok: false, message: `${path}: cannot be read (EAGAIN)` });
+    return done({ ok: true, bytes: drained.bytes });
   } catch (e) {
-    return { ok: false, message: describeError(e, path) };
+    return done({ ok: false, message: describeError(e, path) });
   } finally {
     closeSync(fd);
   }

@@ -90,6 +90,34 @@ describe.skipIf(!BUILT)("--jobs", () => {
     expect(two.stdout).toBe(one.stdout);
   });
 
+  it("inputs that are pipes (process substitution), which can be read once: the same report as one thread", () => {
+    const run = (jobs: string) =>
+      spawnSync(
+        "bash",
+        [
+          "-c",
+          `exec "$0" "$1" verify --format json --jobs ${jobs} --trust "$2" <(cat "$3") <(cat "$4") <(cat "$3")`,
+          process.execPath,
+          BIN,
+          join(VECTORS, "valid-capture", "trust.json"),
+          join(VECTORS, "valid-capture", "input.json"),
+          join(VECTORS, "neg-taskBinding-task-id", "input.json"),
+        ],
+        { encoding: "utf8" },
+      );
+    const one = run("1");
+    const two = run("2");
+    expect(one.status).toBe(1);
+    expect(JSON.parse(one.stdout).inputs.map((i: { shape?: string }) => i.shape)).toEqual([
+      "capture",
+      "capture",
+      "capture",
+    ]);
+    expect(two.stderr).toBe(one.stderr);
+    expect(two.status).toBe(one.status);
+    expect(two.stdout).toBe(one.stdout);
+  });
+
   it("an unusable --jobs is a usage error", () => {
     const r = spawnSync(process.execPath, [BIN, "verify", "--jobs", "0", "x.json"], { encoding: "utf8" });
     expect(r.status).toBe(2);
