@@ -20,7 +20,20 @@ export interface Expanded {
   readonly errors: readonly { readonly path: string; readonly message: string }[];
 }
 
-function walk(dir: string, out: string[], errors: { path: string; message: string }[]): void {
+/**
+ * `seen` holds every directory walked (device and inode): a symlink back into the tree (a loop,
+ * or several links to one place) is not walked again, so each file is listed once and the walk
+ * stays linear in the tree, not exponential in its links.
+ */
+function walk(dir: string, out: string[], errors: { path: string; message: string }[], seen: Set<string>): void {
+  try {
+    const st = statSync(dir);
+    const id = `${st.dev}:${st.ino}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+  } catch {
+    // Unreadable: readdirSync below says why.
+  }
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -36,7 +49,7 @@ function walk(dir: string, out: string[], errors: { path: string; message: strin
     } catch {
       isDir = false;
     }
-    if (isDir) walk(path, out, errors);
+    if (isDir) walk(path, out, errors, seen);
     else if (INPUT_SUFFIXES.some((s) => name.endsWith(s))) out.push(path);
   }
 }
@@ -81,7 +94,7 @@ export async function expandInputs(args: readonly string[]): Promise<Expanded> {
       if (!isDir) paths.push(arg);
       else {
         const before = paths.length + errors.length;
-        walk(arg, paths, errors);
+        walk(arg, paths, errors, new Set());
         if (paths.length + errors.length === before)
           errors.push({ path: arg, message: `${arg}: holds no *.json, *.ndjson or *.sse file` });
       }
