@@ -15,7 +15,7 @@ import {
 } from "./model.js";
 import type { Style } from "./style.js";
 import type { RenderOptions } from "./options.js";
-import { printable as t } from "../util/printable.js";
+import { printable as t, printableLineStart } from "../util/printable.js";
 import { MAX_LISTED } from "../json/diff.js";
 import { summarize, type Summary, type Tally } from "./summary.js";
 
@@ -69,7 +69,7 @@ function renderInput(input: InputReport, { verbose, style }: RenderOptions): str
   if (isFailedInput(input)) {
     const pending = input.exitCode === 3;
     return [
-      style.bold(t(input.source)),
+      style.bold(printableLineStart(input.source)),
       `  ${pending ? style.state("NOT_CHECKED", "pending") : style.state("FAIL", "error")} ${input.error.code}: ${t(input.error.message)}${input.error.path ? ` at ${t(input.error.path)}` : ""}`,
       pending
         ? "  exit 3: the Task has not ended; its evidence is pending"
@@ -77,7 +77,7 @@ function renderInput(input: InputReport, { verbose, style }: RenderOptions): str
     ];
   }
   const lines = [
-    `${style.bold(t(input.source))}  ${style.dim(`(${input.shape}; bundle at ${t(input.locations.join(", "))})`)}`,
+    `${style.bold(printableLineStart(input.source))}  ${style.dim(`(${input.shape}; bundle at ${t(input.locations.join(", "))})`)}`,
   ];
   const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
   for (const name of PROPERTY_NAMES) {

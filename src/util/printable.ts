@@ -17,3 +17,13 @@ const UNPRINTABLE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u206
 export function printableJson(json: string): string {
   return json.replace(UNPRINTABLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/**
+ * Text that starts a line of a report: made printable, and a leading `::` (after any spaces)
+ * written as `\u003a:`. GitHub Actions reads a workflow command (`::add-mask::…`) from any line
+ * of a step's output that starts so, whatever the format; an input's name starting a line must
+ * not be one.
+ */
+export function printableLineStart(s: string): string {
+  return printable(s).replace(/^(\s*)::/, "$1\\u003a:");
+}
