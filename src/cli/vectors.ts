@@ -23,7 +23,7 @@ import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties
 import { STATES, isFailedInput, TOOL, type Report, type State } from "../report/model.js";
 import { makeStyle } from "../report/style.js";
 import { verify, type VerifyRequest } from "../verify.js";
-import { printable, printableJson } from "../util/printable.js";
+import { printable, printableJson, printableLineStart } from "../util/printable.js";
 import { readInput } from "./read.js";
 import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
@@ -344,7 +344,7 @@ export function renderVectorsText(report: VectorsReport, color = false): string 
   const style = makeStyle(color);
   // A folder's name and what its files say are its author's text: made printable before the
   // colour codes go in.
-  const names = report.vectors.map((v) => printable(v.name));
+  const names = report.vectors.map((v) => printableLineStart(v.name));
   const width = Math.max(6, ...names.map((n) => n.length));
   const rows = report.vectors.map((v, k) => {
     const name = (names[k] as string).padEnd(width);

@@ -39,6 +39,18 @@ describe("vectors: a folder's own text", () => {
     expect(r.stdout).toContain("v\\u001b[32m match\\u202e");
   });
 
+  it("a folder named like a GitHub Actions workflow command starts no line with '::'", async () => {
+    const root = mkdtempSync(join(tmpdir(), "a2a-evidence-vectors-command-"));
+    const named = join(root, "::add-mask::match");
+    mkdirSync(named);
+    for (const f of ["input.json", "trust.json", "expected.json"])
+      cpSync(join(REPO_ROOT, "vectors", "valid-minimal", f), join(named, f));
+    const r = await cli([root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n").filter((l) => /^\s*::/.test(l))).toEqual([]);
+    expect(r.stdout).toMatch(/^\\u003a:add-mask::match {2}match$/m);
+  });
+
   it("json: written as \\uXXXX", async () => {
     const r = await cli(["--format", "json", hostileFolders()]);
     expect(r.stdout).not.toMatch(UNSAFE);
