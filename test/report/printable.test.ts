@@ -38,3 +38,28 @@ describe("the report never carries the input's control characters", () => {
     expect(JSON.parse(json).inputs[0].source).toBe(`file${HOSTILE}.json`);
   });
 });
+
+describe("the bidirectional marks are made visible in text and JSON, as in the markup formats", () => {
+  // ALM, LRM and RLM reorder the neutral characters around them (Trojan Source lists them with
+  // the overrides); junit, html and github already write them as \uXXXX.
+  const MARKS = "\u061c\u200e\u200f";
+  const report = () =>
+    verify({
+      inputs: [
+        { source: `a${MARKS}b.json`, data: readFileSync(join(REPO_ROOT, "vectors", "valid-minimal", "input.json")) },
+      ],
+      trust: readFileSync(join(REPO_ROOT, "vectors", "valid-minimal", "trust.json")),
+    });
+
+  it("text", () => {
+    const text = renderText(report(), { verbose: true, style: makeStyle(false) });
+    expect(text).not.toMatch(/[\u061c\u200e\u200f]/);
+    expect(text).toContain("a\\u061c\\u200e\\u200fb.json");
+  });
+
+  it("json, parsing back to the same string", () => {
+    const json = renderJson(report());
+    expect(json).not.toMatch(/[\u061c\u200e\u200f]/);
+    expect(JSON.parse(json).inputs[0].source).toBe(`a${MARKS}b.json`);
+  });
+});
