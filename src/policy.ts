@@ -84,7 +84,12 @@ export function decidePolicy(
   if (failing.length > 0) return { exitCode: 1, reasons: failing.map((p) => `${p} FAIL: ${properties[p].detail}`) };
   const reasons: string[] = [];
   const required = requiredLevel(policy, level);
-  if (levelRank(level.achieved) < levelRank(required.level)) {
+  // levelRank of a name it does not know is NONE's: an untyped caller's typo must not drop the level.
+  if (required.level !== "NONE" && !(EVIDENCE_LEVELS as readonly string[]).includes(required.level)) {
+    reasons.push(
+      `evidence level ${level.achieved} is below ${JSON.stringify(required.level)} (${required.source}): not an evidence level, so nothing meets it`,
+    );
+  } else if (levelRank(level.achieved) < levelRank(required.level)) {
     reasons.push(`evidence level ${level.achieved} is below ${required.level} (${required.source})`);
   }
   const defaults = policy.minEvidence === "NONE" ? [] : DEFAULT_REQUIRED;

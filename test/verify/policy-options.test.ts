@@ -1,0 +1,34 @@
+/**
+ * The library takes the policy from untyped callers too (plain JavaScript, a value read from a
+ * config file): a minimum evidence level it does not know must never make the level requirement
+ * vanish. It is a level nothing meets: exit 3, with the reason.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { verify } from "../../src/verify.js";
+import type { EvidenceLevelOrNone } from "../../src/profile.js";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const MINIMAL = join(REPO_ROOT, "vectors", "valid-minimal");
+const request = {
+  inputs: [{ source: "input.json", data: readFileSync(join(MINIMAL, "input.json")) }],
+  trust: readFileSync(join(MINIMAL, "trust.json")),
+};
+
+describe("verify(): an unknown minEvidence", () => {
+  it("valid-minimal reaches EXTERNALLY_REGISTERED, not CONTINUITY_WITNESSED", () => {
+    expect(verify({ ...request, minEvidence: "EXTERNALLY_REGISTERED" }).policy.exitCode).toBe(0);
+    expect(verify({ ...request, minEvidence: "CONTINUITY_WITNESSED" }).policy.exitCode).toBe(3);
+  });
+
+  it.each(["continuity_witnessed", "CONTINUITY_WITNESSED ", "GOLD", ""])("%j is a level nothing meets", (level) => {
+    const report = verify({ ...request, minEvidence: level as EvidenceLevelOrNone });
+    expect(report.policy.exitCode).toBe(3);
+    const input = report.inputs[0] as unknown as { exitCode: number; reasons: string[] };
+    expect(input.exitCode).toBe(3);
+    expect(input.reasons).toEqual([
+      `evidence level EXTERNALLY_REGISTERED is below ${JSON.stringify(level)} (--min-evidence): not an evidence level, so nothing meets it`,
+    ]);
+  });
+});
