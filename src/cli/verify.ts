@@ -4,7 +4,7 @@
  */
 import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { renderGithubSummary } from "../report/github.js";
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
 import {
   errorReport,
@@ -398,6 +398,21 @@ async function writeWhole(
   return report.policy.exitCode;
 }
 
+/**
+ * verify's single-valued options that say what is trusted, observed or required. commander keeps
+ * a repeated option's last value, so a second --trust (or --task, --min-evidence…), appended by a
+ * script, would silently replace what the first asked for: given twice, it is a usage error.
+ */
+const ONCE = ["--trust", "--task", "--first-task", "--authority", "--tenant", "--at", "--min-evidence", "--output"];
+
+function onlyOnce(option: Option): void {
+  const parse = option.parseArg;
+  option.argParser((value: string, previous: unknown) => {
+    if (previous !== undefined) throw new InvalidArgumentError("given twice: which one is meant cannot be known");
+    return parse ? parse(value, undefined) : value;
+  });
+}
+
 export function registerVerifyCommand(program: Command, { io, setExit, host }: CommandContext): void {
   const command = program
     .command("verify")
@@ -463,4 +478,5 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     .action(async (inputs: string[], flags: VerifyFlags) => {
       setExit(await runVerify(inputs, flags, io, host ?? {}));
     });
+  for (const option of command.options) if (ONCE.includes(option.long ?? "")) onlyOnce(option);
 }

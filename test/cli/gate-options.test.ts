@@ -48,3 +48,40 @@ describe("--require, empty or overlapping", () => {
     expect(report.inputs[0].reasons).toEqual([expect.stringMatching(/^required continuity is NOT_PRESENT: /)]);
   });
 });
+
+describe("a single-valued option given twice is a usage error (exit 2)", () => {
+  // commander keeps the last value: '--trust strict.json … --trust other.json' pinned only the
+  // second file's keys, and '--min-evidence CONTINUITY_WITNESSED … --min-evidence SIGNED_RECORD'
+  // exited 0 where the first asked for more. Which one was meant cannot be known.
+  const other = vector("neg-identityAuthorityBinding-other-key", "trust.json");
+  it.each([
+    [["--trust", other, "--trust", TRUST], "--trust"],
+    [["--trust", TRUST, "--min-evidence", "CONTINUITY_WITNESSED", "--min-evidence", "SIGNED_RECORD"], "--min-evidence"],
+    [["--trust", TRUST, "--task", MINIMAL, "--task", MINIMAL], "--task"],
+    [["--trust", TRUST, "--first-task", MINIMAL, "--first-task", MINIMAL], "--first-task"],
+    [["--trust", TRUST, "--authority", "a.example", "--authority", "b.example"], "--authority"],
+    [["--trust", TRUST, "--tenant", "t1", "--tenant", "t2"], "--tenant"],
+    [["--trust", TRUST, "--at", "2026-01-01T00:00:00Z", "--at", "2027-01-01T00:00:00Z"], "--at"],
+    [["--trust", TRUST, "-o", "/dev/null", "--output", "/dev/null"], "-o, --output"],
+  ])("%j", async (args, flag) => {
+    const r = await runCli(["verify", ...args, MINIMAL]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(new RegExp(`^error: option '${flag} <[a-z]+>' argument '.*' is invalid\\. given twice`));
+  });
+
+  it("given once, each of them is accepted", async () => {
+    const r = await runCli([
+      "verify",
+      "-q",
+      "--trust",
+      TRUST,
+      "--min-evidence",
+      "SIGNED_RECORD",
+      "--at",
+      "2026-01-01T00:00:00Z",
+      MINIMAL,
+    ]);
+    expect(r.code).toBe(0);
+  });
+});
