@@ -95,12 +95,17 @@ export class JobPool {
         dispatch();
       };
       for (const w of this.workers) {
-        w.removeAllListeners("message").removeAllListeners("error");
+        w.removeAllListeners("message").removeAllListeners("error").removeAllListeners("exit");
         w.on("message", (d: Done) => {
           results.set(d.k, d);
           flushing = flushing.then(flush, reject);
         });
         w.on("error", reject);
+        // A worker that ends without an error leaves its inputs unanswered: waited for, the run
+        // would simply end, and a process with nothing left to do exits 0.
+        w.on("exit", (code) =>
+          reject(new Error(`a worker thread stopped (exit code ${code}) before its inputs were verified`)),
+        );
       }
       dispatch();
     });

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main, type CliIo } from "../../src/cli/main.js";
+import type { CommandHost } from "../../src/cli/io.js";
 
 export interface CliRun {
   readonly code: number;
@@ -12,7 +13,7 @@ export interface CliRun {
 
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; tty?: boolean; stderrTTY?: boolean } = {},
+  options: { env?: Record<string, string>; tty?: boolean; stderrTTY?: boolean; host?: CommandHost } = {},
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
@@ -27,7 +28,7 @@ export async function runCli(
     stdoutIsTTY: options.tty ?? false,
     stderrIsTTY: options.stderrTTY ?? false,
   };
-  const code = await main(args, io);
+  const code = await main(args, io, options.host);
   return { code, stdout, stderr };
 }
 
