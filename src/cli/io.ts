@@ -1,5 +1,6 @@
 /** The CLI's only contact with the process: standard streams, the environment, the TTY. */
 import { fstatSync, writeSync } from "node:fs";
+import { InvalidArgumentError, type Command } from "commander";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -208,4 +209,20 @@ export function wrapHelp(text: string, width = 80): string {
       return out.join("\n");
     })
     .join("\n");
+}
+
+/**
+ * Makes the command's named single-valued options refuse a second value. commander keeps a
+ * repeated option's last value, so a second --trust (or --task, --min-evidence…), appended by a
+ * script, would silently replace what the first asked for; which one was meant cannot be known.
+ */
+export function onlyOnce(command: Command, longs: readonly string[]): void {
+  for (const option of command.options) {
+    if (!longs.includes(option.long ?? "")) continue;
+    const parse = option.parseArg;
+    option.argParser((value: string, previous: unknown) => {
+      if (previous !== undefined) throw new InvalidArgumentError("given twice: which one is meant cannot be known");
+      return parse ? parse(value, undefined) : value;
+    });
+  }
 }

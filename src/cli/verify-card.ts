@@ -13,7 +13,7 @@ import { CANONICALIZATIONS, type Canonicalization } from "../card/canonicalize.j
 import { verifyCard, type CardReport, type SignatureResult } from "../card/verify.js";
 import { TOOL_VERSION } from "../version.js";
 import { printable, printableJson } from "../util/printable.js";
-import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { onlyOnce, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
 interface VerifyCardFlags {
@@ -115,7 +115,7 @@ async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): P
 
 /** Adds `verify-card` to the program; its exit code goes to `ctx.setExit`. */
 export function registerVerifyCardCommand(program: Command, ctx: CommandContext): Command {
-  return program
+  const command = program
     .command("verify-card")
     .summary("verify a signed Agent Card against pinned keys")
     .description(
@@ -140,4 +140,7 @@ export function registerVerifyCardCommand(program: Command, ctx: CommandContext)
     .action(async (card: string, flags: VerifyCardFlags) => {
       ctx.setExit(await runVerifyCard(card, flags, ctx.io));
     });
+  // A second --trust or --card-url would silently replace the first, and with it the keys pinned.
+  onlyOnce(command, ["--trust", "--card-url", "--canon", "--output"]);
+  return command;
 }

@@ -4,7 +4,7 @@
  */
 import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { renderGithubSummary } from "../report/github.js";
-import { InvalidArgumentError, Option, type Command } from "commander";
+import { Option, type Command } from "commander";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
 import {
   errorReport,
@@ -31,7 +31,7 @@ import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
 import { explanationOf } from "./inspect.js";
-import { UsageError, wrapHelp, type CliIo, type CommandContext, type CommandHost } from "./io.js";
+import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext, type CommandHost } from "./io.js";
 
 interface VerifyFlags {
   trust?: string;
@@ -399,19 +399,10 @@ async function writeWhole(
 }
 
 /**
- * verify's single-valued options that say what is trusted, observed or required. commander keeps
- * a repeated option's last value, so a second --trust (or --task, --min-evidence…), appended by a
- * script, would silently replace what the first asked for: given twice, it is a usage error.
+ * verify's single-valued options that say what is trusted, observed or required: given twice,
+ * a usage error (see onlyOnce).
  */
 const ONCE = ["--trust", "--task", "--first-task", "--authority", "--tenant", "--at", "--min-evidence", "--output"];
-
-function onlyOnce(option: Option): void {
-  const parse = option.parseArg;
-  option.argParser((value: string, previous: unknown) => {
-    if (previous !== undefined) throw new InvalidArgumentError("given twice: which one is meant cannot be known");
-    return parse ? parse(value, undefined) : value;
-  });
-}
 
 export function registerVerifyCommand(program: Command, { io, setExit, host }: CommandContext): void {
   const command = program
@@ -478,5 +469,5 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     .action(async (inputs: string[], flags: VerifyFlags) => {
       setExit(await runVerify(inputs, flags, io, host ?? {}));
     });
-  for (const option of command.options) if (ONCE.includes(option.long ?? "")) onlyOnce(option);
+  onlyOnce(command, ONCE);
 }

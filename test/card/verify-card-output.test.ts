@@ -58,3 +58,18 @@ describe("verify-card: the card's own text", () => {
     expect(report.signatures[0].jku).toBe("https://x\u2028y");
   });
 });
+
+describe("verify-card: a single-valued option given twice is a usage error (exit 2)", () => {
+  const cli = (args: string[]) => runCommand(registerVerifyCardCommand, ["verify-card", ...args]);
+  it.each([
+    ["--trust", "--trust <file>"],
+    ["--card-url", "--card-url <url>"],
+    ["--output", "-o, --output <file>"],
+  ])("%s", async (flag, shown) => {
+    const card = tempFile("card.json", JSON.stringify(CARD));
+    const r = await cli([flag, "/dev/null", flag, "/dev/null", card]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(new RegExp(`^error: option '${shown}' argument '/dev/null' is invalid\\. given twice`));
+  });
+});
