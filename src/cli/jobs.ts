@@ -58,9 +58,13 @@ export class JobPool {
     );
   }
 
-  /** One pass over the inputs; `onResult` is called in input order, one at a time. */
+  /**
+   * One pass over the inputs; `onResult` is called in input order, one at a time. An input goes to
+   * the worker of its `slot` (default its index): a worker keeps the bytes of an input that is not
+   * a regular file (a pipe reads once), so every pass must hand each input to the same worker.
+   */
   run(
-    inputs: readonly { path: string; source: string }[],
+    inputs: readonly { path: string; source: string; slot?: number }[],
     pass: Job["pass"],
     findings: readonly (CrossInputFindings | undefined)[] | undefined,
     onResult: (k: number, done: Done) => Promise<void>,
@@ -72,9 +76,9 @@ export class JobPool {
       let flushing = Promise.resolve();
       const dispatch = () => {
         while (next < inputs.length && next - emitted < this.workers.length * IN_FLIGHT_PER_WORKER) {
-          const input = inputs[next] as { path: string; source: string };
+          const input = inputs[next] as { path: string; source: string; slot?: number };
           const f = findings?.[next];
-          (this.workers[next % this.workers.length] as Worker).postMessage({
+          (this.workers[(input.slot ?? next) % this.workers.length] as Worker).postMessage({
             k: next,
             path: input.path,
             source: input.source,

@@ -331,7 +331,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     if (streaming && out) await out.write(streaming.head());
     for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
     if (pool) {
-      await pool.run(named, "verify", findings, (_k, d) => emit(d.report as InputReport));
+      // Each input to the worker that took its sighting, which holds the bytes of a pipe.
+      const slotted = compared === paths ? named : named.map((n, k) => ({ ...n, slot: positions[k] as number }));
+      await pool.run(slotted, "verify", findings, (_k, d) => emit(d.report as InputReport));
       await pool.close();
     } else {
       for (const [k, path] of paths.entries()) {

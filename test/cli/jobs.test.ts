@@ -118,6 +118,34 @@ describe.skipIf(!BUILT)("--jobs", () => {
     expect(two.stdout).toBe(one.stdout);
   });
 
+  it("pipes under --shard: each input is verified by the worker that read it for the checkpoint comparison", () => {
+    // The comparison pass takes every input, in the whole run's order; the verification pass only
+    // the shard's. A pipe is read once, by one worker: the second pass must hand it to that one.
+    const run = (jobs: string, shard: string) =>
+      spawnSync(
+        "bash",
+        [
+          "-c",
+          `exec "$0" "$1" verify --format json --jobs ${jobs} --shard ${shard} --trust "$2" ${'<(cat "$3") '.repeat(6)}`,
+          process.execPath,
+          BIN,
+          join(VECTORS, "valid-capture", "trust.json"),
+          join(VECTORS, "valid-capture", "input.json"),
+        ],
+        { encoding: "utf8" },
+      );
+    for (const shard of ["1/2", "2/2"]) {
+      const one = run("1", shard);
+      const two = run("2", shard);
+      expect(one.stderr).toBe("");
+      expect(one.status).toBe(0);
+      expect(JSON.parse(one.stdout).inputs.length).toBeGreaterThan(1);
+      expect(two.stderr).toBe(one.stderr);
+      expect(two.status).toBe(one.status);
+      expect(two.stdout).toBe(one.stdout);
+    }
+  });
+
   it("an unusable --jobs is a usage error", () => {
     const r = spawnSync(process.execPath, [BIN, "verify", "--jobs", "0", "x.json"], { encoding: "utf8" });
     expect(r.status).toBe(2);
