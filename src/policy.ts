@@ -96,6 +96,11 @@ export function decidePolicy(
   for (const p of defaults) if (properties[p].state !== "PASS") reasons.push(defaultReason(p, properties, facts));
   for (const p of policy.require ?? []) {
     if (defaults.includes(p)) continue;
+    // An untyped caller's typo names no property: nothing meets it (not a crash, not a pass).
+    if (!Object.hasOwn(properties, p)) {
+      reasons.push(`required ${JSON.stringify(p)} is not a property, so nothing meets it`);
+      continue;
+    }
     if (properties[p].state !== "PASS")
       reasons.push(`required ${p} is ${properties[p].state}: ${properties[p].detail}`);
   }

@@ -1,13 +1,15 @@
 /**
  * The library takes the policy from untyped callers too (plain JavaScript, a value read from a
  * config file): a minimum evidence level it does not know must never make the level requirement
- * vanish. It is a level nothing meets: exit 3, with the reason.
+ * vanish. It is a level nothing meets: exit 3, with the reason. A required property it does not
+ * know is likewise a requirement nothing meets, not a crash.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verify } from "../../src/verify.js";
 import type { EvidenceLevelOrNone } from "../../src/profile.js";
+import type { PropertyName } from "../../src/report/model.js";
 import { REPO_ROOT } from "../helpers/external.js";
 
 const MINIMAL = join(REPO_ROOT, "vectors", "valid-minimal");
@@ -30,5 +32,19 @@ describe("verify(): an unknown minEvidence", () => {
     expect(input.reasons).toEqual([
       `evidence level EXTERNALLY_REGISTERED is below ${JSON.stringify(level)} (--min-evidence): not an evidence level, so nothing meets it`,
     ]);
+  });
+});
+
+describe("verify(): a required property that is not one", () => {
+  it.each(["taskbinding", "toString", "constructor", "__proto__", ""])("%j is a requirement nothing meets", (name) => {
+    const report = verify({ ...request, require: ["producerSignature", name as PropertyName] });
+    expect(report.policy.exitCode).toBe(3);
+    const input = report.inputs[0] as unknown as { exitCode: number; reasons: string[] };
+    expect(input.exitCode).toBe(3);
+    expect(input.reasons).toEqual([`required ${JSON.stringify(name)} is not a property, so nothing meets it`]);
+  });
+
+  it("a property that is one and PASSes is met", () => {
+    expect(verify({ ...request, require: ["producerSignature", "taskBinding"] }).policy.exitCode).toBe(0);
   });
 });
