@@ -2,7 +2,7 @@
  * `a2a-evidence verify`: reads the inputs, the trust file and the caller's observation, calls the
  * pure `verify`, renders the report in the chosen format and returns the policy's exit code.
  */
-import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { renderGithubSummary } from "../report/github.js";
 import { Option, type Command } from "commander";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
@@ -117,6 +117,29 @@ interface Sink {
   write(text: string): Promise<void>;
   /** Closes the output (once: later calls only answer); false after a write error, said on stderr. */
   close(): boolean;
+}
+
+/**
+ * The file among `reads` that `output` names (the same file, by device and inode, whatever the
+ * spelling or links), if any: opening the report there would empty an input before it is read.
+ */
+function readFileAt(output: string, reads: readonly (string | undefined)[]): string | undefined {
+  let target: { dev: number; ino: number };
+  try {
+    target = statSync(output);
+  } catch {
+    return undefined;
+  }
+  for (const path of reads) {
+    if (path === undefined || path === "-" || path === "") continue;
+    try {
+      const st = statSync(path);
+      if (st.dev === target.dev && st.ino === target.ino) return path;
+    } catch {
+      // Unreadable: reading it will say so.
+    }
+  }
+  return undefined;
 }
 
 function openSink(flags: VerifyFlags, io: CliIo): Sink | string {
@@ -247,6 +270,23 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const run = opened.run;
 
   const expanded = await expandInputs(args);
+  const clobbered =
+    flags.output === undefined
+      ? undefined
+      : readFileAt(flags.output, [
+          ...expanded.paths,
+          ...args.filter((a) => a.startsWith("@")).map((a) => a.slice(1)),
+          trustPath,
+          flags.task,
+          flags.firstTask,
+          ...flags.interim,
+          flags.cosignatures,
+          ...(flags.checkpoints ?? []),
+        ]);
+  if (clobbered !== undefined && flags.output !== undefined)
+    throw new UsageError(
+      `-o: ${printable(flags.output)} is ${printable(clobbered)}, which this run reads: the report would overwrite it`,
+    );
   // Where each of this shard's inputs stands among all of them.
   const positions: number[] = [];
   expanded.paths.forEach((p, j) => {
