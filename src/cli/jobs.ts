@@ -50,6 +50,8 @@ export function runJobWorker(): void {
 
 export class JobPool {
   private readonly workers: Worker[];
+  /** Why a worker is gone, once one is: a later pass would wait for it for ever. */
+  private stopped: string | undefined;
 
   constructor(entry: string, jobs: number, request: RunRequest) {
     this.workers = Array.from(
@@ -69,6 +71,8 @@ export class JobPool {
     findings: readonly (CrossInputFindings | undefined)[] | undefined,
     onResult: (k: number, done: Done) => Promise<void>,
   ): Promise<void> {
+    // A worker that stopped between two passes is seen here (its exit came while no pass ran).
+    if (this.stopped !== undefined) return Promise.reject(new Error(this.stopped));
     return new Promise<void>((resolve, reject) => {
       const results = new Map<number, Done>();
       let next = 0;
@@ -107,9 +111,10 @@ export class JobPool {
         w.on("error", reject);
         // A worker that ends without an error leaves its inputs unanswered: waited for, the run
         // would simply end, and a process with nothing left to do exits 0.
-        w.on("exit", (code) =>
-          reject(new Error(`a worker thread stopped (exit code ${code}) before its inputs were verified`)),
-        );
+        w.on("exit", (code) => {
+          this.stopped = `a worker thread stopped (exit code ${code}) before its inputs were verified`;
+          reject(new Error(this.stopped));
+        });
       }
       dispatch();
     });

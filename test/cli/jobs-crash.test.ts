@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempFile } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/external.js";
+import { JobPool } from "../../src/cli/jobs.js";
+import type { Worker } from "node:worker_threads";
 
 const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, file);
 
@@ -34,6 +36,25 @@ describe("--jobs: a worker thread that stops", () => {
     expect(r.stderr).toBe(
       "a2a-evidence: internal error: a worker thread stopped (exit code 0) before its inputs were verified\n",
     );
+  });
+
+  it("between two passes: the next pass fails at once instead of waiting for it", async () => {
+    // The worker answers its one checkpoint look, then exits while no pass is running.
+    const entry = tempFile(
+      "worker.mjs",
+      'import { parentPort } from "node:worker_threads";\n' +
+        'parentPort.on("message", (job) => { parentPort.postMessage({ k: job.k }); setTimeout(() => process.exit(0), 100); });\n',
+    );
+    const pool = new JobPool(entry, 1, {} as never);
+    const worker = (pool as unknown as { workers: Worker[] }).workers[0] as Worker;
+    const input = [{ path: "a.json", source: "a.json" }];
+    await pool.run(input, "sighting", undefined, async () => {});
+    // After the pass (which sets its own listeners), before the worker's exit 100 ms on.
+    await new Promise((resolve) => worker.once("exit", resolve));
+    await expect(pool.run(input, "verify", undefined, async () => {})).rejects.toThrow(
+      "a worker thread stopped (exit code 0) before its inputs were verified",
+    );
+    await pool.close();
   });
 
   it("by an error: exit 2, one line on stderr", async () => {
