@@ -1,8 +1,8 @@
 /**
- * Input text (receipt claims, artifact names, error messages, file names) is an attacker's, and reports are
- * printed to terminals: control characters (C0, DEL, C1), line and paragraph separators and
- * bidirectional overrides, isolates and marks are written as \uXXXX, so a claim cannot move the cursor, recolour the
- * report or make a forged line read as a verdict.
+ * Input text (receipt claims, artifact names, error messages, file names) is an attacker's, and
+ * reports are printed to terminals: control characters (C0, DEL, C1), line and paragraph
+ * separators and bidirectional overrides, isolates and marks are written as \uXXXX, so a claim
+ * cannot move the cursor, recolour the report or make a forged line read as a verdict.
  */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
