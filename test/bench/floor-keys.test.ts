@@ -66,7 +66,7 @@ beforeAll(() => {
   });
   if (run.status !== 0) throw new Error(`counter: ${run.stderr}`);
   counts = JSON.parse(run.stdout);
-}, 60_000);
+}, 300_000);
 
 describe.skipIf(!BUILT)("the in-process floor against warm verify()", () => {
   it("checks as many signatures as verify() does", () => {

@@ -111,7 +111,7 @@ sys.stdout.write(json.dumps({"status": p.wait(), "stderr": err.decode(), "stdout
       expect(got.status).toBe(0);
       expect(got.stdout).toBe(expected.stdout);
     },
-    30_000,
+    300_000,
   );
 
   it.skipIf(!existsSync("/dev/full"))(

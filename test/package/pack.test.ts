@@ -104,7 +104,7 @@ describe.skipIf(!BUILT)("the npm package", () => {
     if (install.status !== 0)
       throw new Error(`offline install failed (is the npm cache filled by npm ci?): ${install.stderr}`);
     installed = join(app, "node_modules", "a2a-evidence");
-  }, 180000);
+  }, 300_000);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
