@@ -328,6 +328,26 @@ export const REQUEST_CASES: readonly AdversarialCase[] = [
     },
   },
   {
+    name: "first Task by flag weaker than the caller's request",
+    rule: "§3",
+    attack:
+      "a capture with the caller's request and no first Task, verified with --first-task naming a first Task whose copy of the request asks less",
+    request: () => {
+      const e = weakerEcho();
+      return requestOf(e, {
+        inputs: [{ source: "attack", data: captureWith(e, { request: e.request }, false) }],
+        firstTask: e.firstTask,
+      });
+    },
+    expected: {
+      exitCode: 1,
+      property: "taskBinding",
+      state: "FAIL",
+      check: "transcript.request",
+      detail: /history\[0\] shows \\"SIGNED_RECORD\\"/,
+    },
+  },
+  {
     name: "requirement only on the terminal Task's copy",
     rule: "§9.8",
     attack:
