@@ -3,7 +3,8 @@
  * input is, and where in it the terminal Task, the first response and a bare bundle sit.
  *
  * Shapes, in order: a JSON-RPC 2.0 response whose result is a Task; an A2A v1.0 Task (REST body)
- * or a `{ "task": … }` wrapper; a capture `{ firstTask?, finalTask?, evidenceBundle?, interimBundles? }`; a bare
+ * or a `{ "task": … }` wrapper; a capture `{ firstTask?, finalTask?, evidenceBundle?, interimBundles?,
+ * request?, requests? }`; a bare
  * evidence bundle. A `trustConfig` inside a capture is ignored: trust never comes from the thing
  * being verified.
  */
@@ -31,6 +32,10 @@ export interface Classified {
   bundle?: Found & { carrier: "capture" | "bare" };
   /** The interim bundles a capture kept from the paused Task (docs/profile.md, v3.2 additions). */
   interimBundles?: Found[];
+  /** A capture's `request`: the Message the client itself sent (contract §3). */
+  request?: Found;
+  /** A capture's `requests`: the resuming Messages the client sent, in order. */
+  requests?: Found[];
   notes: string[];
 }
 
@@ -140,19 +145,62 @@ function classifyCapture(v: JsonObject): Result<Classified> {
       return fail("INPUT_BUNDLE_NOT_OBJECT", '"evidenceBundle" is not a JSON object', "evidenceBundle");
     out.bundle = { value: eb, path: "evidenceBundle", carrier: "capture" };
   }
-  const interim = member(v, "interimBundles");
-  if (interim !== undefined && interim !== null) {
-    if (!Array.isArray(interim))
-      return fail("INPUT_INTERIM_NO_BUNDLE", '"interimBundles" is not an array of bundles', "interimBundles");
-    const found: Found[] = [];
-    for (const [i, b] of interim.entries()) {
-      if (!isJsonObject(b))
-        return fail("INPUT_INTERIM_NO_BUNDLE", "an interim bundle is not a JSON object", joinPath("interimBundles", i));
-      found.push({ value: b, path: joinPath("interimBundles", i) });
-    }
-    out.interimBundles = found;
-  }
+  const interim = objectsIn(
+    v,
+    "interimBundles",
+    "INPUT_INTERIM_NO_BUNDLE",
+    "is not an array of bundles",
+    "an interim bundle",
+  );
+  if (!interim.ok) return interim;
+  if (interim.value) out.interimBundles = interim.value;
+  const sent = capturedRequests(v);
+  if (!sent.ok) return sent;
+  Object.assign(out, sent.value);
   if (hasMember(v, "trustConfig")) notes.push("trustConfig in the input is ignored: trust comes only from --trust");
+  return ok(out);
+}
+
+/** A capture member that is an array of objects (absent or null: undefined), each with its path. */
+function objectsIn(
+  v: JsonObject,
+  name: string,
+  code: "INPUT_INTERIM_NO_BUNDLE" | "INPUT_A2A_MALFORMED",
+  notArray: string,
+  item: string,
+): Result<Found[] | undefined> {
+  const value = member(v, name);
+  if (value === undefined || value === null) return ok(undefined);
+  if (!Array.isArray(value)) return fail(code, `"${name}" ${notArray}`, name);
+  const found: Found[] = [];
+  for (const [i, o] of value.entries()) {
+    if (!isJsonObject(o)) return fail(code, `${item} is not a JSON object`, joinPath(name, i));
+    found.push({ value: o, path: joinPath(name, i) });
+  }
+  return ok(found);
+}
+
+/**
+ * A capture's `request` (one Message object) and `requests` (an array of them): what the client
+ * itself sent. Their shape is checked here, their content when they are read as Messages.
+ */
+function capturedRequests(v: JsonObject): Result<Pick<Classified, "request" | "requests">> {
+  const out: Pick<Classified, "request" | "requests"> = {};
+  const request = member(v, "request");
+  if (request !== undefined && request !== null) {
+    if (!isJsonObject(request))
+      return fail("INPUT_A2A_MALFORMED", '"request" must be the Message the client sent (an object)', "request");
+    out.request = { value: request, path: "request" };
+  }
+  const requests = objectsIn(
+    v,
+    "requests",
+    "INPUT_A2A_MALFORMED",
+    "must be an array of the Messages the client sent",
+    "a sent Message",
+  );
+  if (!requests.ok) return requests;
+  if (requests.value) out.requests = requests.value;
   return ok(out);
 }
 

@@ -20,6 +20,7 @@ import { readV1Message, readV1Task } from "./read.js";
 import type { InputData } from "./data.js";
 import { captureInterims, loadInterimInput } from "./interim.js";
 import { pendingEvidence } from "./pending.js";
+import { readSentMessages, type SentMessages } from "./request.js";
 
 /** Where an observed object came from: the input itself, or a file the caller passed beside it. */
 export type Origin = "input" | "--task" | "--first-task";
@@ -34,6 +35,10 @@ export interface Evidence {
   readonly observedTask?: A2ATask;
   readonly firstTask?: A2ATask;
   readonly firstMessage?: A2AMessage;
+  /** The Message the client itself sent to create the Task (a capture's `request`, contract §3). */
+  readonly request?: A2AMessage;
+  /** The resuming Messages the client sent (a capture's `requests`), when it recorded any. */
+  readonly requests?: readonly A2AMessage[];
   readonly origin: { readonly observedTask?: Origin; readonly first?: Origin };
   readonly notes: readonly string[];
   /** Interim records sealed at the Task's pauses: the capture's `interimBundles`, then `--interim`'s. */
@@ -46,6 +51,7 @@ interface Held {
   readonly observedTask?: A2ATask;
   readonly firstTask?: A2ATask;
   readonly firstMessage?: A2AMessage;
+  readonly sent: SentMessages;
   readonly bundles: LocatedBundle[];
   readonly evidenceArtifacts: A2AArtifact[];
   readonly interimBundles: LocatedBundle[];
@@ -77,6 +83,8 @@ function read(value: JsonValue | FoldedStream, limits: LoadLimits): Result<Held>
     if (!r.ok) return r;
     firstMessage = r.value;
   }
+  const sent = readSentMessages(c.value);
+  if (!sent.ok) return sent;
   const bundles: LocatedBundle[] = [];
   const evidenceArtifacts: A2AArtifact[] = [];
   let rejected: Held["rejected"] = [];
@@ -99,6 +107,7 @@ function read(value: JsonValue | FoldedStream, limits: LoadLimits): Result<Held>
     ...(observedTask ? { observedTask } : {}),
     ...(firstTask ? { firstTask } : {}),
     ...(firstMessage ? { firstMessage } : {}),
+    sent: sent.value,
     bundles,
     evidenceArtifacts,
     interimBundles: captureInterims(c.value.interimBundles ?? []),
@@ -128,6 +137,19 @@ export interface Observation {
   readonly firstFrom?: Origin;
   /** The interim records `--interim` gave. */
   readonly interim?: readonly LocatedBundle[];
+  /** The Messages the client sent, from a `--task` or `--first-task` capture that recorded them. */
+  readonly sent?: SentMessages;
+}
+
+function hasSent(s: SentMessages | undefined): s is SentMessages {
+  return s !== undefined && (s.request !== undefined || s.requests.length > 0);
+}
+
+/** A capture's sent Messages beside what was read from it, when it recorded any. */
+function withSent<T extends Observation>(observation: T, found: Classified): Result<T> {
+  const sent = readSentMessages(found);
+  if (!sent.ok) return sent;
+  return ok(hasSent(sent.value) ? { ...observation, sent: sent.value } : observation);
 }
 
 /**
@@ -171,23 +193,24 @@ export function loadTaskInput(
     const chosen = c.value.firstTask ?? c.value.finalTask;
     if (chosen) {
       const t = readV1Task(chosen.value, chosen.path);
-      return t.ok ? ok({ firstTask: t.value, firstFrom: "--first-task" }) : t;
+      return t.ok ? withSent({ firstTask: t.value, firstFrom: "--first-task" }, c.value) : t;
     }
     if (c.value.firstMessage) {
       const m = readV1Message(c.value.firstMessage.value, c.value.firstMessage.path);
-      return m.ok ? ok({ firstMessage: m.value, firstFrom: "--first-task" }) : m;
+      return m.ok ? withSent({ firstMessage: m.value, firstFrom: "--first-task" }, c.value) : m;
     }
     return fail("INPUT_NOT_A_TASK", "the --first-task input holds no A2A Task or Message", "$");
   }
   const held = read(value, limits);
   if (!held.ok) return held;
   if (!held.value.observedTask) return fail("INPUT_NOT_A_TASK", "the --task input holds no A2A Task", "$");
-  const { firstTask, firstMessage } = held.value;
+  const { firstTask, firstMessage, sent } = held.value;
   return ok({
     task: held.value,
     ...(firstTask ? { firstTask } : {}),
     ...(firstMessage ? { firstMessage } : {}),
     ...(firstTask || firstMessage ? { firstFrom: "--task" as const } : {}),
+    ...(hasSent(sent) ? { sent } : {}),
   });
 }
 
@@ -226,6 +249,7 @@ export function loadCallerObservation(
     if (!firstTask.ok) return about("--first-task", firstTask);
     const r = loadTaskInput(firstTask.value, "first-task");
     if (!r.ok) return about("--first-task", r);
+    if (observation.sent && r.value.sent) return about("--first-task", sentTwice("the --task capture"));
     observation = { ...observation, ...r.value };
   }
   const interim: LocatedBundle[] = [];
@@ -237,6 +261,14 @@ export function loadCallerObservation(
     interim.push(...r.value);
   }
   return ok(interim.length > 0 ? { ...observation, interim } : observation);
+}
+
+/** §9.16 for the caller's own word: one recorded request, never one file's replacing another's. */
+function sentTwice(holder: string): Failure {
+  return fail(
+    "INPUT_CONFLICTING_TASK",
+    `${holder} already records the Messages the client sent (request, requests); a second record would replace them`,
+  );
 }
 
 /** Exact bytes first, then structured carriers, then the capture's parsed copy (a stable sort). */
@@ -271,6 +303,8 @@ export function loadEvidence(
       "the input already carries the first response; --first-task would replace what it observed",
     );
   }
+  if (hasSent(input.sent) && observation.sent) return sentTwice("the input");
+  const sent = hasSent(input.sent) ? input.sent : observation.sent;
   // The input's own bundle is the one verified; --task's copies are compared with it, never preferred.
   const bundles = [...sortedByCarrier(input.bundles), ...sortedByCarrier(taskFile?.bundles ?? []).map(fromTaskFile)];
   const pending = pendingEvidence(input.observedTask ?? taskFile?.observedTask, bundles);
@@ -290,6 +324,8 @@ export function loadEvidence(
     ...(observedTask ? { observedTask } : {}),
     ...(first.firstTask ? { firstTask: first.firstTask } : {}),
     ...(first.firstMessage ? { firstMessage: first.firstMessage } : {}),
+    ...(sent?.request ? { request: sent.request } : {}),
+    ...(sent && sent.requests.length > 0 ? { requests: sent.requests } : {}),
     origin: {
       ...(observedTask ? { observedTask: input.observedTask ? ("input" as const) : ("--task" as const) } : {}),
       ...(firstOrigin ? { first: firstOrigin } : {}),

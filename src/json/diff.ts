@@ -8,18 +8,24 @@ export interface Difference {
   readonly right: JsonValue | undefined;
 }
 
+/** Two numbers are the same when their lexemes are (the default), or by the caller's rule. */
+export type SameNumber = (a: JsonNumber, b: JsonNumber) => boolean;
+
+const sameLexeme: SameNumber = (a, b) => a.lexeme === b.lexeme;
+
 export function firstDifference(
   a: JsonValue | undefined,
   b: JsonValue | undefined,
   path = "$",
+  sameNumber: SameNumber = sameLexeme,
 ): Difference | undefined {
   if (a === b) return undefined;
   if (a instanceof JsonNumber && b instanceof JsonNumber)
-    return a.lexeme === b.lexeme ? undefined : { path, left: a, right: b };
+    return sameNumber(a, b) ? undefined : { path, left: a, right: b };
   if (Array.isArray(a) && Array.isArray(b)) {
     const n = Math.max(a.length, b.length);
     for (let i = 0; i < n; i++) {
-      const d = firstDifference(a[i], b[i], joinPath(path, i));
+      const d = firstDifference(a[i], b[i], joinPath(path, i), sameNumber);
       if (d !== undefined) return d;
     }
     return undefined;
@@ -31,6 +37,7 @@ export function firstDifference(
         hasMember(a, k) ? a[k] : undefined,
         hasMember(b, k) ? b[k] : undefined,
         joinPath(path, k),
+        sameNumber,
       );
       if (d !== undefined) return d;
     }

@@ -6,7 +6,7 @@
 import { memberAt } from "../json/value.js";
 import { EVIDENCE_STATUS_PREFIX, type EvidenceLevel, type EvidenceLevelOrNone } from "../profile.js";
 import type { EvidenceContext } from "./shared/context.js";
-import { findFirstMessage, requirementOf } from "./shared/requirement.js";
+import { findFirstMessage, requirementOf, strongestMinimum } from "./shared/requirement.js";
 import type { PropertyName, Properties } from "./index.js";
 
 export const LEVEL_NEEDS: Readonly<Record<EvidenceLevel, readonly PropertyName[]>> = {
@@ -42,13 +42,17 @@ export interface EvidenceLevelReport {
   readonly achieved: EvidenceLevelOrNone;
   /** The producer's `evidenceStatus` (prefix removed), or null when none is carried. */
   readonly claimed: string | null;
-  /** The caller's negotiated `minimumEvidence`, or null when no requirement is visible. */
+  /**
+   * The caller's negotiated `minimumEvidence`, or null when no requirement is visible: the
+   * strongest level the request or any copy of the first Message shows (contract §9.8).
+   */
   readonly negotiated: string | null;
 }
 
 export function levelReport(ctx: EvidenceContext, properties: Properties): EvidenceLevelReport {
   const status = memberAt(ctx.bundle, "taskEvidenceReference", "evidenceStatus");
-  const minimum = memberAt(requirementOf(findFirstMessage(ctx)?.message), "minimumEvidence");
+  const first = findFirstMessage(ctx);
+  const minimum = strongestMinimum(first) ?? memberAt(requirementOf(first?.message), "minimumEvidence");
   return {
     achieved: achievedLevel(properties),
     claimed: typeof status === "string" ? status.replace(EVIDENCE_STATUS_PREFIX, "") : null,

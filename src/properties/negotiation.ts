@@ -2,7 +2,10 @@
  * negotiation — the server accepted the caller's evidence requirement before acting, and met it
  * (contract §4, §9.8; a2a-wire.md §6.3–§6.5).
  *
- *   requirement.copiesAgree   every copy of the first Message in the input is identical, metadata included
+ *   requirement.copiesAgree   with the caller's own `request`: every server copy of it shows the
+ *                             requirement the caller sent; without it, every copy of the first Message
+ *                             in the input is identical, metadata included — copies that disagree FAIL
+ *                             whichever of them carries the requirement (§9.8)
  *   requirement.wellFormed    requirement ∈ {PREFERRED, REQUIRED}; known profile and level; sane options
  *   acceptance.requested      an acceptance answers a requirement: a first Task that shows
  *                             evidenceAcceptance while the first Message carries no requirement FAILs
@@ -19,7 +22,8 @@
  *   status.meetsMinimum       the terminal evidenceStatus meets minimumEvidence, or is FAILED with a typed
  *                             reason (a server may fail; it may not silently downgrade)
  *   requirement.unchanged     no later Message in the history changed the requirement
- * With the requirement visible but no first Task in the input, negotiation is INCONCLUSIVE
+ * The requirement is read from the caller's `request` when the capture records it, never from a
+ * server copy. With the requirement visible but no first Task in the input, negotiation is INCONCLUSIVE
  * ("acceptance not observed"); with no requirement anywhere, NOT_PRESENT; with no Task at all (a
  * bare bundle), NOT_CHECKED.
  */
@@ -51,6 +55,7 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
+import { sameValue } from "./shared/request.js";
 import { deliveredIn, deliveryModeOf } from "./shared/delivery.js";
 
 export const CHECKS = checksFor([
@@ -80,6 +85,9 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
   }
   const first = findFirstMessage(ctx);
   const requirement = requirementOf(first?.message);
+  const copies = first ? copiesCheck(first) : undefined;
+  // A copy that shows a requirement the Message it copies does not carry is no absent requirement.
+  if (copies?.state === "FAIL" && (requirement === undefined || requirement === null)) return decide([copies], "");
   if (!first || requirement === undefined || requirement === null) {
     // The acceptance restates the minimum the caller asked for: shown without the requirement it
     // answers, the requirement was taken out of the history, and with it the bar the caller set.
@@ -101,8 +109,7 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
     }
     return only("requirement.wellFormed", "NOT_PRESENT", "no evidence requirement in the Task's first Message");
   }
-  const checks: Check[] = [];
-  if (first.copies.length > 1) checks.push(copiesCheck(first));
+  const checks: Check[] = copies ? [copies] : [];
   const wellFormed = wellFormedCheck(requirement);
   checks.push(wellFormed);
   if (wellFormed.state === "FAIL" || !isJsonObject(requirement)) return decide(checks, "");
@@ -184,7 +191,10 @@ function profileCheck(ctx: EvidenceContext, req: JsonObject): Check {
   );
 }
 
-function copiesCheck(first: FirstMessage): Check {
+/** The copies of the first Message against each other, or against the caller's own `request`; undefined when there is nothing to compare. */
+function copiesCheck(first: FirstMessage): Check | undefined {
+  if (first.sent) return first.copies.length > 0 ? sentCopiesCheck(first) : undefined;
+  if (first.copies.length < 2) return undefined;
   const id = "requirement.copiesAgree";
   for (const c of first.copies.slice(1)) {
     if (!jsonEquals(first.copies[0]?.json, c.json)) {
@@ -197,6 +207,28 @@ function copiesCheck(first: FirstMessage): Check {
     }
   }
   return check(id, "PASS", `${first.copies.length} copies of the first Message ${first.message.messageId} agree`);
+}
+
+/** Every server copy of the caller's request shows the requirement the caller sent (read from the request, §9.8). */
+function sentCopiesCheck(first: FirstMessage): Check {
+  const id = "requirement.copiesAgree";
+  const sent = requirementOf(first.message);
+  for (const c of first.copies) {
+    const d = firstDifference(sent, requirementOf(c), "$", sameValue);
+    if (d) {
+      const at = d.path === "$" ? "" : ` at ${d.path}`;
+      return check(
+        id,
+        "FAIL",
+        `the server's copy ${c.path} of the request ${first.message.messageId} shows the evidence requirement with ${showValue(d.right)}${at}, the caller sent ${showValue(d.left)}: the requirement is the caller's, not the server's copy`,
+      );
+    }
+  }
+  return check(
+    id,
+    "PASS",
+    `the server's ${first.copies.length === 1 ? "copy" : `${first.copies.length} copies`} of the request ${first.message.messageId} show the requirement the caller sent`,
+  );
 }
 
 function isNonNegativeNumber(v: JsonValue | undefined): boolean {

@@ -31,6 +31,11 @@
  *   transcript.statusMessage                      status.message is observed too (§9.14): the same
  *                                                 content as a history entry with its messageId, and
  *                                                 committed in order when the history does not hold it
+ *   transcript.request (per sent Message)         the caller's own `request` / `requests` (contract §3):
+ *                                                 every server copy is that Message (a server may add
+ *                                                 contextId/taskId), and the request is the Task's first
+ *                                                 Message; without a request, the copies of the first
+ *                                                 Message must agree (listed only when they do not)
  *   transcript.unobserved                         transcript entries the Task does not show: INCONCLUSIVE
  *                                                 (A2A does not guarantee complete history); so is
  *                                                 a Task that shows no history at all, even against
@@ -66,6 +71,7 @@ import {
 import { interimCitationChecks } from "./shared/citations.js";
 import { traceDigestChecks } from "./shared/traces.js";
 import { withInterim } from "./shared/interim.js";
+import { requestChecks } from "./shared/request.js";
 
 export const CHECKS = checksFor([
   "task.observed",
@@ -82,6 +88,7 @@ export const CHECKS = checksFor([
   "transcript.message",
   "transcript.statusMessage",
   "transcript.firstTask",
+  "transcript.request",
   "transcript.unobserved",
   "transcript.transition",
   "transcript.resumption",
@@ -99,14 +106,17 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
   const task = ctx.observedTask;
   // The interim records the caller supplied are observed too, with or without the terminal Task.
   const interim = interimCitationChecks(ctx, payload, check);
+  const sent = requestChecks(ctx, payload, check);
   if (!task) {
+    // Without the terminal Task nothing is bound, but a server copy that contradicts what the
+    // caller sent is a contradiction all the same.
     return withInterim(
       only(
         "task.observed",
         "NOT_CHECKED",
         "no observed Task: verify a GetTask response or Task, or pass the observed Task with --task",
       ),
-      interim,
+      [...interim, ...sent.filter((c) => c.state === "FAIL")],
     );
   }
   const checks: Check[] = [
@@ -117,6 +127,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     optionCheck("task.tenant", payload, "tenantId", ctx.options.tenant, "--tenant"),
     ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts, carriesBundleInline(ctx)),
     ...transcriptChecks(payload, task, ctx.firstTask),
+    ...sent,
     ...interim,
     ...traceDigestChecks(ctx, payload, task, check),
   ];

@@ -1268,6 +1268,7 @@ describe("what the fold shows the properties", () => {
     };
     const r = verified(sse(events[0], forged, ...events.slice(1)));
     expect(r.properties.taskBinding.state).toBe("FAIL");
-    expect(failing(r, "taskBinding")).toEqual(["transcript.unambiguous"]);
+    // Two copies of the first Message that disagree (§9.8), one messageId twice (§9.13).
+    expect(failing(r, "taskBinding")).toEqual(["transcript.unambiguous", "transcript.request"]);
   });
 });

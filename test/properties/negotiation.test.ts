@@ -61,6 +61,8 @@ describe("negotiation FAIL paths", () => {
           `^copies of the first Message ${MESSAGE_0} disagree: finalTask\\.history\\[0\\] has "SIGNED_RECORD" at .*minimumEvidence, firstTask\\.history\\[0\\] has "EXTERNALLY_REGISTERED"$`,
         ),
       },
+      // Copies that disagree FAIL taskBinding too (§9.8): one Message, two contents.
+      also: { taskBinding: "FAIL" },
     },
     {
       name: "the copies of the first Message differ in their text",

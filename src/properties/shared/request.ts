@@ -1,0 +1,249 @@
+/**
+ * The caller's own word (contract §3, §9.8): a capture's `request` is the Message the client sent
+ * to create the Task, `requests` the resuming Messages it sent. They are the only part of a
+ * capture the server did not write, so every copy the server shows of one of them — in the first
+ * Task's or the terminal Task's history or status.message, a paused Task's, a stream's — must
+ * be that Message: the same messageId, role, parts, metadata and every other member, where a
+ * server may add the `contextId` and `taskId` it assigned and nothing else. ProtoJSON's default
+ * values equal absence (`metadata: {}` is no metadata), and a number equals the same number
+ * written otherwise (a Python server echoes `60` as `60.0`); nothing else is forgiven.
+ *
+ *   transcript.request (per sent Message)  every server copy equals it; the request is the Task's
+ *     first Message: a first Task, or the record's transcript, that opens with another Message
+ *     FAILs (the evidence proves a request the caller never sent); a sent Message the server shows
+ *     no copy of is compared with the record's transcript entry of that messageId (role,
+ *     partCommitment), and is INCONCLUSIVE when the record does not commit it either.
+ *
+ * Without a `request`, the copies of the Task's first Message must agree with each other,
+ * metadata included (§9.8); the check is listed only when they do not, so a capture whose copies
+ * agree reports exactly what it did before.
+ */
+import { firstDifference, showValue, type Difference } from "../../json/diff.js";
+import { joinPath } from "../../json/path.js";
+import {
+  isJsonObject,
+  member,
+  newJsonObject,
+  type JsonNumber,
+  type JsonObject,
+  type JsonValue,
+} from "../../json/value.js";
+import { sha256HexOfText } from "../../util/bytes.js";
+import { textOfParts, type A2AMessage, type A2ATask } from "../../input/a2a.js";
+import type { EvidenceContext } from "./context.js";
+import type { Check, State } from "./types.js";
+import type { CheckExtras } from "./checks.js";
+import { readTranscript, type MessageEntry } from "./transcript.js";
+
+type Make = (id: "transcript.request", state: State, detail: string, extras?: CheckExtras) => Check;
+
+/** The Tasks whose server side the input shows: the first Task, the terminal Task, each paused Task. */
+function serverTasks(ctx: EvidenceContext): A2ATask[] {
+  // A paused Task given with --interim is observed too: its copies count like the others.
+  const paused = (ctx.evidence.interimBundles ?? []).flatMap((b) => (b.pausedTask ? [b.pausedTask.task] : []));
+  return [ctx.firstTask, ctx.observedTask, ...new Set(paused)].filter((t): t is A2ATask => t !== undefined);
+}
+
+/** Every copy the server shows of the Message with this messageId, in a fixed order. */
+export function serverCopies(ctx: EvidenceContext, messageId: string): readonly A2AMessage[] {
+  return copiesById(ctx).get(messageId) ?? [];
+}
+
+/** ProtoJSON writes a field at its default value as absent: these are absence. */
+function isDefault(v: JsonValue | undefined): boolean {
+  return (
+    v === undefined ||
+    v === null ||
+    v === "" ||
+    v === false ||
+    (Array.isArray(v) && v.length === 0) ||
+    (isJsonObject(v) && Object.keys(v).length === 0)
+  );
+}
+
+const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** An object's members under their JSON names, defaults left out (the proto name is the same field). */
+function protoView(json: JsonObject, replace: (name: string) => JsonValue | undefined): JsonObject {
+  const out = newJsonObject();
+  for (const [name, value] of Object.entries(json)) {
+    const key = camel(name);
+    const v = replace(key) ?? value;
+    if (!isDefault(v)) out[key] = v;
+  }
+  return out;
+}
+
+/** A Message as a value to compare: role by name, each Part with its content kind. */
+function messageView(m: A2AMessage): JsonObject {
+  const parts = member(m.json, "parts");
+  return protoView(m.json, (key) => {
+    if (key === "role") return m.role;
+    if (key !== "parts" || !Array.isArray(parts)) return undefined;
+    return m.parts.map((p, i) => {
+      const json = parts[i];
+      const view = protoView(isJsonObject(json) ? json : newJsonObject(), () => undefined);
+      view.content = p.content;
+      return view;
+    });
+  });
+}
+
+/** One number, however written: what a server's re-encoding may change and nothing more. */
+export const sameValue = (a: JsonNumber, b: JsonNumber): boolean =>
+  a.lexeme === b.lexeme || a.toNumber() === b.toNumber();
+
+/** How a server copy differs from the Message the client sent, or undefined when it is that Message. */
+export function sentDifference(sent: A2AMessage, copy: A2AMessage): Difference | undefined {
+  const s = messageView(sent);
+  const c = messageView(copy);
+  // The server assigns the Task and context: a copy may add them, never change the ones sent.
+  for (const id of ["taskId", "contextId"]) if (!(id in s)) delete c[id];
+  return firstDifference(s, c, "$", sameValue);
+}
+
+function differenceText(copy: A2AMessage, d: Difference): string {
+  const at = d.path === "$" ? "" : ` at ${d.path}`;
+  return `the server's copy ${copy.path} shows ${showValue(d.right)}${at}, the caller sent ${showValue(d.left)}`;
+}
+
+/** The server's copies of each Message, by messageId, gathered once per input (bounded work, §9.20). */
+function copiesById(ctx: EvidenceContext): ReadonlyMap<string, readonly A2AMessage[]> {
+  return ctx.once("serverCopies", () => gatherCopies(ctx));
+}
+
+function gatherCopies(ctx: EvidenceContext): Map<string, A2AMessage[]> {
+  const byId = new Map<string, A2AMessage[]>();
+  const add = (m: A2AMessage) => {
+    const list = byId.get(m.messageId);
+    if (list) list.push(m);
+    else byId.set(m.messageId, [m]);
+  };
+  for (const task of serverTasks(ctx)) {
+    for (const m of task.history ?? []) add(m);
+    if (task.statusMessage) add(task.statusMessage);
+  }
+  return byId;
+}
+
+/** The record's Message entries, as far as the transcript could be read (its faults are transcript.sequence's). */
+function transcriptMessages(payload: JsonObject | undefined): MessageEntry[] {
+  const transcript = payload ? member(payload, "transcript") : undefined;
+  if (!Array.isArray(transcript)) return [];
+  return readTranscript(transcript).entries.filter((e): e is MessageEntry => e.kind === "message");
+}
+
+interface Observed {
+  readonly copies: ReadonlyMap<string, readonly A2AMessage[]>;
+  readonly entries: readonly MessageEntry[];
+  readonly entryById: ReadonlyMap<string, MessageEntry>;
+  readonly firstTask: A2ATask | undefined;
+}
+
+/** The Message the client sent to create the Task is the Task's first: shown or committed as another, it FAILs. */
+function openingFault(sent: A2AMessage, observed: Observed): string | undefined {
+  const shown = observed.firstTask?.history?.[0];
+  if (shown && shown.messageId !== sent.messageId) {
+    return `the first Task opens with message ${shown.messageId}, not the request ${sent.messageId} the caller sent: the server answered a request the caller never sent`;
+  }
+  const committed = observed.entries[0];
+  if (committed && committed.messageId !== sent.messageId) {
+    return `the record's transcript opens with message ${committed.messageId} (transcript[${committed.index}]), not the request ${sent.messageId} the caller sent: the evidence proves a request the caller never sent`;
+  }
+  return undefined;
+}
+
+/** A sent Message the server shows no copy of, against the record's entry for it. */
+function committedCheck(sent: A2AMessage, subject: string, opening: boolean, observed: Observed, make: Make): Check {
+  const id = "transcript.request";
+  const entry = observed.entryById.get(sent.messageId);
+  if (!entry) {
+    return make(
+      id,
+      "INCONCLUSIVE",
+      opening
+        ? `the server shows no copy of the request ${sent.messageId} the caller sent, and the record's transcript commits no Message: what the evidence is of cannot be matched to what was sent`
+        : `neither the Task nor the record shows the resuming Message ${sent.messageId} the caller sent (rejected by the server, or left out): the evidence does not cover it`,
+      { subject },
+    );
+  }
+  const recomputed = sha256HexOfText(textOfParts(sent.parts).text);
+  if (entry.role !== sent.role || entry.partCommitment !== recomputed) {
+    return make(
+      id,
+      "FAIL",
+      `the record commits message ${sent.messageId} at transcript[${entry.index}] with role ${showValue(entry.role)} and partCommitment ${showValue(entry.partCommitment)}; the Message the caller sent has role ${sent.role} and text hashing to ${recomputed}`,
+      { subject, values: { recomputed, partCommitment: showValue(entry.partCommitment) } },
+    );
+  }
+  return make(
+    id,
+    "PASS",
+    `the server shows no copy of message ${sent.messageId}; the record commits it at transcript[${entry.index}] with the role and text the caller sent`,
+    { subject },
+  );
+}
+
+function sentCheck(sent: A2AMessage, subject: string, opening: boolean, observed: Observed, make: Make): Check {
+  const id = "transcript.request";
+  const copies = observed.copies.get(sent.messageId) ?? [];
+  for (const copy of copies) {
+    const d = sentDifference(sent, copy);
+    if (d) {
+      return make(
+        id,
+        "FAIL",
+        `${differenceText(copy, d)}: the server shows another Message than the one the caller sent`,
+        { subject },
+      );
+    }
+  }
+  const fault = opening ? openingFault(sent, observed) : undefined;
+  if (fault) return make(id, "FAIL", fault, { subject });
+  if (copies.length === 0) return committedCheck(sent, subject, opening, observed, make);
+  return make(
+    id,
+    "PASS",
+    `the Message ${sent.messageId} the caller sent equals the server's ${copies.length === 1 ? "copy" : `${copies.length} copies`} (${copies.map((c) => c.path).join(", ")})`,
+    { subject },
+  );
+}
+
+/** Without the caller's own copy, the server's copies of the Task's first Message must agree (§9.8); listed only when they do not. */
+function firstCopiesCheck(
+  ctx: EvidenceContext,
+  copies: ReadonlyMap<string, readonly A2AMessage[]>,
+  make: Make,
+): Check[] {
+  const first = ctx.firstTask?.history?.[0] ?? ctx.observedTask?.history?.[0];
+  const all = first ? (copies.get(first.messageId) ?? []) : [];
+  const [reference, ...rest] = all;
+  for (const copy of rest) {
+    const d = firstDifference(reference?.json, copy.json);
+    if (d) {
+      return [
+        make(
+          "transcript.request",
+          "FAIL",
+          `copies of the Task's first Message ${copy.messageId} disagree: ${copy.path} has ${showValue(d.right)} at ${d.path}, ${reference?.path} has ${showValue(d.left)}; one Message, two contents (no request recorded says which one the caller sent)`,
+          { subject: "first Message" },
+        ),
+      ];
+    }
+  }
+  return [];
+}
+
+/** taskBinding's checks of the Messages the client sent (module comment). */
+export function requestChecks(ctx: EvidenceContext, payload: JsonObject | undefined, make: Make): Check[] {
+  const { request, requests = [] } = ctx.evidence;
+  const copies = copiesById(ctx);
+  const checks: Check[] = request ? [] : firstCopiesCheck(ctx, copies, make);
+  if (!request && requests.length === 0) return checks;
+  const entries = transcriptMessages(payload);
+  const entryById = new Map(entries.map((e) => [e.messageId, e]));
+  const observed: Observed = { copies, entries, entryById, firstTask: ctx.firstTask };
+  if (request) checks.push(sentCheck(request, "request", true, observed, make));
+  requests.forEach((m, i) => checks.push(sentCheck(m, joinPath("requests", i), false, observed, make)));
+  return checks;
+}
