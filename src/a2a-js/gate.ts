@@ -141,7 +141,7 @@ interface Asked {
   /** A Message that names no Task: its first Task must be new to this gate. */
   readonly startsTask: boolean;
   /** The Message sent, as wire JSON taken from the call's own arguments; cleared once recorded for its Task. */
-  message?: Json;
+  message?: Json | undefined;
 }
 
 /** The Messages the client sent in one Task: the one that started it, and those that resumed it. */

@@ -36,7 +36,7 @@ import {
 import { taskCopyDifference } from "../net/request-copy.js";
 import { TOOL_VERSION } from "../version.js";
 import { printable } from "../util/printable.js";
-import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { onlyOnce, overwriteMessage, readFileAt, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
 export interface FetchFlags {
@@ -292,6 +292,18 @@ function sidecar(ep: Endpoint, mode: "get" | "send", saved: Saved, output: strin
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
+/** Neither the output nor its sidecar may be the Agent Card file fetch reads (nor the sidecar the output). */
+function refuseOverwrite(flags: FetchFlags): void {
+  const sidecarPath = `${flags.output}.fetch.json`;
+  for (const [written, what] of [
+    [flags.output, "the response"],
+    [sidecarPath, "the sidecar"],
+  ] as const) {
+    const read = readFileAt(written, [flags.card]);
+    if (read !== undefined) throw new FetchUsage(overwriteMessage("-o", written, read, what));
+  }
+}
+
 export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {}): Promise<number> {
   let ep: Endpoint;
   let saved: Result<Saved>;
@@ -301,6 +313,7 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
         "give exactly one of --task-id <id> (GetTask) or --send --text <text> (SendMessage, then poll)",
       );
     if (flags.send !== true && flags.text !== undefined) throw new FetchUsage("--text is for --send");
+    refuseOverwrite(flags);
     ep = await resolveEndpoint(flags);
     const limits: HttpLimits = {
       ...DEFAULT_HTTP_LIMITS,
@@ -350,11 +363,30 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
   return 1;
 }
 
+/** Every option but --header (repeatable) and the switches takes one value: a second would silently replace the first. */
+const ONCE = [
+  "--url",
+  "--binding",
+  "--card",
+  "--tenant",
+  "--task-id",
+  "--text",
+  "--require-evidence",
+  "--min-evidence",
+  "--max-registration-delay",
+  "--history-length",
+  "--polls",
+  "--poll-interval",
+  "--connect-timeout",
+  "--timeout",
+  "--output",
+];
+
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** Adds `fetch` to the program; its exit code goes to `ctx.setExit` (0 saved, 1 saved but the server's copy differs, 2 could not fetch). */
 export function registerFetchCommand(program: Command, ctx: CommandContext, deps: FetchDeps = {}): Command {
-  return program
+  const command = program
     .command("fetch")
     .summary("capture a Task from a live server (networked)")
     .description(
@@ -409,4 +441,6 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
     .action(async (flags: FetchFlags) => {
       ctx.setExit(await runFetch(flags, ctx.io, deps));
     });
+  onlyOnce(command, ONCE);
+  return command;
 }
