@@ -37,7 +37,7 @@
  * verdict comes from a gated `getTask` of that Task.
  */
 import type { AfterArgs, BeforeArgs, CallInterceptor } from "@a2a-js/sdk/client";
-import { Task as TaskCodec, type Task as SdkTask } from "@a2a-js/sdk";
+import { Message as MessageCodec, Task as TaskCodec, type Task as SdkTask } from "@a2a-js/sdk";
 import {
   EVIDENCE_ARTIFACT_ID,
   EXTENSION_URI,
@@ -76,8 +76,11 @@ export interface EvidenceGateOptions {
   readonly policy?: { readonly require?: readonly PropertyName[]; readonly minEvidence?: EvidenceLevelOrNone };
   readonly authority?: string;
   readonly tenant?: string;
-  /** Called with the report of every terminal Task the gate let through. */
-  readonly onAccepted?: (report: Report, task: Record<string, unknown>) => void;
+  /**
+   * Called with the report of every terminal Task the gate let through, the Task, and the capture
+   * verified: `{request?, requests?, firstTask?, finalTask}`.
+   */
+  readonly onAccepted?: (report: Report, task: Record<string, unknown>, capture: Record<string, unknown>) => void;
   /** First Tasks kept while their Task runs (oldest dropped first); default 1000. */
   readonly maxTrackedTasks?: number;
 }
@@ -107,15 +110,18 @@ export class EvidencePolicyError extends Error {
   readonly report: Report | undefined;
   /** The Task (or Message) refused, as wire JSON rebuilt from the SDK object. */
   readonly task: Record<string, unknown> | undefined;
+  /** For reasons decided by verify(): the capture verified, `{request?, requests?, firstTask?, finalTask}`. */
+  readonly capture: Record<string, unknown> | undefined;
   constructor(
     reason: EvidencePolicyReason,
     message: string,
-    extra: { report?: Report; task?: Record<string, unknown> } = {},
+    extra: { report?: Report; task?: Record<string, unknown>; capture?: Record<string, unknown> } = {},
   ) {
     super(`${reason}: ${message}`);
     this.reason = reason;
     this.report = extra.report;
     this.task = extra.task;
+    this.capture = extra.capture;
   }
 }
 
@@ -134,7 +140,18 @@ interface Asked {
   taskId: string | undefined;
   /** A Message that names no Task: its first Task must be new to this gate. */
   readonly startsTask: boolean;
+  /** The Message sent, as wire JSON taken from the call's own arguments; cleared once recorded for its Task. */
+  message?: Json | undefined;
 }
+
+/** The Messages the client sent in one Task: the one that started it, and those that resumed it. */
+interface Sent {
+  request?: Json;
+  readonly requests: Json[];
+}
+
+/** Resuming Messages kept per Task: a caller resuming one Task for ever cannot grow the gate's memory. */
+const MAX_RESUMING_MESSAGES = 100;
 
 function requirementJson(r: EvidenceRequirement): Json {
   return {
@@ -214,6 +231,8 @@ export class EvidenceGate implements CallInterceptor {
   private readonly firstTasks = new Map<string, Json | null>();
   /** Per tracked Task, the paused Tasks that carried its interim records, by record. */
   private readonly pausedTasks = new Map<string, Map<string, Json>>();
+  /** Per tracked Task, the Messages the client sent in it, as it sent them. */
+  private readonly sentMessages = new Map<string, Sent>();
   /** Per call in flight (its options object), what it asked for. */
   private readonly asked = new WeakMap<object, Asked>();
 
@@ -260,7 +279,14 @@ export class EvidenceGate implements CallInterceptor {
     const extensions: string[] = message.extensions ?? [];
     if (!extensions.includes(EXTENSION_URI)) message.extensions = [...extensions, EXTENSION_URI];
     const options = (args.options ??= {});
-    this.asked.set(options, { method: input.method, taskId: named, startsTask: named === undefined });
+    // The Message as it goes out, requirement included: the caller's own observation, which every
+    // server copy of it must equal (kept as the capture's `request`, or one of its `requests`).
+    this.asked.set(options, {
+      method: input.method,
+      taskId: named,
+      startsTask: named === undefined,
+      message: MessageCodec.toJSON(message) as Json,
+    });
     const params = { ...(options.serviceParameters ?? {}) };
     const key = Object.keys(params).find((k) => k.toLowerCase() === "a2a-extensions") ?? "A2A-Extensions";
     params[key] = withHeader(params[key]);
@@ -330,6 +356,7 @@ export class EvidenceGate implements CallInterceptor {
     const json = TaskCodec.toJSON(task) as Json;
     const id = String(json.id);
     this.checkAnswer(json, id, asked);
+    this.recordSent(id, asked);
     if (mayBeFirst && !this.firstTasks.has(id)) {
       // A Task that already shows a later client turn is the stored Task a resumption answers
       // with, not SendMessage's first response: its acceptance was not seen here (so the verdict
@@ -341,6 +368,17 @@ export class EvidenceGate implements CallInterceptor {
     }
     if (isTerminal(json)) this.verifyTerminal(id, json);
     else this.keepInterim(id, json);
+  }
+
+  /** The call's Message, now that its Task is known: the request that started it, or one that resumed it. */
+  private recordSent(id: string, asked: Asked | undefined): void {
+    const message = asked?.message;
+    if (!asked || message === undefined) return;
+    asked.message = undefined;
+    const sent = this.sentMessages.get(id) ?? { requests: [] };
+    if (asked.startsTask) sent.request = message;
+    else if (sent.requests.length < MAX_RESUMING_MESSAGES) sent.requests.push(message);
+    this.sentMessages.set(id, sent);
   }
 
   private keepInterim(id: string, task: Json): void {
@@ -382,6 +420,7 @@ export class EvidenceGate implements CallInterceptor {
       const oldest = this.firstTasks.keys().next().value as string;
       this.firstTasks.delete(oldest);
       this.pausedTasks.delete(oldest);
+      this.sentMessages.delete(oldest);
     }
     this.firstTasks.set(id, task);
   }
@@ -389,11 +428,20 @@ export class EvidenceGate implements CallInterceptor {
   private verifyTerminal(id: string, task: Json): void {
     const first = this.firstTasks.get(id);
     const paused = [...(this.pausedTasks.get(id)?.values() ?? [])];
+    const sent = this.sentMessages.get(id);
     this.firstTasks.delete(id);
     this.pausedTasks.delete(id);
+    this.sentMessages.delete(id);
+    // What this client observed of the exchange, as a capture: the Messages it sent (from its own
+    // calls, never from a server's copy), the first Task it was answered with, the terminal Task.
+    const capture: Json = {
+      ...(sent?.request ? { request: sent.request } : {}),
+      ...(sent && sent.requests.length > 0 ? { requests: sent.requests } : {}),
+      ...(first ? { firstTask: first } : {}),
+      finalTask: task,
+    };
     const raw = verify({
-      inputs: [{ source: `task ${id} (SDK object)`, data: JSON.stringify(task) }],
-      ...(first ? { firstTask: JSON.stringify(first) } : {}),
+      inputs: [{ source: `task ${id} (SDK object)`, data: JSON.stringify(capture) }],
       ...(paused.length > 0 ? { interim: paused.map((t) => JSON.stringify(t)) } : {}),
       ...(this.trust ? { trust: this.trust } : {}),
       ...this.policy,
@@ -408,7 +456,7 @@ export class EvidenceGate implements CallInterceptor {
     const input = report.inputs[0];
     const noEvidence = input !== undefined && "error" in input && input.error.code === "INPUT_NO_EVIDENCE";
     if (code === 0 || (noEvidence && !this.required)) {
-      this.options.onAccepted?.(report, task);
+      this.options.onAccepted?.(report, task, capture);
       return;
     }
     const why =
@@ -429,7 +477,11 @@ export class EvidenceGate implements CallInterceptor {
           : (report.error?.message ?? "no report");
     const reason: EvidencePolicyReason =
       code === 1 ? "EVIDENCE_FAILED" : code === 3 ? "POLICY_NOT_MET" : "UNVERIFIABLE";
-    throw new EvidencePolicyError(reason, `Task ${id} (${stateOf(task) ?? "no state"}): ${why}`, { report, task });
+    throw new EvidencePolicyError(reason, `Task ${id} (${stateOf(task) ?? "no state"}): ${why}`, {
+      report,
+      task,
+      capture,
+    });
   }
 }
 

@@ -6,7 +6,9 @@
  *   - send mode (`--send --text`): SendMessage, non-blocking, with the caller's evidence
  *     requirement; the first Task is recorded (only it shows the acceptance — GetTask never does),
  *     GetTask is polled a bounded number of times to a terminal state, and the capture
- *     `{"firstTask": …, "finalTask": …}` is written from the two responses' own bytes.
+ *     `{"request": …, "firstTask": …, "finalTask": …}` is written: the Message as sent, then the
+ *     two responses' own bytes. A Task whose copy of that Message is another Message (a weaker
+ *     requirement, another request) is saved all the same, reported, and exits 1.
  *
  * Beside the output, `<file>.fetch.json` records each exchange: URL, binding, headers sent
  * (credentials redacted), HTTP status, content type, the `A2A-Extensions` header received, size
@@ -31,9 +33,10 @@ import {
   type Endpoint,
   type ExchangeRecord,
 } from "../net/a2a.js";
+import { taskCopyDifference } from "../net/request-copy.js";
 import { TOOL_VERSION } from "../version.js";
 import { printable } from "../util/printable.js";
-import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { onlyOnce, overwriteMessage, readFileAt, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
 export interface FetchFlags {
@@ -183,6 +186,8 @@ interface Saved {
   readonly exchanges: readonly ExchangeRecord[];
   readonly summary: string;
   readonly polls?: number;
+  /** Where the server's copy of the Message sent differs from it (send mode): saved, then exit 1. */
+  readonly mismatch?: string;
 }
 
 async function fetchOnce(
@@ -202,12 +207,21 @@ async function fetchOnce(
 
 const enc = new TextEncoder();
 
-/** `{"firstTask":<bytes>,"finalTask":<bytes>}` from the responses' own bytes (a Message reply stands as firstTask). */
-function captureBytes(first: CallResult, final: CallResult | undefined): Uint8Array {
-  const parts: Uint8Array[] = [enc.encode('{"firstTask":'), first.payload.bytes];
+/**
+ * `{"request":<sent>,"firstTask":<bytes>,"finalTask":<bytes>}`: the Message as sent, then the
+ * responses' own bytes (a Message reply stands as firstTask).
+ */
+function captureBytes(request: Uint8Array, first: CallResult, final: CallResult | undefined): Uint8Array {
+  const parts: Uint8Array[] = [enc.encode('{"request":'), request, enc.encode(',"firstTask":'), first.payload.bytes];
   if (final) parts.push(enc.encode(',"finalTask":'), final.payload.bytes);
   parts.push(enc.encode("}\n"));
   return new Uint8Array(Buffer.concat(parts));
+}
+
+/** What differs between the Message sent and the Task's copy of it, as one line; undefined when they agree. */
+function copyMismatch(which: string, sent: JsonObject, answer: CallResult, historyCut: boolean): string | undefined {
+  const d = taskCopyDifference(sent, answer.payload.value, { historyCut });
+  return d && `${which}'s copy of the Message sent (${d.at}) is not that Message: ${d.detail}`;
 }
 
 async function sendAndPoll(
@@ -218,6 +232,10 @@ async function sendAndPoll(
   historyLength: number | undefined,
 ): Promise<Result<Saved>> {
   const message = requirementMessage(flags, (deps.messageId ?? randomUUID)());
+  // The bytes sendMessage puts in the request body; parsed back, the value copies are compared with.
+  const request = enc.encode(JSON.stringify(message));
+  const sent = parseStrictJson(request);
+  if (!sent.ok || !isJsonObject(sent.value)) throw new Error("the Message fetch builds is not strict JSON");
   const polls = integer(flags.polls, "--polls", 1, MAX_POLLS);
   const interval = integer(flags.pollInterval, "--poll-interval", 0, 60_000);
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -225,11 +243,12 @@ async function sendAndPoll(
   if (!first.ok) return first;
   if (first.value.payload.kind === "message") {
     return ok({
-      bytes: captureBytes(first.value, undefined),
+      bytes: captureBytes(request, first.value, undefined),
       exchanges: [first.value.record],
       summary: "the server answered with a direct Message, not a Task (no evidence to poll for)",
     });
   }
+  const firstCopy = copyMismatch("the first Task", sent.value, first.value, false);
   const taskId = member(first.value.payload.value, "id") as string;
   let last: CallResult | undefined;
   for (let n = 1; n <= polls; n++) {
@@ -239,11 +258,13 @@ async function sendAndPoll(
     last = r.value;
     const state = taskState(r.value.payload.value);
     if (isTerminalState(state)) {
+      const mismatch = firstCopy ?? copyMismatch("the final Task", sent.value, r.value, historyLength !== undefined);
       return ok({
-        bytes: captureBytes(first.value, r.value),
+        bytes: captureBytes(request, first.value, r.value),
         exchanges: [first.value.record, r.value.record],
         summary: `Task ${taskId} reached ${state} after ${n} GetTask poll${n === 1 ? "" : "s"}`,
         polls: n,
+        ...(mismatch ? { mismatch } : {}),
       });
     }
     if (state === "TASK_STATE_INPUT_REQUIRED" || state === "TASK_STATE_AUTH_REQUIRED") {
@@ -271,6 +292,18 @@ function sidecar(ep: Endpoint, mode: "get" | "send", saved: Saved, output: strin
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
+/** Neither the output nor its sidecar may be the Agent Card file fetch reads (nor the sidecar the output). */
+function refuseOverwrite(flags: FetchFlags): void {
+  const sidecarPath = `${flags.output}.fetch.json`;
+  for (const [written, what] of [
+    [flags.output, "the response"],
+    [sidecarPath, "the sidecar"],
+  ] as const) {
+    const read = readFileAt(written, [flags.card]);
+    if (read !== undefined) throw new FetchUsage(overwriteMessage("-o", written, read, what));
+  }
+}
+
 export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {}): Promise<number> {
   let ep: Endpoint;
   let saved: Result<Saved>;
@@ -280,6 +313,7 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
         "give exactly one of --task-id <id> (GetTask) or --send --text <text> (SendMessage, then poll)",
       );
     if (flags.send !== true && flags.text !== undefined) throw new FetchUsage("--text is for --send");
+    refuseOverwrite(flags);
     ep = await resolveEndpoint(flags);
     const limits: HttpLimits = {
       ...DEFAULT_HTTP_LIMITS,
@@ -321,14 +355,38 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
     io.stdout(
       `saved ${printable(flags.output)} (${saved.value.bytes.length} bytes over ${ep.binding}): ${printable(saved.value.summary)}; sidecar ${printable(sidecarPath)}\n`,
     );
-  return 0;
+  if (saved.value.mismatch === undefined) return 0;
+  // Saved all the same: the capture's "request" is what was sent, so verify FAILs the server's copy.
+  io.stderr(
+    `a2a-evidence: fetch: ${printable(saved.value.mismatch)}; saved with the Message sent as "request" (verify FAILs it: taskBinding transcript.request)\n`,
+  );
+  return 1;
 }
+
+/** Every option but --header (repeatable) and the switches takes one value: a second would silently replace the first. */
+const ONCE = [
+  "--url",
+  "--binding",
+  "--card",
+  "--tenant",
+  "--task-id",
+  "--text",
+  "--require-evidence",
+  "--min-evidence",
+  "--max-registration-delay",
+  "--history-length",
+  "--polls",
+  "--poll-interval",
+  "--connect-timeout",
+  "--timeout",
+  "--output",
+];
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-/** Adds `fetch` to the program; its exit code goes to `ctx.setExit` (0 saved, 2 could not fetch). */
+/** Adds `fetch` to the program; its exit code goes to `ctx.setExit` (0 saved, 1 saved but the server's copy differs, 2 could not fetch). */
 export function registerFetchCommand(program: Command, ctx: CommandContext, deps: FetchDeps = {}): Command {
-  return program
+  const command = program
     .command("fetch")
     .summary("capture a Task from a live server (networked)")
     .description(
@@ -344,7 +402,7 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
     .option("--task-id <id>", "GetTask this Task")
     .option(
       "--send",
-      "SendMessage (non-blocking) with the evidence requirement, then poll GetTask; saves a capture {firstTask, finalTask}",
+      "SendMessage (non-blocking) with the evidence requirement, then poll GetTask; saves a capture {request, firstTask, finalTask}",
     )
     .option("--text <text>", "the message text for --send")
     .addOption(
@@ -377,10 +435,12 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
     .addHelpText(
       "after",
       wrapHelp(
-        "\nSends A2A-Version: 1.0 and A2A-Extensions: <evidence extension>. Body cap 16 MiB. Exit codes: 0 saved · 2 could not fetch (refused, DNS, timeout, redirect, non-2xx, JSON-RPC error, oversize or non-JSON body, no terminal state).",
+        "\nSends A2A-Version: 1.0 and A2A-Extensions: <evidence extension>. Body cap 16 MiB. Exit codes: 0 saved · 1 saved, but the server's copy of the Message --send sent is another Message (a weaker requirement, another request) · 2 could not fetch (refused, DNS, timeout, redirect, non-2xx, JSON-RPC error, oversize or non-JSON body, no terminal state).",
       ),
     )
     .action(async (flags: FetchFlags) => {
       ctx.setExit(await runFetch(flags, ctx.io, deps));
     });
+  onlyOnce(command, ONCE);
+  return command;
 }

@@ -12,7 +12,7 @@ import { renderExplanationJson } from "../inspect/json.js";
 import { renderExplanationText, renderPendingText } from "../inspect/text.js";
 import { printable } from "../util/printable.js";
 import { readInput } from "./read.js";
-import { UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
 export const INSPECT_FORMATS = ["text", "json"] as const;
 export type InspectFormat = (typeof INSPECT_FORMATS)[number];
@@ -134,7 +134,7 @@ export function explanationOf(
 }
 
 export function registerInspectCommand(program: Command, { io, setExit }: CommandContext): void {
-  program
+  const command = program
     .command("inspect")
     .summary("explain every derivation step; no verdict")
     .description(
@@ -173,4 +173,6 @@ export function registerInspectCommand(program: Command, { io, setExit }: Comman
     .action(async (input: string, flags: InspectFlags) => {
       setExit(await runInspect(input, flags, io));
     });
+  // A second --trust or --task would silently replace the first: which one was meant cannot be known.
+  onlyOnce(command, ["--trust", "--task", "--cosignatures", "--format"]);
 }

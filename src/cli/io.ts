@@ -1,6 +1,7 @@
 /** The CLI's only contact with the process: standard streams, the environment, the TTY. */
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync, statSync, writeSync } from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
+import { printable } from "../util/printable.js";
 
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -220,9 +221,41 @@ export function onlyOnce(command: Command, longs: readonly string[]): void {
   for (const option of command.options) {
     if (!longs.includes(option.long ?? "")) continue;
     const parse = option.parseArg;
-    option.argParser((value: string, previous: unknown) => {
-      if (previous !== undefined) throw new InvalidArgumentError("given twice: which one is meant cannot be known");
+    // A default (`--format text`) is the value before the first one given, not a first value:
+    // what counts is whether the option was given already, in this parse.
+    let given = false;
+    option.argParser((value: string) => {
+      if (given) throw new InvalidArgumentError("given twice: which one is meant cannot be known");
+      given = true;
       return parse ? parse(value, undefined) : value;
     });
   }
+}
+
+/**
+ * The file among `reads` that `output` names (the same file, by device and inode, whatever the
+ * spelling or links), if any: opening the output there would empty an input before it is read.
+ */
+export function readFileAt(output: string, reads: readonly (string | undefined)[]): string | undefined {
+  let target: { dev: number; ino: number };
+  try {
+    target = statSync(output);
+  } catch {
+    return undefined;
+  }
+  for (const path of reads) {
+    if (path === undefined || path === "-" || path === "") continue;
+    try {
+      const st = statSync(path);
+      if (st.dev === target.dev && st.ino === target.ino) return path;
+    } catch {
+      // Unreadable: reading it will say so.
+    }
+  }
+  return undefined;
+}
+
+/** Why `output` (given as `flag`) is refused when it is `input`, a file the run reads; `what` is what would be written. */
+export function overwriteMessage(flag: string, output: string, input: string, what = "the report"): string {
+  return `${flag}: ${printable(output)} is ${printable(input)}, which this run reads: ${what} would overwrite it`;
 }

@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { TOOL_VERSION } from "../version.js";
+import { printable } from "../util/printable.js";
 import {
   guardStdout,
   outputExitCode,
@@ -16,6 +17,19 @@ import {
 } from "./io.js";
 
 export type { CliIo } from "./io.js";
+
+/**
+ * commander's error text made printable. Its own line breaks are the last one and the one before
+ * a "(Did you mean …?)" suggestion; any other came in with what was typed, and is escaped.
+ */
+function printableLines(text: string): string {
+  const last = text.endsWith("\n") ? "\n" : "";
+  const body = last ? text.slice(0, -1) : text;
+  return `${body
+    .split(/\n(?=\(Did you mean )/)
+    .map(printable)
+    .join("\n")}${last}`;
+}
 
 type Register = (program: Command, ctx: CommandContext) => void;
 
@@ -41,11 +55,19 @@ async function buildProgram(ctx: CommandContext, argv: readonly string[]): Promi
     .version(TOOL_VERSION, "-V, --version")
     .exitOverride()
     .configureHelp({ helpWidth: 80 })
-    .configureOutput({ writeOut: ctx.io.stdout, writeErr: ctx.io.stderr })
-    .showHelpAfterError("(run a2a-evidence verify --help for usage)");
+    // commander's error lines repeat what was typed (an unknown option, a bad value): made printable.
+    .configureOutput({
+      writeOut: ctx.io.stdout,
+      writeErr: ctx.io.stderr,
+      outputError: (t, write) => write(printableLines(t)),
+    })
+    .showHelpAfterError("(run a2a-evidence --help for usage)");
   const first = argv[0];
   const names = first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
   for (const name of names) (await (COMMANDS[name] as () => Promise<Register>)())(program, ctx);
+  // A usage error points at the help of the command that was run; a misspelt command, at the list.
+  for (const command of program.commands)
+    command.showHelpAfterError(`(run a2a-evidence ${command.name()} --help for usage)`);
   return program;
 }
 
@@ -88,10 +110,10 @@ async function run(argv: readonly string[], io: CliIo, host: CommandHost): Promi
       return e.exitCode === 0 ? 0 : 2;
     }
     if (e instanceof UsageError) {
-      io.stderr(`a2a-evidence: ${e.message}\n`);
+      io.stderr(`a2a-evidence: ${printable(e.message)}\n`);
       return 2;
     }
-    io.stderr(`a2a-evidence: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`a2a-evidence: internal error: ${printable(e instanceof Error ? e.message : String(e))}\n`);
     return 2;
   }
 }

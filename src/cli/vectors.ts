@@ -25,7 +25,7 @@ import { makeStyle } from "../report/style.js";
 import { verify, type VerifyRequest } from "../verify.js";
 import { printable, printableJson, printableLineStart } from "../util/printable.js";
 import { readInput } from "./read.js";
-import { wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { onlyOnce, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
 export interface VectorDifference {
   /** `exitCode`, `evidenceLevel`, or a property name. */
@@ -378,7 +378,7 @@ export async function runVectorsCommand(dirs: readonly string[], flags: VectorsF
 }
 
 export function registerVectorsCommand(program: Command, { io, setExit }: CommandContext): void {
-  program
+  const command = program
     .command("vectors")
     .summary("run conformance vectors and print which match")
     .description(
@@ -396,4 +396,5 @@ export function registerVectorsCommand(program: Command, { io, setExit }: Comman
     .action(async (dirs: string[], flags: VectorsFlags) => {
       setExit(await runVectorsCommand(dirs, flags, io));
     });
+  onlyOnce(command, ["--format"]);
 }

@@ -13,7 +13,7 @@ import { CANONICALIZATIONS, type Canonicalization } from "../card/canonicalize.j
 import { verifyCard, type CardReport, type SignatureResult } from "../card/verify.js";
 import { TOOL_VERSION } from "../version.js";
 import { printable, printableJson } from "../util/printable.js";
-import { onlyOnce, wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { onlyOnce, overwriteMessage, readFileAt, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 
 interface VerifyCardFlags {
@@ -79,6 +79,9 @@ async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): P
     return 2;
   };
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
+  const clobbered = flags.output === undefined ? undefined : readFileAt(flags.output, [path, trustPath]);
+  if (clobbered !== undefined && flags.output !== undefined)
+    return err(overwriteMessage("-o", flags.output, clobbered));
   let trust;
   if (trustPath !== undefined) {
     const bytes = await readInput(trustPath);
@@ -141,6 +144,6 @@ export function registerVerifyCardCommand(program: Command, ctx: CommandContext)
       ctx.setExit(await runVerifyCard(card, flags, ctx.io));
     });
   // A second --trust or --card-url would silently replace the first, and with it the keys pinned.
-  onlyOnce(command, ["--trust", "--card-url", "--canon", "--output"]);
+  onlyOnce(command, ["--trust", "--card-url", "--canon", "--format", "--output"]);
   return command;
 }

@@ -2,7 +2,7 @@
  * `a2a-evidence verify`: reads the inputs, the trust file and the caller's observation, calls the
  * pure `verify`, renders the report in the chosen format and returns the policy's exit code.
  */
-import { appendFileSync, closeSync, openSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { renderGithubSummary } from "../report/github.js";
 import { Option, type Command } from "commander";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
@@ -31,7 +31,16 @@ import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
 import { explanationOf } from "./inspect.js";
-import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext, type CommandHost } from "./io.js";
+import {
+  onlyOnce,
+  overwriteMessage,
+  readFileAt,
+  UsageError,
+  wrapHelp,
+  type CliIo,
+  type CommandContext,
+  type CommandHost,
+} from "./io.js";
 
 interface VerifyFlags {
   trust?: string;
@@ -117,29 +126,6 @@ interface Sink {
   write(text: string): Promise<void>;
   /** Closes the output (once: later calls only answer); false after a write error, said on stderr. */
   close(): boolean;
-}
-
-/**
- * The file among `reads` that `output` names (the same file, by device and inode, whatever the
- * spelling or links), if any: opening the report there would empty an input before it is read.
- */
-function readFileAt(output: string, reads: readonly (string | undefined)[]): string | undefined {
-  let target: { dev: number; ino: number };
-  try {
-    target = statSync(output);
-  } catch {
-    return undefined;
-  }
-  for (const path of reads) {
-    if (path === undefined || path === "-" || path === "") continue;
-    try {
-      const st = statSync(path);
-      if (st.dev === target.dev && st.ino === target.ino) return path;
-    } catch {
-      // Unreadable: reading it will say so.
-    }
-  }
-  return undefined;
 }
 
 function openSink(flags: VerifyFlags, io: CliIo): Sink | string {
@@ -284,9 +270,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
           ...(flags.checkpoints ?? []),
         ]);
   if (clobbered !== undefined && flags.output !== undefined)
-    throw new UsageError(
-      `-o: ${printable(flags.output)} is ${printable(clobbered)}, which this run reads: the report would overwrite it`,
-    );
+    throw new UsageError(overwriteMessage("-o", flags.output, clobbered));
   // Where each of this shard's inputs stands among all of them.
   const positions: number[] = [];
   expanded.paths.forEach((p, j) => {
@@ -444,7 +428,17 @@ async function writeWhole(
  * verify's single-valued options that say what is trusted, observed or required: given twice,
  * a usage error (see onlyOnce).
  */
-const ONCE = ["--trust", "--task", "--first-task", "--authority", "--tenant", "--at", "--min-evidence", "--output"];
+const ONCE = [
+  "--trust",
+  "--task",
+  "--first-task",
+  "--authority",
+  "--tenant",
+  "--at",
+  "--min-evidence",
+  "--format",
+  "--output",
+];
 
 export function registerVerifyCommand(program: Command, { io, setExit, host }: CommandContext): void {
   const command = program

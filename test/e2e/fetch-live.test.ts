@@ -91,6 +91,8 @@ describe("fetch against an @a2a-js/sdk server", () => {
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/reached TASK_STATE_COMPLETED/);
+      // The SDK server's copies of the Message are that Message: recorded as sent, no mismatch.
+      expect(Object.keys(JSON.parse(readFileSync(file, "utf8")))).toEqual(["request", "firstTask", "finalTask"]);
       const side = JSON.parse(readFileSync(`${file}.fetch.json`, "utf8"));
       expect(side.exchanges[0]).toMatchObject({ call: "SendMessage", status: 200, a2aExtensions: EXTENSION_URI });
       const report = verify({ inputs: [{ source: file, data: readFileSync(file) }], trust: TRUST });

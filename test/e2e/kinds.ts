@@ -173,6 +173,24 @@ const lowerAcceptance: TaskKind = async (k) => {
   sealAndFinish(k, { history: [k.userMessage], artifacts: [response] }, "TASK_STATE_COMPLETED", { witnesses: [] });
 };
 
+/**
+ * Shows the caller's Message with a weaker requirement (SIGNED_RECORD) in its metadata, accepts
+ * what the caller asked for, and seals what it shows: every signature holds, and only the Message
+ * the client itself sent says what was asked.
+ */
+const weakerEcho: TaskKind = async (k) => {
+  const metadata = {
+    ...(k.userMessage.metadata as Json),
+    [EXTENSION_URI]: { ...k.requirement, minimumEvidence: "SIGNED_RECORD" },
+  };
+  const shown = { ...k.userMessage, metadata };
+  publishFirstTask({ ...k, userMessage: shown }, { accept: true });
+  publishStatus(k, "TASK_STATE_WORKING");
+  const response = responseArtifact(k);
+  publishArtifact(k, response);
+  sealAndFinish(k, { history: [shown], artifacts: [response] }, "TASK_STATE_COMPLETED");
+};
+
 /** What the paused kind's agent asks, and says when it is done. */
 export const PAUSED_ASK = "Which format: text or json?";
 export const PAUSED_DONE = "Sealed in the format you chose.";
@@ -298,6 +316,7 @@ export const TASK_KINDS: Readonly<Record<string, TaskKind>> = {
   failed,
   "silent-downgrade": silentDowngrade,
   "lower-acceptance": lowerAcceptance,
+  "weaker-echo": weakerEcho,
   paused: pausedKind({ citeInterim: true }),
   "paused-drops-interim": pausedKind({ citeInterim: false }),
   "never-accepts": neverAccepts,

@@ -349,7 +349,7 @@ describe("fetch --send", () => {
     });
   }
 
-  it("sends the requirement non-blocking, polls to a terminal state, saves {firstTask, finalTask} from the exact bytes", async () => {
+  it("sends the requirement non-blocking, polls to a terminal state, saves {request, firstTask, finalTask} from the exact bytes", async () => {
     const s = await taskServer(["TASK_STATE_WORKING", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]);
     const r = await fetchCli(
       ["--url", s.url, "--binding", "rest", "--send", "--text", "seal this", "--min-evidence", "EXTERNALLY_REGISTERED"],
@@ -384,9 +384,11 @@ describe("fetch --send", () => {
       "GET /a2a/tasks/t-9",
       "GET /a2a/tasks/t-9",
     ]);
+    // The Message exactly as sent, then the two responses' own bytes.
     expect(readFileSync(r.out, "utf8")).toBe(
-      '{"firstTask":{"id":"t-9","contextId":"c","status":{"state":"TASK_STATE_SUBMITTED"}},"finalTask":{"id":"t-9","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"x":1.50}}}\n',
+      `{"request":${JSON.stringify(sent.message)},"firstTask":{"id":"t-9","contextId":"c","status":{"state":"TASK_STATE_SUBMITTED"}},"finalTask":{"id":"t-9","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"x":1.50}}}\n`,
     );
+    expect(s.requests[0]?.body).toContain(JSON.stringify(sent.message));
     const side = JSON.parse(readFileSync(`${r.out}.fetch.json`, "utf8"));
     expect(side).toMatchObject({ mode: "send", polls: 3 });
     expect(side.exchanges.map((e: { call: string }) => e.call)).toEqual(["SendMessage", "GetTask"]);
@@ -416,8 +418,9 @@ describe("fetch --send", () => {
     const r = await fetchCli(["--url", s.url, "--binding", "rest", "--send", "--text", "x"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/direct Message/);
+    const sent = JSON.stringify(JSON.parse(s.requests[0]?.body ?? "").message);
     expect(readFileSync(r.out, "utf8")).toBe(
-      '{"firstTask":{"messageId":"r","role":"ROLE_AGENT","parts":[{"text":"no"}]}}\n',
+      `{"request":${sent},"firstTask":{"messageId":"r","role":"ROLE_AGENT","parts":[{"text":"no"}]}}\n`,
     );
     expect(s.requests).toHaveLength(1);
   });

@@ -1,0 +1,51 @@
+/** A gated SDK client that keeps, for each verdict it let through, the capture the gate verified. */
+import { afterAll, beforeAll } from "vitest";
+import { evidenceGate, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
+import type { Report } from "../../src/index.js";
+import { EXTENSION_URI } from "../../producer/constants.js";
+import { producerTrust } from "../../producer/seal.js";
+import { isSend, sdkClient, Tap, type Binding } from "./client.js";
+import { E2E_AUTHORITY } from "./kinds.js";
+import { startLiveServer, type LiveServer } from "./server.js";
+
+export type Json = Record<string, unknown>;
+
+const TRUST = producerTrust({ authority: E2E_AUTHORITY });
+
+export async function gatedClient(live: LiveServer, binding: Binding, options: Partial<EvidenceGateOptions> = {}) {
+  const accepted: { report: Report; capture: Json }[] = [];
+  const gate = evidenceGate({
+    requirement: { minimumEvidence: "EXTERNALLY_REGISTERED", maximumRegistrationDelaySeconds: 60 },
+    trust: TRUST,
+    onAccepted: (report, _task, capture) => accepted.push({ report, capture }),
+    ...options,
+  });
+  const tap = new Tap();
+  const client = await sdkClient(live.baseUrl, binding, { tap, interceptors: [gate] });
+  return { client, tap, accepted };
+}
+
+/** The Message of the last SendMessage the client put on the wire. */
+export function lastSentMessage(tap: Tap): Json {
+  const body = JSON.parse(tap.last(isSend).requestBody ?? "{}");
+  return (body.params?.message ?? body.message) as Json;
+}
+
+/** The evidence requirement in a Message's metadata. */
+export const requirementOf = (message: unknown): Json | undefined =>
+  ((message as Json | undefined)?.metadata as Json | undefined)?.[EXTENSION_URI] as Json | undefined;
+
+/** A live server for the file's tests: started before them, stopped after; the getter reads it. */
+export function useLiveServer(): () => LiveServer {
+  let server: LiveServer | undefined;
+  beforeAll(async () => {
+    server = await startLiveServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error("the live server has not started");
+    return server;
+  };
+}
