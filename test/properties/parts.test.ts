@@ -6,12 +6,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { JsonNumber, fromPlain, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import { partCommitments, type PartSpec } from "../../producer/a2a.js";
+import { partCommitments, uuidFromLabel, type PartSpec } from "../../producer/a2a.js";
+import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
+import type { ExchangeOptions, TranscriptSpec } from "../../producer/options.js";
+import { verify } from "../../src/verify.js";
+import { isFailedInput } from "../../src/report/model.js";
 import { jsonText } from "../../producer/json-text.js";
 import { partsChecks, type PartsRules } from "../../src/properties/shared/parts.js";
 import { readTask } from "../../src/input/a2a.js";
 import type { Check } from "../../src/properties/shared/types.js";
-import { sha256HexOfText } from "../../src/util/bytes.js";
+import { sha256HexOfText, utf8 } from "../../src/util/bytes.js";
 import { runCli, tempFile } from "../helpers/cli.js";
 import {
   ARTIFACT_0,
@@ -437,5 +441,61 @@ describe("the verifier's parts checks on malformed commitments", () => {
   it("a raw Part whose bytes are not standard base64 FAILs parts.digest", () => {
     const checks = judge([{ raw: "not base64!" }], [fromPlain(WORKED[5]?.pc)]);
     expect(checks.map((c) => `${c.id} ${c.state}`)).toEqual(["parts.digest FAIL"]);
+  });
+});
+
+describe("per-Part commitments in an interim record, against the paused Task it came with", () => {
+  const ASK: TranscriptSpec = {
+    messageId: uuidFromLabel("parts ask"),
+    role: "ROLE_AGENT",
+    parts: ["Which seat?", { data: { seats: ["12A", "12C"] } }],
+  };
+  const TRANSCRIPT: TranscriptSpec[] = [
+    { messageId: uuidFromLabel("parts 0"), role: "ROLE_USER", parts: ["Book a seat."] },
+    ASK,
+    { transition: { from: "TASK_STATE_WORKING", to: "TASK_STATE_INPUT_REQUIRED" } },
+    { messageId: uuidFromLabel("parts 2"), role: "ROLE_USER", parts: ["12A."] },
+    { transition: { from: "TASK_STATE_INPUT_REQUIRED", to: "TASK_STATE_WORKING" } },
+    { messageId: uuidFromLabel("parts 3"), role: "ROLE_AGENT", parts: ["Booked 12A."] },
+  ];
+  const BASE: ExchangeOptions = {
+    envelope: "jsonrpc",
+    capturePolicyId: V2,
+    taskId: uuidFromLabel("parts task"),
+    contextId: uuidFromLabel("parts context"),
+    transcript: TRANSCRIPT,
+    artifacts: [
+      { artifactId: uuidFromLabel("parts seats"), name: "seats", parts: ["seat map", { raw: PDF }], after: 1 },
+    ],
+    leavesBefore: 2,
+    interim: [{ at: 2 }],
+  };
+  const terminal = buildExchange(BASE);
+  const paused = buildPausedExchange({ ...BASE, envelope: "paused", transcript: TRANSCRIPT.slice(0, 3) }).pausedTask;
+
+  function observed(task: JsonObject) {
+    const input = verify({
+      inputs: [{ source: "t", data: terminal.input }],
+      trust: terminal.trust,
+      interim: [utf8(jsonText(task))],
+    }).inputs[0];
+    if (!input || isFailedInput(input)) throw new Error(JSON.stringify(input));
+    return input;
+  }
+
+  it("the paused Task's data and raw Parts, committed per Part, PASS interim.observed (not INCONCLUSIVE)", () => {
+    const input = observed(paused);
+    expect(checkOf(input, "taskBinding", "interim.observed").state).toBe("PASS");
+    expect([input.properties.taskBinding.state, input.exitCode]).toEqual(["PASS", 0]);
+  });
+
+  it("a data value the paused Task showed that the interim record does not commit FAILs interim.observed", () => {
+    const t = fromPlain(paused) as JsonObject;
+    const ask = (t.history as JsonObject[]).find((m) => m.messageId === ASK.messageId) as JsonObject;
+    (ask.parts as JsonValue[])[1] = fromPlain({ data: { seats: ["12A", "12C", "1A"] } });
+    const input = observed(t);
+    const c = checkOf(input, "taskBinding", "interim.observed");
+    expect([c.state, input.properties.taskBinding.state, input.exitCode]).toEqual(["FAIL", "FAIL", 1]);
+    expect(c.detail).toMatch(/part 1 \(data\): digest/);
   });
 });

@@ -238,3 +238,31 @@ export function unusedResolvedChecks(rules: PartsRules, check: MakeCheck): Check
 export function resolvedContentOf(bytes: Uint8Array): ResolvedContent {
   return { sha256: sha256Hex(bytes), length: bytes.length };
 }
+
+/**
+ * One entry's Parts judged as a single fact, for checks that compare a whole record at once (an
+ * interim record against its paused Task): the first fault, or whether every Part is covered by a
+ * commitment (false for a v1 entry with data, raw or url Parts, or a url committed NOT_RESOLVED).
+ */
+export function partsVerdict(
+  entry: JsonValue | undefined,
+  parts: readonly A2APart[],
+  what: string,
+  requireAll: boolean,
+): { readonly fault?: string; readonly covered: boolean } {
+  const present = isJsonObject(entry) && hasMember(entry, "partCommitments");
+  const pcs = present ? member(entry, "partCommitments") : undefined;
+  const make: MakeCheck = (id, state, detail) => ({ id, state, detail });
+  const checks = partsChecks(
+    { present, ...(pcs !== undefined ? { partCommitments: pcs } : {}) },
+    parts,
+    what,
+    "",
+    { requireAll, used: new Set() },
+    make,
+  );
+  const failed = checks.find((c) => c.state === "FAIL");
+  if (failed) return { fault: failed.detail, covered: false };
+  if (!present) return { covered: parts.every((p) => p.content === "text") };
+  return { covered: checks.every((c) => c.state === "PASS") };
+}
