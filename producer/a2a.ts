@@ -3,13 +3,22 @@
  * and the commitments the payload makes to them (content-binding.md §6): SHA-256 of the UTF-8 of
  * the text parts joined with "\n"; other parts take no part.
  */
-import type { JsonObject } from "../src/json/value.js";
+import { fromPlain, type JsonObject, type JsonValue } from "../src/json/value.js";
 import { sha256Hex, utf8 } from "../src/util/bytes.js";
 import type { Role } from "./constants.js";
-import { jsonObject } from "./json-text.js";
+import { int, jcsDigestHex, jsonObject } from "./json-text.js";
 
-/** A text part (a string), or a structured `data` part that commitments ignore. */
-export type PartSpec = string | { readonly data: unknown; readonly mediaType?: string };
+/**
+ * A text part (a string), a structured `data` part, a file's `raw` bytes (base64, as ProtoJSON
+ * carries them) or a `url`. The v1 commitments ignore all but text; per-Part commitments
+ * (part-commitments.md) cover each. A url Part with `resolved` bytes is committed RESOLVED to them,
+ * without, NOT_RESOLVED.
+ */
+export type PartSpec =
+  | string
+  | { readonly data: unknown; readonly mediaType?: string }
+  | { readonly raw: string; readonly mediaType?: string; readonly filename?: string }
+  | { readonly url: string; readonly mediaType?: string; readonly resolved?: Uint8Array };
 
 export interface MessageSpec {
   readonly messageId: string;
@@ -52,7 +61,46 @@ export function textCommitment(parts: readonly PartSpec[]): string {
 
 export function partJson(part: PartSpec): JsonObject {
   if (typeof part === "string") return jsonObject({ text: part });
+  if ("raw" in part) return jsonObject({ filename: part.filename, mediaType: part.mediaType, raw: part.raw });
+  if ("url" in part) return jsonObject({ mediaType: part.mediaType, url: part.url });
   return jsonObject({ data: part.data, mediaType: part.mediaType ?? "application/json" });
+}
+
+/** A Part's committed mediaType: absent or "" is written null (part-commitments.md §2). */
+function mediaTypeOrNull(mediaType: string | undefined): string | null {
+  return mediaType === undefined || mediaType === "" ? null : mediaType;
+}
+
+/**
+ * The per-Part commitments of a Message's or Artifact's parts, in order (part-commitments.md §2):
+ * text by its UTF-8, data by the JCS of its value, raw by its bytes, length and mediaType, url by
+ * its locator, mediaType and what it resolved to.
+ */
+export function partCommitments(parts: readonly PartSpec[]): JsonValue[] {
+  return parts.map((part) => {
+    if (typeof part === "string") return jsonObject({ digest: sha256Hex(utf8(part)), kind: "text" });
+    if ("raw" in part) {
+      const bytes = Buffer.from(part.raw, "base64");
+      return jsonObject({
+        digest: sha256Hex(bytes),
+        kind: "raw",
+        length: int(bytes.length),
+        mediaType: mediaTypeOrNull(part.mediaType),
+      });
+    }
+    if ("url" in part) {
+      const common = { kind: "url", locator: sha256Hex(utf8(part.url)), mediaType: mediaTypeOrNull(part.mediaType) };
+      return part.resolved === undefined
+        ? jsonObject({ ...common, resolution: "NOT_RESOLVED" })
+        : jsonObject({
+            ...common,
+            digest: sha256Hex(part.resolved),
+            length: int(part.resolved.length),
+            resolution: "RESOLVED",
+          });
+    }
+    return jsonObject({ digest: jcsDigestHex(fromPlain(part.data)), kind: "data" });
+  });
 }
 
 export interface MessageContext {

@@ -45,6 +45,13 @@ export function jcsBytes(value: JsonValue): Uint8Array {
   return utf8(r.value);
 }
 
+/** hex SHA-256 of RFC 8785 JCS with ECMAScript numbers: a data Part's commitment (part-commitments.md §2). */
+export function jcsDigestHex(value: JsonValue): string {
+  const r = jcs(value);
+  if (!r.ok) throw new ProducerError("PRODUCER_CANONICALIZATION", `jcs: ${r.detail} at ${r.path ?? "$"}`);
+  return sha256Hex(utf8(r.value));
+}
+
 export interface JsonTextOptions {
   /** Sort members by code point, as Python's `sort_keys=True` does (default true). */
   readonly sortKeys?: boolean;

@@ -119,6 +119,11 @@ export interface ExchangeOptions {
   readonly authority?: string;
   readonly tenantId?: string | null;
   readonly capturePolicyId?: string;
+  /**
+   * Commit each Part of every transcript and artifact entry (`partCommitments`,
+   * part-commitments.md); default: under the capture policy a2a-server-boundary-v2 only.
+   */
+  readonly partCommitments?: boolean;
   /** The Task history, in order, with any transitions; the first message carries the requirement. */
   readonly transcript?: readonly TranscriptSpec[];
   /** The state the Task ends in (default COMPLETED). */
@@ -222,6 +227,7 @@ export function resolveOptions(o: ExchangeOptions): ResolvedOptions {
     authority: o.authority ?? "a2a-evidence-producer.example",
     tenantId: o.tenantId === undefined ? null : o.tenantId,
     capturePolicyId: o.capturePolicyId ?? "a2a-server-boundary-v1",
+    partCommitments: o.partCommitments ?? o.capturePolicyId === "a2a-server-boundary-v2",
     transcript,
     terminalState: o.terminalState ?? "TASK_STATE_COMPLETED",
     interim: o.interim ?? [],

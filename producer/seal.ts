@@ -13,7 +13,7 @@
  */
 import type { JsonObject, JsonValue } from "../src/json/value.js";
 import { bytesToBase64 } from "../src/util/bytes.js";
-import { textCommitment, type ArtifactSpec, type PartSpec } from "./a2a.js";
+import { partCommitments, textCommitment, type ArtifactSpec, type PartSpec } from "./a2a.js";
 import { producerEnvelopeOf, sealCapsule } from "./capsule.js";
 import {
   COVERAGE_SCOPE,
@@ -95,6 +95,7 @@ export function taskEvidencePayload(o: ResolvedOptions, terminalState: string, v
       artifactId: a.artifactId,
       contentCommitment: textCommitment(a.parts),
       name: a.name,
+      ...(o.partCommitments ? { partCommitments: partCommitments(a.parts) } : {}),
     })),
     sealTime: o.sealTime,
     taskId: o.taskId,
@@ -103,7 +104,7 @@ export function taskEvidencePayload(o: ResolvedOptions, terminalState: string, v
     ...(traces.length > 0
       ? { traceDigests: traces.map((t) => ({ holder: t.holder, id: t.id, traceDigest: t.traceDigest })) }
       : {}),
-    transcript: transcriptEntries(o, view.transcript),
+    transcript: transcriptEntries(o, view.transcript, o.partCommitments),
   });
 }
 

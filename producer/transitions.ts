@@ -12,7 +12,7 @@
  * text, apart from the verifier's reading of it.
  */
 import type { JsonValue } from "../src/json/value.js";
-import { textCommitment, type MessageSpec } from "./a2a.js";
+import { partCommitments, textCommitment, type MessageSpec } from "./a2a.js";
 import { TRANSITION_COMMITMENT_TAG } from "./constants.js";
 import { ProducerError } from "./errors.js";
 import { int, jsonObject, pyjsonDigestHex } from "./json-text.js";
@@ -63,12 +63,13 @@ export function transitionCommitment(
 }
 
 /** The payload's transcript: Message entries as in v3.1, transition entries where the Task paused or resumed. */
-export function transcriptEntries(ids: TaskIds, specs: readonly TranscriptSpec[]): JsonValue[] {
+export function transcriptEntries(ids: TaskIds, specs: readonly TranscriptSpec[], perPart = false): JsonValue[] {
   return specs.map((t, sequence) => {
     if (!isTransition(t)) {
       return jsonObject({
         messageId: t.messageId,
         partCommitment: textCommitment(t.parts),
+        ...(perPart ? { partCommitments: partCommitments(t.parts) } : {}),
         role: t.role,
         sequence: int(sequence),
       });

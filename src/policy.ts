@@ -29,6 +29,12 @@ export interface Policy {
    * one, else SIGNED_RECORD. NONE: no level, and no default requirements.
    */
   readonly minEvidence?: EvidenceLevelOrNone;
+  /**
+   * `--insecure-accept-uncommitted-parts` (part-commitments.md §5): a required taskBinding that is
+   * INCONCLUSIVE only because Parts of a v1 record are uncommitted (`PART_NOT_COMMITTED`) is
+   * accepted, and each input says which Parts were. It changes no state and no FAIL.
+   */
+  readonly acceptUncommittedParts?: boolean;
 }
 
 /** The level the default policy asks for when neither the caller nor the input names one. */
@@ -44,6 +50,8 @@ export interface PolicyDecision {
   readonly exitCode: InputExitCode;
   /** Why the exit code is not 0, one line per unmet part; empty when the policy holds. */
   readonly reasons: readonly string[];
+  /** What the caller's explicit opt-ins accepted that would otherwise not hold (for the input's notes). */
+  readonly accepted: readonly string[];
 }
 
 /** What the policy needs to know about the input besides the property results. */
@@ -81,8 +89,15 @@ export function decidePolicy(
   facts: PolicyFacts,
 ): PolicyDecision {
   const failing = PROPERTY_NAMES.filter((p) => properties[p].state === "FAIL");
-  if (failing.length > 0) return { exitCode: 1, reasons: failing.map((p) => `${p} FAIL: ${properties[p].detail}`) };
+  if (failing.length > 0)
+    return { exitCode: 1, reasons: failing.map((p) => `${p} FAIL: ${properties[p].detail}`), accepted: [] };
   const reasons: string[] = [];
+  const accepted: string[] = [];
+  const acceptable = (p: PropertyName): boolean => {
+    const waived = policy.acceptUncommittedParts === true ? uncommittedPartsOnly(p, properties) : undefined;
+    if (waived) accepted.push(waived);
+    return waived !== undefined;
+  };
   const required = requiredLevel(policy, level);
   // levelRank of a name it does not know is NONE's: an untyped caller's typo must not drop the level.
   if (required.level !== "NONE" && !(EVIDENCE_LEVELS as readonly string[]).includes(required.level)) {
@@ -93,7 +108,8 @@ export function decidePolicy(
     reasons.push(`evidence level ${level.achieved} is below ${required.level} (${required.source})`);
   }
   const defaults = policy.minEvidence === "NONE" ? [] : DEFAULT_REQUIRED;
-  for (const p of defaults) if (properties[p].state !== "PASS") reasons.push(defaultReason(p, properties, facts));
+  for (const p of defaults)
+    if (properties[p].state !== "PASS" && !acceptable(p)) reasons.push(defaultReason(p, properties, facts));
   for (const p of policy.require ?? []) {
     if (defaults.includes(p)) continue;
     // An untyped caller's typo names no property: nothing meets it (not a crash, not a pass).
@@ -101,10 +117,24 @@ export function decidePolicy(
       reasons.push(`required ${JSON.stringify(p)} is not a property, so nothing meets it`);
       continue;
     }
-    if (properties[p].state !== "PASS")
+    if (properties[p].state !== "PASS" && !acceptable(p))
       reasons.push(`required ${p} is ${properties[p].state}: ${properties[p].detail}`);
   }
-  return { exitCode: reasons.length > 0 ? 3 : 0, reasons };
+  return { exitCode: reasons.length > 0 ? 3 : 0, reasons, accepted };
+}
+
+/**
+ * The note for a taskBinding that is INCONCLUSIVE only for Parts nothing commits, naming each;
+ * undefined for any other property or state (any other doubt is never waived).
+ */
+function uncommittedPartsOnly(p: PropertyName, properties: Properties): string | undefined {
+  const r = properties[p];
+  if (p !== "taskBinding" || r.state !== "INCONCLUSIVE") return undefined;
+  const doubts = r.checks.filter((c) => c.state === "INCONCLUSIVE");
+  if (!doubts.every((c) => c.code === "PART_NOT_COMMITTED")) return undefined;
+  const shown = doubts.slice(0, 20).map((c) => c.subject ?? c.id);
+  const more = doubts.length > shown.length ? `, and ${doubts.length - shown.length} more` : "";
+  return `--insecure-accept-uncommitted-parts: taskBinding is INCONCLUSIVE and accepted as required: Parts nothing commits were accepted uncommitted in ${shown.join(", ")}${more}`;
 }
 
 /** Several inputs: 2 when any could not be read; otherwise the worst of 1 > 3 > 0. */

@@ -111,7 +111,11 @@ function parseCosignatures(data: InputData): Result<unknown> {
 
 /** Loads the run's material; a trust file, observation or cosignatures file that cannot be used stops the run. */
 export function openRun(request: RunRequest): Opened {
-  const policy = { require: [...(request.require ?? [])], minEvidence: request.minEvidence ?? null };
+  const policy = {
+    require: [...(request.require ?? [])],
+    minEvidence: request.minEvidence ?? null,
+    ...(request.acceptUncommittedParts === true ? { acceptUncommittedParts: true as const } : {}),
+  };
   const trust = guardedResult(() => resolveTrust(request.trust));
   if (!trust.ok) return { ok: false, policy, error: { ...failedInput("", trust).error, source: "trust" } };
   const caller = guardedResult(() => loadCallerObservation(request.task, request.firstTask, request.interim));
@@ -131,6 +135,8 @@ export function openRun(request: RunRequest): Opened {
     ...(request.tenant !== undefined ? { tenant: request.tenant } : {}),
     ...(request.cosignatures !== undefined ? { cosignatures: request.cosignatures } : {}),
     ...(request.at !== undefined ? { at: request.at } : {}),
+    ...(request.resolved !== undefined ? { resolved: request.resolved } : {}),
+    ...(request.acceptUncommittedParts === true ? { acceptUncommittedParts: true } : {}),
   };
   return { ok: true, run: runOf(policy, trust.value, caller.value, options, request.checkpoints ?? []) };
 }

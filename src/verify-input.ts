@@ -35,7 +35,7 @@ function verifyEvidence(
     evidenceId: typeof evidenceId === "string" ? evidenceId : null,
     properties,
     evidenceLevel,
-    notes: [...evidence.notes, ...carrierNotes(evidence)],
+    notes: [...evidence.notes, ...carrierNotes(evidence), ...decision.accepted],
     exitCode: decision.exitCode,
     reasons: decision.reasons,
   };

@@ -31,6 +31,7 @@ import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
 import { explanationOf } from "./inspect.js";
+import { resolvedContentOf, type ResolvedContent } from "../properties/shared/parts.js";
 import {
   onlyOnce,
   overwriteMessage,
@@ -56,6 +57,8 @@ interface VerifyFlags {
   jobs?: string;
   require?: string;
   minEvidence?: string;
+  resolved: string[];
+  insecureAcceptUncommittedParts?: boolean;
   format: FormatName;
   output?: string;
   quiet?: boolean;
@@ -81,6 +84,32 @@ function parseRequire(list: string | undefined): PropertyName[] {
 }
 
 class InputFileError extends Error {}
+
+/**
+ * `--resolved URL=FILE`, split at the last "=" (a URL may hold "=", a file name rarely does): by
+ * URL, the file the caller resolved it to. A URL given twice is a usage error, as any option
+ * that would otherwise keep one value silently.
+ */
+function parseResolved(list: readonly string[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const item of list) {
+    const at = item.lastIndexOf("=");
+    const url = at > 0 ? item.slice(0, at) : "";
+    const file = at > 0 ? item.slice(at + 1) : "";
+    if (url === "" || file === "")
+      throw new UsageError(`--resolved: "${printable(item)}" is not URL=FILE (split at the last "=")`);
+    if (files.has(url)) throw new UsageError(`--resolved: the URL "${printable(url)}" is given twice`);
+    files.set(url, file);
+  }
+  return files;
+}
+
+/** The SHA-256 and length of each --resolved file, by URL: the verifier compares them, never fetches. */
+async function readResolved(files: ReadonlyMap<string, string>): Promise<Map<string, ResolvedContent>> {
+  const resolved = new Map<string, ResolvedContent>();
+  for (const [url, file] of files) resolved.set(url, resolvedContentOf(await readOrFail(file, "--resolved")));
+  return resolved;
+}
 
 async function readOrFail(path: string, what: string): Promise<Uint8Array> {
   const r = await readInput(path);
@@ -186,7 +215,12 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.shard !== undefined && !shard)
     throw new UsageError(`--shard: "${printable(flags.shard)}" is not i/n with 1 ≤ i ≤ n (e.g. 2/4)`);
-  const policy = { require: parseRequire(flags.require), ...(minEvidence !== undefined ? { minEvidence } : {}) };
+  const policy = {
+    require: parseRequire(flags.require),
+    ...(minEvidence !== undefined ? { minEvidence } : {}),
+    ...(flags.insecureAcceptUncommittedParts ? { acceptUncommittedParts: true } : {}),
+  };
+  const resolvedFiles = parseResolved(flags.resolved);
   const fromStdin = [
     ...args,
     flags.trust,
@@ -195,6 +229,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     ...flags.interim,
     flags.cosignatures,
     ...(flags.checkpoints ?? []),
+    ...resolvedFiles.values(),
   ].filter((i) => i === "-" || i === "@-").length;
   if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
   if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
@@ -219,7 +254,11 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     io.stderr(`a2a-evidence: ${printable(continuity.message)}\n`);
     return 2;
   }
-  const reportPolicy = { require: policy.require, minEvidence: minEvidence ?? null };
+  const reportPolicy = {
+    require: policy.require,
+    minEvidence: minEvidence ?? null,
+    ...(flags.insecureAcceptUncommittedParts ? { acceptUncommittedParts: true as const } : {}),
+  };
   // Said once: the report carries every error; a one-line summary goes to stderr only when the
   // report is not on the terminal in front of the user (piped, -o, -q).
   const sayErrors = !io.stdoutIsTTY || Boolean(flags.quiet) || flags.output !== undefined;
@@ -242,6 +281,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       ...(flags.interim.length > 0
         ? { interim: await Promise.all(flags.interim.map((f) => readOrFail(f, "--interim"))) }
         : {}),
+      ...(resolvedFiles.size > 0 ? { resolved: await readResolved(resolvedFiles) } : {}),
     };
     opened = openRun(request);
   } catch (e) {
@@ -268,6 +308,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
           ...flags.interim,
           flags.cosignatures,
           ...(flags.checkpoints ?? []),
+          ...resolvedFiles.values(),
         ]);
   if (clobbered !== undefined && flags.output !== undefined)
     throw new UsageError(overwriteMessage("-o", flags.output, clobbered));
@@ -480,6 +521,16 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
         "--min-evidence <level>",
         `least evidence level that exits 0 (default: the negotiated minimum, else ${DEFAULT_MIN_EVIDENCE}; NONE also drops the default identityAuthorityBinding and taskBinding requirements)`,
       ).choices(MIN_LEVELS as string[]),
+    )
+    .option(
+      "--resolved <url=file>",
+      "the content a url Part was resolved to, compared with its RESOLVED commitment (repeatable)",
+      (item: string, previous: string[]) => [...previous, item],
+      [] as string[],
+    )
+    .option(
+      "--insecure-accept-uncommitted-parts",
+      "accept a taskBinding that is INCONCLUSIVE only because a v1 record leaves data, raw or url Parts uncommitted (named in every report)",
     )
     .addOption(new Option("--format <format>", "report format").choices(FORMAT_NAMES).default("text"))
     .option("--shard <i/n>", "verify only the i-th of n disjoint parts of the inputs (chosen by path)")

@@ -14,6 +14,7 @@ import { NET_CODES } from "./net.js";
 import { CARD_CODES } from "./card.js";
 import { PEAC_CODES } from "./peac.js";
 import { WITNESS_CODES } from "./witness.js";
+import { PARTS_CODES } from "./parts.js";
 
 export const FAILURE_CODES = [
   ...JSON_CODES,
@@ -27,6 +28,7 @@ export const FAILURE_CODES = [
   ...CARD_CODES,
   ...PEAC_CODES,
   ...WITNESS_CODES,
+  ...PARTS_CODES,
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

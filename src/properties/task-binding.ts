@@ -72,6 +72,13 @@ import { interimCitationChecks } from "./shared/citations.js";
 import { traceDigestChecks } from "./shared/traces.js";
 import { withInterim } from "./shared/interim.js";
 import { requestChecks } from "./shared/request.js";
+import {
+  CAPTURE_POLICY_V2,
+  partsChecks,
+  uncommittedKinds,
+  unusedResolvedChecks,
+  type PartsRules,
+} from "./shared/parts.js";
 
 export const CHECKS = checksFor([
   "task.observed",
@@ -92,6 +99,11 @@ export const CHECKS = checksFor([
   "transcript.unobserved",
   "transcript.transition",
   "transcript.resumption",
+  "parts.count",
+  "parts.kind",
+  "parts.digest",
+  "parts.url",
+  "parts.missing",
   "interim.cited",
   "interim.prefix",
   "interim.observed",
@@ -119,17 +131,23 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
       [...interim, ...sent.filter((c) => c.state === "FAIL")],
     );
   }
+  const rules: PartsRules = {
+    requireAll: member(payload, "capturePolicyId") === CAPTURE_POLICY_V2,
+    ...(ctx.options.resolved ? { resolved: ctx.options.resolved } : {}),
+    used: new Set(),
+  };
   const checks: Check[] = [
     fieldCheck("task.id", payload, "taskId", task.id, "Task id"),
     fieldCheck("task.contextId", payload, "contextId", task.contextId, "Task contextId"),
     terminalStateCheck(payload, task),
     optionCheck("task.authority", payload, "authority", ctx.options.authority, "--authority"),
     optionCheck("task.tenant", payload, "tenantId", ctx.options.tenant, "--tenant"),
-    ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts, carriesBundleInline(ctx)),
-    ...transcriptChecks(payload, task, ctx.firstTask),
+    ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts, carriesBundleInline(ctx), rules),
+    ...transcriptChecks(payload, task, ctx.firstTask, rules),
     ...sent,
     ...interim,
     ...traceDigestChecks(ctx, payload, task, check),
+    ...unusedResolvedChecks(rules, check),
   ];
   return decide(checks, "payload binds the observed task, terminal state, artifacts and transcript");
 }
@@ -200,9 +218,9 @@ function optionCheck(
 }
 
 /** The commitment of an Artifact's or Message's parts: SHA-256 of its text parts joined with "\n". */
-function commitmentOf(parts: readonly A2APart[]): { hex: string; otherParts: number } {
+function commitmentOf(parts: readonly A2APart[]): { hex: string; otherParts: number; textParts: number } {
   const t = textOfParts(parts);
-  return { hex: sha256HexOfText(t.text), otherParts: t.otherParts };
+  return { hex: sha256HexOfText(t.text), otherParts: t.otherParts, textParts: t.textParts };
 }
 
 /** The first value of each key and the keys seen more than once, in one pass. */
@@ -221,7 +239,7 @@ function indexBy<T>(items: readonly T[], key: (t: T) => string): { byKey: Map<st
 class ObservedArtifacts {
   readonly byId: ReadonlyMap<string, A2AArtifact>;
   private readonly byName = new Map<string, A2AArtifact[]>();
-  private readonly commitments = new Map<A2AArtifact, { hex: string; otherParts: number }>();
+  private readonly commitments = new Map<A2AArtifact, { hex: string; otherParts: number; textParts: number }>();
 
   constructor(readonly content: readonly A2AArtifact[]) {
     this.byId = indexBy(content, (a) => a.artifactId).byKey;
@@ -233,7 +251,7 @@ class ObservedArtifacts {
     }
   }
 
-  commitment(a: A2AArtifact): { hex: string; otherParts: number } {
+  commitment(a: A2AArtifact): { hex: string; otherParts: number; textParts: number } {
     let c = this.commitments.get(a);
     if (!c) {
       c = commitmentOf(a.parts);
@@ -259,6 +277,7 @@ function artifactChecks(
   task: A2ATask,
   evidenceArtifacts: ReadonlySet<A2AArtifact>,
   bundleInline: boolean,
+  rules: PartsRules,
 ): Check[] {
   const claimedList = member(payload, "nonEvidenceArtifacts");
   if (!Array.isArray(claimedList)) {
@@ -304,11 +323,8 @@ function artifactChecks(
   const claimedIds = new Set<string>();
   claimedList.forEach((entry, i) => {
     const subject = `nonEvidenceArtifacts[${i}]`;
-    checks.push(
-      isJsonObject(entry)
-        ? artifactCheck(entry, subject, observed, claimedIds)
-        : check("artifact.binding", "FAIL", "entry is not an object", { subject }),
-    );
+    if (isJsonObject(entry)) checks.push(...artifactCheck(entry, subject, observed, claimedIds, rules));
+    else checks.push(check("artifact.binding", "FAIL", "entry is not an object", { subject }));
   });
   const uncovered = observed.content.filter((a) => !claimedIds.has(a.artifactId));
   checks.push(
@@ -334,18 +350,22 @@ function artifactCheck(
   subject: string,
   observed: ObservedArtifacts,
   claimedIds: Set<string>,
-): Check {
+  rules: PartsRules,
+): Check[] {
   const id = "artifact.binding";
   const missing = ARTIFACT_MEMBERS.filter((m) => !hasMember(entry, m));
   if (missing.length > 0)
-    return check(id, "FAIL", `the entry lacks ${missing.join(", ")}: nothing to compare is never a match`, { subject });
+    return [
+      check(id, "FAIL", `the entry lacks ${missing.join(", ")}: nothing to compare is never a match`, { subject }),
+    ];
   const artifactId = member(entry, "artifactId");
   const name = member(entry, "name");
   const commitment = member(entry, "contentCommitment");
-  if (typeof artifactId !== "string") return check(id, "FAIL", "artifactId is not a string", { subject });
+  if (typeof artifactId !== "string") return [check(id, "FAIL", "artifactId is not a string", { subject })];
   if (name !== null && typeof name !== "string")
-    return check(id, "FAIL", "name is neither a string nor null", { subject });
-  if (claimedIds.has(artifactId)) return check(id, "FAIL", `artifactId ${artifactId} is committed twice`, { subject });
+    return [check(id, "FAIL", "name is neither a string nor null", { subject })];
+  if (claimedIds.has(artifactId))
+    return [check(id, "FAIL", `artifactId ${artifactId} is committed twice`, { subject })];
   claimedIds.add(artifactId);
   const values: Record<string, string> = { artifactId, contentCommitment: valueText(commitment) };
   const match = observed.byId.get(artifactId);
@@ -365,43 +385,80 @@ function artifactCheck(
             ? `; and ${same.total - same.shown.length} more artifacts have that name`
             : "")
         : "; no observed artifact has that name either";
-    return check(
-      id,
-      "FAIL",
-      `payload artifactId ${showValue(artifactId)} is not an artifact of the observed Task${hint}`,
-      { subject, values },
-    );
+    return [
+      check(id, "FAIL", `payload artifactId ${showValue(artifactId)} is not an artifact of the observed Task${hint}`, {
+        subject,
+        values,
+      }),
+    ];
   }
   const c = observed.commitment(match);
   values.recomputed = c.hex;
   if (!sameString(name, match.name)) {
-    return check(
-      id,
-      "FAIL",
-      `artifact ${artifactId}: payload name ${showValue(name)} != observed name ${showValue(match.name)}`,
-      { subject, values },
-    );
+    return [
+      check(
+        id,
+        "FAIL",
+        `artifact ${artifactId}: payload name ${showValue(name)} != observed name ${showValue(match.name)}`,
+        { subject, values },
+      ),
+    ];
   }
   if (commitment !== c.hex) {
-    return check(
-      id,
-      "FAIL",
-      `artifact ${artifactId}: contentCommitment ${showValue(commitment)} != SHA-256 of the observed text ${c.hex}`,
-      { subject, values },
-    );
+    return [
+      check(
+        id,
+        "FAIL",
+        `artifact ${artifactId}: contentCommitment ${showValue(commitment)} != SHA-256 of the observed text ${c.hex}`,
+        { subject, values },
+      ),
+    ];
+  }
+  const what = `artifact ${artifactId}`;
+  const perPart = { present: hasMember(entry, "partCommitments"), partCommitments: member(entry, "partCommitments") };
+  if (perPart.present || rules.requireAll) {
+    return [
+      check(id, "PASS", `${what}: its text matches the commitment ${c.hex}; its parts are compared one by one`, {
+        subject,
+        values,
+      }),
+      ...partsChecks(perPart, match.parts, what, subject, rules, check),
+    ];
   }
   if (c.otherParts > 0) {
-    return check(
-      id,
-      "INCONCLUSIVE",
-      `artifact ${artifactId}: its text matches the commitment ${c.hex}, but it has ${uncoveredParts(c.otherParts)}`,
-      { subject, values },
-    );
+    return [
+      check(
+        id,
+        "INCONCLUSIVE",
+        `${what}: its text matches the commitment ${c.hex}, but it has ${uncoveredParts(c.otherParts)} (${uncommittedKinds(match.parts)})`,
+        { subject, values, code: "PART_NOT_COMMITTED" },
+      ),
+    ];
   }
-  return check(id, "PASS", `artifact ${artifactId} content matches its commitment ${c.hex}`, { subject, values });
+  return [
+    check(
+      id,
+      "PASS",
+      `artifact ${artifactId} content matches its commitment ${c.hex}${splitNotCommitted(c.textParts)}`,
+      {
+        subject,
+        values,
+      },
+    ),
+  ];
 }
 
-/** One observed Message of `task` against its transcript entry, which must come after `lastIndex`. */
+/** §9.27: several text parts are bound as their joined text; the detail says the split is not. */
+function splitNotCommitted(textParts: number): string {
+  return textParts > 1
+    ? ` (its ${textParts} text parts are bound as their text joined with "\\n": the split into parts is not committed)`
+    : "";
+}
+
+/**
+ * One observed Message of `task` against its transcript entry, which must come after `lastIndex`;
+ * with per-Part commitments (or under the v2 capture policy), its Parts' checks follow.
+ */
 function messageCheck(
   id: "transcript.message" | "transcript.statusMessage" | "transcript.firstTask",
   m: A2AMessage,
@@ -409,51 +466,60 @@ function messageCheck(
   lastIndex: number,
   subject: string,
   task: A2ATask,
-): Check {
+  rules: PartsRules,
+): Check[] {
   const t = textOfParts(m.parts);
   const recomputed = sha256HexOfText(t.text);
   const values: Record<string, string> = { recomputed, partCommitment: valueText(entry.partCommitment) };
-  if (entry.index < lastIndex) {
-    return check(
-      id,
-      "FAIL",
-      `message ${m.messageId} is out of order: transcript[${entry.index}] comes before an earlier observed message`,
-      { subject, values },
-    );
+  const fault = messageFault(m, entry, lastIndex, recomputed, task);
+  if (fault) return [check(id, "FAIL", fault, { subject, values })];
+  const at = `message ${m.messageId} (${m.role}) at transcript[${entry.index}]`;
+  const perPart = { present: entry.partCommitments !== undefined, partCommitments: entry.partCommitments };
+  if (perPart.present || rules.requireAll) {
+    return [
+      check(id, "PASS", `${at}: its text matches ${recomputed}; its parts are compared one by one`, {
+        subject,
+        values,
+      }),
+      ...partsChecks(perPart, m.parts, `message ${m.messageId}`, subject, rules, check),
+    ];
   }
-  if (entry.role !== m.role) {
-    return check(
-      id,
-      "FAIL",
-      `message ${m.messageId}: transcript role ${showValue(entry.role)} != observed role ${m.role}`,
-      { subject, values },
-    );
-  }
-  if (entry.partCommitment !== recomputed) {
-    return check(
-      id,
-      "FAIL",
-      `message ${m.messageId}: partCommitment ${showValue(entry.partCommitment)} != SHA-256 of its text ${recomputed}`,
-      { subject, values },
-    );
-  }
-  const foreign = foreignIds(m, task);
-  if (foreign) return check(id, "FAIL", foreign, { subject, values });
   if (t.otherParts > 0) {
-    return check(
-      id,
-      "INCONCLUSIVE",
-      `message ${m.messageId} (${m.role}) at transcript[${entry.index}]: its text matches ${recomputed}, but it has ${uncoveredParts(t.otherParts)}`,
-      { subject, values },
-    );
+    return [
+      check(
+        id,
+        "INCONCLUSIVE",
+        `${at}: its text matches ${recomputed}, but it has ${uncoveredParts(t.otherParts)} (${uncommittedKinds(m.parts)})`,
+        { subject, values, code: "PART_NOT_COMMITTED" },
+      ),
+    ];
   }
-  return check(id, "PASS", `message ${m.messageId} (${m.role}) at transcript[${entry.index}] matches ${recomputed}`, {
-    subject,
-    values,
-  });
+  return [check(id, "PASS", `${at} matches ${recomputed}${splitNotCommitted(t.textParts)}`, { subject, values })];
 }
 
-function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask | undefined): Check[] {
+/** Why an observed Message does not match its entry (order, role, text commitment, foreign ids). */
+function messageFault(
+  m: A2AMessage,
+  entry: MessageEntry,
+  lastIndex: number,
+  recomputed: string,
+  task: A2ATask,
+): string | undefined {
+  if (entry.index < lastIndex)
+    return `message ${m.messageId} is out of order: transcript[${entry.index}] comes before an earlier observed message`;
+  if (entry.role !== m.role)
+    return `message ${m.messageId}: transcript role ${showValue(entry.role)} != observed role ${m.role}`;
+  if (entry.partCommitment !== recomputed)
+    return `message ${m.messageId}: partCommitment ${showValue(entry.partCommitment)} != SHA-256 of its text ${recomputed}`;
+  return foreignIds(m, task);
+}
+
+function transcriptChecks(
+  payload: JsonObject,
+  task: A2ATask,
+  firstTask: A2ATask | undefined,
+  rules: PartsRules,
+): Check[] {
   const transcript = member(payload, "transcript");
   if (!Array.isArray(transcript))
     return [check("transcript.sequence", "FAIL", "taskEvidencePayload.transcript is not an array")];
@@ -490,7 +556,7 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
   // After the terminal Task's own checks, so a defect of what GetTask shows is reported first.
   const first =
     firstTask && firstTask.id === task.id && (firstTask.contextId ?? "") === (task.contextId ?? "")
-      ? firstTaskChecks(firstTask, entries, byId)
+      ? firstTaskChecks(firstTask, entries, byId, rules)
       : [];
   const matched = new Set<string>();
   let lastIndex = -1;
@@ -526,12 +592,12 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
     }
     if (matched.has(m.messageId)) continue; // a repeated messageId: already FAILed as ambiguous
     matched.add(m.messageId);
-    const c = messageCheck("transcript.message", m, entry, lastIndex, subject, task);
+    const c = messageCheck("transcript.message", m, entry, lastIndex, subject, task, rules);
     if (entry.index >= lastIndex) lastIndex = entry.index;
-    checks.push(c);
+    checks.push(...c);
   }
   if (task.statusMessage)
-    checks.push(statusMessageCheck(task.statusMessage, historyById, byId, matched, lastIndex, task));
+    checks.push(...statusMessageCheck(task.statusMessage, historyById, byId, matched, lastIndex, task, rules));
   checks.push(...first);
   const unobserved = entries.filter((e) => !matched.has(e.messageId));
   if (unobserved.length > 0) {
@@ -578,6 +644,7 @@ function firstTaskChecks(
   first: A2ATask,
   entries: readonly MessageEntry[],
   byId: ReadonlyMap<string, MessageEntry>,
+  rules: PartsRules,
 ): Check[] {
   const checks: Check[] = [];
   let lastIndex = -1;
@@ -608,7 +675,7 @@ function firstTaskChecks(
       lastIndex = entry.index;
       continue;
     }
-    checks.push(messageCheck("transcript.firstTask", m, entry, lastIndex, subject, first));
+    checks.push(...messageCheck("transcript.firstTask", m, entry, lastIndex, subject, first, rules));
     if (entry.index >= lastIndex) lastIndex = entry.index;
   }
   return checks;
@@ -627,35 +694,42 @@ function statusMessageCheck(
   matched: Set<string>,
   lastIndex: number,
   task: A2ATask,
-): Check {
+  rules: PartsRules,
+): Check[] {
   const id = "transcript.statusMessage";
   const subject = `status.message ${m.messageId}`;
   const inHistory = historyById.get(m.messageId);
   if (inHistory) {
     if (!jsonEquals(inHistory.json, m.json)) {
-      return check(
-        id,
-        "FAIL",
-        `status.message has the messageId of ${inHistory.path} but different content: one messageId, two observations`,
-        { subject },
-      );
+      return [
+        check(
+          id,
+          "FAIL",
+          `status.message has the messageId of ${inHistory.path} but different content: one messageId, two observations`,
+          { subject },
+        ),
+      ];
     }
-    return check(id, "PASS", `status.message is the history message ${inHistory.path} (same messageId and content)`, {
-      subject,
-    });
+    return [
+      check(id, "PASS", `status.message is the history message ${inHistory.path} (same messageId and content)`, {
+        subject,
+      }),
+    ];
   }
   const entry = byId.get(m.messageId);
   if (!entry) {
-    return check(
-      id,
-      "INCONCLUSIVE",
-      `status.message ${m.messageId} (${m.role}) is observed but not committed by the transcript`,
-      {
-        subject,
-        values: { recomputed: sha256HexOfText(textOfParts(m.parts).text) },
-      },
-    );
+    return [
+      check(
+        id,
+        "INCONCLUSIVE",
+        `status.message ${m.messageId} (${m.role}) is observed but not committed by the transcript`,
+        {
+          subject,
+          values: { recomputed: sha256HexOfText(textOfParts(m.parts).text) },
+        },
+      ),
+    ];
   }
   matched.add(m.messageId);
-  return messageCheck(id, m, entry, lastIndex, subject, task);
+  return messageCheck(id, m, entry, lastIndex, subject, task, rules);
 }

@@ -59,6 +59,8 @@ export interface PolicyReport {
   readonly require: readonly PropertyName[];
   /** The caller's --min-evidence, or null for the default: the negotiated minimum, else SIGNED_RECORD. */
   readonly minEvidence: EvidenceLevelOrNone | null;
+  /** Present (true) only when the caller passed --insecure-accept-uncommitted-parts. */
+  readonly acceptUncommittedParts?: true;
   readonly exitCode: ExitCode;
 }
 

@@ -92,7 +92,7 @@ function renderInput(input: InputReport, { verbose, style }: RenderOptions): str
     `  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${t(lvl.claimed ?? "none")} · negotiated ${t(lvl.negotiated ?? "none")}`,
   );
   if (verbose) for (const n of input.notes) lines.push(`  ${style.dim(`note: ${t(n)}`)}`);
-  lines.push(...exitReason(input).map((l) => `  ${l}`));
+  lines.push(...exitReason(input, verbose).map((l) => `  ${l}`));
   return lines;
 }
 
@@ -106,16 +106,18 @@ function renderCheck(c: Check, style: Style): string[] {
  * The closing lines of an input: every reason the policy does not hold, then one line a CI log
  * reader understands on its own — what the exit code means and what decided it.
  */
-function exitReason(input: VerifiedInput): string[] {
+function exitReason(input: VerifiedInput, verbose: boolean): string[] {
   const { exitCode, reasons } = input;
-  if (exitCode === 0) return [`exit 0: the policy holds (evidence level ${input.evidenceLevel.achieved})`];
+  // What the caller's explicit --insecure-… opt-in accepted is said beside the exit, never only under -v.
+  const waived = verbose ? [] : input.notes.filter((n) => n.startsWith("--insecure-")).map((n) => `note: ${t(n)}`);
+  if (exitCode === 0) return [...waived, `exit 0: the policy holds (evidence level ${input.evidenceLevel.achieved})`];
   const list = [exitCode === 1 ? "FAIL:" : "policy not met:", ...reasons.map((r) => `  - ${t(r)}`)];
   const more = reasons.length > 1 ? `; and ${reasons.length - 1} more reason(s) above` : "";
   if (exitCode === 1) {
     const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
     return [...list, `exit 1: the evidence FAILs (tamper, mismatch or forgery): ${failing.join(", ")}`];
   }
-  return [...list, `exit 3: nothing FAILs, but the policy is not met: ${t(reasons[0] ?? "")}${more}`];
+  return [...waived, ...list, `exit 3: nothing FAILs, but the policy is not met: ${t(reasons[0] ?? "")}${more}`];
 }
 
 /** The run's last line when there are several inputs: the worst exit code and where it comes from. */

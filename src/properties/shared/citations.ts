@@ -24,6 +24,7 @@ import { firstDifference, listCapped, showValue, type Difference } from "../../j
 import { asSafeInteger, isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
 import { isHex64, sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AMessage } from "../../input/a2a.js";
+import { CAPTURE_POLICY_V2, partsVerdict } from "./parts.js";
 import { INTERRUPTED_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
 import type { EvidenceContext } from "./context.js";
 import type { Check, State } from "./types.js";
@@ -366,6 +367,7 @@ function observedCheck(
   });
   // Parts no commitment covers: counted, so a match of the text is not read as a match of the content.
   let uncovered = 0;
+  const perPart = member(payload, "capturePolicyId") === CAPTURE_POLICY_V2;
   let last = -1;
   let resuming: number | undefined;
   const history = task.history ?? [];
@@ -393,7 +395,9 @@ function observedCheck(
         `the paused Task's Message ${m.messageId} is not what the interim record commits at transcript[${e.index}] (role, or partCommitment != ${recomputed})`,
       );
     }
-    uncovered += text.otherParts;
+    const parts = partsVerdict(e.entry, m.parts, `the paused Task's Message ${m.messageId}`, perPart);
+    if (parts.fault) return fail(parts.fault);
+    if (!parts.covered) uncovered += Math.max(1, text.otherParts);
   }
   // The request the paused Task shows is its status.message (the SDKs also append it to history):
   // what the caller was asked at the pause is part of what the record sealed there describes.
@@ -423,7 +427,9 @@ function observedCheck(
     }
     const foreign = foreignIds(shown, task);
     if (foreign) return fail(`the paused Task's ${foreign}`);
-    uncovered += text.otherParts;
+    const parts = partsVerdict(e.entry, shown.parts, `the paused Task's status.message ${shown.messageId}`, perPart);
+    if (parts.fault) return fail(parts.fault);
+    if (!parts.covered) uncovered += Math.max(1, text.otherParts);
   }
   const effects = effectsOf(payload) ?? new Map<string, JsonValue>();
   const shownEffects = new Set<string>();
@@ -447,7 +453,9 @@ function observedCheck(
         `the paused Task's artifact ${a.artifactId} is named ${showValue(a.name ?? "")}, but the interim record commits it as ${showValue(name)}`,
       );
     }
-    uncovered += text.otherParts;
+    const parts = partsVerdict(entry, a.parts, `the paused Task's artifact ${a.artifactId}`, perPart);
+    if (parts.fault) return fail(parts.fault);
+    if (!parts.covered) uncovered += Math.max(1, text.otherParts);
   }
   // The other way too: an effect the record dates before the pause that the paused Task did not
   // show was done later (a re-issued interim record can be sealed after the pause).

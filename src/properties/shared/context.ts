@@ -15,6 +15,7 @@ import type { Evidence } from "../../input/load.js";
 import type { TrustConfig } from "../../trust/config.js";
 import type { CrossInputFindings } from "../../witness/equivocation.js";
 import { narrowIntegralNumbers } from "./widening.js";
+import type { ResolvedContent } from "./parts.js";
 
 export interface VerifyOptions {
   /** The authority the caller expects the producer to be (`--authority`). */
@@ -27,6 +28,11 @@ export interface VerifyOptions {
   readonly crossInput?: CrossInputFindings;
   /** The time to judge time rules against (`--at`, RFC 3339); without it they are not checked. */
   readonly at?: string;
+  /**
+   * What the caller resolved URLs to (`--resolved URL=FILE`), by URL: compared with a url Part's
+   * RESOLVED commitment. The verifier itself never fetches a URL.
+   */
+  readonly resolved?: ReadonlyMap<string, ResolvedContent>;
 }
 
 export interface Digest {

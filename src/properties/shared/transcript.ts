@@ -44,6 +44,8 @@ export interface MessageEntry {
   readonly messageId: string;
   readonly role: JsonValue;
   readonly partCommitment: JsonValue;
+  /** Per-Part commitments (part-commitments.md), when the entry carries them. */
+  readonly partCommitments?: JsonValue;
 }
 
 export interface TransitionEntry {
@@ -97,6 +99,7 @@ export function readTranscript(transcript: readonly JsonValue[]): { entries: Tra
       messageId,
       role: member(e, "role") as JsonValue,
       partCommitment: member(e, "partCommitment") as JsonValue,
+      ...(hasMember(e, "partCommitments") ? { partCommitments: member(e, "partCommitments") as JsonValue } : {}),
     });
   }
   return { entries };
