@@ -53,7 +53,7 @@ export function uncommittedKinds(parts: readonly A2APart[]): string {
  * entry; `what` names the observed Message or Artifact in details.
  */
 export function partsChecks(
-  entry: { readonly partCommitments?: JsonValue; readonly present: boolean },
+  entry: { readonly partCommitments?: JsonValue | undefined; readonly present: boolean },
   parts: readonly A2APart[],
   what: string,
   subject: string,
