@@ -97,6 +97,15 @@ function place(shards: readonly GivenReport[]): InputReport[] | string {
   return [...at.keys()].sort((x, y) => x - y).map((p) => (at.get(p) as { input: InputReport }).input);
 }
 
+/** With every shard given and run, each of the run's inputs is in some shard's report. */
+function uncovered(shards: readonly GivenReport[], inputs: number): string | undefined {
+  const shard = shards[0]?.report.shard;
+  if (shard?.total === undefined || shards.some((g) => g.report.shard?.positions === undefined)) return undefined;
+  if (shards.length === shard.count && inputs !== shard.total)
+    return `the shards' reports hold ${inputs} of the run's ${shard.total} inputs (shard.positions)`;
+  return undefined;
+}
+
 /** The report of the whole run; shards not given are an error unless `allowMissing`. */
 export function mergeReports(given: readonly GivenReport[], allowMissing: boolean): Merged {
   if (given.length === 0) return { ok: false, message: "no report to merge" };
@@ -113,6 +122,8 @@ export function mergeReports(given: readonly GivenReport[], allowMissing: boolea
   const ordered = first.shard ? [...slots.keys()].sort((x, y) => x - y).map((i) => slots.get(i) as GivenReport) : given;
   const inputs = place(ordered);
   if (typeof inputs === "string") return { ok: false, message: inputs };
+  const gap = uncovered(ordered, inputs.length);
+  if (gap !== undefined) return { ok: false, message: gap };
   const error: InputError | undefined = ordered.find((g) => g.report.error !== undefined)?.report.error;
   const exitCode = worstExit([...inputs.map((i) => i.exitCode), ...(error ? [2 as const] : [])]);
   const report: Report = {

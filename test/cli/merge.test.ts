@@ -238,6 +238,20 @@ describe("merge refuses what is not one run's shards (exit 2, naming the file)",
     expect(r.stderr).toContain(`${files[0]} and ${forged} disagree about input ${a.shard.positions[0] + 1} of the run`);
   });
 
+  it("shards that together leave out an input of the run", async () => {
+    const { files } = await shards(2, base);
+    const a = JSON.parse(readFileSync(files[0] as string, "utf8"));
+    a.inputs.pop();
+    a.shard.positions.pop();
+    const cut = join(dir(), "cut.json");
+    writeFileSync(cut, JSON.stringify(a));
+    const r = await runCli(["merge", cut, files[1] as string]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `a2a-evidence: merge: the shards' reports hold ${INPUTS.length - 1} of the run's ${INPUTS.length} inputs (shard.positions)\n`,
+    );
+  });
+
   it("a file that is not strict JSON, or not a report, is named with the JSON path at fault", async () => {
     const { files } = await shards(2, base);
     const at = dir();
