@@ -6,9 +6,11 @@
 // action's own checkout (bin/ beside this file): the action's version is the verifier's.
 //
 // Its inputs are the INPUT_* variables action.yml sets: INPUT_PATHS (one per line), INPUT_TRUST,
-// INPUT_REQUIRE, INPUT_MIN_EVIDENCE, INPUT_SHARD, INPUT_JUNIT, INPUT_JSON.
+// INPUT_REQUIRE, INPUT_MIN_EVIDENCE, INPUT_SHARD, INPUT_JUNIT, INPUT_JSON, and INPUT_MERGE: the
+// JSON reports of a run's shards (files or folders of *.json, one per line) to merge instead of
+// verifying; the same views and outputs are then those of the whole run.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,11 +35,29 @@ function verifyArgs(json) {
   ]) {
     if (input(name) !== "") args.push(flag, input(name));
   }
-  const paths = input("PATHS")
+  const paths = lines("PATHS");
+  return paths.length === 0 ? undefined : [...args, "--", ...paths];
+}
+
+/** An input's lines, blank ones and those starting with '#' left out. */
+function lines(name) {
+  return input(name)
     .split(/\r?\n/)
     .map((p) => p.trim())
     .filter((p) => p !== "" && !p.startsWith("#"));
-  return paths.length === 0 ? undefined : [...args, "--", ...paths];
+}
+
+/** The merge command's arguments: each folder named stands for its *.json files, in name order. */
+function mergeArgs(json) {
+  const reports = lines("MERGE").flatMap((p) =>
+    existsSync(p) && statSync(p).isDirectory()
+      ? readdirSync(p)
+          .filter((f) => f.endsWith(".json"))
+          .sort()
+          .map((f) => join(p, f))
+      : [p],
+  );
+  return reports.length === 0 ? undefined : ["merge", "--format", "json", "-o", json, "--", ...reports];
 }
 
 function cli(args) {
@@ -66,9 +86,10 @@ function output(values) {
 function main() {
   const json = input("JSON") || join(env.RUNNER_TEMP || tmpdir(), `a2a-evidence-report-${process.pid}.json`);
   const junit = input("JUNIT");
-  const args = verifyArgs(json);
+  const merging = input("MERGE") !== "";
+  const args = merging ? mergeArgs(json) : verifyArgs(json);
   if (!args) {
-    fail("the paths input names no input");
+    fail(merging ? "the merge input names no report" : "the paths input names no input");
     output({ "exit-code": 2, ...counts(""), report: "", junit: "" });
     return 2;
   }

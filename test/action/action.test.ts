@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
@@ -106,6 +106,7 @@ describe.skipIf(!BUILT)("the GitHub Action's verify step, as the runner runs it"
       [
         "INPUT_JSON",
         "INPUT_JUNIT",
+        "INPUT_MERGE",
         "INPUT_MIN_EVIDENCE",
         "INPUT_PATHS",
         "INPUT_REQUIRE",
@@ -159,6 +160,39 @@ describe.skipIf(!BUILT)("the GitHub Action's verify step, as the runner runs it"
     expect(r.stdout).toMatch(/^::error file=[^,]*neg-taskBinding-task-id\/input\.json,title=[^:]*taskBinding[^:]*::/m);
     expect(r.summary).toMatch(/neg-taskBinding-task-id/);
     expect(readFileSync(join(dir, "junit.xml"), "utf8")).toMatch(/<failure/);
+  });
+
+  it("a matrix of shards, then a merge step over their reports' folder: the whole run's report, outputs and exit code", () => {
+    const reports = mkdtempSync(join(tmpdir(), "a2a-evidence-action-shards-"));
+    const inputs = {
+      paths: ["valid-minimal", "neg-taskBinding-task-id", "valid-rich", "valid-capture"]
+        .map((n) => join(VECTORS, n, "input.json"))
+        .join("\n"),
+      trust: join(VECTORS, "valid-capture", "trust.json"),
+      junit: "",
+    };
+    for (const i of [1, 2, 3]) {
+      const shard = runAction({ ...inputs, shard: `${i}/3`, json: join(reports, `shard-${i}.json`) });
+      expect(shard.outputs["exit-code"]).toBe(String(shard.code));
+    }
+    const whole = runAction({ ...inputs, json: join(reports, "..", `${basename(reports)}-whole.json`) });
+    const merged = runAction({
+      merge: reports,
+      junit: "",
+      json: join(reports, "..", `${basename(reports)}-merged.json`),
+    });
+    expect(merged.code).toBe(whole.code);
+    expect(merged.code).toBe(1);
+    expect(readFileSync(merged.outputs.report as string, "utf8")).toBe(
+      readFileSync(whole.outputs.report as string, "utf8"),
+    );
+    const { report: _m, ...mergedCounts } = merged.outputs;
+    const { report: _w, ...wholeCounts } = whole.outputs;
+    expect(mergedCounts).toEqual(wholeCounts);
+    expect(merged.summary).toBe(whole.summary);
+    const none = runAction({ merge: "# nothing" });
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe("::error title=a2a-evidence::the merge input names no report\n");
   });
 
   it("no input named, or a usage error: exit 2, said as an annotation and in the summary", () => {
