@@ -65,9 +65,11 @@ function byShard(given: readonly GivenReport[]): Map<number, GivenReport> | stri
   const whole = given.find((g) => g.report.shard === undefined);
   if (whole && given.length > 1)
     return `${whole.file} is the report of a whole run (verify without --shard): it can only be merged alone`;
-  const first = given[0] as GivenReport;
   const slots = new Map<number, GivenReport>();
   if (whole) return slots.set(1, whole);
+  // Compared with a report that has the digests (a shard that could not start has none), so two
+  // reports of different runs are never let through by one beside them that cannot tell.
+  const first = given.find((g) => g.report.shard?.digests !== undefined) ?? (given[0] as GivenReport);
   for (const g of given) {
     const why = g === first ? undefined : difference(first.report, g.report);
     if (why !== undefined) return `${g.file} is not of the same run as ${first.file}: ${why}`;

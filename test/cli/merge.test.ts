@@ -238,6 +238,40 @@ describe("merge refuses what is not one run's shards (exit 2, naming the file)",
     expect(r.stderr).toContain(`${files[0]} and ${forged} disagree about input ${a.shard.positions[0] + 1} of the run`);
   });
 
+  it("a shard that could not start is kept as an error, and cannot let shards of two runs through", async () => {
+    const badTrust = join(dir(), "trust.json");
+    writeFileSync(badTrust, "{");
+    const broken = await runCli(["verify", "--format", "json", "--shard", "1/3", "--trust", badTrust, ...INPUTS]);
+    expect(broken.code).toBe(2);
+    const first = join(dir(), "shard-1.json");
+    writeFileSync(first, broken.stdout);
+    expect(JSON.parse(broken.stdout).shard).toEqual({ index: 1, count: 3 });
+    const good = await shards(3, base);
+    const otherTrust = join(dir(), "trust.json");
+    writeFileSync(otherTrust, `${readFileSync(TRUST, "utf8")} `);
+    const other = await shards(3, ["--trust", otherTrust, ...INPUTS]);
+    const mixed = await runCli(["merge", first, good.files[1] as string, other.files[2] as string]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(
+      `${other.files[2]} is not of the same run as ${good.files[1]}: the trust file differs`,
+    );
+    const partial = await runCli([
+      "merge",
+      "--format",
+      "json",
+      first,
+      good.files[1] as string,
+      good.files[2] as string,
+    ]);
+    const report = JSON.parse(partial.stdout);
+    expect(report.error.code).toBe("TRUST_NOT_JSON");
+    const held = [1, 2].map((k) => JSON.parse(readFileSync(good.files[k] as string, "utf8")).inputs.length);
+    expect(report.inputs).toHaveLength((held[0] as number) + (held[1] as number));
+    const codes = report.inputs.map((i: { exitCode: 0 | 1 | 2 | 3 }) => i.exitCode);
+    expect(partial.code).toBe(worstExit([...codes, 2]));
+    expect(report.policy.exitCode).toBe(partial.code);
+  });
+
   it("shards that together leave out an input of the run", async () => {
     const { files } = await shards(2, base);
     const a = JSON.parse(readFileSync(files[0] as string, "utf8"));
