@@ -43,6 +43,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   fetch: async () => (await import("./fetch.js")).registerFetchCommand,
   "verify-card": async () => (await import("./verify-card.js")).registerVerifyCardCommand,
   vectors: async () => (await import("./vectors.js")).registerVectorsCommand,
+  merge: async () => (await import("./merge.js")).registerMergeCommand,
 };
 
 async function buildProgram(ctx: CommandContext, argv: readonly string[]): Promise<Command> {

@@ -13,6 +13,7 @@ import {
   type InputError,
   type InputReport,
   type Report,
+  withShard,
 } from "../report/model.js";
 import { FORMAT_NAMES, isTextFormat, render, streamingRenderer, type FormatName } from "../report/index.js";
 import { Tally } from "../report/summary.js";
@@ -27,6 +28,7 @@ import type { InputCheckpoints } from "../witness/equivocation.js";
 import { DEFAULT_MIN_EVIDENCE } from "../policy.js";
 import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
 import { readInput } from "./read.js";
+import { shardReport, type RunGiven } from "./shard-run.js";
 import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
@@ -204,6 +206,20 @@ function forWorkers(request: RunRequest, cosignatures: Uint8Array | undefined): 
   return cosignatures === undefined ? rest : { ...rest, cosignatures };
 }
 
+/** What the run was given beside its inputs, for a shard's report (the files as the bytes read). */
+function given(request: RunRequest): Omit<RunGiven, "continuity"> {
+  const bytes = (d: unknown) => (d instanceof Uint8Array ? d : undefined);
+  return {
+    trust: bytes(request.trust),
+    task: bytes(request.task),
+    firstTask: bytes(request.firstTask),
+    interim: request.interim?.filter((d) => d instanceof Uint8Array),
+    authority: request.authority,
+    tenant: request.tenant,
+    at: request.at,
+  };
+}
+
 async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: CommandHost): Promise<number> {
   const minEvidence = flags.minEvidence as EvidenceLevelOrNone | undefined;
   if (minEvidence !== undefined && !MIN_LEVELS.includes(minEvidence)) {
@@ -245,8 +261,10 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   if (fromStdin > 0 && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
 
   let cosignatureBytes: Uint8Array | undefined;
+  const continuityBytes: Uint8Array[] = [];
   const continuity = await readContinuityFlags(flags, async (path) => {
     const r = await readInput(path);
+    if (r.ok) continuityBytes.push(r.bytes);
     if (r.ok && path === flags.cosignatures) cosignatureBytes = r.bytes;
     return r;
   });
@@ -289,7 +307,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     opened = { ok: false, policy: reportPolicy, error: { code: "INPUT_UNREADABLE", message: e.message } };
   }
   if (!opened.ok) {
-    const report = errorReport(opened.policy, opened.error);
+    const report = withShard(errorReport(opened.policy, opened.error), shard);
     if (sayErrors) io.stderr(errorLine(errorSource(opened.error, trustPath, flags), opened.error));
     return writeWhole(report, flags, io, options);
   }
@@ -318,6 +336,8 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     if (!shard || inShard(p, shard)) positions.push(j);
   });
   const paths = positions.map((j) => expanded.paths[j] as string);
+  const shardMember =
+    shard && shardReport(shard, expanded, positions, { ...given(request), continuity: continuityBytes });
   // The other shards' inputs are not verified here, but their checkpoints are compared with this
   // shard's, in the whole run's order: a log forked between two inputs is found whichever shards
   // they fall in, and each input's report is what the whole run says of it.
@@ -393,7 +413,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       progress.tick("verifying");
     };
     const explained: string[] = [];
-    if (streaming && out) await out.write(streaming.head());
+    if (streaming && out) await out.write(streaming.head(shardMember));
     for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
     if (pool) {
       // Each input to the worker that took its sighting, which holds the bytes of a pipe.
@@ -430,9 +450,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
 }
 
 /** A format written once every input is in (junit, github, html), or a report of a run that could not start. */
-async function writeWhole(
+export async function writeWhole(
   report: Report,
-  flags: VerifyFlags,
+  flags: Pick<VerifyFlags, "quiet" | "format" | "output">,
   io: CliIo,
   options: { verbose: boolean; style: ReturnType<typeof makeStyle> },
 ): Promise<number> {

@@ -12,7 +12,7 @@ import { renderHtml } from "./html.js";
 import { renderNdjson, ndjsonInput, ndjsonTail } from "./ndjson.js";
 import { jsonHead, jsonInput, jsonTail } from "./json.js";
 import { textInput, textTail } from "./text.js";
-import type { InputReport } from "./model.js";
+import type { InputReport, ShardReport } from "./model.js";
 import type { Tally } from "./summary.js";
 
 export type Renderer = (report: Report, options: RenderOptions) => string;
@@ -45,7 +45,8 @@ export function render(format: FormatName, report: Report, options: RenderOption
  * report. The others (junit, github, html) are rendered once every input is in.
  */
 export interface StreamingRenderer {
-  readonly head: () => string;
+  /** `shard`: the shard of a run the report is of (`verify --shard`), for the formats that say so. */
+  readonly head: (shard?: ShardReport) => string;
   readonly input: (input: InputReport, index: number) => string;
   readonly tail: (tally: Tally, policy: Report["policy"]) => string;
 }

@@ -4,7 +4,7 @@
  * written in pieces — head, one input at a time, tail — that concatenate to exactly the same bytes,
  * so a run over thousands of inputs never holds the whole document.
  */
-import type { InputReport, Report } from "./model.js";
+import type { InputReport, Report, ShardReport } from "./model.js";
 import type { RenderOptions } from "./options.js";
 import type { Summary } from "./summary.js";
 import { TOOL } from "./model.js";
@@ -27,9 +27,10 @@ export function renderJson(report: Report, _options?: RenderOptions): string {
   return `${stringify(report, 0)}\n`;
 }
 
-/** Everything before the first input: `{"reportVersion": 1, "tool": …, "inputs": [`. */
-export function jsonHead(): string {
-  return `{\n  "reportVersion": 1,\n  "tool": ${stringify(TOOL, 1)},\n  "inputs": [`;
+/** Everything before the first input: `{"reportVersion": 1, "tool": …, "shard"?: …, "inputs": [`. */
+export function jsonHead(shard?: ShardReport): string {
+  const part = shard === undefined ? "" : `\n  "shard": ${stringify(shard, 1)},`;
+  return `{\n  "reportVersion": 1,\n  "tool": ${stringify(TOOL, 1)},${part}\n  "inputs": [`;
 }
 
 export function jsonInput(input: InputReport, index: number): string {

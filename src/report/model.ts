@@ -64,9 +64,34 @@ export interface PolicyReport {
   readonly exitCode: ExitCode;
 }
 
+/**
+ * What a report of one shard of a run (`verify --shard i/n`) says of the run it is a part of, so
+ * `merge` can refuse to combine parts of different runs and put each input back in its place.
+ * Only a sharded run's report carries it: the report of a whole run stays as it was.
+ */
+export interface ShardReport {
+  readonly index: number;
+  readonly count: number;
+  /** How many inputs the whole run has (absent when the run could not start). */
+  readonly total?: number;
+  /** Where each of this report's inputs stands among the whole run's, from 0, in the report's order. */
+  readonly positions?: readonly number[];
+  /** What defines the run, beside the tool and the policy (absent when the run could not start). */
+  readonly digests?: {
+    /** The whole run's list of inputs, in order (the paths, and the arguments that could not be expanded). */
+    readonly inputs: string;
+    /** The trust file's bytes; null when no trust file was given. */
+    readonly trust: string | null;
+    /** Everything else the caller gave: --task, --first-task, --interim, --authority, --tenant, --at, --cosignatures, --checkpoints. */
+    readonly context: string;
+  };
+}
+
 export interface Report {
   readonly reportVersion: 1;
   readonly tool: { readonly name: "a2a-evidence"; readonly version: string };
+  /** For a report of one shard of a run: which, and of what run. */
+  readonly shard?: ShardReport;
   readonly inputs: readonly InputReport[];
   readonly policy: PolicyReport;
   /** For a run over several inputs: how many ended in each exit class, each property's states. */
@@ -99,4 +124,11 @@ export function failedInput(
 /** A report in which nothing could be verified: the trust file or the observation is unusable. */
 export function errorReport(policy: Omit<PolicyReport, "exitCode">, error: InputError): Report {
   return { reportVersion: 1, tool: TOOL, inputs: [], policy: { ...policy, exitCode: 2 }, error };
+}
+
+/** The report with the shard it is of, in the report's member order (after `tool`). */
+export function withShard(report: Report, shard: ShardReport | undefined): Report {
+  if (shard === undefined) return report;
+  const { reportVersion, tool, ...rest } = report;
+  return { reportVersion, tool, shard, ...rest };
 }

@@ -118,6 +118,7 @@ describe("--help", () => {
     ["fetch", "--help"],
     ["verify-card", "--help"],
     ["vectors", "--help"],
+    ["merge", "--help"],
   ])("%s fits 80 columns", async (...args) => {
     const r = await runCli(args);
     expect(r.code).toBe(0);
@@ -137,6 +138,7 @@ describe("--help", () => {
       "fetch",
       "verify-card",
       "vectors",
+      "merge",
       "help",
     ]);
     for (const l of commands) expect(l).toMatch(/^ {2}\S.* {2,}\S/);
