@@ -23,7 +23,8 @@ import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import type { Checkpoint } from "./log/checkpoint.js";
 import { crossInputFindings, sightingOf, withCrossInput } from "./properties/continuity.js";
 import type { VerifyOptions } from "./properties/shared/context.js";
-import { parseCosignatureFile } from "./witness/evidence.js";
+import { parseCosignatureFile, type CosignatureFile } from "./witness/evidence.js";
+import { StatementPool, fileStatements, pinnedWitnessKeys, type WitnessStatement } from "./witness/pool.js";
 import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocation.js";
 import type { Policy } from "./policy.js";
 import { failedInput, isFailedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
@@ -104,7 +105,7 @@ function isEvidence(e: Evidence | InputReport): e is Evidence {
 }
 
 /** A --cosignatures file is read once for the run: unusable, nothing is verified (exit 2). */
-function parseCosignatures(data: InputData): Result<unknown> {
+function parseCosignatures(data: InputData): Result<CosignatureFile> {
   const v = toJsonValue(data);
   return v.ok ? parseCosignatureFile(v.value) : v;
 }
@@ -119,10 +120,12 @@ export function openRun(request: RunRequest): Opened {
     const source = (caller as { readonly source?: ObservationSource }).source;
     return { ok: false, policy, error: { ...failedInput("", caller).error, ...(source ? { source } : {}) } };
   }
+  let file: CosignatureFile | undefined;
   if (request.cosignatures !== undefined) {
     const cosignatures = guardedResult(() => parseCosignatures(request.cosignatures as InputData));
     if (!cosignatures.ok)
       return { ok: false, policy, error: { ...failedInput("", cosignatures).error, source: "--cosignatures" } };
+    file = cosignatures.value;
   }
   const options: VerifyOptions & Policy = {
     require: policy.require,
@@ -132,16 +135,27 @@ export function openRun(request: RunRequest): Opened {
     ...(request.cosignatures !== undefined ? { cosignatures: request.cosignatures } : {}),
     ...(request.at !== undefined ? { at: request.at } : {}),
   };
-  return { ok: true, run: runOf(policy, trust.value, caller.value, options, request.checkpoints ?? []) };
+  return { ok: true, run: runOf(policy, trust.value, caller.value, options, request.checkpoints ?? [], file) };
+}
+
+/** The --cosignatures file's verified lines, verified once for the run and only when asked for. */
+function fileWitnessLines(file: CosignatureFile | undefined, trust: TrustConfig | undefined) {
+  let lines: WitnessStatement[] | undefined;
+  let pool: StatementPool | undefined;
+  const statements = () => (lines ??= file ? fileStatements(file, pinnedWitnessKeys(trust?.witnesses)) : []);
+  return { statements, pool: () => (pool ??= new StatementPool().add(statements())) };
 }
 
 function runOf(
   policy: Run["policy"],
   trust: TrustConfig | undefined,
   observation: Observation,
-  options: VerifyOptions & Policy,
+  given: VerifyOptions & Policy,
   seen: readonly Checkpoint[],
+  file?: CosignatureFile,
 ): Run {
+  const witnessLines = fileWitnessLines(file, trust);
+  const options = { ...given, cosignaturePool: witnessLines.pool };
   return {
     policy,
     load(item) {
@@ -157,10 +171,10 @@ function runOf(
     },
     sighting(source, loaded) {
       if (!isEvidence(loaded)) return undefined;
-      const s = guarded(() => sightingOf(source, loaded), source);
+      const s = guarded(() => sightingOf(source, loaded, trust), source);
       return s !== undefined && "source" in s && "error" in s ? undefined : (s as InputCheckpoints | undefined);
     },
-    compare: (sightings) => crossInputFindings(sightings, seen, trust),
+    compare: (sightings) => crossInputFindings(sightings, seen, trust, witnessLines.statements()),
     verify(source, loaded, findings) {
       if (!isEvidence(loaded)) return loaded;
       return guarded(
@@ -172,6 +186,9 @@ function runOf(
       if (findings === undefined) return report;
       // Only an input that loaded has findings; one whose verification failed is tried again.
       if (isFailedInput(report)) return undefined;
+      // A witness that equivocated elsewhere no longer counts here, and a service's fork FAILs
+      // externalRegistration: only verifying again gives those reports.
+      if (findings.witnesses !== undefined || findings.registration !== undefined) return undefined;
       const before = report.properties.continuity;
       // Continuity takes findings only when it is judged: under an extension version or record
       // profile this verifier does not implement, the registry reports it NOT_CHECKED with its
