@@ -11,13 +11,13 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { JsonObject, JsonValue } from "../../src/json/value.js";
 import { isFailedInput, type Report, type VerifiedInput } from "../../src/report/model.js";
 import { verify } from "../../src/verify.js";
 import { uuidFromLabel } from "../../producer/a2a.js";
 import type { ExchangeOptions } from "../../producer/options.js";
 import { jsonText } from "../../producer/json-text.js";
 import { REPO_ROOT } from "../helpers/external.js";
+import { mergedTrust } from "./merged-trust.js";
 import { TS_URL, capture, expectDecided } from "../properties/harness.js";
 
 type Built = ReturnType<typeof capture>;
@@ -33,16 +33,8 @@ function producer(label: string, stamp: { url?: string; treeSize?: number } = {}
   });
 }
 
-/** One trust file for every exchange: their producers, and each service once. */
-function trustOf(...all: Built[]): JsonValue {
-  const producers = all.flatMap((e) => e.trust.producers as JsonObject[]);
-  const services = new Map<string, JsonObject>();
-  for (const e of all) for (const s of e.trust.transparencyServices as JsonObject[]) services.set(String(s.url), s);
-  return { ...(all[0] as Built).trust, producers, transparencyServices: [...services.values()] };
-}
-
 function run(all: Built[]): Report {
-  return verify({ inputs: all.map((e, k) => ({ source: `${k}.json`, data: e.input })), trust: trustOf(...all) });
+  return verify({ inputs: all.map((e, k) => ({ source: `${k}.json`, data: e.input })), trust: mergedTrust(...all) });
 }
 function verified(report: Report, k: number): VerifiedInput {
   const input = report.inputs[k];
@@ -56,7 +48,7 @@ describe("one service, one tree size, two roots in two inputs", () => {
 
   it("alone, each input's registration PASSes", () => {
     for (const e of [a, b]) {
-      const report = verify({ inputs: [{ source: "x.json", data: e.input }], trust: trustOf(a, b) });
+      const report = verify({ inputs: [{ source: "x.json", data: e.input }], trust: mergedTrust(a, b) });
       expect(verified(report, 0).properties.externalRegistration.state).toBe("PASS");
       expect(report.policy.exitCode).toBe(0);
     }
@@ -114,7 +106,7 @@ describe("honest look-alikes: stamps that are not comparable", () => {
         { source: "0.json", data: a.input },
         { source: "1.json", data: a.input },
       ],
-      trust: trustOf(a),
+      trust: mergedTrust(a),
     });
     for (const k of [0, 1]) expect(verified(report, k).properties.externalRegistration.state).toBe("PASS");
     expect(report.policy.exitCode).toBe(0);
@@ -128,7 +120,7 @@ describe.skipIf(!BUILT)("the CLI compares stamps across every input, with --jobs
   const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-ts-fork-"));
   const all = [producer("a"), producer("b"), producer("c", { treeSize: 8 }), producer("d", { treeSize: 9 })];
   all.forEach((e, k) => writeFileSync(join(dir, `${k}.json`), jsonText(e.input)));
-  writeFileSync(join(dir, "trust.json"), jsonText(trustOf(...all)));
+  writeFileSync(join(dir, "trust.json"), jsonText(mergedTrust(...all)));
   const cli = (...extra: string[]) => {
     const r = spawnSync(
       process.execPath,

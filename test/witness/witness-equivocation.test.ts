@@ -20,6 +20,13 @@ import {
   type ContinuityOptions,
   type CosignerOptions,
 } from "../../producer/witness.js";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { jsonText } from "../../producer/json-text.js";
+import { REPO_ROOT } from "../helpers/external.js";
+import { mergedTrust } from "./merged-trust.js";
 import { TS_URL, at, capture, check, checkOf, expectDecided, type Presented } from "../properties/harness.js";
 
 const W1 = "witness-one.example/cll-w1";
@@ -124,15 +131,7 @@ describe("a witness that cosigned two roots for one size (contract §9.40)", () 
   });
 
   it("the second line in another input's bundle: not counted in either input (run-wide), and the report names the other input", () => {
-    const a = capture({ continuity: one });
-    const logId = at(a.bundle, "manifest", "cllCheckpoint").log_id as string;
-    // Another producer's log under the same origin, cosigned by the same witness key at the same size.
-    // Its service stamp is at another tree size: services are not what this case is about.
-    const b = capture({
-      ...otherProducer("b", { witnesses: [{ url: TS_URL, treeSize: 8, leafIndex: 4 }] }),
-      logId,
-      continuity: one,
-    });
+    const { a, b } = acrossInputs();
     const report = run(
       [
         { source: "a.json", e: a },
@@ -305,6 +304,69 @@ describe("Agent Card keys are a role (contract §9.31)", () => {
   });
 });
 
+/**
+ * Two producers' logs under one origin, each cosigned by W1 at the same size: W1 equivocated, and
+ * only the two inputs together show it. B's service stamp is at another tree size: services are
+ * not what these cases are about.
+ */
+function acrossInputs(): { a: Built; b: Built } {
+  const a = capture({ continuity: one });
+  const logId = at(a.bundle, "manifest", "cllCheckpoint").log_id as string;
+  const b = capture({
+    ...otherProducer("b", { witnesses: [{ url: TS_URL, treeSize: 8, leafIndex: 4 }] }),
+    logId,
+    continuity: one,
+  });
+  return { a, b };
+}
+
+const BIN = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
+const BUILT = existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
+
+describe.skipIf(!BUILT)("the CLI pools every input's lines, with --jobs and --shard", () => {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-witness-"));
+  const { a, b } = acrossInputs();
+  const plain = capture({ ...otherProducer("c", { witnesses: [{ url: TS_URL, treeSize: 9, leafIndex: 4 }] }) });
+  const inputs = [a, b, plain].map((e, k) => {
+    const path = join(dir, `${k}.json`);
+    writeFileSync(path, jsonText(e.input));
+    return path;
+  });
+  const trust = join(dir, "trust.json");
+  writeFileSync(trust, jsonText(mergedTrust(a, b, plain)));
+  const cli = (...extra: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, "verify", "--format", "json", "--trust", trust, ...extra, ...inputs], {
+      encoding: "utf8",
+    });
+    const report = JSON.parse(r.stdout) as Report;
+    const equivocated = report.inputs
+      .filter(
+        (i) =>
+          !isFailedInput(i) &&
+          i.properties.continuity.state === "INCONCLUSIVE" &&
+          i.properties.continuity.checks.some((c) => c.code === "WITNESS_EQUIVOCATION"),
+      )
+      .map((i) => i.source.replace(/^.*\//, ""));
+    return { status: r.status, stdout: r.stdout, equivocated };
+  };
+
+  it("one thread and --jobs 2 give the same report: the witness counts in neither input that shows its lines", () => {
+    const one = cli();
+    expect([one.status, one.equivocated]).toEqual([0, ["0.json", "1.json"]]);
+    const two = cli("--jobs", "2");
+    expect(two.stdout).toBe(one.stdout);
+    expect(two.status).toBe(0);
+  });
+
+  it("--shard: whichever shard holds the other input", () => {
+    const found = ["1/2", "2/2"].flatMap((shard) => [
+      ...cli("--shard", shard).equivocated,
+      ...cli("--shard", shard, "--jobs", "2").equivocated,
+    ]);
+    expect(found.sort()).toEqual(["0.json", "0.json", "1.json", "1.json"]);
+  });
+});
+
 /** Another producer (its own key and authority) with its own task, and the options given. */
 function otherProducer(label: string, extra: ExchangeOptions = {}): ExchangeOptions {
   return {
@@ -312,20 +374,5 @@ function otherProducer(label: string, extra: ExchangeOptions = {}): ExchangeOpti
     producerKeyLabel: `producer ${label}`,
     authority: `${label}-agent.example`,
     ...extra,
-  };
-}
-
-/** One trust file for both exchanges: their producers, services and witnesses. */
-function mergedTrust(a: Built, b: Built): JsonValue {
-  const byKey = <T extends JsonValue>(list: T[], key: (x: T) => string) =>
-    [...new Map(list.map((x) => [key(x), x])).values()] as T[];
-  const list = (e: Built, name: string) => ((e.trust[name] as JsonObject[] | undefined) ?? []).slice();
-  return {
-    ...a.trust,
-    producers: [...list(a, "producers"), ...list(b, "producers")],
-    transparencyServices: byKey([...list(a, "transparencyServices"), ...list(b, "transparencyServices")], (s) =>
-      String(s.url),
-    ),
-    witnesses: byKey([...list(a, "witnesses"), ...list(b, "witnesses")], (w) => String(w.name)),
   };
 }
