@@ -25,7 +25,9 @@ import { crossInputFindings, sightingOf, withCrossInput } from "./properties/con
 import type { VerifyOptions } from "./properties/shared/context.js";
 import { parseCosignatureFile, type CosignatureFile } from "./witness/evidence.js";
 import { StatementPool, fileStatements, pinnedWitnessKeys, type WitnessStatement } from "./witness/pool.js";
-import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocation.js";
+import type { CrossInputFindings, InputCheckpoints, RegistrationFork } from "./witness/equivocation.js";
+import { withRegistrationForks } from "./properties/external-registration.js";
+import type { PropertyResult } from "./properties/shared/types.js";
 import type { Policy } from "./policy.js";
 import { failedInput, isFailedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
 import { verifyEvidence } from "./verify-input.js";
@@ -138,6 +140,21 @@ export function openRun(request: RunRequest): Opened {
   return { ok: true, run: runOf(policy, trust.value, caller.value, options, request.checkpoints ?? [], file) };
 }
 
+/**
+ * externalRegistration completed with a service's forks across inputs, or undefined when only
+ * verifying again gives it: a fork FAILs the property, so only one that FAILs already keeps its
+ * state, its detail, and with them the level and the policy.
+ */
+function settledRegistration(
+  before: PropertyResult,
+  forks: readonly RegistrationFork[] | undefined,
+): PropertyResult | undefined {
+  if (forks === undefined) return before;
+  if (before.state !== "FAIL") return undefined;
+  const after = withRegistrationForks(before, forks);
+  return after.detail === before.detail ? after : undefined;
+}
+
 /** The --cosignatures file's verified lines, verified once for the run and only when asked for. */
 function fileWitnessLines(file: CosignatureFile | undefined, trust: TrustConfig | undefined) {
   let lines: WitnessStatement[] | undefined;
@@ -186,9 +203,8 @@ function runOf(
       if (findings === undefined) return report;
       // Only an input that loaded has findings; one whose verification failed is tried again.
       if (isFailedInput(report)) return undefined;
-      // A witness that equivocated elsewhere no longer counts here, and a service's fork FAILs
-      // externalRegistration: only verifying again gives those reports.
-      if (findings.witnesses !== undefined || findings.registration !== undefined) return undefined;
+      // A witness that equivocated elsewhere no longer counts here: only verifying again says where.
+      if (findings.witnesses !== undefined) return undefined;
       const before = report.properties.continuity;
       // Continuity takes findings only when it is judged: under an extension version or record
       // profile this verifier does not implement, the registry reports it NOT_CHECKED with its
@@ -198,7 +214,9 @@ function runOf(
       const continuity = guarded(() => withCrossInput(before, findings), report.source);
       if (!("checks" in continuity) || continuity.state !== before.state || continuity.detail !== before.detail)
         return undefined;
-      return { ...report, properties: { ...report.properties, continuity } };
+      const registration = settledRegistration(report.properties.externalRegistration, findings.registration);
+      if (registration === undefined) return undefined;
+      return { ...report, properties: { ...report.properties, continuity, externalRegistration: registration } };
     },
   };
 }

@@ -181,6 +181,16 @@ function crossInputForkCheck(f: RegistrationFork): Check {
 }
 
 /**
+ * A result the property gave without findings, with this input's forks across inputs inserted
+ * where the property itself lists them (before `registration.verified`, its last check).
+ */
+export function withRegistrationForks(result: PropertyResult, forks: readonly RegistrationFork[]): PropertyResult {
+  const checks = [...result.checks];
+  checks.splice(Math.max(0, checks.length - 1), 0, ...forks.map(crossInputForkCheck));
+  return decide(checks, result.detail);
+}
+
+/**
  * The tree heads this input's stamps show, each verified under a key the trust file pins for its
  * service: what the input says of the services' logs, for comparison with other inputs (§9.32).
  */
