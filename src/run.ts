@@ -23,8 +23,11 @@ import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import type { Checkpoint } from "./log/checkpoint.js";
 import { crossInputFindings, sightingOf, withCrossInput } from "./properties/continuity.js";
 import type { VerifyOptions } from "./properties/shared/context.js";
-import { parseCosignatureFile } from "./witness/evidence.js";
-import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocation.js";
+import { parseCosignatureFile, type CosignatureFile } from "./witness/evidence.js";
+import { StatementPool, fileStatements, pinnedWitnessKeys, type WitnessStatement } from "./witness/pool.js";
+import type { CrossInputFindings, InputCheckpoints, RegistrationFork } from "./witness/equivocation.js";
+import { withRegistrationForks } from "./properties/external-registration.js";
+import type { PropertyResult } from "./properties/shared/types.js";
 import type { Policy } from "./policy.js";
 import { failedInput, isFailedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
 import { verifyEvidence } from "./verify-input.js";
@@ -104,7 +107,7 @@ function isEvidence(e: Evidence | InputReport): e is Evidence {
 }
 
 /** A --cosignatures file is read once for the run: unusable, nothing is verified (exit 2). */
-function parseCosignatures(data: InputData): Result<unknown> {
+function parseCosignatures(data: InputData): Result<CosignatureFile> {
   const v = toJsonValue(data);
   return v.ok ? parseCosignatureFile(v.value) : v;
 }
@@ -123,10 +126,12 @@ export function openRun(request: RunRequest): Opened {
     const source = (caller as { readonly source?: ObservationSource }).source;
     return { ok: false, policy, error: { ...failedInput("", caller).error, ...(source ? { source } : {}) } };
   }
+  let file: CosignatureFile | undefined;
   if (request.cosignatures !== undefined) {
     const cosignatures = guardedResult(() => parseCosignatures(request.cosignatures as InputData));
     if (!cosignatures.ok)
       return { ok: false, policy, error: { ...failedInput("", cosignatures).error, source: "--cosignatures" } };
+    file = cosignatures.value;
   }
   const options: VerifyOptions & Policy = {
     require: policy.require,
@@ -138,16 +143,42 @@ export function openRun(request: RunRequest): Opened {
     ...(request.resolved !== undefined ? { resolved: request.resolved } : {}),
     ...(request.acceptUncommittedParts === true ? { acceptUncommittedParts: true } : {}),
   };
-  return { ok: true, run: runOf(policy, trust.value, caller.value, options, request.checkpoints ?? []) };
+  return { ok: true, run: runOf(policy, trust.value, caller.value, options, request.checkpoints ?? [], file) };
+}
+
+/**
+ * externalRegistration completed with a service's forks across inputs, or undefined when only
+ * verifying again gives it: a fork FAILs the property, so only one that FAILs already keeps its
+ * state, its detail, and with them the level and the policy.
+ */
+function settledRegistration(
+  before: PropertyResult,
+  forks: readonly RegistrationFork[] | undefined,
+): PropertyResult | undefined {
+  if (forks === undefined) return before;
+  if (before.state !== "FAIL") return undefined;
+  const after = withRegistrationForks(before, forks);
+  return after.detail === before.detail ? after : undefined;
+}
+
+/** The --cosignatures file's verified lines, verified once for the run and only when asked for. */
+function fileWitnessLines(file: CosignatureFile | undefined, trust: TrustConfig | undefined) {
+  let lines: WitnessStatement[] | undefined;
+  let pool: StatementPool | undefined;
+  const statements = () => (lines ??= file ? fileStatements(file, pinnedWitnessKeys(trust?.witnesses)) : []);
+  return { statements, pool: () => (pool ??= new StatementPool().add(statements())) };
 }
 
 function runOf(
   policy: Run["policy"],
   trust: TrustConfig | undefined,
   observation: Observation,
-  options: VerifyOptions & Policy,
+  given: VerifyOptions & Policy,
   seen: readonly Checkpoint[],
+  file?: CosignatureFile,
 ): Run {
+  const witnessLines = fileWitnessLines(file, trust);
+  const options = { ...given, cosignaturePool: witnessLines.pool };
   return {
     policy,
     load(item) {
@@ -163,10 +194,10 @@ function runOf(
     },
     sighting(source, loaded) {
       if (!isEvidence(loaded)) return undefined;
-      const s = guarded(() => sightingOf(source, loaded), source);
+      const s = guarded(() => sightingOf(source, loaded, trust), source);
       return s !== undefined && "source" in s && "error" in s ? undefined : (s as InputCheckpoints | undefined);
     },
-    compare: (sightings) => crossInputFindings(sightings, seen, trust),
+    compare: (sightings) => crossInputFindings(sightings, seen, trust, witnessLines.statements()),
     verify(source, loaded, findings) {
       if (!isEvidence(loaded)) return loaded;
       return guarded(
@@ -178,6 +209,8 @@ function runOf(
       if (findings === undefined) return report;
       // Only an input that loaded has findings; one whose verification failed is tried again.
       if (isFailedInput(report)) return undefined;
+      // A witness that equivocated elsewhere no longer counts here: only verifying again says where.
+      if (findings.witnesses !== undefined) return undefined;
       const before = report.properties.continuity;
       // Continuity takes findings only when it is judged: under an extension version or record
       // profile this verifier does not implement, the registry reports it NOT_CHECKED with its
@@ -187,7 +220,9 @@ function runOf(
       const continuity = guarded(() => withCrossInput(before, findings), report.source);
       if (!("checks" in continuity) || continuity.state !== before.state || continuity.detail !== before.detail)
         return undefined;
-      return { ...report, properties: { ...report.properties, continuity } };
+      const registration = settledRegistration(report.properties.externalRegistration, findings.registration);
+      if (registration === undefined) return undefined;
+      return { ...report, properties: { ...report.properties, continuity, externalRegistration: registration } };
     },
   };
 }

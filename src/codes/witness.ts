@@ -26,11 +26,13 @@ export const WITNESS_CODES = [
   "WITNESS_NO_STATEMENT", // the trust file does not bind cll-mmr-consistency/v1 to the witness key
   "WITNESS_CHECKPOINT_NOT_COSIGNED", // the witness did not cosign a checkpoint the policy needs (the current one; the prior with requirePriorCosigned)
   "WITNESS_INCONSISTENT", // one witness cosigned the prior after the current checkpoint
+  "WITNESS_EQUIVOCATION", // one pinned witness key cosigned two roots for one size of one origin, wherever the lines came from: never counted in the run
   "WITNESS_BELOW_QUORUM", // fewer distinct independent operators than the quorum
   "CONTINUITY_GENESIS", // a first checkpoint: no stated prior, nothing to be continuous with
   "CONTINUITY_PRIOR_NOT_CARRIED", // prev_size > 0 and no prior checkpoint in the bundle
   "CONTINUITY_KEY_ROTATION", // prior and current checkpoints under different keys: not provable offline
   // Across inputs.
   "EQUIVOCATION_FORK", // two checkpoints the same producer signed give one log two roots at one size
+  "REGISTRATION_FORK", // stamps of one Transparency Service in two inputs fold to two roots for one tree size
 ] as const;
 export type WitnessCode = (typeof WITNESS_CODES)[number];

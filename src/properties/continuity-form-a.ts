@@ -12,9 +12,11 @@
  *                          a forged or misattached cosignature is never outvoted
  *   cosignature.time       the witness's claimed time: NOT_CHECKED without --at; with it, a time
  *                          beyond maxFutureSkewSeconds is INCONCLUSIVE and does not count
- *   witness.eligible       per witness with a verified line: independent (trust file label and no
- *                          key shared with another role), states cll-mmr-consistency/v1, cosigned
- *                          the checkpoints the policy needs, prior no later than current
+ *   witness.eligible       per witness with a verified line: did not equivocate anywhere in the
+ *                          run (§9.40), independent (trust file label, no key shared with another
+ *                          role, no producer-operated witness of its operator: §9.41), states
+ *                          cll-mmr-consistency/v1, cosigned the checkpoints the policy needs, prior
+ *                          no later than current
  *   witness.quorum         distinct operators among counted witnesses ≥ quorum; otherwise (and for
  *                          genesis without acceptGenesis, or a prior not carried) INCONCLUSIVE
  */
@@ -25,6 +27,7 @@ import { renderCllNote, type CllNote } from "../witness/cll-note.js";
 import { parseTimestampedSignature, verifyCosignature } from "../witness/cosignature.js";
 import type { CarriedLine, CheckpointRole } from "../witness/evidence.js";
 import { parseSignatureLine } from "../witness/note.js";
+import type { WitnessEquivocation, WitnessStatement } from "../witness/pool.js";
 import { showTimestamp } from "../witness/time.js";
 import { checksFor } from "./shared/checks.js";
 import type { Check } from "./shared/types.js";
@@ -70,6 +73,11 @@ export interface FormAInput {
   readonly otherRoles: ReadonlyMap<string, string>;
   /** The caller's --at, parsed; undefined when none was given. */
   readonly at: Result<bigint> | undefined;
+  /**
+   * The witness keys that equivocated in the run (contract §9.40), given this input's own
+   * verified statements; undefined when nothing else is compared.
+   */
+  readonly equivocations?: (own: readonly WitnessStatement[]) => ReadonlyMap<string, WitnessEquivocation>;
 }
 
 interface VerifiedLine {
@@ -93,14 +101,39 @@ function capped(items: readonly string[]): string {
   return items.length > HINT_CAP ? `${shown} and ${items.length - HINT_CAP} more` : shown;
 }
 
-/** Why a witness is producer-operated (contract §9.19), or undefined when it is independent. */
-function producerOperated(w: TrustedWitness, otherRoles: ReadonlyMap<string, string>): string | undefined {
+/** Why a witness is producer-operated by itself (contract §9.19), or undefined. */
+function ownProducerReason(w: TrustedWitness, otherRoles: ReadonlyMap<string, string>): string | undefined {
   if (w.operator === "producer") return "the trust file labels it producer-operated";
   for (const k of w.keys) {
     const role = otherRoles.get(k.publicKeyHex);
     if (role !== undefined) return `its key ${k.publicKeyHex} is also ${role}`;
   }
   return undefined;
+}
+
+/**
+ * Why each producer-operated witness is (contract §9.19, §9.41): one that is by itself, and every
+ * witness of an operator one of whose witnesses is — a quorum counts operators, so an operator
+ * shown to act for the producer counts through none of its witnesses.
+ */
+export function producerOperatedWitnesses(
+  witnesses: readonly TrustedWitness[],
+  otherRoles: ReadonlyMap<string, string>,
+): Map<TrustedWitness, string> {
+  const out = new Map<TrustedWitness, string>();
+  const byOperator = new Map<string, string>();
+  for (const w of witnesses) {
+    const why = ownProducerReason(w, otherRoles);
+    if (why === undefined) continue;
+    out.set(w, why);
+    if (!byOperator.has(w.operatorId)) byOperator.set(w.operatorId, `${labelOf(w)}: ${why}`);
+  }
+  for (const w of witnesses) {
+    const shared = byOperator.get(w.operatorId);
+    if (shared !== undefined && !out.has(w))
+      out.set(w, `its operator ${w.operatorId} also runs a producer-operated witness (${shared})`);
+  }
+  return out;
 }
 
 export function formAChecks(input: FormAInput): Check[] {
@@ -156,7 +189,9 @@ export function formAChecks(input: FormAInput): Check[] {
   for (const witness of input.witnesses ?? [])
     for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
 
+  const producer = producerOperatedWitnesses(input.witnesses ?? [], input.otherRoles);
   const verified = new Map<TrustedWitness, VerifiedLine[]>();
+  const statements: WitnessStatement[] = [];
   const unknown: string[] = [];
   let duplicates = 0;
   for (const role of ["current", "prior"] as const) {
@@ -185,9 +220,7 @@ export function formAChecks(input: FormAInput): Check[] {
       }
       const label = labelOf(hit.witness);
       const values = { witness: label, name: hit.witness.name, keyId: hit.key.keyIdHex, checkpoint: role };
-      const operator = producerOperated(hit.witness, input.otherRoles)
-        ? ("producer-operated" as const)
-        : ("independent" as const);
+      const operator = producer.has(hit.witness) ? ("producer-operated" as const) : ("independent" as const);
       const signed = parseTimestampedSignature(line.value.signature);
       if (!signed.ok) {
         checks.push(
@@ -231,6 +264,13 @@ export function formAChecks(input: FormAInput): Check[] {
           { subject, values: at, operator },
         ),
       );
+      statements.push({
+        key: hit.key.publicKeyHex,
+        origin: note.origin,
+        size: String(note.leafCount),
+        root: note.rootBase64,
+        where: subject,
+      });
       const time = timeCheck(signed.value.timestamp, input, subject);
       checks.push(time);
       const list = verified.get(hit.witness) ?? [];
@@ -248,10 +288,12 @@ export function formAChecks(input: FormAInput): Check[] {
     );
   }
 
+  const equivocations = input.equivocations?.(statements);
   const counted = new Map<string, string[]>();
   const notCounted: Check[] = [];
   for (const [witness, lines] of verified) {
-    const c = eligibility(witness, lines, input);
+    const equivocated = witness.keys.map((k) => equivocations?.get(k.publicKeyHex)).find((e) => e !== undefined);
+    const c = eligibility(witness, lines, input, { producer: producer.get(witness), equivocated });
     checks.push(c);
     if (c.state === "PASS")
       counted.set(witness.operatorId, [...(counted.get(witness.operatorId) ?? []), labelOf(witness)]);
@@ -292,11 +334,43 @@ function timeCheck(timestamp: bigint, input: FormAInput, subject: string): Check
   return check("cosignature.time", "PASS", `claims ${claimed}, ${relation}`, { subject, values: at });
 }
 
-function eligibility(witness: TrustedWitness, lines: readonly VerifiedLine[], input: FormAInput): Check {
+/** What the run found against a witness: why it is producer-operated, and an equivocation of its key. */
+interface Against {
+  readonly producer: string | undefined;
+  readonly equivocated: WitnessEquivocation | undefined;
+}
+
+function eligibility(
+  witness: TrustedWitness,
+  lines: readonly VerifiedLine[],
+  input: FormAInput,
+  { producer, equivocated }: Against,
+): Check {
   const subject = labelOf(witness);
-  const producer = producerOperated(witness, input.otherRoles);
   const values = { witness: subject, name: witness.name, operatorId: witness.operatorId };
   const operator = producer ? ("producer-operated" as const) : ("independent" as const);
+  if (equivocated) {
+    const e = equivocated;
+    return check(
+      "witness.eligible",
+      "NOT_CHECKED",
+      `equivocated: its key cosigned two roots for ${e.origin} at size ${e.size}, ${e.root} (${e.where}) and ${e.otherRoot} (${e.otherWhere}); a witness that cosigns a fork vouches for nothing, never counted in this run`,
+      {
+        subject,
+        code: "WITNESS_EQUIVOCATION",
+        values: {
+          ...values,
+          origin: e.origin,
+          size: e.size,
+          root: e.root,
+          line: e.where,
+          otherRoot: e.otherRoot,
+          otherLine: e.otherWhere,
+        },
+        operator,
+      },
+    );
+  }
   if (producer)
     return check("witness.eligible", "NOT_CHECKED", `producer-operated, reported and never counted: ${producer}`, {
       subject,

@@ -34,7 +34,12 @@ import { fail, type Result } from "../result.js";
 import { DEFAULT_CONTINUITY_POLICY, type TrustConfig } from "../trust/config.js";
 import { bytesToHex, isHex64 } from "../util/bytes.js";
 import { renderCllNote } from "../witness/cll-note.js";
-import { findEquivocations, type CrossInputFindings, type InputCheckpoints } from "../witness/equivocation.js";
+import {
+  findEquivocations,
+  findRegistrationForks,
+  type CrossInputFindings,
+  type InputCheckpoints,
+} from "../witness/equivocation.js";
 import type { Evidence } from "../input/load.js";
 import {
   fileLinesFor,
@@ -44,10 +49,19 @@ import {
   type CosignatureFile,
   type UnsupportedEntry,
 } from "../witness/evidence.js";
+import {
+  StatementPool,
+  fileStatements,
+  pinnedWitnessKeys,
+  statementsOf,
+  type WitnessEquivocation,
+  type WitnessStatement,
+} from "../witness/pool.js";
 import { parseRfc3339 } from "../witness/time.js";
 import { FORM_A_IDS, formAChecks, type ChainOutcome } from "./continuity-form-a.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
+import { EvidenceContext } from "./shared/context.js";
+import { stampedHeads } from "./external-registration.js";
 import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { findNarrowing } from "./shared/widening.js";
@@ -77,22 +91,47 @@ export function continuity(ctx: EvidenceContext): PropertyResult {
   return ctx.options.crossInput ? withCrossInput(own, ctx.options.crossInput) : own;
 }
 
-/** What one input shows of its logs, for comparison with the other inputs (undefined: nothing to show). */
-export function sightingOf(source: string, evidence: Evidence): InputCheckpoints | undefined {
+/**
+ * What one input shows of its logs, for comparison with the other inputs (undefined: nothing to
+ * show): its checkpoints, and its witness lines that verify under the trust file's keys.
+ */
+export function sightingOf(source: string, evidence: Evidence, trust?: TrustConfig): InputCheckpoints | undefined {
   const primary = evidence.bundles[0];
-  return primary
-    ? inputCheckpoints(source, primary.bundle, primary.carrier === "data" || primary.carrier === "inline")
-    : undefined;
+  if (!primary) return undefined;
+  const base = inputCheckpoints(source, primary.bundle, primary.carrier === "data" || primary.carrier === "inline");
+  const cosigned = (trust?.witnesses.length ?? 0) > 0 ? cosignedIn(base, primary.bundle, trust) : [];
+  const stamped =
+    (trust?.transparencyServices.size ?? 0) > 0 ? stampedHeads(new EvidenceContext(evidence, trust, {})) : [];
+  return { ...base, ...(cosigned.length > 0 ? { cosigned } : {}), ...(stamped.length > 0 ? { stamped } : {}) };
+}
+
+/** The bundle's lines over its own (signed) checkpoints' notes that verify under pinned keys. */
+function cosignedIn(base: InputCheckpoints, bundle: JsonObject, trust: TrustConfig | undefined): WitnessStatement[] {
+  const raw = member(bundle, EVIDENCE_PATH);
+  const carried = present(raw) ? parseContinuityEvidence(raw, EVIDENCE_PATH) : undefined;
+  if (!carried?.ok) return [];
+  const pinned = pinnedWitnessKeys(trust?.witnesses);
+  return (["current", "prior"] as const).flatMap((role) => {
+    const cp = base[role];
+    const note = cp ? renderCllNote(cp) : undefined;
+    if (!note?.ok) return [];
+    const lines = carried.value.lines
+      .filter((l) => l.role === role)
+      .map((l) => ({ line: l.line, where: `${l.path} in ${base.source}` }));
+    return statementsOf(note.value.text, lines, pinned);
+  });
 }
 
 /**
- * Every input's findings from comparing their checkpoints (and a --checkpoints list), in input
- * order; undefined when fewer than two sightings leave nothing to compare.
+ * Every input's findings from comparing their checkpoints (and a --checkpoints list), their
+ * witnesses' lines (with the --cosignatures file's, `fileLines`) and their stamps, in input order;
+ * undefined when fewer than two sightings leave nothing to compare.
  */
 export function crossInputFindings(
   sightings: readonly (InputCheckpoints | undefined)[],
   seen: readonly Checkpoint[],
   trust: TrustConfig | undefined,
+  fileLines: readonly WitnessStatement[] = [],
 ): (CrossInputFindings | undefined)[] | undefined {
   const present: InputCheckpoints[] = [];
   const indexes: number[] = [];
@@ -103,8 +142,19 @@ export function crossInputFindings(
   });
   if (present.length + seen.length < 2) return undefined;
   const findings = findEquivocations(present, seen, producerIdentities(trust));
+  const pool = new StatementPool().add(fileLines);
+  for (const s of present) pool.add(s.cosigned ?? []);
+  const witnesses = pool.equivocations();
+  const registration = findRegistrationForks(present);
   const out: (CrossInputFindings | undefined)[] = sightings.map(() => undefined);
-  indexes.forEach((k, j) => (out[k] = findings[j]));
+  indexes.forEach((k, j) => {
+    const forks = registration[j] ?? [];
+    out[k] = {
+      ...(findings[j] as CrossInputFindings),
+      ...(witnesses.length > 0 ? { witnesses } : {}),
+      ...(forks.length > 0 ? { registration: forks } : {}),
+    };
+  });
   return out;
 }
 
@@ -182,6 +232,7 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
       policy: ctx.trust?.continuityPolicy ?? DEFAULT_CONTINUITY_POLICY,
       otherRoles: otherRoleKeys(ctx, cp.value, gate.prior),
       at: ctx.options.at === undefined ? undefined : parseRfc3339(ctx.options.at),
+      equivocations: (own) => runEquivocations(ctx, own),
     }),
   );
   return decide(checks, () => checks.find((c) => c.id === "witness.quorum")?.detail ?? "");
@@ -458,6 +509,23 @@ export function carriedEvidence(
   return { ...out, fromBundle, otherNotes };
 }
 
+/**
+ * The witness keys that equivocated in the run (contract §9.40): within the --cosignatures file,
+ * between it and this input's verified lines, and across inputs as the comparison found.
+ */
+function runEquivocations(ctx: EvidenceContext, own: readonly WitnessStatement[]): Map<string, WitnessEquivocation> {
+  const pool =
+    ctx.options.cosignaturePool?.() ??
+    ctx.once("cosignaturePool", () => {
+      const file = cosignatureFile(ctx);
+      const pinned = pinnedWitnessKeys(ctx.trust?.witnesses);
+      return new StatementPool().add(file?.ok ? fileStatements(file.value, pinned) : []);
+    });
+  const found = pool.with(own);
+  for (const e of ctx.options.crossInput?.witnesses ?? []) if (!found.has(e.key)) found.set(e.key, e);
+  return found;
+}
+
 function cosignatureFile(ctx: EvidenceContext): Result<CosignatureFile> | undefined {
   const given = ctx.options.cosignatures;
   if (given === undefined) return undefined;
@@ -493,6 +561,10 @@ function otherRoleKeys(ctx: EvidenceContext, current: Checkpoint, prior: Checkpo
     for (const k of keys) add(k.key.ed25519Hex, `a producer key for ${authority} in the trust file`);
   for (const [url, service] of ctx.trust?.transparencyServices ?? [])
     for (const k of service.keys) add(k.key.ed25519Hex, `the key of Transparency Service ${url}`);
+  // Contract §9.31: a key that signs an agent's card is that agent's.
+  for (const [card, agent] of ctx.trust?.agents ?? [])
+    for (const k of agent.keys)
+      if (k.type === "Ed25519") add(k.fingerprint, `an Agent Card signing key for ${card} in the trust file`);
   return roles;
 }
 

@@ -16,7 +16,9 @@
  * Then:
  *   registration.consistent  stamps of one service verified for one tree size fold to one root: a
  *                          log has one root per size, so two roots are the service's signed proof
- *                          that it forked its log (shown only where two such stamps exist)
+ *                          that it forked its log (shown only where two such stamps exist); and,
+ *                          when inputs are compared, a stamp of this input whose service signed
+ *                          another root for the same tree size in another input FAILs (§9.32)
  *   registration.verified  at least one stamp verified under a pinned key; otherwise INCONCLUSIVE;
  *                          NOT_PRESENT when every record is a stub (a stub is no registration, §9.11)
  * The service is labelled independent or producer-operated (the `operator` field of
@@ -31,6 +33,7 @@ import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
 import { checkpointEntryHash } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
 import type { TrustedService } from "../trust/config.js";
+import type { RegistrationFork, StampedHead } from "../witness/equivocation.js";
 import { judgeOperator, operatorText, type OperatorJudgement } from "./shared/operator.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
@@ -79,7 +82,7 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
     if (r.verifiedBy) verified.push(r.verifiedBy);
     if (r.head) heads.push({ ...r.head, path });
   });
-  checks.push(...consistencyChecks(heads));
+  checks.push(...consistencyChecks(heads), ...(ctx.options.crossInput?.registration?.map(crossInputForkCheck) ?? []));
   if (counted === 0) {
     checks.push(
       check(
@@ -161,6 +164,49 @@ function consistencyChecks(heads: readonly TreeHead[]): Check[] {
     );
   }
   return out;
+}
+
+/** A stamp whose service signed another root for its tree size in another input (contract §9.32). */
+function crossInputForkCheck(f: RegistrationFork): Check {
+  return check(
+    "registration.consistent",
+    "FAIL",
+    `the service signed two roots for tree size ${f.treeSize}: ${f.root} (${f.where}) and ${f.otherRoot} (${f.otherWhere}); a log has one root per size, so the service forked its log`,
+    {
+      subject: `${CHECKPOINT_PATH}.witnesses ${f.url}`,
+      code: "REGISTRATION_FORK",
+      values: { treeSize: String(f.treeSize), root: f.root, otherRoot: f.otherRoot, otherStamp: f.otherWhere },
+    },
+  );
+}
+
+/**
+ * A result the property gave without findings, with this input's forks across inputs inserted
+ * where the property itself lists them (before `registration.verified`, its last check).
+ */
+export function withRegistrationForks(result: PropertyResult, forks: readonly RegistrationFork[]): PropertyResult {
+  const checks = [...result.checks];
+  checks.splice(Math.max(0, checks.length - 1), 0, ...forks.map(crossInputForkCheck));
+  return decide(checks, result.detail);
+}
+
+/**
+ * The tree heads this input's stamps show, each verified under a key the trust file pins for its
+ * service: what the input says of the services' logs, for comparison with other inputs (§9.32).
+ */
+export function stampedHeads(ctx: EvidenceContext): StampedHead[] {
+  const parsed = manifestCheckpoint(ctx);
+  const cp = parsed?.result;
+  if (!cp?.ok || (ctx.trust?.transparencyServices.size ?? 0) === 0) return [];
+  const entryHash = checkpointEntryHash(cp.value);
+  return (cp.value.witnesses ?? []).flatMap((record, i) => {
+    const where = joinPath(CHECKPOINT_PATH, "witnesses", i);
+    const head = stampChecks(ctx, record, where, entryHash, parsed?.narrowed === true).head;
+    // Copied out of the input: a run holds every input's sighting until all are compared.
+    return head
+      ? [{ url: Buffer.from(head.url, "utf8").toString("utf8"), treeSize: head.treeSize, root: head.root, where }]
+      : [];
+  });
 }
 
 /** `receipt_b64` of a witness record, decoded; undefined when absent or not strict standard base64. */

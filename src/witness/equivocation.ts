@@ -25,13 +25,34 @@ import type { JsonValue } from "../json/value.js";
 import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../log/checkpoint.js";
 import { fail, ok, type Result } from "../result.js";
 import { bytesToHex } from "../util/bytes.js";
+import type { WitnessEquivocation, WitnessStatement } from "./pool.js";
 
-/** The checkpoints one input carries. */
+/** The checkpoints one input carries, and what services and witnesses said of them. */
 export interface InputCheckpoints {
   /** For reports: the input's source name. */
   readonly source: string;
   readonly current?: Checkpoint;
   readonly prior?: Checkpoint;
+  /** The witness lines its bundle carries that verify under pinned keys (contract §9.40). */
+  readonly cosigned?: readonly WitnessStatement[];
+  /** The tree heads its stamps show, each verified under a key pinned for its service (§9.32). */
+  readonly stamped?: readonly StampedHead[];
+}
+
+/** A Transparency Service's signed statement, through one stamp: its log had this root at this size. */
+export interface StampedHead {
+  readonly url: string;
+  readonly treeSize: number;
+  /** The root the stamp's inclusion path folds to, hex. */
+  readonly root: string;
+  /** The stamp's path in its input. */
+  readonly where: string;
+}
+
+/** A service's two roots for one tree size: this input's stamp and another input's. */
+export interface RegistrationFork extends StampedHead {
+  readonly otherRoot: string;
+  readonly otherWhere: string;
 }
 
 export interface Fork {
@@ -52,6 +73,10 @@ export interface CrossInputFindings {
   readonly forks: readonly Fork[];
   /** Set when another source shows this log at a larger size than this input's checkpoint. */
   readonly stale?: string;
+  /** Witness keys that cosigned two roots for one size of one origin anywhere in the run. */
+  readonly witnesses?: readonly WitnessEquivocation[];
+  /** This input's stamps whose service signed another root for the same tree size in another input. */
+  readonly registration?: readonly RegistrationFork[];
 }
 
 interface Statement {
@@ -195,4 +220,34 @@ export function parseSeenCheckpoints(v: JsonValue): Result<Checkpoint[]> {
     out.push(cp.value);
   }
   return ok(out);
+}
+
+/**
+ * Per input, its stamps whose service stated another root for the same tree size in another input
+ * (contract §9.32): one log has one root per size. Stamps of different sizes or services are not
+ * compared; two roots within one input are that input's own `registration.consistent` FAIL.
+ */
+export function findRegistrationForks(inputs: readonly InputCheckpoints[]): RegistrationFork[][] {
+  /** (url, size) → root → the first input and stamp that stated it. */
+  const heads = new Map<string, Map<string, { source: number; where: string }>>();
+  inputs.forEach((input, i) => {
+    for (const h of input.stamped ?? []) {
+      const k = `${h.url}\n${h.treeSize}`;
+      const roots = heads.get(k) ?? new Map<string, { source: number; where: string }>();
+      heads.set(k, roots);
+      if (!roots.has(h.root)) roots.set(h.root, { source: i, where: h.where });
+    }
+  });
+  return inputs.map((input, i) => {
+    const forks: RegistrationFork[] = [];
+    for (const h of input.stamped ?? []) {
+      if (forks.some((f) => f.url === h.url && f.treeSize === h.treeSize)) continue;
+      for (const [root, first] of heads.get(`${h.url}\n${h.treeSize}`) ?? []) {
+        if (root === h.root || first.source === i) continue;
+        forks.push({ ...h, otherRoot: root, otherWhere: `${first.where} in ${inputs[first.source]?.source ?? ""}` });
+        break;
+      }
+    }
+    return forks;
+  });
 }

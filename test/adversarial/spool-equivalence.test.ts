@@ -19,7 +19,7 @@ import type { InputReport } from "../../src/report/model.js";
 import { openRun } from "../../src/run.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { runCli, tempFile, type CliRun } from "../helpers/cli.js";
-import { OTHER_PROFILE, at, capture, underProfile, widenedAt } from "../properties/harness.js";
+import { OTHER_PROFILE, TS_URL, at, capture, underProfile, widenedAt } from "../properties/harness.js";
 
 const dir = mkdtempSync(join(tmpdir(), "spool-equivalence-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -136,19 +136,33 @@ describe("the spooled output is the output of verifying every input again", () =
       expect(r.taken).toBe(3);
     }
     // The fork leaves that input's continuity FAIL with its own detail: settle completes it (no
-    // second verification), and exactly as verifying with the findings does.
+    // second verification), and exactly as verifying with the findings does. The other branch's
+    // service stamp is at another tree size here: its service did not fork too (see below).
     const opened = openRun({ trust: toPlain(mine.trust) as never });
     if (!opened.ok) throw new Error("the run did not open");
     const run = opened.run;
     const item = (source: string, path: string) => ({ source, data: new Uint8Array(readFileSync(path)) });
-    const loaded = [run.load(item("failing", failing)), run.load(item("b", b))];
+    const stampedApart = capture({
+      taskId: uuidFromLabel("the other branch"),
+      witnesses: [{ url: TS_URL, treeSize: 8, leafIndex: 4 }],
+    });
+    const loaded = [
+      run.load(item("failing", failing)),
+      run.load(item("b8", tempFile("b8.json", json(stampedApart.input)))),
+    ];
     const findings = run.compare(loaded.map((l, k) => run.sighting(String(k), l)));
     expect(findings?.[0]?.forks.length).toBeGreaterThan(0);
+    expect(findings?.[0]?.registration).toBeUndefined();
     const first = run.verify("failing", loaded[0] as never);
     expect("properties" in first && first.properties.continuity.state).toBe("FAIL");
     const settled = run.settle(first, findings?.[0]);
     expect(settled).toBeDefined();
     expect(JSON.stringify(settled)).toBe(JSON.stringify(run.verify("failing", loaded[0] as never, findings?.[0])));
+    // Beside b, whose service signed another root for the same tree size, externalRegistration
+    // turns FAIL: only verifying again gives that report.
+    const withB = run.compare([loaded[0], run.load(item("b", b))].map((l, k) => run.sighting(String(k), l as never)));
+    expect(withB?.[0]?.registration?.length).toBe(1);
+    expect(run.settle(first, withB?.[0])).toBeUndefined();
     // An input whose continuity is not judged is never settled, even beside an agreeing one: it
     // is verified again.
     const other = run.load(item("profile", tempFile("p.json", json(capture({}, underProfile(OTHER_PROFILE)).input))));

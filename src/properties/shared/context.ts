@@ -14,6 +14,7 @@ import type { LocatedBundle } from "../../input/locate.js";
 import type { Evidence } from "../../input/load.js";
 import type { TrustConfig } from "../../trust/config.js";
 import type { CrossInputFindings } from "../../witness/equivocation.js";
+import type { StatementPool } from "../../witness/pool.js";
 import { narrowIntegralNumbers } from "./widening.js";
 import type { ResolvedContent } from "./parts.js";
 
@@ -26,6 +27,8 @@ export interface VerifyOptions {
   readonly cosignatures?: Uint8Array | string | JsonValue;
   /** What comparing every input's checkpoints found for this input (a forked log), when compared. */
   readonly crossInput?: CrossInputFindings;
+  /** The --cosignatures file's verified lines, gathered once for the run (else once per input). */
+  readonly cosignaturePool?: () => StatementPool;
   /** The time to judge time rules against (`--at`, RFC 3339); without it they are not checked. */
   readonly at?: string;
   /**
