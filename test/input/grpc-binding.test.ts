@@ -5,11 +5,12 @@
  * serializers, which write with `@bufbuild/protobuf`).
  */
 import { describe, expect, it } from "vitest";
-import { SendMessageResponse, StreamResponse, Task } from "@a2a-js/sdk";
+import { SendMessageResponse } from "@a2a-js/sdk";
 import { A2AService } from "@a2a-js/sdk/server/grpc";
 import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
 import { streamEvents, renderSse } from "../../producer/stream.js";
 import { VECTORS } from "../../producer/vectors.js";
+import { grpcStreamBytes, grpcTaskBytes } from "../../producer/vectors-grpc.js";
 import type { ExchangeOptions } from "../../producer/options.js";
 import { toPlain, type JsonObject } from "../../src/json/value.js";
 import { verify, type InputData } from "../../src/verify.js";
@@ -17,23 +18,10 @@ import { isFailedInput, type Report } from "../../src/report/model.js";
 
 const text = (v: JsonObject) => JSON.stringify(toPlain(v));
 
-export function taskBytes(task: JsonObject): Uint8Array {
-  return A2AService.getTask.responseSerialize(Task.fromJSON(toPlain(task)));
-}
+const taskBytes = grpcTaskBytes;
 
-export function sendMessageResponseBytes(response: JsonObject): Uint8Array {
+function sendMessageResponseBytes(response: JsonObject): Uint8Array {
   return A2AService.sendMessage.responseSerialize(SendMessageResponse.fromJSON(toPlain(response)));
-}
-
-/** StreamResponse messages in gRPC length-prefixed framing. */
-export function grpcStreamBytes(events: readonly JsonObject[]): Uint8Array {
-  const frames = events.map((e) => {
-    const m = A2AService.sendStreamingMessage.responseSerialize(StreamResponse.fromJSON(toPlain(e)));
-    const header = Buffer.alloc(5);
-    header.writeUInt32BE(m.length, 1);
-    return Buffer.concat([header, m]);
-  });
-  return Uint8Array.from(Buffer.concat(frames));
 }
 
 function options(name: string): ExchangeOptions {
