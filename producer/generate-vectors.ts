@@ -14,6 +14,7 @@ const files = renderAll(VECTORS, GENERAL_NOTES);
 for (const [path, text] of files) {
   const target = join(outDir, path);
   mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, text, "utf8");
+  if (typeof text === "string") writeFileSync(target, text, "utf8");
+  else writeFileSync(target, text);
 }
 process.stdout.write(`wrote ${files.size} files for ${VECTORS.length} vectors to ${outDir}\n`);

@@ -8,8 +8,10 @@ import { PROPERTIES, states, type Expectation, type PendingExpectation } from ".
 import { jsonObject, jsonText } from "./json-text.js";
 import type { VectorDefinition } from "./vectors.js";
 import { isStreamVector, renderStreamInput } from "./vectors-stream.js";
+import { isGrpcVector, renderGrpcInput } from "./vectors-grpc.js";
 
-export type VectorFiles = ReadonlyMap<string, string>;
+/** Text files, and the binary input of a gRPC vector. */
+export type VectorFiles = ReadonlyMap<string, string | Uint8Array>;
 
 function expectedJson(def: VectorDefinition): string {
   return jsonText(
@@ -31,10 +33,12 @@ function expectedJson(def: VectorDefinition): string {
 export function renderVector(def: VectorDefinition): VectorFiles {
   // A Task that has not ended is what GetTask shows while it waits: no terminal exchange.
   const exchange = def.options.envelope === "paused" ? buildPausedExchange(def.options) : buildExchange(def.options);
-  const [inputName, inputText] = isStreamVector(def)
-    ? renderStreamInput(def, exchange as Exchange, def.options.jsonRpcId ?? 1)
-    : // The Task JSON is written the way the reference's Python emitter wrote its vector files.
-      ["input.json", jsonText(exchange.input)];
+  const [inputName, inputText] = isGrpcVector(def)
+    ? renderGrpcInput(def, exchange as Exchange)
+    : isStreamVector(def)
+      ? renderStreamInput(def, exchange as Exchange, def.options.jsonRpcId ?? 1)
+      : // The Task JSON is written the way the reference's Python emitter wrote its vector files.
+        ["input.json", jsonText(exchange.input)];
   return new Map([
     [`${def.name}/${inputName}`, inputText],
     [`${def.name}/trust.json`, jsonText(exchange.trust, { sortKeys: false })],
@@ -73,8 +77,9 @@ export function renderReadme(
     "Each folder holds:",
     "",
     "- the verifier input, exactly one of `input.json` (one JSON document, or a JSON array of stream events),",
-    "  `input.sse` (a `text/event-stream` body) or `input.ndjson` (one stream event per line); a stream is folded",
-    '  into the Task it describes (see docs/inputs.md, "Streams");',
+    "  `input.sse` (a `text/event-stream` body), `input.ndjson` (one stream event per line), `input.binpb` (a",
+    "  binary protobuf Task, as gRPC's GetTask answers) or `input.grpc` (a gRPC stream of StreamResponse messages);",
+    '  a stream is folded into the Task it describes (see docs/inputs.md, "Streams" and "gRPC inputs");',
     "- `trust.json`: the caller's trust file (contract §5); without it the vector runs with no trust file;",
     "- `expected.json`: `description`, `mutation` (the single change from the vector it derives from, or null),",
     "  `exitCode`, the state of each of the thirteen `properties` (contract §4), and the achieved `evidenceLevel`",
@@ -130,7 +135,7 @@ export function renderAll(
   defs: readonly VectorDefinition[],
   generalNotes: ReadonlyArray<readonly [string, string]>,
 ): VectorFiles {
-  const files = new Map<string, string>();
+  const files = new Map<string, string | Uint8Array>();
   for (const def of defs) for (const [path, text] of renderVector(def)) files.set(path, text);
   files.set("README.md", renderReadme(defs, generalNotes));
   return files;

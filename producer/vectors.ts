@@ -17,6 +17,7 @@ import { arrayAt, flipHexDigit, flipHexMember, flipLastBase64Byte, objectAt } fr
 import type { ExchangeOptions } from "./options.js";
 import { PEAC_VECTORS } from "./vectors-peac.js";
 import { STREAM_VECTORS } from "./vectors-stream.js";
+import { grpcTwins } from "./vectors-grpc.js";
 import { CONTINUITY_VECTORS } from "./vectors-continuity.js";
 import { LIFECYCLE_NOTES, LIFECYCLE_VECTORS } from "./vectors-lifecycle.js";
 
@@ -121,7 +122,7 @@ export const GENERAL_NOTES: ReadonlyArray<readonly [string, string]> = [
   ...LIFECYCLE_NOTES,
 ];
 
-export const VECTORS: readonly VectorDefinition[] = [
+const JSON_VECTORS: readonly VectorDefinition[] = [
   {
     name: "valid-minimal",
     description:
@@ -411,3 +412,5 @@ export const VECTORS: readonly VectorDefinition[] = [
   ...CONTINUITY_VECTORS,
   ...LIFECYCLE_VECTORS,
 ];
+
+export const VECTORS: readonly VectorDefinition[] = [...JSON_VECTORS, ...grpcTwins(JSON_VECTORS)];

@@ -1,7 +1,8 @@
 /**
  * `a2a-evidence vectors [DIR...]`: runs conformance vector folders and says which match.
  *
- * A vector folder holds the verifier input (`input.json`, `input.sse` or `input.ndjson`), the
+ * A vector folder holds the verifier input (`input.json`, `input.sse`, `input.ndjson`, or gRPC's
+ * `input.binpb` or `input.grpc`), the
  * caller's trust file (`trust.json`, optional), further `verify` arguments (`args.json`, optional:
  * a JSON array such as `["--min-evidence", "NONE"]`, file paths relative to the folder) and what
  * verification must give (`expected.json`: `exitCode`, the state of each listed property, and the
@@ -56,7 +57,7 @@ export interface VectorsReport {
   readonly exitCode: 0 | 1 | 2;
 }
 
-const INPUT_FILES = ["input.json", "input.sse", "input.ndjson"] as const;
+const INPUT_FILES = ["input.json", "input.sse", "input.ndjson", "input.binpb", "input.grpc"] as const;
 const LEVELS: readonly EvidenceLevelOrNone[] = ["NONE", ...EVIDENCE_LEVELS];
 
 /**

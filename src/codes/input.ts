@@ -48,5 +48,21 @@ export const INPUT_CODES = [
   "INPUT_EVIDENCE_PENDING",
   /** An --interim input (or a capture's interimBundles) holds no bundle. */
   "INPUT_INTERIM_NO_BUNDLE",
+  /** A protobuf (gRPC) input breaks the wire format: wrong wire type, truncated or over-long varint, a length past the end, field 0, a group, a frame flag other than 0 or 1. */
+  "INPUT_PROTOBUF_MALFORMED",
+  /** A protobuf singular field, oneof, Struct member or Value kind given twice. */
+  "INPUT_PROTOBUF_DUPLICATE",
+  /** A protobuf string field that is not valid UTF-8. */
+  "INPUT_PROTOBUF_UTF8",
+  /** A protobuf enum number the verifier does not know (TaskState, Role, NullValue). */
+  "INPUT_PROTOBUF_ENUM",
+  /** A protobuf value ProtoJSON cannot carry: a bool not 0/1, a non-finite number, a Value with no kind, a Timestamp out of range. */
+  "INPUT_PROTOBUF_VALUE",
+  /** A protobuf input nested deeper than the JSON limit, over the input size, or a gRPC message over the message limit. */
+  "INPUT_PROTOBUF_TOO_LARGE",
+  /** An unknown protobuf field inside a Message, Part or Artifact: content the evidence commits to that the verifier cannot see. */
+  "INPUT_PROTOBUF_UNKNOWN_FIELD",
+  /** A gRPC stream message with the compressed flag set. */
+  "INPUT_GRPC_COMPRESSED",
 ] as const;
 export type InputCode = (typeof INPUT_CODES)[number];

@@ -9,8 +9,8 @@ import { memberAt, type JsonObject, type JsonValue } from "../json/value.js";
 import { showValue } from "../json/diff.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { isInterimRecord } from "./pending.js";
-import { classify, type Classified } from "./classify.js";
-import { isFoldedStream, streamClassified, type FoldedStream } from "./stream.js";
+import type { Classified } from "./classify.js";
+import { classifyInput, type InputValue } from "./forms.js";
 import { DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Task } from "./read.js";
 
@@ -25,13 +25,13 @@ export function captureInterims(found: readonly { value: JsonValue; path: string
  * `interimBundles`, and taking only part of it would silently drop the rest.
  */
 export function loadInterimInput(
-  value: JsonValue | FoldedStream,
+  value: InputValue,
   index: number,
   limits: LoadLimits = DEFAULT_LOAD_LIMITS,
 ): Result<LocatedBundle[]> {
   const prefix = `--interim[${index}]`;
   // A stream that ends at the pause folds into the paused Task, like any other stream input.
-  const c: Result<Classified> = isFoldedStream(value) ? streamClassified(value) : classify(value);
+  const c: Result<Classified> = classifyInput(value);
   if (!c.ok) return fail(c.code, `${prefix}: ${c.detail}`, c.path);
   if (c.value.shape === "bundle" && c.value.bundle) {
     const b: LocatedBundle = {

@@ -9,12 +9,13 @@
  * `--first-task`. `--task`'s Task is located like any input, so its evidence Artifacts and their
  * references are compared with the bundle too.
  */
-import { memberAt, type JsonObject, type JsonValue } from "../json/value.js";
+import { memberAt, type JsonObject } from "../json/value.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { EXTENSION_URI } from "../profile.js";
 import { extensionMetadata, type A2AArtifact, type A2AMessage, type A2ATask } from "./a2a.js";
 import { classify, firstResponse, type Classified, type InputShape } from "./classify.js";
-import { isFoldedStream, streamClassified, toInputValue, type FoldedStream } from "./stream.js";
+import { isFoldedStream, streamClassified } from "./stream.js";
+import { asJsonInput, classifyInput, toInputValue, type InputValue } from "./forms.js";
 import { CARRIER_PRIORITY, DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Message, readV1Task } from "./read.js";
 import type { InputData } from "./data.js";
@@ -60,8 +61,8 @@ interface Held {
   readonly rejected: readonly Failure[];
 }
 
-function read(value: JsonValue | FoldedStream, limits: LoadLimits): Result<Held> {
-  const c: Result<Classified> = isFoldedStream(value) ? streamClassified(value) : classify(value);
+function read(value: InputValue, limits: LoadLimits): Result<Held> {
+  const c: Result<Classified> = classifyInput(value);
   if (!c.ok) return c;
   const notes = [...c.value.notes];
   let observedTask: A2ATask | undefined;
@@ -159,10 +160,11 @@ function withSent<T extends Observation>(observation: T, found: Classified): Res
  * JSON-RPC result).
  */
 export function loadTaskInput(
-  value: JsonValue | FoldedStream,
+  input: InputValue,
   role: "task" | "first-task",
   limits: LoadLimits = DEFAULT_LOAD_LIMITS,
 ): Result<Observation> {
+  const value = asJsonInput(input);
   if (role === "first-task" && isFoldedStream(value)) {
     // A stream's first event is SendMessage's first response: a Task, or a direct Message.
     if (value.kind === "message") {
@@ -201,7 +203,7 @@ export function loadTaskInput(
     }
     return fail("INPUT_NOT_A_TASK", "the --first-task input holds no A2A Task or Message", "$");
   }
-  const held = read(value, limits);
+  const held = read(input, limits);
   if (!held.ok) return held;
   if (!held.value.observedTask) return fail("INPUT_NOT_A_TASK", "the --task input holds no A2A Task", "$");
   const { firstTask, firstMessage, sent } = held.value;
@@ -282,7 +284,7 @@ function fromTaskFile(b: LocatedBundle): LocatedBundle {
 
 /** Loads one input and merges the caller's observation: the input stage, start to end. */
 export function loadEvidence(
-  value: JsonValue | FoldedStream,
+  value: InputValue,
   observation: Observation = {},
   limits: LoadLimits = DEFAULT_LOAD_LIMITS,
 ): Result<Evidence> {

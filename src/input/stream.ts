@@ -48,10 +48,10 @@ import { fail, ok, type Failure, type Result } from "../result.js";
 import { TASK_STATES, TERMINAL_TASK_STATES } from "../profile.js";
 import { field, looksLikeTask } from "./a2a.js";
 import type { Found } from "./classify.js";
-import { toJsonValue, type InputData } from "./data.js";
 import { detectV03 } from "./v03.js";
 
-export type StreamFraming = "sse" | "ndjson" | "json-array";
+/** `grpc`: StreamResponse messages in gRPC length-prefixed framing, decoded by ./protobuf. */
+export type StreamFraming = "sse" | "ndjson" | "json-array" | "grpc";
 export type StreamBinding = "jsonrpc" | "rest";
 
 export interface StreamLimits {
@@ -1090,10 +1090,14 @@ function sinkInto(fold: StreamFold, limits: StreamLimits): EventSink {
   };
 }
 
-/** Folds an already parsed JSON array of events (the JSON-array framing, found at classification). */
+/**
+ * Folds events already parsed or decoded: a JSON array of events (found at classification), or the
+ * StreamResponse messages of a gRPC stream as their ProtoJSON values.
+ */
 export function foldStreamArray(
   events: readonly JsonValue[],
   limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+  framing: "json-array" | "grpc" = "json-array",
 ): Result<FoldedStream> {
   if (events.length > limits.maxEvents) {
     return fail(
@@ -1107,7 +1111,7 @@ export function foldStreamArray(
     const r = fold.apply(v, { n: i + 1 });
     if (r) return r;
   }
-  return fold.finish("json-array");
+  return fold.finish(framing);
 }
 
 /** Folds a stream input (SSE, NDJSON or a JSON array of events) into the Task it describes. */
@@ -1170,17 +1174,6 @@ export function streamCapture(folded: FoldedTaskStream): JsonObject {
   capture.firstTask = folded.firstTask;
   capture.finalTask = folded.task;
   return capture;
-}
-
-/**
- * One input's value for the input stage: an SSE body or NDJSON (bytes or text) is folded, since it
- * is no JSON document; anything else is parsed strictly (a JSON array of events is folded later,
- * at classification).
- */
-export function toInputValue(data: InputData): Result<JsonValue | FoldedStream> {
-  return (typeof data === "string" || data instanceof Uint8Array) && looksLikeStream(data)
-    ? foldStream(data)
-    : toJsonValue(data);
 }
 
 /** True for what `foldStream` and `foldStreamArray` return, never for a parsed JSON value. */
@@ -1255,8 +1248,10 @@ export function streamNote(folded: FoldedStream): string {
       ? "an SSE stream"
       : folded.framing === "ndjson"
         ? "an NDJSON stream"
-        : "a JSON array of stream events";
-  const binding = folded.binding === "jsonrpc" ? "JSON-RPC" : "REST";
+        : folded.framing === "grpc"
+          ? "a gRPC stream of length-prefixed StreamResponse messages"
+          : "a JSON array of stream events";
+  const binding = folded.framing === "grpc" ? "gRPC" : folded.binding === "jsonrpc" ? "JSON-RPC" : "REST";
   const what = folded.kind === "task" ? "folded into the Task" : "a direct Message reply";
   return `input is ${framing} (${binding} framing): ${folded.events} event${folded.events === 1 ? "" : "s"}, ${what}`;
 }

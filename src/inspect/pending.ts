@@ -12,8 +12,9 @@ import { extensionMetadata } from "../input/a2a.js";
 import { classify } from "../input/classify.js";
 import { loadTaskInput, type Observation } from "../input/load.js";
 import { CARRIER_PRIORITY, type LocatedBundle } from "../input/locate.js";
-import { isFoldedStream, type FoldedStream } from "../input/stream.js";
-import { memberAt, type JsonObject, type JsonValue } from "../json/value.js";
+import { isFoldedStream } from "../input/stream.js";
+import { asJsonInput, type InputValue } from "../input/forms.js";
+import { memberAt, type JsonObject } from "../json/value.js";
 import { EvidenceContext, type VerifyOptions } from "../properties/shared/context.js";
 import { interimRecords } from "../properties/shared/interim.js";
 import type { Failure } from "../result.js";
@@ -28,7 +29,7 @@ const byCarrier = (bundles: readonly LocatedBundle[]) =>
 
 export function pendingExplanation(
   source: string,
-  value: JsonValue | FoldedStream,
+  value: InputValue,
   caller: Observation,
   failure: Failure,
   trust: TrustConfig | undefined,
@@ -43,7 +44,8 @@ export function pendingExplanation(
   const fromTaskFile = !own.ok;
   let carried: LocatedBundle[] = byCarrier(held.bundles);
   if (fromTaskFile) {
-    const c = isFoldedStream(value) ? undefined : classify(value);
+    const json = asJsonInput(value);
+    const c = isFoldedStream(json) ? undefined : classify(json);
     const bare = c?.ok ? c.value.bundle : undefined;
     carried = [
       ...(bare ? [{ location: bare.path, carrier: bare.carrier, bundle: bare.value as JsonObject }] : []),

@@ -212,7 +212,11 @@ describe("a2a-evidence vectors", () => {
   it("says what is wrong with a folder it cannot run", async () => {
     const cases: [string, Record<string, string | null>, string][] = [
       ["no-expected", { "expected.json": null }, "expected.json: no such file"],
-      ["no-input", { "input.json": null }, "no input file (input.json, input.sse, input.ndjson)"],
+      [
+        "no-input",
+        { "input.json": null },
+        "no input file (input.json, input.sse, input.ndjson, input.binpb, input.grpc)",
+      ],
       ["two-inputs", { "input.sse": "data: {}\n\n" }, "more than one input file (input.json, input.sse)"],
       ["expected-array", { "expected.json": "[]" }, "expected.json: not a JSON object"],
       [
@@ -298,7 +302,7 @@ describe("a2a-evidence vectors", () => {
     );
     const report = JSON.parse(r.stdout) as VectorsReport;
     expect(report.vectors.map((v) => [v.name, v.result, v.error])).toEqual([
-      ["not-a-vector", "error", "no input file (input.json, input.sse, input.ndjson)"],
+      ["not-a-vector", "error", "no input file (input.json, input.sse, input.ndjson, input.binpb, input.grpc)"],
       ["valid-minimal", "match", undefined],
       ["valid-minimal", "match", undefined],
       ["absent", "error", "no such folder"],

@@ -13,6 +13,8 @@ import { AGENT_CARD_PATH, AgentCard, type AgentCardSignatureGenerator } from "@a
 import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
+import * as grpcJs from "@grpc/grpc-js";
+import { A2AService, grpcService, UserBuilder as GrpcUserBuilder } from "@a2a-js/sdk/server/grpc";
 import { TASK_KINDS, runKind } from "./kinds.js";
 
 export const KIND_METADATA_KEY = "e2e-kind";
@@ -24,10 +26,15 @@ export interface LiveServer {
   readonly restUrl: string;
   /** The Agent Card as served (wire JSON). */
   readonly card: Record<string, unknown>;
+  /** `127.0.0.1:<port>` of the gRPC server over the same request handler, when asked for. */
+  readonly grpcAddress?: string;
   close(): Promise<void>;
 }
 
-export function agentCardJson(baseUrl: string, options: { streaming: boolean }): Record<string, unknown> {
+export function agentCardJson(
+  baseUrl: string,
+  options: { streaming: boolean; grpcAddress?: string },
+): Record<string, unknown> {
   return {
     name: "a2a-evidence e2e agent",
     description: "Seals A2A Task Evidence for each Task, with an independent producer.",
@@ -35,6 +42,7 @@ export function agentCardJson(baseUrl: string, options: { streaming: boolean }):
     supportedInterfaces: [
       { url: `${baseUrl}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: `${baseUrl}/a2a/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      ...(options.grpcAddress ? [{ url: options.grpcAddress, protocolBinding: "GRPC", protocolVersion: "1.0" }] : []),
     ],
     capabilities: {
       streaming: options.streaming,
@@ -72,9 +80,18 @@ const executor: AgentExecutor = {
   },
 };
 
+/** A gRPC server on 127.0.0.1 (an ephemeral port); the SDK's gRPC service is added once the handler exists. */
+async function bindGrpc(): Promise<{ server: grpcJs.Server; address: string }> {
+  const server = new grpcJs.Server();
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpcJs.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
+  return { server, address: `127.0.0.1:${port}` };
+}
+
 /** Starts the server (its card signed by `cardSigner`, when given); `close()` stops it and every connection it holds. */
 export async function startLiveServer(
-  options: { streaming?: boolean; cardSigner?: AgentCardSignatureGenerator } = {},
+  options: { streaming?: boolean; cardSigner?: AgentCardSignatureGenerator; grpc?: boolean } = {},
 ): Promise<LiveServer> {
   const app = express();
   const server: Server = createServer(app);
@@ -84,7 +101,11 @@ export async function startLiveServer(
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const card = agentCardJson(baseUrl, { streaming: options.streaming ?? true });
+  const grpc = options.grpc ? await bindGrpc() : undefined;
+  const card = agentCardJson(baseUrl, {
+    streaming: options.streaming ?? true,
+    ...(grpc ? { grpcAddress: grpc.address } : {}),
+  });
   const handler = new DefaultRequestHandler(
     AgentCard.fromJSON(card),
     new InMemoryTaskStore(),
@@ -98,15 +119,22 @@ export async function startLiveServer(
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
   app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   app.use("/a2a/rest", restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  grpc?.server.addService(
+    A2AService,
+    grpcService({ requestHandler: handler, userBuilder: GrpcUserBuilder.noAuthentication }),
+  );
   return {
     baseUrl,
     jsonRpcUrl: `${baseUrl}/a2a/jsonrpc`,
     restUrl: `${baseUrl}/a2a/rest`,
     card,
-    close: () =>
-      new Promise<void>((resolve) => {
+    ...(grpc ? { grpcAddress: grpc.address } : {}),
+    close: async () => {
+      grpc?.server.forceShutdown();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }

@@ -21,7 +21,9 @@ const names = readdirSync(VECTORS)
   .filter((n) => existsSync(join(VECTORS, n, "expected.json")))
   .sort();
 const inputFile = (dir: string) =>
-  ["input.json", "input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f))) as string;
+  ["input.json", "input.sse", "input.ndjson", "input.binpb", "input.grpc"].find((f) =>
+    existsSync(join(dir, f)),
+  ) as string;
 
 function rendered(name: string, withTrust: boolean): string {
   const dir = join(VECTORS, name);

@@ -12,10 +12,10 @@ import {
   streamFraming,
   streamNote,
   streamTask,
-  toInputValue,
   type FoldedTaskStream,
   type StreamLimits,
 } from "../../src/input/stream.js";
+import { toInputValue } from "../../src/input/forms.js";
 import { parseStrictJson } from "../../src/json/strict-json.js";
 import { toPlain, type JsonValue } from "../../src/json/value.js";
 import type { Failure } from "../../src/result.js";

@@ -9,6 +9,8 @@ import { PROPERTIES, achievedLevel, states } from "../../producer/expectations.j
 import { GENERAL_NOTES, VECTORS } from "../../producer/vectors.js";
 import { brokenFacts, parse, streamCapture } from "./oracle.js";
 import type { JsonObject } from "../../src/json/value.js";
+import { StreamResponse, Task } from "@a2a-js/sdk";
+import { A2AService } from "@a2a-js/sdk/server/grpc";
 
 const VECTORS_DIR = join(REPO_ROOT, "vectors");
 
@@ -165,6 +167,18 @@ const BROKEN: Record<string, string[]> = {
 /** The vector's input as the oracle reads it: a JSON document, or a stream folded into the capture it observed. */
 function oracleInput(name: string): string | JsonObject {
   const dir = join(VECTORS_DIR, name);
+  // A gRPC vector, decoded by the SDK's generated types (not by the verifier) into its ProtoJSON.
+  if (existsSync(join(dir, "input.binpb")))
+    return JSON.stringify(Task.toJSON(A2AService.getTask.responseDeserialize(readFileSync(join(dir, "input.binpb")))));
+  if (existsSync(join(dir, "input.grpc"))) {
+    const b = readFileSync(join(dir, "input.grpc"));
+    const lines: string[] = [];
+    for (let pos = 0; pos < b.length; pos += 5 + b.readUInt32BE(pos + 1)) {
+      const m = b.subarray(pos + 5, pos + 5 + b.readUInt32BE(pos + 1));
+      lines.push(JSON.stringify(StreamResponse.toJSON(A2AService.sendStreamingMessage.responseDeserialize(m))));
+    }
+    return streamCapture("input.ndjson", lines.join("\n"));
+  }
   const stream = ["input.sse", "input.ndjson"].find((f) => existsSync(join(dir, f)));
   return stream === undefined
     ? readFileSync(join(dir, "input.json"), "utf8")
