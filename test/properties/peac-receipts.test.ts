@@ -126,6 +126,13 @@ function carrierCheck(input: VerifiedInput, subject: string) {
   return checkOf(input, "peacReceipts", "peac.carrier", subject);
 }
 
+/** Each carrier's subject, state and code, in report order. */
+function carrierOutcomes(input: VerifiedInput): unknown[][] {
+  return input.properties.peacReceipts.checks
+    .filter((c) => c.id === "peac.carrier")
+    .map((c) => [c.subject, c.state, c.code]);
+}
+
 function expectOnly(input: VerifiedInput, state: string): void {
   expect(statesOf(input)).toEqual(baseline({ peacReceipts: state as never }));
 }
@@ -321,11 +328,7 @@ describe("peacReceipts negatives: each flips peacReceipts only, decided by its c
       ["artifact", peacPayload(carrierOf(R2))],
     ]);
     expectOnly(input, "FAIL");
-    expect(
-      input.properties.peacReceipts.checks
-        .filter((c) => c.id === "peac.carrier")
-        .map((c) => [c.subject, c.state, c.code]),
-    ).toEqual([
+    expect(carrierOutcomes(input)).toEqual([
       [carrierPath("history", 0), "PASS", undefined],
       [carrierPath("history", 1), "FAIL", "E_INVALID_SIGNATURE"],
       [carrierPath("artifact", 0), "PASS", undefined],
@@ -495,11 +498,7 @@ describe("peacReceipts: revocation wins over a pin (a JWKS copied with its revok
     expect(r.error).toBeUndefined();
     const input = r.inputs[0] as VerifiedInput;
     expectOnly(input, "FAIL");
-    expect(
-      input.properties.peacReceipts.checks
-        .filter((c) => c.id === "peac.carrier")
-        .map((c) => [c.subject, c.state, c.code]),
-    ).toEqual([
+    expect(carrierOutcomes(input)).toEqual([
       [carrierPath("history", 0), "PASS", undefined],
       [carrierPath("history", 1), "FAIL", "E_REVOKED_KEY_USED"],
       [carrierPath("history", 2), "PASS", undefined],
