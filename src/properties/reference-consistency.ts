@@ -9,6 +9,8 @@
  *                           state (the payload's, when no Task was observed)
  *   reference.artifact      an EVIDENCE_ARTIFACT bundle's Artifact carries the same reference in its metadata
  *   reference.task          the terminal Task carries the same reference in Task.metadata[<extension URI>]
+ *   reference.statusMetadata  a copy in the terminal Task's status.metadata[<extension URI>] (not an
+ *                           A2A v1.0 field, but some servers send it) is a copy like the others (§9.30)
  *   reference.status        evidenceStatus is known, never PENDING on a terminal Task; FAILED has a typed reason
  *   reference.deliveryMode  deliveryMode (and evidenceArtifactId, when stated) match where the bundle was found
  *   reference.claimedLevel  the claimed level is not above what the bundle supports
@@ -47,6 +49,7 @@ export const CHECKS = checksFor([
   "reference.bundle",
   "reference.artifact",
   "reference.task",
+  "reference.statusMetadata",
   "reference.status",
   "reference.deliveryMode",
   "reference.claimedLevel",
@@ -94,6 +97,19 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
       ),
     );
   }
+  const statusCopy = statusMetadataCopy(ctx);
+  if (statusCopy !== undefined) {
+    copies.push(statusCopy);
+    checks.push(
+      copyCheck(
+        "reference.statusMetadata",
+        statusCopy.where,
+        statusCopy.value,
+        bundleRef,
+        "the terminal Task's status.metadata",
+      ),
+    );
+  }
   checks.push(statusCheck(copies));
   checks.push(deliveryCheck(ctx, copies));
   const claim = claimedLevelCheck(bundleRef ?? referenceIn(ctx.taskReference), properties);
@@ -105,6 +121,20 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
   return decide(checks, () =>
     claim.state === "PASS" ? `${copiesSaid} and the claimed level is supported` : `${copiesSaid}; ${claim.detail}`,
   );
+}
+
+/**
+ * The reference copy some servers also put in the terminal Task's `status.metadata[<extension
+ * URI>]` (contract §9.30). Nothing owes it, so an absent (or null) one is no copy; a present one is
+ * compared, checked for its status and its delivery mode like every other copy.
+ */
+function statusMetadataCopy(ctx: EvidenceContext): ReferenceCopy | undefined {
+  const task = ctx.observedTask;
+  const metadata = task?.statusMetadata;
+  if (task === undefined || !isJsonObject(metadata)) return undefined;
+  const value = member(metadata, EXTENSION_URI);
+  if (value === undefined || value === null) return undefined;
+  return { where: joinPath(task.path, "status", "metadata", EXTENSION_URI), value: referenceIn(value) };
 }
 
 /** The Artifacts that owe a reference copy, each once, in the order their bundles were located. */
