@@ -18,7 +18,8 @@
  * The claimed-level rule: a claim FAILs when a property it needs is NOT_PRESENT (the bundle does not
  * carry what was claimed), and is INCONCLUSIVE when a needed property is NOT_CHECKED or INCONCLUSIVE
  * for lack of trust material. When a needed property FAILs, that FAIL already reports the defect;
- * the claim is then not assessed, so one tampered object does not also read as a server overclaim.
+ * the claim is then not checked, so one tampered object does not also read as a server overclaim,
+ * and the detail says so apart from what the other checks established (contract §9.39).
  */
 import { memberAt, isJsonObject, member, jsonEquals, type JsonValue } from "../json/value.js";
 import { firstDifference, showValue, valueText, type Difference } from "../json/diff.js";
@@ -114,13 +115,43 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
   checks.push(deliveryCheck(ctx, copies));
   const claim = claimedLevelCheck(bundleRef ?? referenceIn(ctx.taskReference), properties);
   checks.push(claim);
+  return decide(checks, () => passDetail(ctx, checks, claim));
+}
+
+/**
+ * What the PASSing checks established, then each check that did not run and why (contract §9.39),
+ * so that a PASS line never reads as a verdict on what was not assessed.
+ */
+function passDetail(ctx: EvidenceContext, checks: readonly Check[], claim: Check): string {
   // A bare bundle has only its own copy: say so rather than "every copy".
-  const copiesSaid = ctx.observedTask
+  const copies = ctx.observedTask
     ? "every reference copy agrees with the bundle"
-    : "the bundle's own reference agrees with it (no observed Task, so the Task's copies were not compared: pass --task)";
-  return decide(checks, () =>
-    claim.state === "PASS" ? `${copiesSaid} and the claimed level is supported` : `${copiesSaid}; ${claim.detail}`,
-  );
+    : "the bundle's own reference agrees with it";
+  const established =
+    claim.state === "PASS"
+      ? `${copies} and the claimed level is supported`
+      : claim.state === "NOT_PRESENT"
+        ? `${copies}; ${claim.detail}`
+        : copies;
+  return [established, ...checks.filter((c) => c.state === "NOT_CHECKED").map(notRun)].join("; ");
+}
+
+/** `<what>: not checked, <why>` for a check that did not run. */
+function notRun(c: Check): string {
+  switch (c.id) {
+    case "reference.task":
+      return "the Task's copies: not checked, no observed Task (pass --task)";
+    case "reference.deliveryMode":
+      return "delivery mode: not checked, the bundle was not delivered in a Task";
+    case "reference.claimedLevel": {
+      const failed = Object.entries(c.values ?? {})
+        .filter(([, state]) => state === "FAIL")
+        .map(([p]) => p);
+      return `claimed level: not checked, ${failed.join(", ")} ${failed.length === 1 ? "FAILs" : "FAIL"}`;
+    }
+    default:
+      return `${c.id}${c.subject ? ` [${c.subject}]` : ""}: not checked, ${c.detail}`;
+  }
 }
 
 /**
@@ -373,7 +404,7 @@ function claimedLevelCheck(ref: JsonValue | undefined, properties: EarlierResult
     return check(
       id,
       "NOT_CHECKED",
-      `claims ${level}; not assessed because ${failed.join(", ")} FAIL (reported there)`,
+      `claims ${level}; not checked: ${failed.join(", ")} ${failed.length === 1 ? "FAILs" : "FAIL"} (reported there)`,
       { values },
     );
   }
