@@ -2,13 +2,22 @@
  * Input text (receipt claims, artifact names, error messages, file names) is an attacker's, and
  * reports are printed to terminals: control characters (C0, DEL, C1, so also tab and line feed),
  * line and paragraph separators and bidirectional overrides, isolates and marks are written as
- * \uXXXX, and so is every space after the second of a run, so a claim cannot move the cursor,
- * recolour the report, or break or pad itself into a forged line that reads as a verdict.
+ * \uXXXX, so a claim cannot move the cursor, recolour the report or break into a forged line that
+ * reads as a verdict. A field of a report line (`printableField`) also has every space after the
+ * second of a run so written, so it cannot pad itself to wrap into one either.
  */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function printable(s: string): string {
-  return escapeSpaceRuns(s.replace(UNPRINTABLE, escapeChar));
+  return s.replace(UNPRINTABLE, escapeChar);
+}
+
+/**
+ * One field of input text inside a report line: printable, and no run of more than two spaces
+ * (`escapeSpaceRuns`). Not for whole lines, whose indentation and columns are the report's own.
+ */
+export function printableField(s: string): string {
+  return escapeSpaceRuns(printable(s));
 }
 
 function escapeChar(c: string): string {
@@ -36,11 +45,11 @@ export function printableJson(json: string): string {
 }
 
 /**
- * Text that starts a line of a report: made printable, and a leading `::` (after any spaces)
+ * Text that starts a line of a report: a printable field, and a leading `::` (after any spaces)
  * written as `\u003a:`. GitHub Actions reads a workflow command (`::add-mask::…`) from any line
  * of a step's output that starts so, whatever the format; an input's name starting a line must
  * not be one.
  */
 export function printableLineStart(s: string): string {
-  return printable(s).replace(/^(\s*)::/, "$1\\u003a:");
+  return printableField(s).replace(/^(\s*)::/, "$1\\u003a:");
 }

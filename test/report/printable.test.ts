@@ -11,7 +11,7 @@ import { renderText } from "../../src/report/text.js";
 import { makeStyle } from "../../src/report/style.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { FORMAT_NAMES, render } from "../../src/report/index.js";
-import { printable } from "../../src/util/printable.js";
+import { printable, printableField } from "../../src/util/printable.js";
 import type { VerifiedInput } from "../../src/report/model.js";
 import { hostileReport as everyFieldHostile } from "./reports.js";
 
@@ -77,12 +77,13 @@ describe("input text cannot break or pad itself into a line of its own (every fo
     return { ...base, inputs: [{ ...input, properties: { ...input.properties, contentBinding: cb } }] };
   };
 
-  it("printable: line breaks and tabs as \\uXXXX, every space after the second of a run as \\u0020", () => {
-    expect(printable(FORGED)).toBe(
+  it("printableField: line breaks and tabs as \\uXXXX, every space after the second of a run as \\u0020", () => {
+    expect(printable("a   b")).toBe("a   b");
+    expect(printableField(FORGED)).toBe(
       "x\\u000a  ✔ contentBinding  \\u0020\\u0020\\u0020\\u0020\\u0020\\u0020\\u0020\\u0020\\u0020\\u0020PASS  ok\\u0009\\u0009end",
     );
     // Any Unicode space separator counts: no-break and ideographic spaces line up text too.
-    expect(printable("a\u00a0\u3000 \u2003b")).toBe("a\u00a0\u3000\\u0020\\u2003b");
+    expect(printableField("a\u00a0\u3000 \u2003b")).toBe("a\u00a0\u3000\\u0020\\u2003b");
   });
 
   it.each(FORMAT_NAMES)("%s: no line of the report starts with the forged verdict", (format) => {
