@@ -124,7 +124,7 @@ export function verifyReceipt(
     return failed(
       "FAIL",
       "E_REVOKED_KEY_USED",
-      `the trust file lists kid ${shownKid} as revoked for ${shownIss}`,
+      `the trust file lists kid ${shownKid} as revoked for ${shownIss}${issuer.keys.has(kid) ? " (it also pins a key under that kid: revocation wins)" : ""}`,
       warnings,
     );
   const key = issuer?.keys.get(kid);

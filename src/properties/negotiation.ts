@@ -1,6 +1,7 @@
 /**
- * negotiation — the server accepted the caller's evidence requirement before acting, and met it
- * (contract §4, §9.8; a2a-wire.md §6.3–§6.5).
+ * negotiation — the server accepted the caller's evidence requirement before acting, and its
+ * terminal status claims no less (contract §4, §9.8; a2a-wire.md §6.3–§6.5). Whether the evidence
+ * meets the requirement is the evidence level's, shown beside it (§9.39).
  *
  *   requirement.copiesAgree   with the caller's own `request`: every server copy of it shows the
  *                             requirement the caller sent; without it, every copy of the first Message
@@ -154,11 +155,20 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
   checks.push(profileCheck(ctx, req));
   checks.push(deliveryModeCheck(ctx, req));
   checks.push(meetsMinimumCheck(ctx, req));
+  // What the server accepted and what it claims; whether the evidence meets it is the evidence level's (§9.39).
   return decide(
     checks,
     () =>
-      `the server accepted ${String(member(req, "requirement"))} ${String(member(req, "minimumEvidence"))} before acting and met it`,
+      `accepted ${String(member(req, "requirement"))} ${String(member(req, "minimumEvidence"))} before acting; ${terminalClaim(checks)}`,
   );
+}
+
+/** What the terminal status claims, as status.meetsMinimum read it (it PASSes when this is said). */
+function terminalClaim(checks: readonly Check[]): string {
+  const status = checks.find((c) => c.id === "status.meetsMinimum")?.values?.status;
+  return status !== undefined
+    ? `terminal status claims ${status}`
+    : "terminal status reports EVIDENCE_STATUS_FAILED with a typed reason";
 }
 
 /** SendMessage answered with a Message: no Task, so no acceptance, and requireTask is broken if set. */
@@ -418,7 +428,7 @@ function meetsMinimumCheck(ctx: EvidenceContext, req: JsonObject): Check {
     return check(id, "FAIL", `terminal evidence status ${status} does not meet ${minimum}`);
   }
   if (levelRank(level as EvidenceLevel) >= levelRank(minimum)) {
-    return check(id, "PASS", `terminal status ${level} meets the negotiated ${minimum}`, {
+    return check(id, "PASS", `terminal status claims ${level}, not below the negotiated ${minimum}`, {
       values: { status: level, minimum },
     });
   }

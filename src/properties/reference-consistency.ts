@@ -9,6 +9,8 @@
  *                           state (the payload's, when no Task was observed)
  *   reference.artifact      an EVIDENCE_ARTIFACT bundle's Artifact carries the same reference in its metadata
  *   reference.task          the terminal Task carries the same reference in Task.metadata[<extension URI>]
+ *   reference.statusMetadata  a copy in the terminal Task's status.metadata[<extension URI>] (not an
+ *                           A2A v1.0 field, but some servers send it) is a copy like the others (§9.30)
  *   reference.status        evidenceStatus is known, never PENDING on a terminal Task; FAILED has a typed reason
  *   reference.deliveryMode  deliveryMode (and evidenceArtifactId, when stated) match where the bundle was found
  *   reference.claimedLevel  the claimed level is not above what the bundle supports
@@ -16,7 +18,8 @@
  * The claimed-level rule: a claim FAILs when a property it needs is NOT_PRESENT (the bundle does not
  * carry what was claimed), and is INCONCLUSIVE when a needed property is NOT_CHECKED or INCONCLUSIVE
  * for lack of trust material. When a needed property FAILs, that FAIL already reports the defect;
- * the claim is then not assessed, so one tampered object does not also read as a server overclaim.
+ * the claim is then not checked, so one tampered object does not also read as a server overclaim,
+ * and the detail says so apart from what the other checks established (contract §9.39).
  */
 import { memberAt, isJsonObject, member, jsonEquals, type JsonValue } from "../json/value.js";
 import { firstDifference, showValue, valueText, type Difference } from "../json/diff.js";
@@ -47,6 +50,7 @@ export const CHECKS = checksFor([
   "reference.bundle",
   "reference.artifact",
   "reference.task",
+  "reference.statusMetadata",
   "reference.status",
   "reference.deliveryMode",
   "reference.claimedLevel",
@@ -94,17 +98,74 @@ export function referenceConsistency(ctx: EvidenceContext, properties: EarlierRe
       ),
     );
   }
+  const statusCopy = statusMetadataCopy(ctx);
+  if (statusCopy !== undefined) {
+    copies.push(statusCopy);
+    checks.push(
+      copyCheck(
+        "reference.statusMetadata",
+        statusCopy.where,
+        statusCopy.value,
+        bundleRef,
+        "the terminal Task's status.metadata",
+      ),
+    );
+  }
   checks.push(statusCheck(copies));
   checks.push(deliveryCheck(ctx, copies));
   const claim = claimedLevelCheck(bundleRef ?? referenceIn(ctx.taskReference), properties);
   checks.push(claim);
+  return decide(checks, () => passDetail(ctx, checks, claim));
+}
+
+/**
+ * What the PASSing checks established, then each check that did not run and why (contract §9.39),
+ * so that a PASS line never reads as a verdict on what was not assessed.
+ */
+function passDetail(ctx: EvidenceContext, checks: readonly Check[], claim: Check): string {
   // A bare bundle has only its own copy: say so rather than "every copy".
-  const copiesSaid = ctx.observedTask
+  const copies = ctx.observedTask
     ? "every reference copy agrees with the bundle"
-    : "the bundle's own reference agrees with it (no observed Task, so the Task's copies were not compared: pass --task)";
-  return decide(checks, () =>
-    claim.state === "PASS" ? `${copiesSaid} and the claimed level is supported` : `${copiesSaid}; ${claim.detail}`,
-  );
+    : "the bundle's own reference agrees with it";
+  const established =
+    claim.state === "PASS"
+      ? `${copies} and the claimed level is supported`
+      : claim.state === "NOT_PRESENT"
+        ? `${copies}; ${claim.detail}`
+        : copies;
+  return [established, ...checks.filter((c) => c.state === "NOT_CHECKED").map(notRun)].join("; ");
+}
+
+/** `<what>: not checked, <why>` for a check that did not run. */
+function notRun(c: Check): string {
+  switch (c.id) {
+    case "reference.task":
+      return "the Task's copies: not checked, no observed Task (pass --task)";
+    case "reference.deliveryMode":
+      return "delivery mode: not checked, the bundle was not delivered in a Task";
+    case "reference.claimedLevel": {
+      const failed = Object.entries(c.values ?? {})
+        .filter(([, state]) => state === "FAIL")
+        .map(([p]) => p);
+      return `claimed level: not checked, ${failed.join(", ")} ${failed.length === 1 ? "FAILs" : "FAIL"}`;
+    }
+    default:
+      return `${c.id}${c.subject ? ` [${c.subject}]` : ""}: not checked, ${c.detail}`;
+  }
+}
+
+/**
+ * The reference copy some servers also put in the terminal Task's `status.metadata[<extension
+ * URI>]` (contract §9.30). Nothing owes it, so an absent (or null) one is no copy; a present one is
+ * compared, checked for its status and its delivery mode like every other copy.
+ */
+function statusMetadataCopy(ctx: EvidenceContext): ReferenceCopy | undefined {
+  const task = ctx.observedTask;
+  const metadata = task?.statusMetadata;
+  if (task === undefined || !isJsonObject(metadata)) return undefined;
+  const value = member(metadata, EXTENSION_URI);
+  if (value === undefined || value === null) return undefined;
+  return { where: joinPath(task.path, "status", "metadata", EXTENSION_URI), value: referenceIn(value) };
 }
 
 /** The Artifacts that owe a reference copy, each once, in the order their bundles were located. */
@@ -343,7 +404,7 @@ function claimedLevelCheck(ref: JsonValue | undefined, properties: EarlierResult
     return check(
       id,
       "NOT_CHECKED",
-      `claims ${level}; not assessed because ${failed.join(", ")} FAIL (reported there)`,
+      `claims ${level}; not checked: ${failed.join(", ")} ${failed.length === 1 ? "FAILs" : "FAIL"} (reported there)`,
       { values },
     );
   }

@@ -100,3 +100,28 @@ export function policyReasons(input: VerifiedInput): string[] {
   const reasons = Array.isArray(stated) ? stated.map((r) => asText(r)) : [];
   return reasons.length > 0 ? reasons : [exitMeaning(input.exitCode)];
 }
+
+/** Why a property's testcase or annotation gates: a FAIL, or a required property that is not PASS. */
+export type Finding = "FAIL" | "POLICY_NOT_MET";
+
+export function propertyFinding(report: Report, name: PropertyName, state: string): Finding | undefined {
+  if (state === "FAIL") return "FAIL";
+  return state !== "PASS" && isRequired(report, name) ? "POLICY_NOT_MET" : undefined;
+}
+
+/**
+ * The reasons for the input's exit code that no property finding already carries, so that a
+ * report counts each finding once: for exit 3, the evidence level below the minimum and a
+ * requirement that names no property (as the policy stage words them); for a report built
+ * elsewhere whose exit code no property finding explains, every reason. Empty for exit 0.
+ */
+export function policyOwnReasons(report: Report, input: VerifiedInput): string[] {
+  if (input.exitCode === 0) return [];
+  const reasons = policyReasons(input);
+  const findings = PROPERTY_NAMES.map((p) => propertyFinding(report, p, input.properties[p].state));
+  const explained = input.exitCode === 1 ? findings.includes("FAIL") : findings.some((f) => f !== undefined);
+  if (!explained) return reasons;
+  return input.exitCode === 3
+    ? reasons.filter((r) => r.startsWith("evidence level ") || r.startsWith('required "'))
+    : [];
+}

@@ -9,6 +9,7 @@ import { renderText } from "./text.js";
 import { renderJunit } from "./junit.js";
 import { renderGithub } from "./github.js";
 import { renderHtml } from "./html.js";
+import { inertReport } from "./untrusted.js";
 import { renderNdjson, ndjsonInput, ndjsonTail } from "./ndjson.js";
 import { jsonHead, jsonInput, jsonTail } from "./json.js";
 import { textInput, textTail } from "./text.js";
@@ -22,7 +23,8 @@ export const FORMATS = {
   json: renderJson,
   junit: renderJunit,
   github: renderGithub,
-  html: renderHtml,
+  // The page keeps line breaks of its own; every string of the report is made one line first.
+  html: (report, options) => renderHtml(inertReport(report), options),
   ndjson: renderNdjson,
 } as const satisfies Record<string, Renderer>;
 

@@ -1,10 +1,19 @@
 /**
  * JUnit XML for CI test views (the Jenkins/Ant `junit-10.xsd` shape: testsuites › testsuite ›
  * testcase with failure, skipped or error). One testsuite per input, one testcase per property,
- * one more for the policy. A FAIL is a failure; NOT_PRESENT, NOT_CHECKED and INCONCLUSIVE are
- * skipped unless the policy requires the property, then they are failures too. An input that could
- * not be read is a suite with one errored testcase, so a CI view never shows "0 tests, all green"
- * for a run that verified nothing. No timestamps or durations: the same report gives the same bytes.
+ * one more for the policy. No timestamps or durations: the same report gives the same bytes.
+ *
+ * The test view must never let through what the exit code stops (contract §9.26), and must count
+ * each finding once:
+ * - a FAIL is a `<failure>` of its property's testcase (type: the deciding check's id);
+ * - a property the policy requires and that is not PASS is a `<failure type="POLICY_NOT_MET">`;
+ * - the `policy` testcase fails only for what no property testcase carries: the evidence level
+ *   below the minimum, a requirement that names no property, or (for a report built elsewhere) an
+ *   exit code that no failing testcase explains;
+ * - a property that is not PASS and that nothing requires is `<skipped>`: it decides nothing;
+ * - an input whose Task has not ended (exit 3) is one `<failure type="INPUT_EVIDENCE_PENDING">`,
+ *   an input that could not be read (exit 2) one `<error>`. An input that was given is never
+ *   skipped, and a run that verified nothing is one errored testcase, never "0 tests".
  */
 import {
   PROPERTY_NAMES,
@@ -23,11 +32,12 @@ import {
   notVerifiedMeaning,
   exitMeaning,
   inputMinimum,
-  isRequired,
+  propertyFinding,
+  policyOwnReasons,
   policyReasons,
   requiredText,
 } from "./explain.js";
-import { visible } from "./untrusted.js";
+import { inertReport, visible } from "./untrusted.js";
 
 interface Outcome {
   readonly kind: "failure" | "skipped" | "error";
@@ -50,7 +60,9 @@ interface Suite {
   readonly out?: string;
 }
 
-export function renderJunit(report: Report, options: RenderOptions): string {
+export function renderJunit(given: Report, options: RenderOptions): string {
+  // Every line break and tab in the output is this renderer's own (contract §9.34).
+  const report = inertReport(given);
   const suites: Suite[] = [];
   if (report.error) suites.push(runErrorSuite(report.error, report));
   for (const input of report.inputs)
@@ -127,10 +139,13 @@ function verifiedSuite(input: VerifiedInput, report: Report, verbose: boolean): 
     const base = { name, classname: input.source };
     if (p.state === "PASS") return { ...base, out: verbose ? `PASS: ${p.detail}\n${all}` : `PASS: ${p.detail}` };
     const first = deciding[0];
-    const required = isRequired(report, name);
-    if (p.state === "FAIL" || required) {
-      const type = first?.id ?? p.state;
-      const message = p.state === "FAIL" ? `${type}: ${p.detail}` : `required, but ${p.state}: ${p.detail}`;
+    const finding = propertyFinding(report, name, p.state);
+    if (finding !== undefined) {
+      const type = finding === "FAIL" ? (first?.id ?? p.state) : POLICY_NOT_MET;
+      const message =
+        finding === "FAIL"
+          ? `${type}: ${p.detail}`
+          : `required, but ${p.state}: ${p.detail}${first ? ` [check ${first.id}]` : ""}`;
       return {
         ...base,
         outcome: { kind: "failure", type, message, body: decidingText },
@@ -146,22 +161,7 @@ function verifiedSuite(input: VerifiedInput, report: Report, verbose: boolean): 
 
   const level = input.evidenceLevel;
   const levelLine = `evidence level: achieved ${level.achieved} (minimum ${inputMinimum(report, input)}), claimed ${level.claimed ?? "none"}, negotiated ${level.negotiated ?? "none"}`;
-  if (input.exitCode === 0) {
-    cases.push({ name: "policy", classname: input.source, out: `exit 0: ${exitMeaning(0)}\n${levelLine}` });
-  } else {
-    const reasons = policyReasons(input);
-    cases.push({
-      name: "policy",
-      classname: input.source,
-      outcome: {
-        kind: "failure",
-        type: `exit ${input.exitCode}`,
-        message: `exit ${input.exitCode}: ${exitMeaning(input.exitCode)}: ${reasons.join("; ")}`,
-        body: [...reasons, levelLine].join("\n"),
-      },
-    });
-  }
-
+  cases.push(policyCase(input, report, levelLine));
   return {
     name: input.source,
     properties: [
@@ -182,6 +182,32 @@ function verifiedSuite(input: VerifiedInput, report: Report, verbose: boolean): 
   };
 }
 
+const POLICY_NOT_MET = "POLICY_NOT_MET";
+
+/**
+ * The `policy` testcase: it states the exit code and the evidence level, and fails only for what
+ * no property testcase already carries, so that a finding counts once. When no testcase failed,
+ * every reason for a non-zero exit is its own (a gate's report never passes what its exit stops).
+ */
+function policyCase(input: VerifiedInput, report: Report, levelLine: string): TestCase {
+  const base = { name: "policy", classname: input.source };
+  const exit = `exit ${input.exitCode}: ${exitMeaning(input.exitCode)}`;
+  if (input.exitCode === 0) return { ...base, out: `${exit}\n${levelLine}` };
+  const reasons = policyReasons(input);
+  const own = policyOwnReasons(report, input);
+  if (own.length === 0)
+    return { ...base, out: [`${exit}: see the failing testcases`, ...reasons, levelLine].join("\n") };
+  return {
+    ...base,
+    outcome: {
+      kind: "failure",
+      type: input.exitCode === 1 ? "FAIL" : POLICY_NOT_MET,
+      message: `${exit}: ${own.join("; ")}`,
+      body: [...reasons, levelLine].join("\n"),
+    },
+  };
+}
+
 function checkWithValues(c: Parameters<typeof checkLine>[0]): string {
   return [`${c.state} ${checkLine(c)}`, ...checkValues(c).map(([k, v]) => `    ${k}: ${v}`)].join("\n");
 }
@@ -191,11 +217,11 @@ function errorOutcome(e: InputError, what: string): Outcome {
 }
 
 function failedSuite(input: FailedInput): Suite {
-  // A Task that has not ended is not an error of the input: there is nothing to verify yet.
+  // A Task that has not ended is not an error of the input, but it is not a pass either: exit 3.
   const outcome: Outcome =
     input.exitCode === 3
       ? {
-          kind: "skipped",
+          kind: "failure",
           type: input.error.code,
           message: errorText(input.error),
           body: `exit 3: ${notVerifiedMeaning(input)}`,

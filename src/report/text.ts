@@ -15,7 +15,7 @@ import {
 } from "./model.js";
 import type { Style } from "./style.js";
 import type { RenderOptions } from "./options.js";
-import { printable as t, printableLineStart } from "../util/printable.js";
+import { printableField as t, printableLineStart } from "../util/printable.js";
 import { MAX_LISTED } from "../json/diff.js";
 import { summarize, type Summary, type Tally } from "./summary.js";
 

@@ -6,8 +6,13 @@
  *
  * Mistakes that would silently turn every receipt into "no pinned key" fail loudly instead: an
  * `iss` that is not canonical (a trailing slash, `:443`, uppercase) can never equal a Wire 0.2
- * `iss`; a kid listed twice, or both pinned and revoked, is ambiguous; a key that is not Ed25519
- * or that PEAC's Ed25519 profile rejects could never verify a receipt.
+ * `iss`; a kid listed twice is ambiguous; a key that is not Ed25519 or that PEAC's Ed25519 profile
+ * rejects could never verify a receipt.
+ *
+ * A kid both pinned and revoked is not a mistake: it is what a JWKS copied together with its
+ * issuer's `revoked_keys` looks like. Revocation wins (contract §9.25): the key stays listed so
+ * that a receipt's report can say the kid was pinned too, and the receipt verifier refuses every
+ * receipt under a revoked kid before it looks for a key.
  */
 import { joinPath } from "../json/path.js";
 import { member, type JsonObject, type JsonValue } from "../json/value.js";
@@ -78,12 +83,6 @@ export function loadPeacIssuers(v: JsonObject): Result<Map<string, TrustedPeacIs
         return fail(
           "TRUST_DUPLICATE_ENTRY",
           `kid ${JSON.stringify(kid)} is listed twice for ${iss}`,
-          joinPath(kat, "kid"),
-        );
-      if (revoked.has(kid))
-        return fail(
-          "TRUST_SCHEMA",
-          `kid ${JSON.stringify(kid)} is both pinned and revoked for ${iss}`,
           joinPath(kat, "kid"),
         );
       const imported = importPublicKey(member(k, "key") as JsonValue);

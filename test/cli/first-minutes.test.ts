@@ -60,7 +60,9 @@ describe("a bare bundle without --task", () => {
     });
     expect(p.taskBinding.state).toBe("NOT_CHECKED");
     expect(p.peacReceipts.state).toBe("NOT_CHECKED");
-    expect(p.referenceConsistency.detail).toMatch(/^the bundle's own reference agrees with it \(no observed Task/);
+    expect(p.referenceConsistency.detail).toMatch(
+      /^the bundle's own reference agrees with it and the claimed level is supported; the Task's copies: not checked, no observed Task \(pass --task\); delivery mode: not checked, /,
+    );
   });
 });
 

@@ -363,12 +363,13 @@ describe("negotiation FAIL paths", () => {
 describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
   const e = capture();
 
-  it("PASS: accepted before acting and met", () => {
+  it("PASS: accepted before acting, and the terminal status claims no less", () => {
     const input = check(e);
     expectDecided(input, "negotiation", {
       state: "PASS",
       check: "requirement.copiesAgree",
-      detail: "the server accepted REQUIRED EXTERNALLY_REGISTERED before acting and met it",
+      // What was accepted and claimed; "met" is the evidence level's (§9.39).
+      detail: "accepted REQUIRED EXTERNALLY_REGISTERED before acting; terminal status claims EXTERNALLY_REGISTERED",
     });
     expect(checkStates(input, "negotiation")).toEqual([
       "requirement.copiesAgree PASS",
@@ -421,7 +422,7 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
       "delivered as INLINE_METADATA, which the caller listed",
     );
     expect(checkOf(input, "negotiation", "status.meetsMinimum").detail).toBe(
-      "terminal status EXTERNALLY_REGISTERED meets the negotiated EXTERNALLY_REGISTERED",
+      "terminal status claims EXTERNALLY_REGISTERED, not below the negotiated EXTERNALLY_REGISTERED",
     );
   });
 

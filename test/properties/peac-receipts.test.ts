@@ -126,6 +126,13 @@ function carrierCheck(input: VerifiedInput, subject: string) {
   return checkOf(input, "peacReceipts", "peac.carrier", subject);
 }
 
+/** Each carrier's subject, state and code, in report order. */
+function carrierOutcomes(input: VerifiedInput): unknown[][] {
+  return input.properties.peacReceipts.checks
+    .filter((c) => c.id === "peac.carrier")
+    .map((c) => [c.subject, c.state, c.code]);
+}
+
 function expectOnly(input: VerifiedInput, state: string): void {
   expect(statesOf(input)).toEqual(baseline({ peacReceipts: state as never }));
 }
@@ -321,11 +328,7 @@ describe("peacReceipts negatives: each flips peacReceipts only, decided by its c
       ["artifact", peacPayload(carrierOf(R2))],
     ]);
     expectOnly(input, "FAIL");
-    expect(
-      input.properties.peacReceipts.checks
-        .filter((c) => c.id === "peac.carrier")
-        .map((c) => [c.subject, c.state, c.code]),
-    ).toEqual([
+    expect(carrierOutcomes(input)).toEqual([
       [carrierPath("history", 0), "PASS", undefined],
       [carrierPath("history", 1), "FAIL", "E_INVALID_SIGNATURE"],
       [carrierPath("artifact", 0), "PASS", undefined],
@@ -464,6 +467,56 @@ describe("peacReceipts and the policy", () => {
     const r = verified([["history", peacPayload(carrierOf(tamperedPayload(R2)))]], false);
     const input = r.inputs[0] as VerifiedInput;
     expect([r.policy.exitCode, input.evidenceLevel.achieved]).toEqual([1, "EXTERNALLY_REGISTERED"]);
+  });
+});
+
+describe("peacReceipts: revocation wins over a pin (a JWKS copied with its revoked_keys)", () => {
+  /** Issuer A's JWKS lists k1 and the retired k0; its revoked_keys lists k0. */
+  const JWKS_TRUST = {
+    ...(e.trust as JsonObject),
+    peacIssuers: fromPlain([
+      {
+        iss: A.iss,
+        keys: [
+          { kid: A.kid, key: A.publicKeyHex },
+          { kid: REVOKED.kid, key: REVOKED.publicKeyHex },
+        ],
+        revokedKids: [REVOKED.kid],
+      },
+    ]),
+  } as JsonObject;
+
+  it("the trust file is valid; the revoked kid's receipt FAILs E_REVOKED_KEY_USED, noting the pin; the others PASS; exit 1", () => {
+    const ex = capture(
+      {},
+      {
+        finalTask: (task) =>
+          place(task, "history", fromPlain(peacPayload(carrierOf(R1), carrierOf(BY_REVOKED), carrierOf(R2)))),
+      },
+    );
+    const r = verify({ inputs: [{ source: "t", data: ex.input }], trust: JWKS_TRUST });
+    expect(r.error).toBeUndefined();
+    const input = r.inputs[0] as VerifiedInput;
+    expectOnly(input, "FAIL");
+    expect(carrierOutcomes(input)).toEqual([
+      [carrierPath("history", 0), "PASS", undefined],
+      [carrierPath("history", 1), "FAIL", "E_REVOKED_KEY_USED"],
+      [carrierPath("history", 2), "PASS", undefined],
+    ]);
+    expect(carrierCheck(input, carrierPath("history", 1)).detail).toContain(
+      'the trust file lists kid "k0" as revoked for https://issuer.example (it also pins a key under that kid: revocation wins)',
+    );
+    expect([r.policy.exitCode, input.exitCode]).toEqual([1, 1]);
+  });
+
+  it("honest: the same trust file and receipts under the kept kid only: PASS, exit 0", () => {
+    const ex = capture(
+      {},
+      { finalTask: (task) => place(task, "history", fromPlain(peacPayload(carrierOf(R1), carrierOf(R2)))) },
+    );
+    const r = verify({ inputs: [{ source: "t", data: ex.input }], trust: JWKS_TRUST });
+    expectOnly(r.inputs[0] as VerifiedInput, "PASS");
+    expect(r.policy.exitCode).toBe(0);
   });
 });
 

@@ -456,7 +456,7 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
     expect(input.properties.referenceConsistency.state).toBe("PASS");
   });
 
-  it("a needed property FAILs: the claim is not assessed (NOT_CHECKED), so one tampered object is not also an overclaim", () => {
+  it("a needed property FAILs: the claim is not checked (NOT_CHECKED), so one tampered object is not also an overclaim", () => {
     const input = tampered({
       manifest: (m) => {
         const witness = at(m, "localInclusionProof").witness as string[];
@@ -466,13 +466,13 @@ describe("referenceConsistency PASS, INCONCLUSIVE, NOT_CHECKED and NOT_PRESENT",
     const claim = checkOf(input, "referenceConsistency", "reference.claimedLevel");
     expect([claim.state, claim.detail]).toEqual([
       "NOT_CHECKED",
-      "claims EXTERNALLY_REGISTERED; not assessed because localInclusion FAIL (reported there)",
+      "claims EXTERNALLY_REGISTERED; not checked: localInclusion FAILs (reported there)",
     ]);
     expectDecided(input, "referenceConsistency", {
       state: "PASS",
       check: "reference.bundle",
-      detail:
-        "every reference copy agrees with the bundle; claims EXTERNALLY_REGISTERED; not assessed because localInclusion FAIL (reported there)",
+      // What the PASSing checks established, then apart from it what did not run and why (§9.39).
+      detail: "every reference copy agrees with the bundle; claimed level: not checked, localInclusion FAILs",
     });
   });
 

@@ -3,7 +3,7 @@ import { renderJunit } from "../../src/report/junit.js";
 import { EXIT_MEANING } from "../../src/report/explain.js";
 import { verify } from "../../src/verify.js";
 import { PROPERTY_NAMES, isFailedInput, type PropertyName } from "../../src/report/model.js";
-import { visible } from "../../src/report/untrusted.js";
+import { oneLine } from "../../src/report/untrusted.js";
 import {
   HOSTILE,
   PLAIN,
@@ -56,10 +56,12 @@ describe("junit: the shipped vectors", () => {
         expect(c.failure?.[0]?.["@_message"]).toBe(`${id}: ${input.properties[p].detail}`);
         expect(c.failure?.[0]?.["#text"]).toContain(`FAIL ${id}`);
       } else if (REQUIRED_BY_DEFAULT.includes(p)) {
-        // Required by the default policy and not PASS: a failure, whatever its state.
+        // Required by the default policy and not PASS: a failure that names the reason, whatever its state.
         const id = decidingId(input, p) as string;
-        expect(c.failure?.[0]?.["@_type"], p).toBe(id);
-        expect(c.failure?.[0]?.["@_message"]).toBe(`required, but ${state}: ${input.properties[p].detail}`);
+        expect(c.failure?.[0]?.["@_type"], p).toBe("POLICY_NOT_MET");
+        expect(c.failure?.[0]?.["@_message"]).toBe(
+          `required, but ${state}: ${input.properties[p].detail} [check ${id}]`,
+        );
       } else {
         expect(c.failure, `${p} is not required`).toBeUndefined();
         expect(c.skipped?.[0]?.["@_type"], p).toBe(state);
@@ -67,24 +69,32 @@ describe("junit: the shipped vectors", () => {
       }
     }
 
+    // A finding counts once: the policy testcase fails only for what no property testcase carries
+    // (here, only the evidence level below the minimum can be such a reason).
     const policy = byName.get("policy") as ParsedCase;
+    const levelReasons = input.reasons.filter((r) => r.startsWith("evidence level "));
+    const failed = (p: PropertyName) =>
+      expected.properties[p] === "FAIL" || (expected.properties[p] !== "PASS" && REQUIRED_BY_DEFAULT.includes(p));
+    const policyFails = expected.exitCode === 3 && levelReasons.length > 0;
     if (expected.exitCode === 0) {
       expect(policy.failure).toBeUndefined();
       expect(outText(policy["system-out"]?.[0])).toMatch(/^exit 0: the policy holds\n/);
+    } else if (policyFails) {
+      expect(policy.failure?.[0]?.["@_type"]).toBe("POLICY_NOT_MET");
+      expect(policy.failure?.[0]?.["@_message"]).toBe(`exit 3: ${EXIT_MEANING[3]}: ${levelReasons.join("; ")}`);
     } else {
-      // What the exit code means, then every reason the policy stage gave.
       expect(input.reasons.length).toBeGreaterThan(0);
-      expect(policy.failure?.[0]?.["@_type"]).toBe(`exit ${expected.exitCode}`);
-      expect(policy.failure?.[0]?.["@_message"]).toBe(
-        `exit ${expected.exitCode}: ${EXIT_MEANING[expected.exitCode]}: ${input.reasons.join("; ")}`,
+      expect(policy.failure).toBeUndefined();
+      expect(outText(policy["system-out"]?.[0])).toContain(
+        `exit ${expected.exitCode}: ${EXIT_MEANING[expected.exitCode]}: see the failing testcases\n${input.reasons.join("\n")}`,
       );
     }
 
-    // A required property that is not PASS is a failure too, never a skip.
-    const failed = (p: PropertyName) =>
-      expected.properties[p] === "FAIL" || (expected.properties[p] !== "PASS" && REQUIRED_BY_DEFAULT.includes(p));
-    const failures = PROPERTY_NAMES.filter(failed).length + (expected.exitCode === 0 ? 0 : 1);
+    // A required property that is not PASS is a failure too, never a skip; and an input whose exit
+    // is not 0 always has a failure (the report never lets through what the exit code stops).
+    const failures = PROPERTY_NAMES.filter(failed).length + (policyFails ? 1 : 0);
     const skipped = PROPERTY_NAMES.filter((p) => expected.properties[p] !== "PASS" && !failed(p)).length;
+    expect(failures > 0).toBe(expected.exitCode !== 0);
     expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual([
       String(PROPERTY_NAMES.length + 1),
       String(failures),
@@ -117,41 +127,69 @@ describe("junit: the shipped vectors", () => {
 });
 
 describe("junit: a Task that has not ended", () => {
-  it.each(PENDING_VECTOR_NAMES)("%s is one skipped testcase, exit 3, not an error", (name) => {
-    const suites = parseJunit(renderJunit(vectorReport(name), PLAIN)).testsuites.testsuite ?? [];
-    const suite = suites[0] as ParsedSuite;
-    const props = Object.fromEntries((suite.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
-    expect(props.exitCode).toBe("3");
-    expect(suite.testcase).toHaveLength(1);
-    const c = suite.testcase[0] as ParsedCase;
-    expect([
-      c.error,
-      c.failure,
-      c.skipped?.[0]?.["@_message"]?.startsWith("INPUT_EVIDENCE_PENDING: the Task is in TASK_STATE_"),
-    ]).toEqual([undefined, undefined, true]);
-  });
+  it.each(PENDING_VECTOR_NAMES)(
+    "%s is one failed testcase of type INPUT_EVIDENCE_PENDING, exit 3, never skipped",
+    (name) => {
+      const suites = parseJunit(renderJunit(vectorReport(name), PLAIN)).testsuites.testsuite ?? [];
+      const suite = suites[0] as ParsedSuite;
+      const props = Object.fromEntries((suite.properties?.property ?? []).map((x) => [x["@_name"], x["@_value"]]));
+      expect(props.exitCode).toBe("3");
+      expect(suite.testcase).toHaveLength(1);
+      const c = suite.testcase[0] as ParsedCase;
+      expect([
+        c.error,
+        c.skipped,
+        c.failure?.[0]?.["@_type"],
+        c.failure?.[0]?.["@_message"]?.startsWith("INPUT_EVIDENCE_PENDING: the Task is in TASK_STATE_"),
+      ]).toEqual([undefined, undefined, "INPUT_EVIDENCE_PENDING", true]);
+      expect([suite["@_tests"], suite["@_failures"], suite["@_errors"], suite["@_skipped"]]).toEqual([
+        "1",
+        "1",
+        "0",
+        "0",
+      ]);
+    },
+  );
 });
 
 describe("junit: policy", () => {
-  it("a --require'd property that is not PASS is a failure that says so, and the policy testcase says exit 3", () => {
+  it("a --require'd property that is not PASS is a POLICY_NOT_MET failure, counted once: the policy testcase states exit 3", () => {
     const report = vectorReport("valid-minimal", { require: ["continuity", "negotiation", "contentBinding"] });
     const input = onlyVerified(report);
-    const byName = cases(parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0]);
-    expect(byName.get("continuity")?.failure?.[0]?.["@_type"]).toBe("witness.assertion");
+    const doc = parseJunit(renderJunit(report, PLAIN));
+    const byName = cases(doc.testsuites.testsuite?.[0]);
+    expect(byName.get("continuity")?.failure?.[0]?.["@_type"]).toBe("POLICY_NOT_MET");
     expect(byName.get("continuity")?.failure?.[0]?.["@_message"]).toMatch(
-      /^required, but NOT_PRESENT: no continuity witness cosignature is carried/,
+      /^required, but NOT_PRESENT: no continuity witness cosignature is carried.* \[check witness\.assertion\]$/,
     );
     expect(byName.get("negotiation")?.failure?.[0]?.["@_message"]).toMatch(/^required, but INCONCLUSIVE: /);
     expect(byName.get("contentBinding")?.failure).toBeUndefined();
     // Not required: still skipped.
     expect(byName.get("captureCoverage")?.skipped?.[0]?.["@_type"]).toBe("INCONCLUSIVE");
-    const policy = byName.get("policy")?.failure?.[0];
-    expect(policy?.["@_type"]).toBe("exit 3");
+    expect(byName.get("policy")?.failure).toBeUndefined();
     expect(input.reasons).toHaveLength(2);
-    expect(policy?.["@_message"]).toBe(`exit 3: ${EXIT_MEANING[3]}: ${input.reasons.join("; ")}`);
-    expect(policy?.["@_message"]).toMatch(
-      /: required continuity is NOT_PRESENT: .*; required negotiation is INCONCLUSIVE: /,
+    expect(outText(byName.get("policy")?.["system-out"]?.[0])).toContain(
+      `exit 3: ${EXIT_MEANING[3]}: see the failing testcases\n${input.reasons.join("\n")}`,
     );
+    expect(doc.testsuites["@_failures"]).toBe("2");
+  });
+
+  it("one FAIL is one failure, not two: the policy testcase does not repeat it", () => {
+    const report = vectorReport("neg-producerSignature-signature-byte", { minEvidence: "NONE" });
+    expect(report.policy.exitCode).toBe(1);
+    const doc = parseJunit(renderJunit(report, PLAIN));
+    const failing = (doc.testsuites.testsuite?.[0]?.testcase ?? []).filter((c) => c.failure !== undefined);
+    expect(failing.map((c) => [c["@_name"], c.failure?.[0]?.["@_type"]])).toEqual([
+      ["producerSignature", decidingId(onlyVerified(report), "producerSignature")],
+    ]);
+    expect(doc.testsuites["@_failures"]).toBe("1");
+  });
+
+  it("a report whose exit code no testcase explains fails the policy testcase with every reason", () => {
+    const report = vectorReport("valid-minimal");
+    const odd = { ...report, inputs: [{ ...onlyVerified(report), exitCode: 1 as const, reasons: ["said elsewhere"] }] };
+    const policy = cases(parseJunit(renderJunit(odd, PLAIN)).testsuites.testsuite?.[0]).get("policy")?.failure?.[0];
+    expect([policy?.["@_type"], policy?.["@_message"]]).toEqual(["FAIL", `exit 1: ${EXIT_MEANING[1]}: said elsewhere`]);
   });
 
   it("the default policy's requirements count: a bare bundle without the observed Task fails taskBinding as required", () => {
@@ -161,7 +199,7 @@ describe("junit: policy", () => {
     };
     const byName = cases(parseJunit(renderJunit(verify(request), PLAIN)).testsuites.testsuite?.[0]);
     expect(byName.get("taskBinding")?.failure?.[0]?.["@_message"]).toMatch(/^required, but NOT_CHECKED: /);
-    expect(byName.get("policy")?.failure?.[0]?.["@_message"]).toMatch(/: no observed Task: pass --task$/);
+    expect(outText(byName.get("policy")?.["system-out"]?.[0])).toContain("\nno observed Task: pass --task\n");
     // --min-evidence NONE drops the default requirements: NOT_CHECKED is then only skipped.
     const none = cases(
       parseJunit(renderJunit(verify({ ...request, minEvidence: "NONE" }), PLAIN)).testsuites.testsuite?.[0],
@@ -174,6 +212,7 @@ describe("junit: policy", () => {
     const report = vectorReport("valid-signed-record-only", { minEvidence: "EXTERNALLY_REGISTERED" });
     const suite = parseJunit(renderJunit(report, PLAIN)).testsuites.testsuite?.[0];
     const policy = cases(suite).get("policy")?.failure?.[0];
+    expect(policy?.["@_type"]).toBe("POLICY_NOT_MET");
     expect(policy?.["@_message"]).toMatch(
       /: evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED \(--min-evidence\)$/,
     );
@@ -183,9 +222,10 @@ describe("junit: policy", () => {
   });
 
   it("a report that states no reasons still says what its exit code means", () => {
-    const report = vectorReport("valid-minimal", { require: ["continuity"] });
-    const bare = { ...report, inputs: [{ ...onlyVerified(report), reasons: [] }] };
+    const report = vectorReport("valid-minimal", { minEvidence: "NONE" });
+    const bare = { ...report, inputs: [{ ...onlyVerified(report), exitCode: 3 as const, reasons: [] }] };
     const policy = cases(parseJunit(renderJunit(bare, PLAIN)).testsuites.testsuite?.[0]).get("policy")?.failure?.[0];
+    expect(policy?.["@_type"]).toBe("POLICY_NOT_MET");
     expect(policy?.["@_message"]).toBe(`exit 3: ${EXIT_MEANING[3]}: ${EXIT_MEANING[3]}`);
   });
 });
@@ -269,10 +309,16 @@ describe("junit: hostile strings", () => {
     expect(JSON.stringify(doc)).not.toMatch(/"script"|"img"/);
   });
 
-  it("every attribute and text round-trips to the string with its disguising characters made visible", () => {
-    const shown = visible(HOSTILE, "\t\n");
+  it("every attribute and text round-trips to the string made one line, its disguising characters visible", () => {
+    const shown = oneLine(HOSTILE);
     expect(shown).toContain("\\u001b[31m");
     expect(shown).toContain("\\u202eLIAF");
+    expect(shown).toContain("\\u000a::error::owned");
+    expect(shown).not.toMatch(/[\t\n]| {3}/);
+    // No line of the document, nor of any text in it, starts with what the input wrote after a line break.
+    const texts = JSON.stringify(parseJunit(xml));
+    expect(xml.split("\n").some((l) => /^\s*::/.test(l))).toBe(false);
+    expect(texts).not.toMatch(/\\n::|\\r::/);
     const doc = parseJunit(xml);
     const suite = doc.testsuites.testsuite?.[1] as ParsedSuite;
     expect(suite["@_name"]).toBe(`task${shown}.json`);
@@ -280,7 +326,7 @@ describe("junit: hostile strings", () => {
     expect(tb?.["@_message"]).toBe(`artifact.binding${shown}: ${shown}`);
     expect(tb?.["#text"]).toContain(`key${shown}: ${shown}`);
     expect(tb?.["#text"]).toContain(`(operator: ${shown})`);
-    expect(cases(suite).get("policy")?.failure?.[0]?.["@_message"]).toMatch(new RegExp(`: ${escapeRe(shown)}$`));
+    expect(outText(cases(suite).get("policy")?.["system-out"]?.[0])).toContain(`\n${shown}\n`);
     const run = doc.testsuites.testsuite?.[0]?.testcase[0]?.error?.[0];
     expect(run?.["@_message"]).toBe(`TRUST_SCHEMA: ${shown} at ${shown}`);
   });
@@ -291,7 +337,3 @@ describe("junit: hostile strings", () => {
     expect(r.status).toBe(0);
   });
 });
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

@@ -7,7 +7,16 @@ import { getTaskResponse } from "../../../producer/envelope.js";
 import { EXTENSION_URI } from "../../../producer/constants.js";
 import { uuidFromLabel } from "../../../producer/a2a.js";
 import { jsonObject } from "../../../producer/json-text.js";
-import { arrayAt, attacked, copy, honest, objectAt, requestOf, type AdversarialCase } from "../harness.js";
+import {
+  arrayAt,
+  attacked,
+  copy,
+  honest,
+  objectAt,
+  requestOf,
+  type AdversarialCase,
+  type Expected,
+} from "../harness.js";
 import type { JsonObject } from "../../../src/json/value.js";
 
 const evidenceArtifact = (t: JsonObject): JsonObject => objectAt(t, "artifacts", arrayAt(t, "artifacts").length - 1);
@@ -28,6 +37,64 @@ function bareWithTask(change: (task: JsonObject) => void = () => undefined) {
     firstTask: e.firstTask,
   });
 }
+
+/** The honest capture whose terminal Task's status.metadata also carries the Task's reference copy, changed by `change`. */
+function statusCopy(change: (ref: JsonObject) => void = () => undefined) {
+  return requestOf(
+    attacked({
+      finalTask: (t) => {
+        const ref = copy(objectAt(t, "metadata", EXTENSION_URI));
+        change(ref);
+        objectAt(t, "status").metadata = jsonObject({ [EXTENSION_URI]: ref });
+      },
+    }),
+  );
+}
+
+const statusCopyCheck =
+  (state: string): Expected["more"] =>
+  (_r, input) => {
+    const c = input?.properties.referenceConsistency.checks.find((k) => k.id === "reference.statusMetadata");
+    if (c?.state !== state || !c.subject?.endsWith(`.status.metadata[${JSON.stringify(EXTENSION_URI)}]`))
+      throw new Error(`reference.statusMetadata is ${c?.state} at ${c?.subject}`);
+  };
+
+export const STATUS_COPY_CASES: readonly AdversarialCase[] = [
+  {
+    name: "status.metadata reference copy that names another record",
+    rule: "§9.30",
+    attack: "the terminal Task's status.metadata[EXT] carries a reference copy whose evidenceId is another record's",
+    request: () => statusCopy((ref) => void (ref.evidenceId = "0".repeat(64))),
+    expected: {
+      exitCode: 1,
+      property: "referenceConsistency",
+      state: "FAIL",
+      check: "reference.statusMetadata",
+      detail: /the terminal Task's status\.metadata's reference differs from the bundle's at [^"]*evidenceId/,
+      more: statusCopyCheck("FAIL"),
+    },
+  },
+  {
+    name: "status.metadata reference copy that says PENDING on a terminal Task",
+    rule: "§9.30",
+    attack: "the terminal Task's status.metadata[EXT] copy says EVIDENCE_STATUS_PENDING while the others are terminal",
+    request: () => statusCopy((ref) => void (ref.evidenceStatus = "EVIDENCE_STATUS_PENDING")),
+    expected: { exitCode: 1, property: "referenceConsistency", state: "FAIL", check: "reference.statusMetadata" },
+  },
+  {
+    name: "status.metadata reference copy that agrees",
+    rule: "§9.30",
+    attack: "(control) the terminal Task's status.metadata[EXT] carries the Task's own reference copy",
+    request: () => statusCopy(),
+    expected: {
+      exitCode: 0,
+      property: "referenceConsistency",
+      state: "PASS",
+      check: "reference.statusMetadata",
+      more: statusCopyCheck("PASS"),
+    },
+  },
+];
 
 export const CALLER_CASES: readonly AdversarialCase[] = [
   {
