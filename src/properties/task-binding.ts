@@ -473,14 +473,12 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
     const observedById = new Map(historyById);
     if (task.statusMessage && !observedById.has(task.statusMessage.messageId))
       observedById.set(task.statusMessage.messageId, task.statusMessage);
-    checks.push(...transitionChecks(all, payload, { task, byId: observedById }, check));
+    const shownElsewhere = new Map(sameTask(firstTask, task) ? callerShown(firstTask) : []);
+    checks.push(...transitionChecks(all, payload, { task, byId: observedById, shownElsewhere }, check));
   }
   const byId = new Map(entries.map((e) => [e.messageId, e]));
   // After the terminal Task's own checks, so a defect of what GetTask shows is reported first.
-  const first =
-    firstTask && firstTask.id === task.id && (firstTask.contextId ?? "") === (task.contextId ?? "")
-      ? firstTaskChecks(firstTask, entries, byId)
-      : [];
+  const first = sameTask(firstTask, task) ? firstTaskChecks(firstTask, entries, byId) : [];
   const matched = new Set<string>();
   let lastIndex = -1;
   if (history.length === 0 && !task.statusMessage) {
@@ -536,6 +534,21 @@ function transcriptChecks(payload: JsonObject, task: A2ATask, firstTask: A2ATask
     if (opening) checks.push(check("transcript.unobserved", "INCONCLUSIVE", opening));
   }
   return checks;
+}
+
+function sameTask(first: A2ATask | undefined, task: A2ATask): first is A2ATask {
+  return first !== undefined && first.id === task.id && (first.contextId ?? "") === (task.contextId ?? "");
+}
+
+/**
+ * The Messages of this Task the caller saw outside the terminal history, by messageId: the first
+ * Task's history and status.message. The caller's own `request` (a capture member) belongs here too
+ * once inputs carry it: a Message the caller itself holds is observed, not truncated (§9.23).
+ */
+function callerShown(first: A2ATask): [string, A2AMessage][] {
+  const shown: [string, A2AMessage][] = (first.history ?? []).map((m) => [m.messageId, m]);
+  if (first.statusMessage) shown.push([first.statusMessage.messageId, first.statusMessage]);
+  return shown;
 }
 
 /**
