@@ -7,6 +7,7 @@
  * evidence bundle. A `trustConfig` inside a capture is ignored: trust never comes from the thing
  * being verified.
  */
+import type { StreamObservations } from "./stream-observations.js";
 import { showValue } from "../json/diff.js";
 import { memberAt, isJsonObject, member, hasMember, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
@@ -32,6 +33,8 @@ export interface Classified {
   /** The interim bundles a capture kept from the paused Task (docs/profile.md, v3.2 additions). */
   interimBundles?: Found[];
   notes: string[];
+  /** What a stream showed beyond the Task it folds into (contract §9.28). */
+  shown?: StreamObservations;
 }
 
 export function isBundleShaped(v: JsonValue | undefined): v is JsonObject {

@@ -20,6 +20,7 @@ import { readV1Message, readV1Task } from "./read.js";
 import type { InputData } from "./data.js";
 import { captureInterims, loadInterimInput } from "./interim.js";
 import { pendingEvidence } from "./pending.js";
+import type { StreamObservations } from "./stream-observations.js";
 
 /** Where an observed object came from: the input itself, or a file the caller passed beside it. */
 export type Origin = "input" | "--task" | "--first-task";
@@ -38,6 +39,8 @@ export interface Evidence {
   readonly notes: readonly string[];
   /** Interim records sealed at the Task's pauses: the capture's `interimBundles`, then `--interim`'s. */
   readonly interimBundles?: readonly LocatedBundle[];
+  /** What the stream the observed Task was folded from showed beyond it (contract §9.28). */
+  readonly streamShown?: StreamObservations;
 }
 
 /** What one JSON document holds, before the caller's observation is merged in. */
@@ -52,6 +55,7 @@ interface Held {
   readonly notes: string[];
   /** Why an offered bundle could not be read, for the error when no bundle is found at all. */
   readonly rejected: readonly Failure[];
+  readonly streamShown?: StreamObservations;
 }
 
 function read(value: JsonValue | FoldedStream, limits: LoadLimits): Result<Held> {
@@ -104,6 +108,7 @@ function read(value: JsonValue | FoldedStream, limits: LoadLimits): Result<Held>
     interimBundles: captureInterims(c.value.interimBundles ?? []),
     notes,
     rejected,
+    ...(c.value.shown ? { streamShown: c.value.shown } : {}),
   });
 }
 
@@ -281,6 +286,7 @@ export function loadEvidence(
     return fail("INPUT_NO_EVIDENCE", noEvidenceDetail(input.observedTask), input.observedTask?.path ?? "$");
   }
   const observedTask = input.observedTask ?? taskFile?.observedTask;
+  const streamShown = input.observedTask ? input.streamShown : taskFile?.streamShown;
   const first = inputFirst ? input : observation;
   const firstOrigin: Origin | undefined = inputFirst ? "input" : observation.firstFrom;
   return ok({
@@ -288,6 +294,7 @@ export function loadEvidence(
     bundles,
     evidenceArtifacts: new Set([...input.evidenceArtifacts, ...(taskFile?.evidenceArtifacts ?? [])]),
     ...(observedTask ? { observedTask } : {}),
+    ...(streamShown ? { streamShown } : {}),
     ...(first.firstTask ? { firstTask: first.firstTask } : {}),
     ...(first.firstMessage ? { firstMessage: first.firstMessage } : {}),
     origin: {

@@ -38,6 +38,9 @@
  *   transcript.transition (per transition entry)  v3.2 (docs/profile.md): its members, states, order and
  *                                                 contiguity, and its commitment recomputed from the Task
  *   transcript.resumption (per resumption)        the resuming Message is observed and continues this Task
+ *   stream.replaced (per replaced version)        a streamed artifact version marked lastChunk and later
+ *                                                 replaced by other content: INCONCLUSIVE (§9.28); the
+ *                                                 pauses a stream showed are transcript.transition's
  *   interim.cited                                 every supplied interim record is cited, every citation
  *                                                 well-formed (a dropped citation FAILs)
  *   interim.prefix (per cited, supplied record)   it is this Task's record at that pause: same Task, the
@@ -56,6 +59,7 @@ import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2AT
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
+import { streamShownChecks } from "./shared/stream-shown.js";
 import {
   foreignIds,
   readTranscript,
@@ -85,6 +89,7 @@ export const CHECKS = checksFor([
   "transcript.unobserved",
   "transcript.transition",
   "transcript.resumption",
+  "stream.replaced",
   "interim.cited",
   "interim.prefix",
   "interim.observed",
@@ -117,6 +122,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     optionCheck("task.tenant", payload, "tenantId", ctx.options.tenant, "--tenant"),
     ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts, carriesBundleInline(ctx)),
     ...transcriptChecks(payload, task, ctx.firstTask),
+    ...streamShownChecks(ctx.evidence.streamShown, member(payload, "transcript"), check),
     ...interim,
     ...traceDigestChecks(ctx, payload, task, check),
   ];
