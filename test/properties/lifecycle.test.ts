@@ -332,15 +332,17 @@ describe("transcript.transition FAIL paths", () => {
     });
   });
 
-  it("a bound Message taken out of the middle of the history FAILs the commitment: omitted, not truncated", () => {
+  // Contract §9.4: a transcript entry the history does not show is INCONCLUSIVE; only a resumption
+  // taken out of the middle is an omission (transcript.resumption).
+  it("a bound Message taken out of the middle of the history leaves the commitment INCONCLUSIVE, said as a gap", () => {
     const e = exchange({ interim: [] }, { finalTask: (t) => void (t.history as JsonValue[]).splice(1, 1) });
     const input = check(e);
     expect(checkOf(input, "taskBinding", "transcript.transition", "transcript[2]")).toMatchObject({
-      state: "FAIL",
-      detail: expect.stringMatching(/shows Messages committed before and after it: omitted, not truncated/),
+      state: "INCONCLUSIVE",
+      detail: expect.stringMatching(/shows Messages committed before and after it \(a gap in the middle\)/),
     });
-    expect(input.properties.taskBinding.state).toBe("FAIL");
-    expect(input.exitCode).toBe(1);
+    expect(input.properties.taskBinding.state).toBe("INCONCLUSIVE");
+    expect(input.exitCode).toBe(3);
   });
 
   it("a bound Message before the first one the history shows leaves the commitment INCONCLUSIVE (truncated)", () => {

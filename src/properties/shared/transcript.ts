@@ -359,19 +359,17 @@ function commitmentCheck(
   const step = `${short(from)} → ${short(to)}`;
   const message = messageId === null ? null : observedMessage(observed, messageId);
   if (message === undefined) {
-    return omitted
-      ? make(
-          "transcript.transition",
-          "FAIL",
-          `${step}: the bound Message ${messageId} is not in the observed history, which shows Messages committed before and after it: omitted, not truncated`,
-          { subject },
-        )
-      : make(
-          "transcript.transition",
-          "INCONCLUSIVE",
-          `${step}: the commitment is not recomputed, because the bound Message ${messageId} is not in the observed history, which shows no committed Messages on both sides of it: truncated, not omitted (historyLength keeps the most recent Messages)`,
-          { subject },
-        );
+    // Not recomputed either way; a gap in the middle is said so, and is transcript.resumption's
+    // FAIL when the Message resumes the Task (a transition alone proves no omission, §9.4).
+    const why = omitted
+      ? "which shows Messages committed before and after it (a gap in the middle)"
+      : "which shows no committed Messages on both sides of it: truncated, not omitted (historyLength keeps the most recent Messages)";
+    return make(
+      "transcript.transition",
+      "INCONCLUSIVE",
+      `${step}: the commitment is not recomputed, because the bound Message ${messageId} is not in the observed history, ${why}`,
+      { subject },
+    );
   }
   const task = { id: observed.task.id, contextId: observed.task.contextId ?? "" };
   const recomputed = sha256HexOfText(transitionPreimage(task, index, from, to, messageId, message));
