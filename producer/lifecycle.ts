@@ -89,7 +89,7 @@ function traceDigests(o: ResolvedOptions): PayloadView["traceDigests"] {
 export function sealTaskRecords(
   o: ResolvedOptions,
   terminal = true,
-): { terminal?: SealedRecord; interims: SealedRecord[] } {
+): { terminal?: SealedRecord; interims: SealedRecord[]; reissued: (SealedRecord | undefined)[] } {
   const specs = o.interim;
   const citations: { evidenceId: string; sequence: number }[] = [];
   const interimSealed = specs.map((spec, k) => {
@@ -136,12 +136,11 @@ export function sealTaskRecords(
       return { capsuleId: terminalSealed?.capsule.capsule_id as string, proofLeaves: o.inclusionProofLeaves };
     const r = interimSealed[entry.k] as (typeof interimSealed)[number];
     const last = i === order.length - 1;
+    const own = r.spec.checkpoint === undefined || r.spec.checkpoint === "own" || r.spec.checkpoint === "both";
     return {
       capsuleId: r.sealed.capsule.capsule_id as string,
-      ownCheckpoint:
-        !last && r.spec.leaf !== "after" && (r.spec.checkpoint ?? "own") === "own"
-          ? { timestamp: r.at.checkpointTimestamp }
-          : null,
+      ownCheckpoint: !last && r.spec.leaf !== "after" && own ? { timestamp: r.at.checkpointTimestamp } : null,
+      reissued: r.spec.checkpoint === "both",
     };
   });
   // While the Task waits, the log's latest checkpoint is the one signed at this pause: the last
@@ -156,6 +155,20 @@ export function sealTaskRecords(
   const logs = buildRecordsLog(logOptions, records, logSigner);
   const logOf = (entry: (typeof order)[number]): LogPart => logs[order.indexOf(entry)] as LogPart;
 
+  const assemble = (r: (typeof interimSealed)[number], log: LogPart) =>
+    assembleRecord(r.payload, r.state, r.sealed, log, o, {
+      manifest: (m) => o.tamper.interimManifest?.(m, r.k),
+      bundle: (b) => o.tamper.interimBundle?.(b, r.k),
+      evidenceStatus: levelStatus(log),
+      failureReason: null,
+      witnessed: false,
+    });
+  // The same record re-issued under the terminal checkpoint (same payload and capsule, other log material).
+  const reissued = interimSealed.map((r) => {
+    const entry = order.find((e) => e.kind === "interim" && e.k === r.k);
+    const again = entry === undefined ? undefined : logs[order.indexOf(entry)]?.reissued;
+    return again === undefined ? undefined : assemble(r, again);
+  });
   const interims = interimSealed.map((r) => {
     const entry = order.find((e) => e.kind === "interim" && e.k === r.k);
     const log =
@@ -173,23 +186,27 @@ export function sealTaskRecords(
             [{ capsuleId: r.sealed.capsule.capsule_id as string }],
             r.sealed.signer,
           )[0] as LogPart);
-    return assembleRecord(r.payload, r.state, r.sealed, log, o, {
-      manifest: (m) => o.tamper.interimManifest?.(m, r.k),
-      bundle: (b) => o.tamper.interimBundle?.(b, r.k),
-      evidenceStatus: levelStatus(log),
-      failureReason: null,
-      witnessed: false,
-    });
+    return assemble(r, log);
   });
-  if (!terminalPayload || !terminalSealed) return { interims };
+  if (!terminalPayload || !terminalSealed) return { interims, reissued };
   const terminalEntry = order.find((e) => e.kind === "terminal") as (typeof order)[number];
   return {
     terminal: assembleRecord(terminalPayload, o.terminalState, terminalSealed, logOf(terminalEntry), o),
     interims,
+    reissued,
   };
 }
 
-/** The JSON a capture keeps of the interim records it was given (`supplied`, default true). */
-export function suppliedInterims(o: ResolvedOptions, interims: readonly SealedRecord[]): JsonObject[] {
-  return interims.filter((_, k) => o.interim[k]?.supplied !== false).map((r) => r.bundle);
+/**
+ * The JSON a capture keeps of the interim records it was given (`supplied`, default true): each
+ * record, followed by its re-issued form when it has one (`checkpoint: "both"`).
+ */
+export function suppliedInterims(
+  o: ResolvedOptions,
+  interims: readonly SealedRecord[],
+  reissued: readonly (SealedRecord | undefined)[] = [],
+): JsonObject[] {
+  return interims.flatMap((r, k) =>
+    o.interim[k]?.supplied === false ? [] : [r.bundle, ...(reissued[k] ? [(reissued[k] as SealedRecord).bundle] : [])],
+  );
 }

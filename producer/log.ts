@@ -101,6 +101,8 @@ export interface LogRecord {
   readonly ownCheckpoint?: { readonly timestamp: string } | null;
   /** Build its inclusion proof at this many leaves instead of at its checkpoint's (a stale proof). */
   readonly proofLeaves?: number | null;
+  /** Also give its view under the final checkpoint: the record re-issued later (docs/profile.md §3.1). */
+  readonly reissued?: boolean;
 }
 
 /** Filler leaves (other producers' records) between two of ours, so each sits at a distinct position. */
@@ -117,7 +119,11 @@ interface PlannedCheckpoint {
  * one checkpoint chain — the prior checkpoint, each record's own checkpoint, the final one — and
  * each record's view of it. One record gives exactly the single-record log.
  */
-export function buildRecordsLog(o: LogOptions, records: readonly LogRecord[], signer: Ed25519Signer): LogPart[] {
+export function buildRecordsLog(
+  o: LogOptions,
+  records: readonly LogRecord[],
+  signer: Ed25519Signer,
+): (LogPart & { readonly reissued?: LogPart })[] {
   const mmr = new MmrBuilder();
   for (let i = 0; i < o.leavesBefore; i++) mmr.appendBody(fillerBody(i));
   const leaves: number[] = [];
@@ -175,8 +181,7 @@ export function buildRecordsLog(o: LogOptions, records: readonly LogRecord[], si
   // CLL writes `witnesses` only when there is at least one (§4.1).
   if (witnessRecords.length > 0) current.checkpoint.witnesses = witnessRecords;
 
-  return records.map((r, k) => {
-    const at = own.get(k) ?? final;
+  const view = (r: LogRecord, k: number, at: PlannedCheckpoint): LogPart => {
     const index = plan.indexOf(at);
     const prior = index > 0 ? (plan[index - 1] as PlannedCheckpoint) : undefined;
     return {
@@ -187,7 +192,11 @@ export function buildRecordsLog(o: LogOptions, records: readonly LogRecord[], si
         prior === undefined ? null : consistencyProofJson(mmr.consistencyProof(prior.leafCount, at.leafCount)),
       transparencyServices,
     };
-  });
+  };
+  return records.map((r, k) => ({
+    ...view(r, k, own.get(k) ?? final),
+    ...(r.reissued === true ? { reissued: view(r, k, final) } : {}),
+  }));
 }
 
 export function buildLog(

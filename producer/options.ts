@@ -58,9 +58,10 @@ export interface InterimSpec {
   readonly at: number;
   /**
    * Its checkpoint: the terminal record's ("final"; the interim bundle as re-issued with the latest
-   * checkpoint) or its own, signed before the terminal record was appended ("own", default).
+   * checkpoint) or its own, signed before the terminal record was appended ("own", default); or
+   * "both": the record under its own checkpoint and re-issued under the terminal one, both supplied.
    */
-  readonly checkpoint?: "final" | "own";
+  readonly checkpoint?: "final" | "own" | "both";
   /** Where its leaf is: before the terminal record's (default), or after it (a negative). */
   readonly leaf?: "before" | "after";
   /** Sealed in another log than the terminal record (a negative). */

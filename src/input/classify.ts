@@ -8,6 +8,7 @@
  * evidence bundle. A `trustConfig` inside a capture is ignored: trust never comes from the thing
  * being verified.
  */
+import type { StreamObservations } from "./stream-observations.js";
 import { showValue } from "../json/diff.js";
 import { memberAt, isJsonObject, member, hasMember, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
@@ -37,6 +38,8 @@ export interface Classified {
   /** A capture's `requests`: the resuming Messages the client sent, in order. */
   requests?: Found[];
   notes: string[];
+  /** What a stream showed beyond the Task it folds into (contract §9.28). */
+  shown?: StreamObservations;
 }
 
 export function isBundleShaped(v: JsonValue | undefined): v is JsonObject {

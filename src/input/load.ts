@@ -22,6 +22,7 @@ import type { InputData } from "./data.js";
 import { captureInterims, loadInterimInput } from "./interim.js";
 import { pendingEvidence } from "./pending.js";
 import { readSentMessages, type SentMessages } from "./request.js";
+import type { StreamObservations } from "./stream-observations.js";
 
 /** Where an observed object came from: the input itself, or a file the caller passed beside it. */
 export type Origin = "input" | "--task" | "--first-task";
@@ -44,6 +45,8 @@ export interface Evidence {
   readonly notes: readonly string[];
   /** Interim records sealed at the Task's pauses: the capture's `interimBundles`, then `--interim`'s. */
   readonly interimBundles?: readonly LocatedBundle[];
+  /** What the stream the observed Task was folded from showed beyond it (contract §9.28). */
+  readonly streamShown?: StreamObservations;
 }
 
 /** What one JSON document holds, before the caller's observation is merged in. */
@@ -59,6 +62,7 @@ interface Held {
   readonly notes: string[];
   /** Why an offered bundle could not be read, for the error when no bundle is found at all. */
   readonly rejected: readonly Failure[];
+  readonly streamShown?: StreamObservations;
 }
 
 function read(value: InputValue, limits: LoadLimits): Result<Held> {
@@ -114,6 +118,7 @@ function read(value: InputValue, limits: LoadLimits): Result<Held> {
     interimBundles: captureInterims(c.value.interimBundles ?? []),
     notes,
     rejected,
+    ...(c.value.shown ? { streamShown: c.value.shown } : {}),
   });
 }
 
@@ -317,6 +322,7 @@ export function loadEvidence(
     return fail("INPUT_NO_EVIDENCE", noEvidenceDetail(input.observedTask), input.observedTask?.path ?? "$");
   }
   const observedTask = input.observedTask ?? taskFile?.observedTask;
+  const streamShown = input.observedTask ? input.streamShown : taskFile?.streamShown;
   const first = inputFirst ? input : observation;
   const firstOrigin: Origin | undefined = inputFirst ? "input" : observation.firstFrom;
   return ok({
@@ -324,6 +330,7 @@ export function loadEvidence(
     bundles,
     evidenceArtifacts: new Set([...input.evidenceArtifacts, ...(taskFile?.evidenceArtifacts ?? [])]),
     ...(observedTask ? { observedTask } : {}),
+    ...(streamShown ? { streamShown } : {}),
     ...(first.firstTask ? { firstTask: first.firstTask } : {}),
     ...(first.firstMessage ? { firstMessage: first.firstMessage } : {}),
     ...(sent?.request ? { request: sent.request } : {}),

@@ -49,6 +49,7 @@ import { TASK_STATES, TERMINAL_TASK_STATES } from "../profile.js";
 import { field, looksLikeTask } from "./a2a.js";
 import type { Found } from "./classify.js";
 import { detectV03 } from "./v03.js";
+import { StreamWatch, type StreamObservations } from "./stream-observations.js";
 
 /** `grpc`: StreamResponse messages in gRPC length-prefixed framing, decoded by ./protobuf. */
 export type StreamFraming = "sse" | "ndjson" | "json-array" | "grpc";
@@ -93,6 +94,8 @@ export interface FoldedTaskStream extends StreamFacts {
   readonly task: JsonObject;
   /** The first event's Task as it was sent: what SendMessage returned first (the acceptance). */
   readonly firstTask: JsonObject;
+  /** What the stream showed that the folded Task no longer does (contract §9.28). */
+  readonly shown: StreamObservations;
 }
 
 export interface FoldedMessageStream extends StreamFacts {
@@ -289,6 +292,7 @@ class StreamFold {
   private statusShows: ShownMessage | undefined;
   private readonly notes: string[] = [];
   private notesLeftOut = 0;
+  private readonly watch = new StreamWatch();
 
   apply(value: JsonValue, w: Where): Failure | undefined {
     this.events = w.n;
@@ -646,9 +650,12 @@ class StreamFold {
       this.artifactIndex.set(id, this.artifacts.length);
       this.artifacts.push(artifact);
     } else {
-      // A2A lets an update replace an artifact; what the client saw before is said, not kept.
-      if (!jsonEquals(this.artifacts[at], artifact))
+      // A2A lets an update replace an artifact; what the client saw before is said, and a version
+      // it was shown as final is kept for taskBinding (contract §9.28).
+      const previous = this.artifacts[at] as JsonObject;
+      if (!jsonEquals(previous, artifact))
         this.note(`${label(w)}: artifact ${JSON.stringify(id)} replaces the one an earlier event sent`);
+      this.watch.artifactReplaced(id, previous, artifact, this.chunks.get(id)?.closedAt, w.n);
       this.artifacts[at] = artifact;
     }
     const chunk: ChunkState = { open: fromUpdate && lastChunk === false };
@@ -853,6 +860,7 @@ class StreamFold {
   }
 
   private setState(state: string, w: Where): void {
+    this.watch.stateChanged(this.state, state, w.n);
     this.state = state;
     if ((TERMINAL_TASK_STATES as readonly string[]).includes(state)) this.terminalAt = w;
   }
@@ -914,7 +922,8 @@ class StreamFold {
     const open = [...this.chunks].filter(([, c]) => c.open).map(([id]) => JSON.stringify(id));
     if (open.length > 0)
       this.notes.push(`the stream ended before the last chunk (lastChunk) of artifact ${capped(open).join(", ")}`);
-    return ok({ kind: "task", task: this.task, firstTask: first.task, ...facts, notes: this.notes });
+    const shown = this.watch.result();
+    return ok({ kind: "task", task: this.task, firstTask: first.task, ...facts, notes: this.notes, shown });
   }
 }
 
@@ -1218,7 +1227,7 @@ export function laterClientTurn(task: JsonObject): string | undefined {
  */
 export function streamClassified(
   folded: FoldedStream,
-): Result<{ shape: "stream"; finalTask: Found; firstTask?: Found; notes: string[] }> {
+): Result<{ shape: "stream"; finalTask: Found; firstTask?: Found; notes: string[]; shown: StreamObservations }> {
   if (folded.kind === "message") return streamTask(folded) as Failure;
   const later = laterClientTurn(folded.firstTask);
   const notes = [streamNote(folded), ...folded.notes];
@@ -1232,6 +1241,7 @@ export function streamClassified(
     finalTask: { value: folded.task, path: "$" },
     ...(later === undefined ? { firstTask: { value: folded.firstTask, path: firstTaskPath(folded) } } : {}),
     notes,
+    shown: folded.shown,
   });
 }
 

@@ -43,6 +43,9 @@
  *   transcript.transition (per transition entry)  v3.2 (docs/profile.md): its members, states, order and
  *                                                 contiguity, and its commitment recomputed from the Task
  *   transcript.resumption (per resumption)        the resuming Message is observed and continues this Task
+ *   stream.replaced (per replaced version)        a streamed artifact version marked lastChunk and later
+ *                                                 replaced by other content: INCONCLUSIVE (§9.28); the
+ *                                                 pauses a stream showed are transcript.transition's
  *   interim.cited                                 every supplied interim record is cited, every citation
  *                                                 well-formed (a dropped citation FAILs)
  *   interim.prefix (per cited, supplied record)   it is this Task's record at that pause: same Task, the
@@ -61,6 +64,7 @@ import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2AT
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
+import { streamShownChecks } from "./shared/stream-shown.js";
 import {
   foreignIds,
   readTranscript,
@@ -104,6 +108,7 @@ export const CHECKS = checksFor([
   "parts.digest",
   "parts.url",
   "parts.missing",
+  "stream.replaced",
   "interim.cited",
   "interim.prefix",
   "interim.observed",
@@ -145,6 +150,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     ...artifactChecks(payload, task, ctx.evidence.evidenceArtifacts, carriesBundleInline(ctx), rules),
     ...transcriptChecks(payload, task, ctx.firstTask, rules),
     ...sent,
+    ...streamShownChecks(ctx.evidence.streamShown, member(payload, "transcript"), check),
     ...interim,
     ...traceDigestChecks(ctx, payload, task, check),
     ...unusedResolvedChecks(rules, check),
@@ -550,14 +556,12 @@ function transcriptChecks(
     const observedById = new Map(historyById);
     if (task.statusMessage && !observedById.has(task.statusMessage.messageId))
       observedById.set(task.statusMessage.messageId, task.statusMessage);
-    checks.push(...transitionChecks(all, payload, { task, byId: observedById }, check));
+    const shownElsewhere = new Map(sameTask(firstTask, task) ? callerShown(firstTask) : []);
+    checks.push(...transitionChecks(all, payload, { task, byId: observedById, shownElsewhere }, check));
   }
   const byId = new Map(entries.map((e) => [e.messageId, e]));
   // After the terminal Task's own checks, so a defect of what GetTask shows is reported first.
-  const first =
-    firstTask && firstTask.id === task.id && (firstTask.contextId ?? "") === (task.contextId ?? "")
-      ? firstTaskChecks(firstTask, entries, byId, rules)
-      : [];
+  const first = sameTask(firstTask, task) ? firstTaskChecks(firstTask, entries, byId, rules) : [];
   const matched = new Set<string>();
   let lastIndex = -1;
   if (history.length === 0 && !task.statusMessage) {
@@ -613,6 +617,21 @@ function transcriptChecks(
     if (opening) checks.push(check("transcript.unobserved", "INCONCLUSIVE", opening));
   }
   return checks;
+}
+
+function sameTask(first: A2ATask | undefined, task: A2ATask): first is A2ATask {
+  return first !== undefined && first.id === task.id && (first.contextId ?? "") === (task.contextId ?? "");
+}
+
+/**
+ * The Messages of this Task the caller saw outside the terminal history, by messageId: the first
+ * Task's history and status.message. The caller's own `request` (a capture member) belongs here too
+ * once inputs carry it: a Message the caller itself holds is observed, not truncated (§9.23).
+ */
+function callerShown(first: A2ATask): [string, A2AMessage][] {
+  const shown: [string, A2AMessage][] = (first.history ?? []).map((m) => [m.messageId, m]);
+  if (first.statusMessage) shown.push([first.statusMessage.messageId, first.statusMessage]);
+  return shown;
 }
 
 /**

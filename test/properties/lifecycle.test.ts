@@ -29,6 +29,9 @@ import {
   type States,
 } from "./harness.js";
 import { resignCheckpoint, signer } from "./resign.js";
+import { PRODUCER, resealCapsule } from "../../producer/mutate.js";
+import { producerEnvelopeOf } from "../../producer/capsule.js";
+import { pyjsonDigestHex } from "../../producer/json-text.js";
 import type { PropertyName } from "../../src/report/model.js";
 import { agent, user } from "../helpers/messages.js";
 
@@ -329,11 +332,25 @@ describe("transcript.transition FAIL paths", () => {
     });
   });
 
-  it("a bound Message the history does not show leaves the commitment INCONCLUSIVE", () => {
+  // Contract §9.4: a transcript entry the history does not show is INCONCLUSIVE; only a resumption
+  // taken out of the middle is an omission (transcript.resumption).
+  it("a bound Message taken out of the middle of the history leaves the commitment INCONCLUSIVE, said as a gap", () => {
     const e = exchange({ interim: [] }, { finalTask: (t) => void (t.history as JsonValue[]).splice(1, 1) });
     const input = check(e);
     expect(checkOf(input, "taskBinding", "transcript.transition", "transcript[2]")).toMatchObject({
       state: "INCONCLUSIVE",
+      detail: expect.stringMatching(/shows Messages committed before and after it \(a gap in the middle\)/),
+    });
+    expect(input.properties.taskBinding.state).toBe("INCONCLUSIVE");
+    expect(input.exitCode).toBe(3);
+  });
+
+  it("a bound Message before the first one the history shows leaves the commitment INCONCLUSIVE (truncated)", () => {
+    const e = exchange({ interim: [] }, { finalTask: (t) => void (t.history as JsonValue[]).splice(0, 2) });
+    const input = check(e);
+    expect(checkOf(input, "taskBinding", "transcript.transition", "transcript[2]")).toMatchObject({
+      state: "INCONCLUSIVE",
+      detail: expect.stringMatching(/truncated, not omitted/),
     });
     expect(input.properties.taskBinding.state).toBe("INCONCLUSIVE");
   });
@@ -394,8 +411,60 @@ describe("transcript.resumption", () => {
     const input = check(e);
     expect(checkOf(input, "taskBinding", "transcript.resumption", "transcript[4]")).toMatchObject({
       state: "FAIL",
-      detail: expect.stringMatching(/which shows Messages committed after it: the resumption was omitted/),
+      detail: expect.stringMatching(/which shows Messages committed before and after it: the resumption was omitted/),
     });
+    expect(input.exitCode).toBe(1);
+  });
+
+  // GetTask's historyLength keeps the most recent Messages (contract §9.23): a Task that paused,
+  // read with historyLength 1, shows only its last Message. Nothing is missing from the middle.
+  it("is INCONCLUSIVE, never FAIL, for a history of the last Message only (historyLength 1): exit 3", () => {
+    const e = exchange({ interim: [] }, { finalTask: (t) => void (t.history as JsonValue[]).splice(0, 3) });
+    const input = check(e);
+    const ids = (id: string) => input.properties.taskBinding.checks.filter((c) => c.id === id).map((c) => c.state);
+    expect(ids("transcript.resumption")).toEqual(["INCONCLUSIVE"]);
+    expect(ids("transcript.transition")).toEqual(["INCONCLUSIVE", "INCONCLUSIVE"]);
+    expect(checkOf(input, "taskBinding", "transcript.resumption", "transcript[4]").detail).toMatch(
+      /truncated, not omitted/,
+    );
+    expect(input.properties.taskBinding.checks.filter((c) => c.state === "FAIL")).toEqual([]);
+    expect(input.properties.taskBinding.state).toBe("INCONCLUSIVE");
+    expect(input.exitCode).toBe(3);
+  });
+
+  it("is INCONCLUSIVE for a Task that paused twice read with historyLength 3: exit 3", () => {
+    const ASK2 = agent("lc message 4", "Indoors or on the terrace?");
+    const RESUME2 = user("lc message 5", "Terrace.");
+    const DONE2 = agent("lc message 6", "Booked on the terrace for 21:00.");
+    const twice: TranscriptSpec[] = [...PAUSE.slice(0, 5), ASK2, transition(W, IR), RESUME2, transition(IR, W), DONE2];
+    const honest = check(exchange({ interim: [], transcript: twice, artifacts: [] }));
+    expect(honest.exitCode).toBe(0);
+    // history: REQUEST, ASK, RESUME, ASK2, RESUME2, DONE2; historyLength 3 keeps the last three.
+    const e = exchange(
+      { interim: [], transcript: twice, artifacts: [] },
+      { finalTask: (t) => void (t.history as JsonValue[]).splice(0, 3) },
+    );
+    const input = check(e);
+    const states = (id: string) =>
+      input.properties.taskBinding.checks.filter((c) => c.id === id).map((c) => `${c.subject ?? ""} ${c.state}`);
+    expect(states("transcript.resumption")).toEqual(["transcript[4] INCONCLUSIVE", "transcript[8] PASS"]);
+    expect(input.properties.taskBinding.checks.filter((c) => c.state === "FAIL")).toEqual([]);
+    expect(input.properties.taskBinding.state).toBe("INCONCLUSIVE");
+    expect(input.exitCode).toBe(3);
+  });
+
+  it("a Message the first Task shows is observed there: the truncated history does not excuse it", () => {
+    let removed: JsonValue[] = [];
+    const tamper: Tamper = {
+      finalTask: (t) => void (removed = (t.history as JsonValue[]).splice(0, 3)),
+      firstTask: (t) => void (t.history = removed.slice(0, 2)),
+    };
+    const input = check(exchange({ interim: [] }, tamper));
+    expect(checkOf(input, "taskBinding", "transcript.transition", "transcript[2]")).toMatchObject({
+      state: "PASS",
+      detail: expect.stringMatching(/bound to the request/),
+    });
+    expect(checkOf(input, "taskBinding", "transcript.resumption", "transcript[4]").state).toBe("INCONCLUSIVE");
   });
 
   it("is INCONCLUSIVE when the history ends before the resumption (truncated)", () => {
@@ -513,7 +582,79 @@ describe("interim.cited and interim.prefix", () => {
     });
     expect(
       input.properties.taskBinding.checks.find((c) => c.id === "interim.cited" && c.state === "FAIL")?.detail,
-    ).toMatch(/two different interim bundles carry evidenceId/);
+    ).toMatch(
+      /two different interim bundles carry evidenceId .*: their taskEvidencePayload differ, so they are not two copies of one record/,
+    );
+    expect(input.exitCode).toBe(1);
+  });
+
+  // Contract §9.24, docs/profile.md §3.1: sealed under its own checkpoint at the pause, and re-issued
+  // with the terminal record's checkpoint — one record, two forms, both supplied.
+  it("one interim record in both its forms PASSes: two copies, each verified (exit 0)", () => {
+    const e = exchange({ interim: [{ at: 2, checkpoint: "both" }] });
+    const [own, reissued] = e.input.interimBundles as JsonObject[];
+    expect(own?.evidenceId).toBe(reissued?.evidenceId);
+    expect(at(own as JsonObject, "capsule")).toEqual(at(reissued as JsonObject, "capsule"));
+    expect(at(own as JsonObject, "manifest")).not.toEqual(at(reissued as JsonObject, "manifest"));
+    const input = check(e);
+    expect(statesOf(input)).toEqual(baseline());
+    expect(input.exitCode).toBe(0);
+    const subject = `interim record ${String(own?.evidenceId)} at interimBundles[1]`;
+    expect(checkOf(input, "taskBinding", "interim.cited", subject)).toMatchObject({
+      state: "PASS",
+      detail: expect.stringMatching(/two forms of one interim record .*each form is verified/),
+    });
+    // Each form is verified by the properties that own its rules.
+    for (const [p, id] of [
+      ["contentBinding", "interim.content"],
+      ["producerSignature", "interim.signature"],
+      ["checkpointSignature", "interim.checkpoint"],
+      ["localInclusion", "interim.inclusion"],
+      ["localInclusion", "interim.log"],
+    ] as const) {
+      expect(input.properties[p].checks.filter((c) => c.id === id).map((c) => c.state)).toEqual(["PASS", "PASS"]);
+    }
+  });
+
+  it("two forms whose capsules differ under one evidenceId FAIL", () => {
+    // The re-issued form (assembled first) sealed again with another capsule: every signature valid.
+    let calls = 0;
+    const e = exchange(
+      { interim: [{ at: 2, checkpoint: "both" }] },
+      {
+        interimBundle: (b) => {
+          if (calls++ > 0) return;
+          const capsule = at(b, "capsule");
+          capsule.timestamp = "2026-10-01T09:20:11.000000Z";
+          resealCapsule(capsule, PRODUCER);
+          const manifest = at(b, "manifest");
+          manifest.producerEnvelope = producerEnvelopeOf(capsule);
+          b.coreManifestDigest = pyjsonDigestHex(manifest);
+        },
+      },
+    );
+    const changed = (e.input.interimBundles as JsonObject[])[1] as JsonObject;
+    const input = check(e);
+    expect(
+      checkOf(
+        input,
+        "producerSignature",
+        "interim.signature",
+        `interim record ${String(changed.evidenceId)} at interimBundles[1]`,
+      ).state,
+    ).toBe("PASS");
+    expect(
+      checkOf(
+        input,
+        "taskBinding",
+        "interim.cited",
+        `interim record ${String(changed.evidenceId)} at interimBundles[1]`,
+      ),
+    ).toMatchObject({
+      state: "FAIL",
+      detail: expect.stringMatching(/their capsule differ, so they are not two copies of one record/),
+    });
+    expect(input.exitCode).toBe(1);
   });
 
   it("a citation whose record is not supplied is listed, NOT_CHECKED, and taskBinding stays PASS", () => {

@@ -90,16 +90,7 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
       continue;
     }
     const seen = byId.get(id);
-    if (seen && !jsonEquals(seen.located.bundle, r.located.bundle)) {
-      checks.push(
-        make(
-          "interim.cited",
-          "FAIL",
-          `two different interim bundles carry evidenceId ${id} (${seen.located.location} and ${r.located.location})`,
-          { subject: r.label },
-        ),
-      );
-    }
+    if (seen && !jsonEquals(seen.located.bundle, r.located.bundle)) checks.push(twoForms(id, seen, r, make));
     if (!seen) byId.set(id, r);
   }
   const citedIds = new Set(citations.map((c) => c.evidenceId));
@@ -145,6 +136,37 @@ export function interimCitationChecks(ctx: EvidenceContext, payload: JsonObject,
     }
   }
   return checks;
+}
+
+/**
+ * Two supplied bundles with one evidenceId (contract §9.24): an interim record sealed under its
+ * own checkpoint and re-issued with a later one (docs/profile.md §3.1) is one record in two forms —
+ * the same recomputed evidenceId, the same payload and capsule, other log material. Each form is
+ * verified by every property like any supplied record; they are two copies, not a contradiction.
+ * Bundles whose payload or capsule differ under one evidenceId are two records claiming one id.
+ */
+function twoForms(id: string, seen: InterimRecord, r: InterimRecord, make: Make): Check {
+  const subject = r.label;
+  const where = `${seen.located.location} and ${r.located.location}`;
+  const differ = ["taskEvidencePayload", "capsule"].filter(
+    (m) => !jsonEquals(member(seen.located.bundle, m), member(r.located.bundle, m)),
+  );
+  const a = seen.ctx.recomputedEvidenceId;
+  const b = r.ctx.recomputedEvidenceId;
+  if (differ.length === 0 && a.ok && b.ok && a.value.hex === b.value.hex) {
+    return make(
+      "interim.cited",
+      "PASS",
+      `two forms of one interim record ${id} (${where}): the same payload and capsule under other log material (sealed under its own checkpoint and re-issued under a later one); each form is verified`,
+      { subject },
+    );
+  }
+  return make(
+    "interim.cited",
+    "FAIL",
+    `two different interim bundles carry evidenceId ${id} (${where}): ${differ.length > 0 ? `their ${differ.join(" and ")} differ` : "their payloads do not recompute to one evidenceId"}, so they are not two copies of one record`,
+    { subject },
+  );
 }
 
 export function stateAt(transcript: readonly JsonValue[], sequence: number): string {

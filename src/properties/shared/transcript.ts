@@ -185,6 +185,32 @@ const short = (s: string) => s.replace("TASK_STATE_", "");
 export interface Observed {
   readonly task: A2ATask;
   readonly byId: ReadonlyMap<string, A2AMessage>;
+  /**
+   * Messages of this Task observed outside its history: the first Task's (and, once inputs carry
+   * it, the caller's own request). A Message one of them shows is observed, never excused as
+   * truncation (contract §9.23).
+   */
+  readonly shownElsewhere?: ReadonlyMap<string, A2AMessage>;
+}
+
+/**
+ * Where a Message the transcript commits at `index` and the history does not show lies (contract
+ * §9.23): GetTask's `historyLength` keeps the most recent Messages, so one before the first
+ * committed Message the history shows, or after the last, is truncation; one with committed
+ * Messages shown both before and after it was taken out of the middle.
+ */
+export function historyGap(
+  entries: readonly TranscriptEntry[],
+  byId: ReadonlyMap<string, unknown>,
+): (index: number) => boolean {
+  let first = -1;
+  let last = -1;
+  for (const e of entries) {
+    if (e.kind !== "message" || !byId.has(e.messageId)) continue;
+    if (first === -1) first = e.index;
+    last = e.index;
+  }
+  return (index) => first !== -1 && first < index && index < last;
 }
 
 interface Paused {
@@ -209,10 +235,10 @@ export function transitionChecks(
   let paused: Paused | undefined;
   let ended = false;
   let transitions = 0;
-  // The last Message entry the observation shows, found once: a resumption before it was removed, not truncated.
-  let lastObserved = -1;
-  for (const e of entries) if (e.kind === "message" && observed.byId.has(e.messageId)) lastObserved = e.index;
-  const observedAfter = (index: number) => lastObserved > index;
+  // Found once: a Message missing between two the history shows was removed, not truncated.
+  const inGap = historyGap(entries, observed.byId);
+  const messageAt = new Map<string, number>();
+  for (const e of entries) if (e.kind === "message" && !messageAt.has(e.messageId)) messageAt.set(e.messageId, e.index);
   for (const e of entries) {
     if (e.kind !== "transition") continue;
     const subject = `transcript[${e.index}]`;
@@ -297,9 +323,10 @@ export function transitionChecks(
       checks.push(fault(structural));
       continue;
     }
-    checks.push(commitmentCheck(e.index, from, to, messageId as string | null, commitment, observed, make));
-    if (out && typeof messageId === "string")
-      checks.push(resumptionCheck(e.index, messageId, observed, observedAfter, make));
+    const bound = typeof messageId === "string" ? messageAt.get(messageId) : undefined;
+    const omitted = bound !== undefined && inGap(bound);
+    checks.push(commitmentCheck(e.index, from, to, messageId as string | null, commitment, observed, omitted, make));
+    if (out && typeof messageId === "string") checks.push(resumptionCheck(e.index, messageId, observed, omitted, make));
   }
   if (paused && typeof terminalState === "string" && isTerminal(terminalState)) {
     checks.push(
@@ -316,6 +343,11 @@ export function transitionChecks(
   return checks;
 }
 
+/** The observed copy of a Message: the history's (or status.message's), else one the first Task shows. */
+function observedMessage(observed: Observed, messageId: string): A2AMessage | undefined {
+  return observed.byId.get(messageId) ?? observed.shownElsewhere?.get(messageId);
+}
+
 function commitmentCheck(
   index: number,
   from: string,
@@ -323,16 +355,22 @@ function commitmentCheck(
   messageId: string | null,
   commitment: string,
   observed: Observed,
+  omitted: boolean,
   make: Make,
 ): Check {
   const subject = `transcript[${index}]`;
   const step = `${short(from)} → ${short(to)}`;
-  const message = messageId === null ? null : observed.byId.get(messageId);
+  const message = messageId === null ? null : observedMessage(observed, messageId);
   if (message === undefined) {
+    // Not recomputed either way; a gap in the middle is said so, and is transcript.resumption's
+    // FAIL when the Message resumes the Task (a transition alone proves no omission, §9.4).
+    const why = omitted
+      ? "which shows Messages committed before and after it (a gap in the middle)"
+      : "which shows no committed Messages on both sides of it: truncated, not omitted (historyLength keeps the most recent Messages)";
     return make(
       "transcript.transition",
       "INCONCLUSIVE",
-      `${step}: the commitment is not recomputed, because the bound Message ${messageId} is not in the observed history (history may be truncated)`,
+      `${step}: the commitment is not recomputed, because the bound Message ${messageId} is not in the observed history, ${why}`,
       { subject },
     );
   }
@@ -368,29 +406,23 @@ function commitmentCheck(
  * another Task (spliced in, with its content) could have been committed consistently by the
  * producer; its own taskId and contextId say where it belongs.
  */
-function resumptionCheck(
-  index: number,
-  messageId: string,
-  observed: Observed,
-  observedAfter: (index: number) => boolean,
-  make: Make,
-): Check {
+function resumptionCheck(index: number, messageId: string, observed: Observed, omitted: boolean, make: Make): Check {
   const subject = `transcript[${index}]`;
-  const m = observed.byId.get(messageId);
+  const m = observedMessage(observed, messageId);
   if (!m) {
-    // GetTask's historyLength keeps the most recent Messages: one missing while later ones show was removed, not truncated.
-    if (observedAfter(index)) {
+    // GetTask's historyLength keeps the most recent Messages: one missing between two shown was removed, not truncated.
+    if (omitted) {
       return make(
         "transcript.resumption",
         "FAIL",
-        `the resuming Message ${messageId} is not in the observed history, which shows Messages committed after it: the resumption was omitted`,
+        `the resuming Message ${messageId} is not in the observed history, which shows Messages committed before and after it: the resumption was omitted`,
         { subject },
       );
     }
     return make(
       "transcript.resumption",
       "INCONCLUSIVE",
-      `the resuming Message ${messageId} is not in the observed history (history may be truncated)`,
+      `the resuming Message ${messageId} is not in the observed history, which shows no committed Messages on both sides of it: truncated, not omitted (historyLength keeps the most recent Messages)`,
       { subject },
     );
   }
