@@ -15,7 +15,7 @@
  *   1  some property FAILs (tamper, mismatch, forgery), whatever was required
  *   3  nothing FAILs, but a part of the policy does not hold
  *   0  the policy holds
- * Several inputs: 2 when any could not be read; otherwise the worst of 1 > 3 > 0.
+ * Several inputs: the worst of 1 > 2 > 3 > 0 — a FAIL is never hidden behind "could not run".
  */
 import { EVIDENCE_LEVELS, levelRank, type EvidenceLevel, type EvidenceLevelOrNone } from "./profile.js";
 import { PROPERTY_NAMES, type PropertyName, type Properties } from "./properties/index.js";
@@ -107,10 +107,13 @@ export function decidePolicy(
   return { exitCode: reasons.length > 0 ? 3 : 0, reasons };
 }
 
-/** Several inputs: 2 when any could not be read; otherwise the worst of 1 > 3 > 0. */
+/** The order of exit codes from worst to best (contract §6): a FAIL outranks an input that could not be read. */
+export const EXIT_ORDER = [1, 2, 3, 0] as const;
+
+/**
+ * Several inputs: the worst of 1 > 2 > 3 > 0. A FAIL is a finding about evidence and is never
+ * hidden behind "could not run" (a CI that retries exit 2 would retry a forgery away).
+ */
 export function combinedExitCode(codes: readonly ExitCode[]): ExitCode {
-  if (codes.includes(2)) return 2;
-  if (codes.includes(1)) return 1;
-  if (codes.includes(3)) return 3;
-  return 0;
+  return EXIT_ORDER.find((c) => codes.includes(c)) ?? 0;
 }

@@ -130,7 +130,13 @@ function worstLine(tally: Tally): string {
         : code === 2
           ? "could not verify"
           : "the policy is not met for";
+  const line = `exit ${code} (the worst of ${tally.inputs} inputs): ${meaning}${code === 0 ? "" : ` ${listOf(listed, total)}`}`;
+  // A FAIL outranks an input that could not be read; the line still names those inputs.
+  const unread = tally.sourcesOf(2);
+  return code === 1 && unread.total > 0 ? `${line}; could not verify ${listOf(unread.listed, unread.total)}` : line;
+}
+
+function listOf(listed: readonly string[], total: number): string {
   const from = listed.slice(0, MAX_LISTED).map((x) => t(x));
-  const more = total > from.length ? ` and ${total - from.length} more` : "";
-  return `exit ${code} (the worst of ${tally.inputs} inputs): ${meaning}${code === 0 ? "" : ` ${from.join(", ")}${more}`}`;
+  return `${from.join(", ")}${total > from.length ? ` and ${total - from.length} more` : ""}`;
 }
