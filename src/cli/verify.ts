@@ -19,7 +19,7 @@ import { Tally } from "../report/summary.js";
 import { makeStyle } from "../report/style.js";
 import { assembleReport } from "../verify.js";
 import { openRun, type InputItem, type Opened, type RunRequest, type Run } from "../run.js";
-import { expandInputs, inShard, parseShard } from "./inputs.js";
+import { expandInputs, inShard, parseShard, Skips } from "./inputs.js";
 import { Progress } from "./progress.js";
 import { ReportSpool } from "./spool.js";
 import type { JobPool } from "./jobs.js";
@@ -52,6 +52,7 @@ interface VerifyFlags {
   quiet?: boolean;
   verbose?: boolean;
   explain?: boolean;
+  skipUnknown?: boolean;
   color: boolean;
 }
 
@@ -269,20 +270,19 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   }
   const run = opened.run;
 
-  const expanded = await expandInputs(args);
+  // The files the run reads besides its inputs: a directory walk skips them (contract §9.35).
+  const configuration = [
+    ...args.filter((a) => a.startsWith("@") && a !== "@-").map((a) => a.slice(1)),
+    trustPath,
+    flags.task,
+    flags.firstTask,
+    ...flags.interim,
+    flags.cosignatures,
+    ...(flags.checkpoints ?? []),
+  ];
+  const expanded = await expandInputs(args, [...configuration, flags.output]);
   const clobbered =
-    flags.output === undefined
-      ? undefined
-      : readFileAt(flags.output, [
-          ...expanded.paths,
-          ...args.filter((a) => a.startsWith("@")).map((a) => a.slice(1)),
-          trustPath,
-          flags.task,
-          flags.firstTask,
-          ...flags.interim,
-          flags.cosignatures,
-          ...(flags.checkpoints ?? []),
-        ]);
+    flags.output === undefined ? undefined : readFileAt(flags.output, [...expanded.paths, ...configuration]);
   if (clobbered !== undefined && flags.output !== undefined)
     throw new UsageError(
       `-o: ${printable(flags.output)} is ${printable(clobbered)}, which this run reads: the report would overwrite it`,
@@ -308,6 +308,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       ? new (await import("./jobs.js")).JobPool(host.workerEntry, jobs, forWorkers(request, cosignatureBytes))
       : undefined;
   const named = paths.map((path) => ({ path, source: nameOf(path) }));
+  const skips = new Skips(expanded, paths, Boolean(flags.skipUnknown));
   const progress = new Progress(io, paths.length + expanded.errors.length, Boolean(flags.quiet));
 
   // A log forked is a fact about every input together: with several, look at each one's
@@ -361,6 +362,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     const tally = new Tally();
     const held: InputReport[] = [];
     const emit = async (input: InputReport) => {
+      if (skips.skips(input)) return progress.tick("verifying");
       if (sayErrors && isFailedInput(input)) io.stderr(errorLine(input.source, input.error));
       if (streaming && out) await out.write(streaming.input(input, tally.inputs));
       else held.push(input);
@@ -390,12 +392,19 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
         if (flags.explain) explained.push(explanationOf(item, request));
       }
     }
+    for (const e of skips.emptied()) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
     progress.done();
+    // Said once the report is out, so it closes what the user sees.
+    const saySkips = (code: number) => {
+      const skipped = skips.line();
+      if (skipped !== undefined && !flags.quiet) io.stderr(`a2a-evidence: ${skipped}\n`);
+      return code;
+    };
     const report = assembleReport(run.policy, held);
-    if (!streaming || !out) return writeWhole(report, flags, io, options);
+    if (!streaming || !out) return saySkips(await writeWhole(report, flags, io, options));
     await out.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
     if (explained.length > 0) await out.write(explained.join(""));
-    return out.close() ? tally.worst() : 2;
+    return saySkips(out.close() ? tally.worst() : 2);
   } finally {
     spool?.close();
     // An -o file is closed however the run ends (a writer that throws included), not left open.
@@ -494,6 +503,10 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     .option("-q, --quiet", "no report, exit code only (errors still go to stderr)")
     .option("-v, --verbose", "list every check with the values it compared")
     .option("--explain", "after the report, every derivation step of each input (as inspect)")
+    .option(
+      "--skip-unknown",
+      "in a directory, skip (and list) the files that are not A2A inputs instead of reporting each as an error",
+    )
     .option("--no-color", "no colour (also: NO_COLOR, non-TTY stdout, --format json)")
     .addHelpText(
       "after",
