@@ -50,6 +50,8 @@ export interface PolicyDecision {
 export interface PolicyFacts {
   /** The trust file pins at least one producer key. */
   readonly producersPinned: boolean;
+  /** A trust file was given (it may pin no producer). */
+  readonly trustGiven?: boolean;
   /** The input shows (or --task gave) the Task the caller observed. */
   readonly observedTask: boolean;
 }
@@ -57,7 +59,7 @@ export interface PolicyFacts {
 function defaultReason(name: PropertyName, properties: Properties, facts: PolicyFacts): string {
   const r = properties[name];
   if (name === "identityAuthorityBinding" && r.state === "NOT_CHECKED" && !facts.producersPinned) {
-    return "no producer key is pinned: anyone could have made this record";
+    return `no producer key is pinned: anyone could have made this record; ${facts.trustGiven ? "the trust file lists no producers" : "pass --trust with a trust file that pins the producer's key"}`;
   }
   if (name === "taskBinding" && r.state === "NOT_CHECKED" && !facts.observedTask)
     return "no observed Task: pass --task";
