@@ -6,14 +6,7 @@ import { appendFileSync, closeSync, openSync, statSync, writeFileSync, writeSync
 import { renderGithubSummary } from "../report/github.js";
 import { Option, type Command } from "commander";
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
-import {
-  errorReport,
-  failedInput,
-  isFailedInput,
-  type InputError,
-  type InputReport,
-  type Report,
-} from "../report/model.js";
+import { errorReport, failedInput, type InputError, type InputReport, type Report } from "../report/model.js";
 import { FORMAT_NAMES, isTextFormat, render, streamingRenderer, type FormatName } from "../report/index.js";
 import { Tally } from "../report/summary.js";
 import { makeStyle } from "../report/style.js";
@@ -31,6 +24,7 @@ import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
 import { explanationOf } from "./inspect.js";
+import { ErrorSummary, errorLine } from "./error-summary.js";
 import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext, type CommandHost } from "./io.js";
 
 interface VerifyFlags {
@@ -101,10 +95,6 @@ function errorSource(error: InputError, trustPath: string | undefined, flags: Ve
             : undefined;
   if (file === undefined) return undefined;
   return `${error.source === "trust" ? "trust file" : error.source} ${nameOf(file)}`;
-}
-
-function errorLine(source: string | undefined, e: InputError): string {
-  return `a2a-evidence: ${source ? `${printable(source)}: ` : ""}${e.code}: ${printable(e.message)}${e.path ? ` (at ${printable(e.path)})` : ""}\n`;
 }
 
 function writeOut(io: CliIo, text: string): Promise<void> {
@@ -235,9 +225,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     return 2;
   }
   const reportPolicy = { require: policy.require, minEvidence: minEvidence ?? null };
-  // Said once: the report carries every error; a one-line summary goes to stderr only when the
-  // report is not on the terminal in front of the user (piped, -o, -q).
-  const sayErrors = !io.stdoutIsTTY || Boolean(flags.quiet) || flags.output !== undefined;
+  // Said once (contract §9.38): a text report on stdout carries every error; a one-line summary
+  // goes to stderr when the report is for a tool, goes to a file or is not written.
+  const sayErrors = Boolean(flags.quiet) || flags.output !== undefined || !isTextFormat(flags.format);
   const color =
     isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
   const options = { verbose: Boolean(flags.verbose), style: makeStyle(color) };
@@ -264,9 +254,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     opened = { ok: false, policy: reportPolicy, error: { code: "INPUT_UNREADABLE", message: e.message } };
   }
   if (!opened.ok) {
-    const report = errorReport(opened.policy, opened.error);
-    if (sayErrors) io.stderr(errorLine(errorSource(opened.error, trustPath, flags), opened.error));
-    return writeWhole(report, flags, io, options);
+    const named = errorSource(opened.error, trustPath, flags);
+    if (sayErrors) io.stderr(errorLine(named, opened.error));
+    return writeWhole(errorReport(opened.policy, opened.error), flags, io, options, named);
   }
   const run = opened.run;
 
@@ -360,10 +350,11 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     }
     sink = out;
     const tally = new Tally();
+    const errors = new ErrorSummary();
     const held: InputReport[] = [];
     const emit = async (input: InputReport) => {
       if (skips.skips(input)) return progress.tick("verifying");
-      if (sayErrors && isFailedInput(input)) io.stderr(errorLine(input.source, input.error));
+      errors.add(input);
       if (streaming && out) await out.write(streaming.input(input, tally.inputs));
       else held.push(input);
       tally.add(input);
@@ -395,16 +386,18 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     for (const e of skips.emptied()) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
     progress.done();
     // Said once the report is out, so it closes what the user sees.
-    const saySkips = (code: number) => {
+    const sayAfter = (code: number) => {
+      const summary = sayErrors ? errors.line() : undefined;
+      if (summary !== undefined) io.stderr(summary);
       const skipped = skips.line();
       if (skipped !== undefined && !flags.quiet) io.stderr(`a2a-evidence: ${skipped}\n`);
       return code;
     };
     const report = assembleReport(run.policy, held);
-    if (!streaming || !out) return saySkips(await writeWhole(report, flags, io, options));
+    if (!streaming || !out) return sayAfter(await writeWhole(report, flags, io, options));
     await out.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
     if (explained.length > 0) await out.write(explained.join(""));
-    return saySkips(out.close() ? tally.worst() : 2);
+    return sayAfter(out.close() ? tally.worst() : 2);
   } finally {
     spool?.close();
     // An -o file is closed however the run ends (a writer that throws included), not left open.
@@ -419,9 +412,15 @@ async function writeWhole(
   flags: VerifyFlags,
   io: CliIo,
   options: { verbose: boolean; style: ReturnType<typeof makeStyle> },
+  subject?: string,
 ): Promise<number> {
   if (flags.quiet) return report.policy.exitCode;
-  const text = render(flags.format, report, options);
+  const rendered = render(flags.format, report, options);
+  // A run that could not start: the text report names the file, as a stderr line would.
+  const text =
+    subject !== undefined && isTextFormat(flags.format) && rendered.startsWith("error: ")
+      ? `error: ${printable(subject)}: ${rendered.slice("error: ".length)}`
+      : rendered;
   if (flags.output !== undefined) {
     try {
       writeFileSync(flags.output, text);
