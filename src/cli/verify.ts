@@ -9,7 +9,9 @@ import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties
 import { errorReport, failedInput, type InputError, type InputReport, type Report } from "../report/model.js";
 import { FORMAT_NAMES, isTextFormat, render, streamingRenderer, type FormatName } from "../report/index.js";
 import { Tally } from "../report/summary.js";
+import type { RenderOptions } from "../report/options.js";
 import { makeStyle } from "../report/style.js";
+import { TEXT_WIDTH } from "../report/text.js";
 import { assembleReport } from "../verify.js";
 import { openRun, type InputItem, type Opened, type RunRequest, type Run } from "../run.js";
 import { expandInputs, inShard, parseShard, Skips } from "./inputs.js";
@@ -230,7 +232,9 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const sayErrors = Boolean(flags.quiet) || flags.output !== undefined || !isTextFormat(flags.format);
   const color =
     isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
-  const options = { verbose: Boolean(flags.verbose), style: makeStyle(color) };
+  // The text report fits the terminal it is shown on, else 100 columns (contract §9.37).
+  const width = flags.output === undefined && io.stdoutIsTTY && io.stdoutColumns ? io.stdoutColumns : TEXT_WIDTH;
+  const options = { verbose: Boolean(flags.verbose), style: makeStyle(color), width };
 
   let opened: Opened;
   let request: RunRequest = {};
@@ -411,7 +415,7 @@ async function writeWhole(
   report: Report,
   flags: VerifyFlags,
   io: CliIo,
-  options: { verbose: boolean; style: ReturnType<typeof makeStyle> },
+  options: RenderOptions,
   subject?: string,
 ): Promise<number> {
   if (flags.quiet) return report.policy.exitCode;
