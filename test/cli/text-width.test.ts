@@ -11,7 +11,6 @@ import { REPO_ROOT } from "../helpers/external.js";
 const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, file);
 const RICH = vector("valid-rich", "input.json");
 const TRUST = vector("valid-rich", "trust.json");
-const NEG = vector("neg-taskBinding-task-id", "input.json");
 const ANSI = /\u001b\[[0-9;]*m/g;
 const columns = (text: string) => Math.max(...text.split("\n").map((l) => [...l.replace(ANSI, "")].length));
 /** Lines that are not one unbreakable word (a path or a property name column). */
