@@ -7,6 +7,7 @@ import { buildExchange, buildPausedExchange, type Exchange } from "./exchange.js
 import { PROPERTIES, states, type Expectation, type PendingExpectation } from "./expectations.js";
 import { jsonObject, jsonText } from "./json-text.js";
 import type { VectorDefinition } from "./vectors.js";
+import { vectorLogId } from "./vector-log.js";
 import { isStreamVector, renderStreamInput } from "./vectors-stream.js";
 import { isGrpcVector, renderGrpcInput } from "./vectors-grpc.js";
 
@@ -29,8 +30,14 @@ function expectedJson(def: VectorDefinition): string {
   );
 }
 
+/** The vector on its own log (vector-log.ts), unless it sets the log's identity itself. */
+function withOwnLog(def: VectorDefinition): VectorDefinition {
+  return def.options.logId !== undefined ? def : { ...def, options: { ...def.options, logId: vectorLogId(def.name) } };
+}
+
 /** The three files of one vector, keyed by their path relative to the vectors directory. */
-export function renderVector(def: VectorDefinition): VectorFiles {
+export function renderVector(given: VectorDefinition): VectorFiles {
+  const def = withOwnLog(given);
   // A Task that has not ended is what GetTask shows while it waits: no terminal exchange.
   const exchange = def.options.envelope === "paused" ? buildPausedExchange(def.options) : buildExchange(def.options);
   const [inputName, inputText] = isGrpcVector(def)

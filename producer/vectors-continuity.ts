@@ -9,6 +9,7 @@
  * With a claim of CONTINUITY_WITNESSED, referenceConsistency follows contract §9.10: a continuity
  * FAIL leaves the claim not assessed (PASS), an INCONCLUSIVE continuity makes it INCONCLUSIVE.
  */
+import { vectorLogId } from "./vector-log.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../src/json/value.js";
 import { uuidFromLabel } from "./a2a.js";
 import { buildExchange } from "./exchange.js";
@@ -61,7 +62,12 @@ function linesOf(bundle: JsonObject, role: "current" | "prior"): JsonValue[] {
  * record at our position. Its checkpoint at 9 leaves has the current one's size and another root,
  * and is consistent with the same prior.
  */
-const FORK = buildExchange({ ...BASE, taskId: uuidFromLabel("continuity task, forked branch") });
+/** The other branch, on the log of the one vector that shows the fork. */
+const FORK = buildExchange({
+  ...BASE,
+  taskId: uuidFromLabel("continuity task, forked branch"),
+  logId: vectorLogId("neg-continuity-cosignature-other-root"),
+});
 
 /** The expectation for a vector whose client required CONTINUITY_WITNESSED. */
 const required = (overrides: Parameters<typeof expectation>[0]) => expectation(overrides, "CONTINUITY_WITNESSED");

@@ -15,7 +15,7 @@
  *   1  some property FAILs (tamper, mismatch, forgery), whatever was required
  *   3  nothing FAILs, but a part of the policy does not hold
  *   0  the policy holds
- * Several inputs: 2 when any could not be read; otherwise the worst of 1 > 3 > 0.
+ * Several inputs: the worst of 1 > 2 > 3 > 0 — a FAIL is never hidden behind "could not run".
  */
 import { EVIDENCE_LEVELS, levelRank, type EvidenceLevel, type EvidenceLevelOrNone } from "./profile.js";
 import { PROPERTY_NAMES, type PropertyName, type Properties } from "./properties/index.js";
@@ -58,6 +58,8 @@ export interface PolicyDecision {
 export interface PolicyFacts {
   /** The trust file pins at least one producer key. */
   readonly producersPinned: boolean;
+  /** A trust file was given (it may pin no producer). */
+  readonly trustGiven?: boolean;
   /** The input shows (or --task gave) the Task the caller observed. */
   readonly observedTask: boolean;
 }
@@ -65,7 +67,7 @@ export interface PolicyFacts {
 function defaultReason(name: PropertyName, properties: Properties, facts: PolicyFacts): string {
   const r = properties[name];
   if (name === "identityAuthorityBinding" && r.state === "NOT_CHECKED" && !facts.producersPinned) {
-    return "no producer key is pinned: anyone could have made this record";
+    return `no producer key is pinned: anyone could have made this record; ${facts.trustGiven ? "the trust file lists no producers" : "pass --trust with a trust file that pins the producer's key"}`;
   }
   if (name === "taskBinding" && r.state === "NOT_CHECKED" && !facts.observedTask)
     return "no observed Task: pass --task";
@@ -137,10 +139,13 @@ function uncommittedPartsOnly(p: PropertyName, properties: Properties): string |
   return `--insecure-accept-uncommitted-parts: taskBinding is INCONCLUSIVE and accepted as required: Parts nothing commits were accepted uncommitted in ${shown.join(", ")}${more}`;
 }
 
-/** Several inputs: 2 when any could not be read; otherwise the worst of 1 > 3 > 0. */
+/** The order of exit codes from worst to best (contract §6): a FAIL outranks an input that could not be read. */
+export const EXIT_ORDER = [1, 2, 3, 0] as const;
+
+/**
+ * Several inputs: the worst of 1 > 2 > 3 > 0. A FAIL is a finding about evidence and is never
+ * hidden behind "could not run" (a CI that retries exit 2 would retry a forgery away).
+ */
 export function combinedExitCode(codes: readonly ExitCode[]): ExitCode {
-  if (codes.includes(2)) return 2;
-  if (codes.includes(1)) return 1;
-  if (codes.includes(3)) return 3;
-  return 0;
+  return EXIT_ORDER.find((c) => codes.includes(c)) ?? 0;
 }

@@ -23,6 +23,7 @@ function verifyEvidence(
   const evidenceLevel = levelReport(ctx, properties);
   const decision = decidePolicy(properties, evidenceLevel, options, {
     producersPinned: (trust?.producers.size ?? 0) > 0,
+    trustGiven: trust !== undefined,
     observedTask: evidence.observedTask !== undefined,
   });
   const evidenceId = memberAt(ctx.bundle, "evidenceId");

@@ -10,6 +10,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdoutIsTTY: boolean;
+  /** The terminal's width in columns, when standard output is a terminal. */
+  readonly stdoutColumns?: number;
   /** Standard input is a terminal: reading '-' then waits for the user to type. */
   readonly stdinIsTTY?: boolean;
   /** Standard error is a terminal: a progress bar may be shown there. */
@@ -131,6 +133,9 @@ export const processIo: CliIo = {
   // part of Node's stream and file-handle modules, a noticeable share of a one-input run's start-up.
   get stdoutIsTTY() {
     return route() === "stream" && Boolean(process.stdout.isTTY);
+  },
+  get stdoutColumns() {
+    return route() === "stream" && process.stdout.isTTY ? process.stdout.columns : undefined;
   },
   write: (t) =>
     new Promise((resolve) => {

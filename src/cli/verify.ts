@@ -9,7 +9,6 @@ import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties
 import {
   errorReport,
   failedInput,
-  isFailedInput,
   type InputError,
   type InputReport,
   type Report,
@@ -17,10 +16,12 @@ import {
 } from "../report/model.js";
 import { FORMAT_NAMES, isTextFormat, render, streamingRenderer, type FormatName } from "../report/index.js";
 import { Tally } from "../report/summary.js";
+import type { RenderOptions } from "../report/options.js";
 import { makeStyle } from "../report/style.js";
+import { TEXT_WIDTH } from "../report/text.js";
 import { assembleReport } from "../verify.js";
 import { openRun, type InputItem, type Opened, type RunRequest, type Run } from "../run.js";
-import { expandInputs, inShard, parseShard } from "./inputs.js";
+import { expandInputs, inShard, parseShard, Skips } from "./inputs.js";
 import { Progress } from "./progress.js";
 import { ReportSpool } from "./spool.js";
 import type { JobPool } from "./jobs.js";
@@ -44,6 +45,7 @@ import {
   type CommandContext,
   type CommandHost,
 } from "./io.js";
+import { ErrorSummary, errorLine } from "./error-summary.js";
 
 interface VerifyFlags {
   trust?: string;
@@ -66,6 +68,7 @@ interface VerifyFlags {
   quiet?: boolean;
   verbose?: boolean;
   explain?: boolean;
+  skipUnknown?: boolean;
   color: boolean;
 }
 
@@ -140,10 +143,6 @@ function errorSource(error: InputError, trustPath: string | undefined, flags: Ve
             : undefined;
   if (file === undefined) return undefined;
   return `${error.source === "trust" ? "trust file" : error.source} ${nameOf(file)}`;
-}
-
-function errorLine(source: string | undefined, e: InputError): string {
-  return `a2a-evidence: ${source ? `${printable(source)}: ` : ""}${e.code}: ${printable(e.message)}${e.path ? ` (at ${printable(e.path)})` : ""}\n`;
 }
 
 function writeOut(io: CliIo, text: string): Promise<void> {
@@ -277,12 +276,14 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     minEvidence: minEvidence ?? null,
     ...(flags.insecureAcceptUncommittedParts ? { acceptUncommittedParts: true as const } : {}),
   };
-  // Said once: the report carries every error; a one-line summary goes to stderr only when the
-  // report is not on the terminal in front of the user (piped, -o, -q).
-  const sayErrors = !io.stdoutIsTTY || Boolean(flags.quiet) || flags.output !== undefined;
+  // Said once (contract §9.38): a text report on stdout carries every error; a one-line summary
+  // goes to stderr when the report is for a tool, goes to a file or is not written.
+  const sayErrors = Boolean(flags.quiet) || flags.output !== undefined || !isTextFormat(flags.format);
   const color =
     isTextFormat(flags.format) && flags.color && flags.output === undefined && io.stdoutIsTTY && !io.env.NO_COLOR;
-  const options = { verbose: Boolean(flags.verbose), style: makeStyle(color) };
+  // The text report fits the terminal it is shown on, else 100 columns (contract §9.37).
+  const width = flags.output === undefined && io.stdoutIsTTY && io.stdoutColumns ? io.stdoutColumns : TEXT_WIDTH;
+  const options = { verbose: Boolean(flags.verbose), style: makeStyle(color), width };
 
   let opened: Opened;
   let request: RunRequest = {};
@@ -307,27 +308,26 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     opened = { ok: false, policy: reportPolicy, error: { code: "INPUT_UNREADABLE", message: e.message } };
   }
   if (!opened.ok) {
-    const report = withShard(errorReport(opened.policy, opened.error), shard);
-    if (sayErrors) io.stderr(errorLine(errorSource(opened.error, trustPath, flags), opened.error));
-    return writeWhole(report, flags, io, options);
+    const named = errorSource(opened.error, trustPath, flags);
+    if (sayErrors) io.stderr(errorLine(named, opened.error));
+    return writeWhole(withShard(errorReport(opened.policy, opened.error), shard), flags, io, options, named);
   }
   const run = opened.run;
 
-  const expanded = await expandInputs(args);
+  // The files the run reads besides its inputs: a directory walk skips them (contract §9.35).
+  const configuration = [
+    ...args.filter((a) => a.startsWith("@") && a !== "@-").map((a) => a.slice(1)),
+    trustPath,
+    flags.task,
+    flags.firstTask,
+    ...flags.interim,
+    flags.cosignatures,
+    ...(flags.checkpoints ?? []),
+    ...resolvedFiles.values(),
+  ];
+  const expanded = await expandInputs(args, [...configuration, flags.output]);
   const clobbered =
-    flags.output === undefined
-      ? undefined
-      : readFileAt(flags.output, [
-          ...expanded.paths,
-          ...args.filter((a) => a.startsWith("@")).map((a) => a.slice(1)),
-          trustPath,
-          flags.task,
-          flags.firstTask,
-          ...flags.interim,
-          flags.cosignatures,
-          ...(flags.checkpoints ?? []),
-          ...resolvedFiles.values(),
-        ]);
+    flags.output === undefined ? undefined : readFileAt(flags.output, [...expanded.paths, ...configuration]);
   if (clobbered !== undefined && flags.output !== undefined)
     throw new UsageError(overwriteMessage("-o", flags.output, clobbered));
   // Where each of this shard's inputs stands among all of them.
@@ -353,6 +353,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
       ? new (await import("./jobs.js")).JobPool(host.workerEntry, jobs, forWorkers(request, cosignatureBytes))
       : undefined;
   const named = paths.map((path) => ({ path, source: nameOf(path) }));
+  const skips = new Skips(expanded, paths, Boolean(flags.skipUnknown));
   const progress = new Progress(io, paths.length + expanded.errors.length, Boolean(flags.quiet));
 
   // A log forked is a fact about every input together: with several, look at each one's
@@ -404,9 +405,11 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
     }
     sink = out;
     const tally = new Tally();
+    const errors = new ErrorSummary();
     const held: InputReport[] = [];
     const emit = async (input: InputReport) => {
-      if (sayErrors && isFailedInput(input)) io.stderr(errorLine(input.source, input.error));
+      if (skips.skips(input)) return progress.tick("verifying");
+      errors.add(input);
       if (streaming && out) await out.write(streaming.input(input, tally.inputs));
       else held.push(input);
       tally.add(input);
@@ -435,12 +438,21 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
         if (flags.explain) explained.push(explanationOf(item, request));
       }
     }
+    for (const e of skips.emptied()) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
     progress.done();
+    // Said once the report is out, so it closes what the user sees.
+    const sayAfter = (code: number) => {
+      const summary = sayErrors ? errors.line() : undefined;
+      if (summary !== undefined) io.stderr(summary);
+      const skipped = skips.line();
+      if (skipped !== undefined && !flags.quiet) io.stderr(`a2a-evidence: ${skipped}\n`);
+      return code;
+    };
     const report = assembleReport(run.policy, held);
-    if (!streaming || !out) return writeWhole(report, flags, io, options);
+    if (!streaming || !out) return sayAfter(await writeWhole(report, flags, io, options));
     await out.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
     if (explained.length > 0) await out.write(explained.join(""));
-    return out.close() ? tally.worst() : 2;
+    return sayAfter(out.close() ? tally.worst() : 2);
   } finally {
     spool?.close();
     // An -o file is closed however the run ends (a writer that throws included), not left open.
@@ -454,10 +466,16 @@ export async function writeWhole(
   report: Report,
   flags: Pick<VerifyFlags, "quiet" | "format" | "output">,
   io: CliIo,
-  options: { verbose: boolean; style: ReturnType<typeof makeStyle> },
+  options: RenderOptions,
+  subject?: string,
 ): Promise<number> {
   if (flags.quiet) return report.policy.exitCode;
-  const text = render(flags.format, report, options);
+  const rendered = render(flags.format, report, options);
+  // A run that could not start: the text report names the file, as a stderr line would.
+  const text =
+    subject !== undefined && isTextFormat(flags.format) && rendered.startsWith("error: ")
+      ? `error: ${printable(subject)}: ${rendered.slice("error: ".length)}`
+      : rendered;
   if (flags.output !== undefined) {
     try {
       writeFileSync(flags.output, text);
@@ -559,6 +577,10 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     .option("-q, --quiet", "no report, exit code only (errors still go to stderr)")
     .option("-v, --verbose", "list every check with the values it compared")
     .option("--explain", "after the report, every derivation step of each input (as inspect)")
+    .option(
+      "--skip-unknown",
+      "in a directory, skip (and list) the files that are not A2A inputs instead of reporting each as an error",
+    )
     .option("--no-color", "no colour (also: NO_COLOR, non-TTY stdout, --format json)")
     .addHelpText(
       "after",

@@ -159,7 +159,7 @@ export function renderHtml(report: Report, _options: RenderOptions): string {
     `<header>`,
     `<h1>A2A Task Evidence report</h1>`,
     `<p class="lead">Every property is reported on its own; there is no overall "trusted" verdict. ${esc(report.tool.name)} ${esc(report.tool.version)}.</p>`,
-    `<div class="banner exit-${esc(String(report.policy.exitCode))}"><strong>Exit ${esc(String(report.policy.exitCode))}</strong>: ${esc(exitMeaning(report.policy.exitCode))}. Policy: minimum evidence <code>${esc(minimumText(report))}</code>; required properties: ${esc(requiredText(report))}${report.inputs.length > 1 ? `; the exit code is the worst of ${report.inputs.length} inputs` : ""}.</div>`,
+    `<div class="banner exit-${esc(String(report.policy.exitCode))}"><strong>Exit ${esc(String(report.policy.exitCode))}</strong>: ${esc(exitMeaning(report.policy.exitCode))}. Policy: minimum evidence <code>${esc(minimumText(report))}</code>; required properties: ${esc(requiredText(report))}${report.inputs.length > 1 ? `; the exit code is the worst of ${report.inputs.length} inputs (1 > 2 > 3 > 0)` : ""}.${unreadNote(report)}</div>`,
     `</header>`,
     `<main>`,
   ];
@@ -293,6 +293,13 @@ function failedInput(input: FailedInput, index: number): string[] {
     `<div class="banner exit-${input.exitCode}"><strong>Exit ${input.exitCode}</strong>: ${esc(notVerifiedMeaning(input))}. ${errorHtml(input.error)}</div>`,
     `</section>`,
   ];
+}
+
+/** Inputs that could not be read, named in the banner even when a FAIL decides the run's exit. */
+function unreadNote(report: Report): string {
+  const unread = report.inputs.filter((i) => i.exitCode === 2);
+  if (report.policy.exitCode === 2 || unread.length === 0) return "";
+  return ` ${unread.length} input(s) could not be verified: ${unread.map((i) => `<code>${esc(i.source)}</code>`).join(", ")}.`;
 }
 
 function checkRow(c: Check): string {

@@ -6,4 +6,9 @@ export interface RenderOptions {
   readonly verbose: boolean;
   /** Colour, already decided by the caller (TTY, NO_COLOR, --no-color, format). */
   readonly style: Style;
+  /**
+   * The columns the text report fits (contract §9.37): the terminal's width on a TTY, else 100
+   * (the default). Machine formats ignore it.
+   */
+  readonly width?: number;
 }

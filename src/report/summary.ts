@@ -6,6 +6,7 @@
  */
 import { PROPERTY_NAMES, STATES, isFailedInput, type InputReport, type PropertyName, type State } from "./model.js";
 import { MAX_LISTED } from "../json/diff.js";
+import { EXIT_ORDER } from "../policy.js";
 
 export interface Summary {
   readonly inputs: number;
@@ -35,12 +36,9 @@ export class Tally {
     return this.count;
   }
 
-  /** The worst exit code so far: 2 when any input could not be read, else 1 > 3 > 0. */
+  /** The worst exit code so far: 1 > 2 > 3 > 0 (contract §6). */
   worst(): 0 | 1 | 2 | 3 {
-    if (this.exits["2"] > 0) return 2;
-    if (this.exits["1"] > 0) return 1;
-    if (this.exits["3"] > 0) return 3;
-    return 0;
+    return EXIT_ORDER.find((c) => this.exits[String(c) as "0"] > 0) ?? 0;
   }
 
   /** The sources with this exit code, as many as are kept, and how many there are. */

@@ -3,6 +3,11 @@
  * evidence level and the exit reason; with verbose, every check with the values it compared.
  * Every string that came from the input is made printable first (`t`): a terminal must never
  * receive the input's control characters or bidirectional overrides.
+ *
+ * The report fits its width (contract §9.37: the terminal's on a TTY, else 100 columns): hashes
+ * and keys are shortened to their first 12 hex digits with an ellipsis (`-v` keeps them whole),
+ * and a long detail wraps at spaces, its next lines starting under its column. The closing exit
+ * line of an input and of a run stays one line, so a CI log can be searched for it.
  */
 import {
   PROPERTY_NAMES,
@@ -65,37 +70,109 @@ function summaryLines(s: Summary, { style }: RenderOptions): string[] {
 
 const STATE_ORDER: readonly State[] = ["PASS", "FAIL", "INCONCLUSIVE", "NOT_CHECKED", "NOT_PRESENT"];
 
-function renderInput(input: InputReport, { verbose, style }: RenderOptions): string[] {
+/** The width a text report fits when its caller says none (contract §9.37). */
+export const TEXT_WIDTH = 100;
+/** The fewest columns a wrapped detail is given, however narrow the terminal. */
+const MIN_COLUMN = 24;
+/** A hash or key: a run of 20 or more hex digits. */
+const HEX_RUN = /\b[0-9a-fA-F]{20,}\b/g;
+
+/** Input text made printable, hashes and keys shortened unless verbose. */
+function shown(text: string, verbose: boolean): string {
+  const p = t(text);
+  return verbose ? p : p.replace(HEX_RUN, (h) => `${h.slice(0, 12)}…`);
+}
+
+/**
+ * `text` cut at spaces into lines of at most `first` columns, then `rest`. A longer word is cut
+ * where it must, unless `whole` (verbose: a hash is never cut).
+ */
+function chunks(text: string, first: number, rest: number, whole = false): string[] {
+  const lines: string[] = [];
+  let line: string[] = [];
+  const room = () => (lines.length === 0 ? first : rest);
+  for (const word of text.split(" ")) {
+    let chars = [...word];
+    if (line.length > 0 && line.length + 1 + chars.length > room()) {
+      lines.push(line.join(""));
+      line = [];
+    } else if (line.length > 0) line.push(" ");
+    while (!whole && line.length + chars.length > room()) {
+      const cut = room() - line.length;
+      lines.push([...line, ...chars.slice(0, cut)].join(""));
+      line = [];
+      chars = chars.slice(cut);
+    }
+    line.push(...chars);
+  }
+  return [...lines, line.join("")];
+}
+
+const visibleLength = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, "")].length;
+
+/**
+ * `head` then `text`, wrapped at spaces so each line fits `width`; the next lines start at column
+ * `indent` (by default under the text's first column).
+ */
+export function wrapped(
+  head: string,
+  text: string,
+  { width, verbose }: { width: number; verbose: boolean },
+  indent = visibleLength(head),
+): string[] {
+  const room = (used: number) => Math.max(width - used, MIN_COLUMN);
+  const [first = "", ...next] = chunks(text, room(visibleLength(head)), room(indent), verbose);
+  return [`${head}${first}`, ...next.map((l) => `${" ".repeat(indent)}${l}`)];
+}
+
+function renderInput(input: InputReport, { verbose, style, width: given }: RenderOptions): string[] {
+  const width = given ?? TEXT_WIDTH;
+  const fit = { width, verbose };
   if (isFailedInput(input)) {
     const pending = input.exitCode === 3;
+    const word = pending ? "pending" : "error";
     return [
       style.bold(printableLineStart(input.source)),
-      `  ${pending ? style.state("NOT_CHECKED", "pending") : style.state("FAIL", "error")} ${input.error.code}: ${t(input.error.message)}${input.error.path ? ` at ${t(input.error.path)}` : ""}`,
+      ...wrapped(
+        `  ${pending ? style.state("NOT_CHECKED", word) : style.state("FAIL", word)} `,
+        `${input.error.code}: ${shown(input.error.message, verbose)}${input.error.path ? ` at ${t(input.error.path)}` : ""}`,
+        fit,
+      ),
       pending
         ? "  exit 3: the Task has not ended; its evidence is pending"
         : `  exit 2: the input could not be verified: ${input.error.code}`,
     ];
   }
-  const lines = [
-    `${style.bold(printableLineStart(input.source))}  ${style.dim(`(${input.shape}; bundle at ${t(input.locations.join(", "))})`)}`,
-  ];
-  const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
+  const source = printableLineStart(input.source);
+  const [where = "", ...more] = chunks(
+    `(${input.shape}; bundle at ${t(input.locations.join(", "))})`,
+    Math.max(width - visibleLength(source) - 2, MIN_COLUMN),
+    Math.max(width - 4, MIN_COLUMN),
+    verbose,
+  );
+  const lines = [`${style.bold(source)}  ${style.dim(where)}`, ...more.map((l) => `    ${style.dim(l)}`)];
+  const names = Math.max(...PROPERTY_NAMES.map((p) => p.length));
   for (const name of PROPERTY_NAMES) {
     const p = input.properties[name];
-    lines.push(
-      `  ${style.state(p.state, SYMBOL[p.state])} ${name.padEnd(width)}  ${style.state(p.state, p.state.padEnd(12))}  ${t(p.detail)}`,
-    );
+    const head = `  ${style.state(p.state, SYMBOL[p.state])} ${name.padEnd(names)}  ${style.state(p.state, p.state.padEnd(12))}  `;
+    lines.push(...wrapped(head, shown(p.detail, verbose), fit));
     if (verbose) for (const c of p.checks) lines.push(...renderCheck(c, style));
   }
   const lvl = input.evidenceLevel;
   lines.push(
-    `  evidence level: achieved ${style.bold(lvl.achieved)} · claimed ${t(lvl.claimed ?? "none")} · negotiated ${t(lvl.negotiated ?? "none")}`,
+    ...wrapped(
+      `  evidence level: achieved ${style.bold(lvl.achieved)} `,
+      `· claimed ${shown(lvl.claimed ?? "none", verbose)} · negotiated ${shown(lvl.negotiated ?? "none", verbose)}`,
+      fit,
+      4,
+    ),
   );
-  if (verbose) for (const n of input.notes) lines.push(`  ${style.dim(`note: ${t(n)}`)}`);
-  lines.push(...exitReason(input, verbose).map((l) => `  ${l}`));
+  if (verbose) for (const n of input.notes) lines.push(...wrapped(`  ${style.dim("note:")} `, t(n), fit));
+  lines.push(...exitReason(input, fit));
   return lines;
 }
 
+/** A check under -v: its detail wraps under its column; hashes stay whole. */
 function renderCheck(c: Check, style: Style): string[] {
   const head = `      ${style.state(c.state, SYMBOL[c.state])} ${c.id}${c.subject ? ` [${t(c.subject)}]` : ""}: ${t(c.detail)}${c.code ? style.dim(` (${c.code})`) : ""}`;
   const values = Object.entries(c.values ?? {}).map(([k, v]) => `          ${style.dim(`${t(k)}: ${t(v)}`)}`);
@@ -106,18 +183,24 @@ function renderCheck(c: Check, style: Style): string[] {
  * The closing lines of an input: every reason the policy does not hold, then one line a CI log
  * reader understands on its own — what the exit code means and what decided it.
  */
-function exitReason(input: VerifiedInput, verbose: boolean): string[] {
+function exitReason(input: VerifiedInput, fit: { width: number; verbose: boolean }): string[] {
+  const { verbose } = fit;
   const { exitCode, reasons } = input;
   // What the caller's explicit --insecure-… opt-in accepted is said beside the exit, never only under -v.
-  const waived = verbose ? [] : input.notes.filter((n) => n.startsWith("--insecure-")).map((n) => `note: ${t(n)}`);
-  if (exitCode === 0) return [...waived, `exit 0: the policy holds (evidence level ${input.evidenceLevel.achieved})`];
-  const list = [exitCode === 1 ? "FAIL:" : "policy not met:", ...reasons.map((r) => `  - ${t(r)}`)];
+  const waived = verbose
+    ? []
+    : input.notes.filter((n) => n.startsWith("--insecure-")).flatMap((n) => wrapped("  note: ", t(n), fit));
+  if (exitCode === 0) return [...waived, `  exit 0: the policy holds (evidence level ${input.evidenceLevel.achieved})`];
+  const list = [
+    `  ${exitCode === 1 ? "FAIL:" : "policy not met:"}`,
+    ...reasons.flatMap((r) => wrapped("    - ", shown(r, verbose), fit)),
+  ];
   const more = reasons.length > 1 ? `; and ${reasons.length - 1} more reason(s) above` : "";
   if (exitCode === 1) {
     const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
-    return [...list, `exit 1: the evidence FAILs (tamper, mismatch or forgery): ${failing.join(", ")}`];
+    return [...list, `  exit 1: the evidence FAILs (tamper, mismatch or forgery): ${failing.join(", ")}`];
   }
-  return [...waived, ...list, `exit 3: nothing FAILs, but the policy is not met: ${t(reasons[0] ?? "")}${more}`];
+  return [...waived, ...list, `  exit 3: nothing FAILs, but the policy is not met: ${shown(reasons[0] ?? "", verbose)}${more}`];
 }
 
 /** The run's last line when there are several inputs: the worst exit code and where it comes from. */
@@ -132,7 +215,13 @@ function worstLine(tally: Tally): string {
         : code === 2
           ? "could not verify"
           : "the policy is not met for";
+  const line = `exit ${code} (the worst of ${tally.inputs} inputs): ${meaning}${code === 0 ? "" : ` ${listOf(listed, total)}`}`;
+  // A FAIL outranks an input that could not be read; the line still names those inputs.
+  const unread = tally.sourcesOf(2);
+  return code === 1 && unread.total > 0 ? `${line}; could not verify ${listOf(unread.listed, unread.total)}` : line;
+}
+
+function listOf(listed: readonly string[], total: number): string {
   const from = listed.slice(0, MAX_LISTED).map((x) => t(x));
-  const more = total > from.length ? ` and ${total - from.length} more` : "";
-  return `exit ${code} (the worst of ${tally.inputs} inputs): ${meaning}${code === 0 ? "" : ` ${from.join(", ")}${more}`}`;
+  return `${from.join(", ")}${total > from.length ? ` and ${total - from.length} more` : ""}`;
 }

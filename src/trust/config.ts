@@ -23,6 +23,7 @@ import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } fro
 import { importWitnessKey, type WitnessKey } from "../witness/keys.js";
 import { isValidKeyName } from "../witness/note.js";
 import { toJsonValue, type InputData } from "../input/data.js";
+import { classify, type InputShape } from "../input/classify.js";
 import { loadAgents, type TrustedAgent } from "./agents.js";
 import { loadPeacIssuers, type TrustedPeacIssuer } from "./peac-issuers.js";
 
@@ -180,6 +181,7 @@ function privateKeyMaterial(v: JsonValue, path: string): string | undefined {
 
 /** Validates and imports a parsed trust file. Never throws. */
 export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
+  if (Array.isArray(value) && classify(value).ok) return notTrustShaped(value);
   if (!isJsonObject(value)) return fail("TRUST_SCHEMA", "the trust file must be a JSON object", "$");
   const leaked = privateKeyMaterial(value, "$");
   if (leaked)
@@ -194,7 +196,50 @@ export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
     if (!reference(plain)) return schemaFailure(reference.errors);
     return loadReference(value);
   }
+  return notTrustShaped(value);
+}
+
+/** A JSON object of neither trust shape: named as the A2A input it is, when it is one. */
+function notTrustShaped(value: JsonValue): Result<never> {
+  const input = classify(value);
+  if (input.ok)
+    return fail(
+      "TRUST_SCHEMA",
+      `this is an A2A input (${SHAPE_NAMES[input.value.shape]}), not a trust file: give it as an input, and as --trust the JSON file that pins the producer's keys ("version": 1, docs/trust-config.md)`,
+      "$",
+    );
   return fail("TRUST_SCHEMA", 'expected "version": 1 (or the reference shape {authorizedSigners, tsPubkeysB64})', "$");
+}
+
+const SHAPE_NAMES: Readonly<Record<InputShape, string>> = {
+  "jsonrpc-response": "a JSON-RPC GetTask response",
+  task: "an A2A Task",
+  capture: "a capture",
+  bundle: "an evidence bundle",
+  stream: "a stream of A2A events",
+};
+
+/**
+ * A PEM file given as the trust file: a private key is refused as such (it must never be handed
+ * to a verifier), a public key or certificate is pointed to the trust file that pins it.
+ */
+function pemFailure(data: Uint8Array | string): Result<never> | undefined {
+  const head = (
+    typeof data === "string" ? data.slice(0, 200) : Buffer.from(data.subarray(0, 200)).toString("latin1")
+  ).trimStart();
+  const label = /^-----BEGIN ([A-Z0-9 ]{1,40})-----/.exec(head)?.[1];
+  if (label === undefined) return undefined;
+  if (label.includes("PRIVATE KEY"))
+    return fail(
+      "TRUST_PRIVATE_KEY",
+      `this is a private key (PEM "${label}"), not a trust file: a trust file is JSON holding the public keys you pin (docs/trust-config.md); a verifier never needs a private key`,
+      "$",
+    );
+  return fail(
+    "TRUST_NOT_JSON",
+    `this is a PEM "${label}", not a trust file: a trust file is JSON that pins public keys (docs/trust-config.md)`,
+    "$",
+  );
 }
 
 /**
@@ -358,6 +403,9 @@ export function resolveTrust(trust: TrustConfig | InputData | undefined): Result
   if (trust === undefined) return ok(undefined);
   if (isTrustConfig(trust)) return ok(trust);
   const v = toJsonValue(trust);
-  if (!v.ok) return fail("TRUST_NOT_JSON", `${v.detail} (${v.code})`, v.path);
+  if (!v.ok) {
+    const pem = typeof trust === "string" || trust instanceof Uint8Array ? pemFailure(trust) : undefined;
+    return pem ?? fail("TRUST_NOT_JSON", `${v.detail} (${v.code})`, v.path);
+  }
   return loadTrustConfig(v.value);
 }

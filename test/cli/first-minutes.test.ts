@@ -22,31 +22,39 @@ function bareBundle(): string {
   return tempFile("bundle.json", Buffer.from(response.result.artifacts[1].parts[0].raw, "base64"));
 }
 
-describe("errors are said once", () => {
+describe("errors are said once (contract §9.38)", () => {
   const broken = () => tempFile("broken.json", "{ not json");
 
-  it("on a terminal: in the report only, nothing on stderr", async () => {
-    const r = await runCli(["verify", broken()], { tty: true });
-    expect(r.stderr).toBe("");
-    expect(r.stdout).toMatch(/error.* JSON_SYNTAX: /);
-    expect(r.code).toBe(2);
+  it("a text report on stdout carries the error and nothing repeats it on stderr, on a terminal or piped", async () => {
+    for (const tty of [true, false]) {
+      const r = await runCli(["verify", broken()], { tty });
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toMatch(/error.* JSON_SYNTAX: /);
+      expect(r.code).toBe(2);
+    }
   });
 
-  it("piped, or with -q, or with -o: one summary line on stderr", async () => {
+  it("a machine format, -q or -o: one summary line on stderr", async () => {
     const file = broken();
+    const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     for (const args of [
-      ["verify", file],
+      ["verify", "--format", "json", file],
+      ["verify", "--format", "junit", file],
       ["verify", "-q", file],
     ]) {
       const r = await runCli(args, { tty: false });
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(r.stderr).toMatch(
-        new RegExp(`^a2a-evidence: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: JSON_SYNTAX: `),
-      );
+      expect(r.stderr).toMatch(new RegExp(`^a2a-evidence: ${escaped}: JSON_SYNTAX: `));
     }
     const out = tempFile("report.txt", "");
     const o = await runCli(["verify", "-o", out, file], { tty: true });
     expect(o.stderr.trim().split("\n")).toHaveLength(1);
+    // Several inputs not verified: still one line, naming each.
+    const other = tempFile("other.json", "[1");
+    const two = await runCli(["verify", "--format", "json", file, other, MINIMAL]);
+    expect(two.stderr).toBe(
+      `a2a-evidence: 2 of 3 inputs were not verified: ${file} (JSON_SYNTAX), ${other} (JSON_SYNTAX)\n`,
+    );
   });
 });
 
@@ -69,19 +77,25 @@ describe("a bare bundle without --task", () => {
 describe("errors name the file they are about", () => {
   it("--task, --first-task and --trust errors name the flag and the file", async () => {
     const bad = tempFile("task.json", '{"id": "t", "id": "u"}');
-    const task = await runCli(["verify", "--trust", TRUST, "--task", bad, bareBundle()]);
+    const task = await runCli(["verify", "--format", "json", "--trust", TRUST, "--task", bad, bareBundle()]);
     expect(task.stderr).toBe(
       `a2a-evidence: --task ${bad}: JSON_DUPLICATE_MEMBER: ${task.stderr.split("JSON_DUPLICATE_MEMBER: ")[1]}`,
     );
+    // The text report names the file the same way, on stdout, and stderr stays quiet.
+    const text = await runCli(["verify", "--trust", TRUST, "--task", bad, bareBundle()]);
+    expect(text.stdout).toMatch(
+      new RegExp(`^error: --task ${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: JSON_DUPLICATE_MEMBER: `),
+    );
+    expect(text.stderr).toBe("");
     expect(
       JSON.parse((await runCli(["verify", "--format", "json", "--task", bad, bareBundle()])).stdout).error.source,
     ).toBe("--task");
-    const first = await runCli(["verify", "--trust", TRUST, "--first-task", bad, bareBundle()]);
+    const first = await runCli(["verify", "-q", "--trust", TRUST, "--first-task", bad, bareBundle()]);
     expect(first.stderr).toMatch(
       new RegExp(`^a2a-evidence: --first-task ${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: JSON_DUPLICATE_MEMBER: `),
     );
     const trust = tempFile("trust.json", '{"version": 1, "producers": 3}');
-    const t = await runCli(["verify", "--trust", trust, MINIMAL]);
+    const t = await runCli(["verify", "-q", "--trust", trust, MINIMAL]);
     expect(t.stderr).toMatch(
       new RegExp(`^a2a-evidence: trust file ${trust.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: TRUST_SCHEMA: `),
     );
@@ -89,14 +103,17 @@ describe("errors name the file they are about", () => {
   });
 
   it("standard input is called stdin, in reports and in messages", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "-"], { input: "{", encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "--format", "json", "-"], {
+      input: "{",
+      encoding: "utf8",
+    });
     expect(r.stderr).toMatch(/^a2a-evidence: stdin: JSON_SYNTAX: /);
-    expect(r.stdout).toMatch(/^stdin\n/);
+    expect(JSON.parse(r.stdout).inputs[0].source).toBe("stdin");
     const t = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "--trust", "-", MINIMAL], {
       input: "[",
       encoding: "utf8",
     });
-    expect(t.stderr).toMatch(/^a2a-evidence: trust file stdin: TRUST_NOT_JSON: /);
+    expect(t.stdout).toMatch(/^error: trust file stdin: TRUST_NOT_JSON: /);
   });
 });
 
@@ -105,8 +122,8 @@ describe("private keys in a trust file", () => {
     const pem = generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
     const trust = tempFile("trust.json", JSON.stringify({ version: 1, producers: [{ authority: "a", keys: [pem] }] }));
     const r = await runCli(["verify", "--trust", trust, MINIMAL]);
-    expect(r.stderr).toContain(
-      "TRUST_PRIVATE_KEY: private key material refused: a trust file holds public keys only (at producers[0].keys[0])",
+    expect(r.stdout).toContain(
+      "TRUST_PRIVATE_KEY: private key material refused: a trust file holds public keys only at producers[0].keys[0]",
     );
     expect(r.code).toBe(2);
   });

@@ -124,7 +124,7 @@ describe("policy and exit codes", () => {
     expect(r.code).toBe(3);
     expect(report.inputs[0].reasons).toEqual([
       "evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED (the negotiated minimumEvidence)",
-      "no producer key is pinned: anyone could have made this record",
+      "no producer key is pinned: anyone could have made this record; pass --trust with a trust file that pins the producer's key",
     ]);
     const optOut = await runCli(["verify", "--min-evidence", "NONE", MINIMAL]);
     expect(optOut.code).toBe(0);
@@ -132,7 +132,7 @@ describe("policy and exit codes", () => {
     expect(strict.code).toBe(3);
   });
 
-  it("several inputs: the worst wins (1 > 3 > 0), and 2 when any could not be read", async () => {
+  it("several inputs: the worst wins (1 > 2 > 3 > 0): a FAIL outranks an input that could not be read", async () => {
     const trust = ["--trust", MINIMAL_TRUST];
     const neg = vector("neg-taskBinding-task-id", "input.json");
     const signedOnly = vector("valid-signed-record-only", "input.json");
@@ -152,8 +152,11 @@ describe("policy and exit codes", () => {
     expect(worst.code).toBe(3);
     expect((await runCli(["verify", ...trust, signedOnly, neg])).code).toBe(1);
     const unreadable = await runCli(["verify", ...trust, neg, "/nonexistent.json"]);
-    expect(unreadable.code).toBe(2);
-    expect(unreadable.stderr.trim().split("\n")).toHaveLength(1);
+    expect(unreadable.code).toBe(1);
+    expect((await runCli(["verify", ...trust, signedOnly, "/nonexistent.json"])).code).toBe(2);
+    // The text report on stdout carries the error; stderr does not repeat it.
+    expect(unreadable.stdout).toContain("INPUT_UNREADABLE");
+    expect(unreadable.stderr).toBe("");
   });
 
   it("a bare bundle with --task binds the observed Task; --task next to a Task in the input exits 2", async () => {
@@ -170,7 +173,7 @@ describe("policy and exit codes", () => {
     expect(report.inputs[0].properties.taskBinding.state).toBe("PASS");
     const conflict = await runCli(["verify", "--trust", MINIMAL_TRUST, "--task", MINIMAL, MINIMAL]);
     expect(conflict.code).toBe(2);
-    expect(conflict.stderr).toMatch(/INPUT_CONFLICTING_TASK/);
+    expect(conflict.stdout).toMatch(/INPUT_CONFLICTING_TASK/);
   });
 
   it("--first-task supplies the acceptance for negotiation", async () => {

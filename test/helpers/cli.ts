@@ -13,7 +13,14 @@ export interface CliRun {
 
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; tty?: boolean; stderrTTY?: boolean; host?: CommandHost } = {},
+  options: {
+    env?: Record<string, string>;
+    tty?: boolean;
+    stderrTTY?: boolean;
+    host?: CommandHost;
+    /** The terminal's width, when stdout is a TTY. */
+    columns?: number;
+  } = {},
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
@@ -26,6 +33,7 @@ export async function runCli(
     },
     env: options.env ?? {},
     stdoutIsTTY: options.tty ?? false,
+    ...(options.columns !== undefined ? { stdoutColumns: options.columns } : {}),
     stderrIsTTY: options.stderrTTY ?? false,
   };
   const code = await main(args, io, options.host);

@@ -412,10 +412,10 @@ describe("the CLI", () => {
     const capture = tempFile("capture.json", jsonText(buildExchange(BASE).input));
     const refused = await runCli(["verify", "--interim", capture, input]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`--interim ${capture}`);
-    expect(refused.stderr).toContain("INPUT_INTERIM_NO_BUNDLE");
+    expect(refused.stdout).toContain(`--interim ${capture}`);
+    expect(refused.stdout).toContain("INPUT_INTERIM_NO_BUNDLE");
     const missing = await runCli(["verify", "--interim", "/nonexistent/interim.json", input]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("/nonexistent/interim.json");
+    expect(missing.stdout).toContain("/nonexistent/interim.json");
   });
 });

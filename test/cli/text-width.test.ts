@@ -1,0 +1,44 @@
+/**
+ * Text that fits (contract §9.37): the text report fits the terminal's width on a TTY and 100
+ * columns otherwise; hashes and keys are shortened to their first 12 hex digits with an ellipsis
+ * (-v and every machine format keep them whole); long details wrap under their column.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, file);
+const RICH = vector("valid-rich", "input.json");
+const TRUST = vector("valid-rich", "trust.json");
+const ANSI = /\u001b\[[0-9;]*m/g;
+const columns = (text: string) => Math.max(...text.split("\n").map((l) => [...l.replace(ANSI, "")].length));
+/** Lines that are not one unbreakable word (a path or a property name column). */
+const PROPERTY_COLUMN = 44;
+
+describe("the text report fits its width", () => {
+  it("piped: 100 columns, hashes shortened to 12 hex digits and an ellipsis", async () => {
+    const r = await runCli(["verify", "--trust", TRUST, RICH]);
+    expect(columns(r.stdout)).toBeLessThanOrEqual(100);
+    expect(r.stdout).not.toMatch(/[0-9a-f]{13,}/);
+    expect(r.stdout).toMatch(/\b[0-9a-f]{12}…/);
+  });
+
+  it("on a terminal: the terminal's width, long details wrapping under their column", async () => {
+    const r = await runCli(["verify", "--trust", TRUST, RICH], { tty: true, columns: 72 });
+    expect(columns(r.stdout)).toBeLessThanOrEqual(72);
+    const lines = r.stdout.replace(ANSI, "").split("\n");
+    const k = lines.findIndex((l) => l.includes(" taskBinding "));
+    // The detail goes on under its column, not under the property's name.
+    expect(lines[k + 1]).toMatch(new RegExp(`^ {${PROPERTY_COLUMN}}\\S`));
+  });
+
+  it("-v and the machine formats keep hashes whole", async () => {
+    const v = await runCli(["verify", "-v", "--trust", TRUST, RICH]);
+    expect(v.stdout).toMatch(/[0-9a-f]{64}/);
+    const json = await runCli(["verify", "--format", "json", "--trust", TRUST, RICH]);
+    const detail = JSON.parse(json.stdout).inputs[0].properties.producerSignature.detail as string;
+    expect(detail).toMatch(/[0-9a-f]{64}/);
+    expect(json.stdout).not.toContain("…");
+  });
+});
