@@ -7,7 +7,8 @@ import { buildExchange, buildPausedExchange, type Exchange } from "./exchange.js
 import { PROPERTIES, states, type Expectation, type PendingExpectation } from "./expectations.js";
 import { jsonObject, jsonText } from "./json-text.js";
 import type { VectorDefinition } from "./vectors.js";
-import { vectorLogId } from "./vector-log.js";
+import { vectorLogId, vectorTransparencyUrl } from "./vector-log.js";
+import { DEFAULT_TS_URL } from "./options.js";
 import { isStreamVector, renderStreamInput } from "./vectors-stream.js";
 import { isGrpcVector, renderGrpcInput } from "./vectors-grpc.js";
 
@@ -30,9 +31,24 @@ function expectedJson(def: VectorDefinition): string {
   );
 }
 
-/** The vector on its own log (vector-log.ts), unless it sets the log's identity itself. */
+/**
+ * The vector on its own log (vector-log.ts), unless it sets the log's identity itself, and
+ * registered with a Transparency Service of its own: one service's log cannot hold two vectors'
+ * entries at one size with two roots either (contract §9.32, §9.36).
+ */
 function withOwnLog(def: VectorDefinition): VectorDefinition {
-  return def.options.logId !== undefined ? def : { ...def, options: { ...def.options, logId: vectorLogId(def.name) } };
+  const url = vectorTransparencyUrl(def.name);
+  const witnesses = (def.options.witnesses ?? [{ url: DEFAULT_TS_URL }]).map((w) =>
+    w.url === undefined || w.url === DEFAULT_TS_URL ? { ...w, url } : w,
+  );
+  return {
+    ...def,
+    options: {
+      ...def.options,
+      witnesses,
+      ...(def.options.logId === undefined ? { logId: vectorLogId(def.name) } : {}),
+    },
+  };
 }
 
 /** The three files of one vector, keyed by their path relative to the vectors directory. */

@@ -8,3 +8,8 @@ import { sha256Hex, utf8 } from "../src/util/bytes.js";
 export function vectorLogId(name: string): string {
   return sha256Hex(utf8(`a2a-evidence producer log/${name}`));
 }
+
+/** The Transparency Service a vector registers with: the default service's URL, under the vector's name. */
+export function vectorTransparencyUrl(name: string): string {
+  return `https://ts.a2a-evidence.example/${name}`;
+}

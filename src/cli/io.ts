@@ -11,7 +11,7 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdoutIsTTY: boolean;
   /** The terminal's width in columns, when standard output is a terminal. */
-  readonly stdoutColumns?: number;
+  readonly stdoutColumns?: number | undefined;
   /** Standard input is a terminal: reading '-' then waits for the user to type. */
   readonly stdinIsTTY?: boolean;
   /** Standard error is a terminal: a progress bar may be shown there. */
