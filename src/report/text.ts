@@ -200,7 +200,11 @@ function exitReason(input: VerifiedInput, fit: { width: number; verbose: boolean
     const failing = PROPERTY_NAMES.filter((p) => input.properties[p].state === "FAIL");
     return [...list, `  exit 1: the evidence FAILs (tamper, mismatch or forgery): ${failing.join(", ")}`];
   }
-  return [...waived, ...list, `  exit 3: nothing FAILs, but the policy is not met: ${shown(reasons[0] ?? "", verbose)}${more}`];
+  return [
+    ...waived,
+    ...list,
+    `  exit 3: nothing FAILs, but the policy is not met: ${shown(reasons[0] ?? "", verbose)}${more}`,
+  ];
 }
 
 /** The run's last line when there are several inputs: the worst exit code and where it comes from. */
