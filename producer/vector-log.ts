@@ -9,7 +9,11 @@ export function vectorLogId(name: string): string {
   return sha256Hex(utf8(`a2a-evidence producer log/${name}`));
 }
 
-/** The Transparency Service a vector registers with: the default service's URL, under the vector's name. */
+/**
+ * The Transparency Service a vector registers with: the default service's URL under the vector's
+ * name. The vector docs/auditing.md walks through (valid-capture) keeps the plain URL: it is the
+ * only one that does, so no other vector shares its service.
+ */
 export function vectorTransparencyUrl(name: string): string {
-  return `https://ts.a2a-evidence.example/${name}`;
+  return name === "valid-capture" ? "https://ts.a2a-evidence.example" : `https://ts.a2a-evidence.example/${name}`;
 }

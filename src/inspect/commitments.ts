@@ -13,6 +13,7 @@ import { sha256HexOfText } from "../util/bytes.js";
 import { listed } from "./common.js";
 import { traceRows } from "./traces.js";
 import { transitionRow } from "./transitions.js";
+import { partRows } from "../properties/shared/parts.js";
 import type { Absent, ArtifactRow, CommitmentsSection, InspectOptions, ObservedText, TranscriptRow } from "./model.js";
 
 /** What an observed Message's or Artifact's commitment is over; `prefix` names a --task file's paths. */
@@ -90,6 +91,7 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
     const partCommitment = entry ? str(member(entry, "partCommitment")) : null;
     const m = typeof id === "string" ? messageOf(id) : undefined;
     const seen = m ? observedMessage(m) : null;
+    const parts = m && entry ? partRows(m.parts, member(entry, "partCommitments")) : undefined;
     return {
       index,
       kind: "message",
@@ -98,6 +100,7 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
       partCommitment,
       observed: seen,
       equal: seen !== null && seen.recomputed === partCommitment,
+      ...(parts ? { parts } : {}),
     };
   };
 
@@ -112,6 +115,7 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
       !a && typeof name === "string"
         ? (byName.get(name) ?? []).map((s) => ({ ...observed(s.path, s.parts, o), artifactId: s.artifactId }))
         : [];
+    const parts = a && entry ? partRows(a.parts, member(entry, "partCommitments")) : undefined;
     return {
       index,
       artifactId: str(id),
@@ -120,6 +124,7 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
       observed: seen,
       sameName,
       equal: seen !== null && seen.recomputed === contentCommitment,
+      ...(parts ? { parts } : {}),
     };
   };
 

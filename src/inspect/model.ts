@@ -8,6 +8,7 @@
  * should conclude. Strings that came from the input are kept as they are here; the renderers make
  * them printable.
  */
+import type { PartRow } from "../properties/shared/parts.js";
 import type { Carrier } from "../input/locate.js";
 import type { InputShape } from "../input/classify.js";
 
@@ -398,6 +399,8 @@ export interface TranscriptRow {
   /** Message: partCommitment equals the observed text's SHA-256; transition: the commitment recomputes. */
   readonly equal: boolean;
   readonly transition?: TransitionRow;
+  /** With per-Part commitments: each observed Part beside its commitment. */
+  readonly parts?: readonly PartRow[];
 }
 
 export interface ArtifactRow {
@@ -409,6 +412,8 @@ export interface ArtifactRow {
   /** No observed artifact with that id: at most three with the same name, for an auditor's hint. */
   readonly sameName: readonly (ObservedText & { readonly artifactId: string })[];
   readonly equal: boolean;
+  /** With per-Part commitments: each observed Part beside its commitment. */
+  readonly parts?: readonly PartRow[];
 }
 
 export interface UncommittedItem extends ObservedText {

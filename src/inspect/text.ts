@@ -4,6 +4,7 @@
  * as it is written, so no string from the input can reach a terminal raw; multi-line values (a
  * note, a signed message) are split into lines first, and each is indented under its label.
  */
+import type { PartRow } from "../properties/shared/parts.js";
 import { printable } from "../util/printable.js";
 import {
   isAbsent,
@@ -175,6 +176,16 @@ function checkpoint(l: Lines, indent: number, s: CheckpointSection): void {
   l.kv(indent, "Ed25519", `under key_id ${s.keyId}: ${s.result}`);
   l.kv(indent, "signature", s.signature ?? "");
   l.kv(indent, "entry_hash", `SHA-256(the raw 32-byte digest) = ${s.entryHash}`);
+}
+
+/** Each observed Part beside its per-Part commitment (part-commitments.md), when the entry carries them. */
+function partLines(l: Lines, parts: readonly PartRow[] | undefined): void {
+  if (!parts) return;
+  l.add(8, `partCommitments (${parts.length}): one per Part, in order`);
+  for (const p of parts) {
+    l.add(10, `part ${p.index} ${p.kind ?? "(none)"}: ${p.commitment ?? "(no commitment)"}`);
+    l.add(12, p.fault === null ? "recomputes: equal" : `does not recompute: ${p.fault}`);
+  }
 }
 
 function observedLine(o: ObservedText, extra: string): string {
@@ -528,6 +539,7 @@ export function renderExplanationText(e: Explanation): string {
         l.add(6, `${observedLine(t.observed, ` (${t.observed.role})`)} ${equalText(t.equal)}`);
         observedText(l, 8, t.observed);
       } else l.add(6, "not in the observed history");
+      partLines(l, t.parts);
     }
     l.more(4, cm.transcript, "transcript entries");
     for (const m of cm.uncommittedMessages.items) {
@@ -547,6 +559,7 @@ export function renderExplanationText(e: Explanation): string {
       if (a.observed) {
         l.add(6, `${observedLine(a.observed, "")} ${equalText(a.equal)}`);
         observedText(l, 8, a.observed);
+        partLines(l, a.parts);
       } else {
         l.add(6, "no observed content artifact has this artifactId");
         for (const s of a.sameName) {

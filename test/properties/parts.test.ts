@@ -499,3 +499,27 @@ describe("per-Part commitments in an interim record, against the paused Task it 
     expect(c.detail).toMatch(/part 1 \(data\): digest/);
   });
 });
+
+describe("inspect: each Part beside its commitment", () => {
+  it("lists every Part of a per-Part committed entry with its commitment, and names one that does not recompute", async () => {
+    const e = capture({ ...RICH, capturePolicyId: V2 });
+    const honest = await runCli([
+      "inspect",
+      "--trust",
+      tempFile("trust.json", jsonText(e.trust)),
+      tempFile("in.json", jsonText(e.input)),
+    ]);
+    expect(honest.code).toBe(0);
+    expect(honest.stdout).toMatch(/partCommitments \(3\): one per Part, in order/);
+    expect(honest.stdout).toMatch(
+      /part 1 raw: \{"digest":"c644f26a0d71bd3bbb2ef5e90ba41b6f10a19ca99934fb9e784edfafd3b2620c","kind":"raw","length":15,"mediaType":"application\/pdf"\}/,
+    );
+    expect(honest.stdout).not.toMatch(/does not recompute/);
+    const changed = fromPlain(e.input) as JsonObject;
+    (artifactParts(at(changed, "finalTask"))[1] as JsonObject).mediaType = "text/html";
+    const bad = await runCli(["inspect", tempFile("in.json", jsonText(changed))]);
+    expect(bad.stdout).toMatch(/does not recompute: mediaType "application\/pdf" != the Part's "text\/html"/);
+    const json = await runCli(["inspect", "--format", "json", tempFile("in.json", jsonText(changed))]);
+    expect(json.stdout).toMatch(/"parts":/);
+  });
+});

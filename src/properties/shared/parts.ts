@@ -266,3 +266,39 @@ export function partsVerdict(
   if (!present) return { covered: parts.every((p) => p.content === "text") };
   return { covered: checks.every((c) => c.state === "PASS") };
 }
+
+/** One observed Part beside its commitment, as inspect explains it. */
+export interface PartRow {
+  readonly index: number;
+  /** The observed Part's oneof member; null for a commitment with no Part. */
+  readonly kind: string | null;
+  /** The commitment, as JSON text; null for a Part with no commitment. */
+  readonly commitment: string | null;
+  /** Why it does not recompute, or null when it does. */
+  readonly fault: string | null;
+}
+
+/** Each observed Part with the commitment at its index (part-commitments.md §2), for inspect. */
+export function partRows(parts: readonly A2APart[], pcs: JsonValue | undefined): PartRow[] | undefined {
+  if (!Array.isArray(pcs)) return undefined;
+  const rows: PartRow[] = [];
+  for (let i = 0; i < Math.max(parts.length, pcs.length); i++) {
+    const p = parts[i];
+    const pc = pcs[i];
+    const commitment = pc === undefined ? null : JSON.stringify(toPlainText(pc));
+    let fault: string | null = null;
+    if (!p) fault = "no observed Part at this index";
+    else if (!isJsonObject(pc)) fault = "no commitment at this index";
+    else if (member(pc, "kind") !== p.content) fault = `its kind is ${showValue(member(pc, "kind"))}`;
+    else fault = digestFault(p, pc) ?? null;
+    rows.push({ index: i, kind: p?.content ?? null, commitment, fault });
+  }
+  return rows;
+}
+
+function toPlainText(v: JsonValue): unknown {
+  if (isJsonNumber(v)) return Number(v.lexeme);
+  if (Array.isArray(v)) return v.map(toPlainText);
+  if (isJsonObject(v)) return Object.fromEntries(Object.keys(v).map((k) => [k, toPlainText(v[k] as JsonValue)]));
+  return v;
+}
