@@ -36,7 +36,7 @@ function expectedJson(def: VectorDefinition): string {
  * registered with a Transparency Service of its own: one service's log cannot hold two vectors'
  * entries at one size with two roots either (contract §9.32, §9.36).
  */
-function withOwnLog(def: VectorDefinition): VectorDefinition {
+export function withOwnLog<D extends VectorDefinition>(def: D): D {
   const url = vectorTransparencyUrl(def.name);
   const witnesses = (def.options.witnesses ?? [{ url: DEFAULT_TS_URL }]).map((w) =>
     w.url === undefined || w.url === DEFAULT_TS_URL ? { ...w, url } : w,

@@ -148,7 +148,7 @@ describe.skipIf(!BUILT)("the GitHub Action's verify step, as the runner runs it"
     const report = join(dir, "report.json");
     const r = runAction({
       paths: `${join(VECTORS, "valid-minimal", "input.json")}\n\n${join(VECTORS, "neg-taskBinding-task-id", "input.json")}\n`,
-      trust: join(VECTORS, "valid-capture", "trust.json"),
+      trust: join(VECTORS, "valid-minimal", "trust.json"),
       require: "contentBinding",
       junit: join(dir, "junit.xml"),
       json: report,

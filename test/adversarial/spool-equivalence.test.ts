@@ -8,6 +8,7 @@
  * continuity that already FAILs and then forks, a checkpoint only a narrowing makes signed, every
  * shipped vector together with every other one that shares its trust file, and every format.
  */
+import { vectorLogId, vectorTransparencyUrl } from "../../producer/vector-log.js";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -142,8 +143,10 @@ describe("the spooled output is the output of verifying every input again", () =
     if (!opened.ok) throw new Error("the run did not open");
     const run = opened.run;
     const item = (source: string, path: string) => ({ source, data: new Uint8Array(readFileSync(path)) });
+    // On the failing vector's own log (each vector writes to a log of its own), so the two fork.
     const stampedApart = capture({
       taskId: uuidFromLabel("the other branch"),
+      logId: vectorLogId("neg-continuity-prior-root"),
       witnesses: [{ url: TS_URL, treeSize: 8, leafIndex: 4 }],
     });
     const loaded = [
@@ -160,9 +163,21 @@ describe("the spooled output is the output of verifying every input again", () =
     expect(JSON.stringify(settled)).toBe(JSON.stringify(run.verify("failing", loaded[0] as never, findings?.[0])));
     // Beside b, whose service signed another root for the same tree size, externalRegistration
     // turns FAIL: only verifying again gives that report.
-    const withB = run.compare([loaded[0], run.load(item("b", b))].map((l, k) => run.sighting(String(k), l as never)));
+    // (Under that vector's own trust file, which pins its own service.)
+    const vectorRun = openRun({
+      trust: readFileSync(join(REPO_ROOT, "vectors", "neg-continuity-prior-root", "trust.json")),
+    });
+    if (!vectorRun.ok) throw new Error("the run did not open");
+    const vr = vectorRun.run;
+    const sameService = capture({
+      taskId: uuidFromLabel("the other branch, same service"),
+      witnesses: [{ url: vectorTransparencyUrl("neg-continuity-prior-root"), treeSize: 7, leafIndex: 4 }],
+    });
+    const failingHere = vr.load(item("failing", failing));
+    const bSame = vr.load(item("b", tempFile("b-same.json", json(sameService.input))));
+    const withB = vr.compare([failingHere, bSame].map((l, k) => vr.sighting(String(k), l as never)));
     expect(withB?.[0]?.registration?.length).toBe(1);
-    expect(run.settle(first, withB?.[0])).toBeUndefined();
+    expect(vr.settle(vr.verify("failing", failingHere as never), withB?.[0])).toBeUndefined();
     // An input whose continuity is not judged is never settled, even beside an agreeing one: it
     // is verified again.
     const other = run.load(item("profile", tempFile("p.json", json(capture({}, underProfile(OTHER_PROFILE)).input))));

@@ -51,7 +51,8 @@ describe.skipIf(!BUILT)("--jobs", () => {
   it("--cosignatures from standard input reaches the worker threads: the same report as from a file", () => {
     // Each worker is handed the file's bytes, read again: standard input gives what it gave first.
     const dir = folder();
-    const cosignatures = join(dir, "cosignatures.json");
+    // Beside the folder, not in it: a folder walk skips the run's own configuration files.
+    const cosignatures = join(mkdtempSync(join(tmpdir(), "a2a-evidence-cosignatures-")), "cosignatures.json");
     writeFileSync(cosignatures, "[]");
     const args = [BIN, "verify", "--format", "json", "--trust", join(VECTORS, "valid-capture", "trust.json")];
     const fromFile = spawnSync(process.execPath, [...args, "--cosignatures", cosignatures, dir], { encoding: "utf8" });

@@ -15,6 +15,16 @@ function expectOneErrorLine(stderr: string, pattern: RegExp): void {
   expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
 }
 
+/**
+ * Said once (contract §9.38): a text report carries the input's error on stdout, and nothing
+ * repeats it on stderr; no stack trace anywhere.
+ */
+function expectSaidOnce(r: { stdout: string; stderr: string }, pattern: RegExp): void {
+  expect(r.stderr).toBe("");
+  expect(r.stdout).toMatch(pattern);
+  expect(r.stdout).not.toMatch(/\n\s+at /);
+}
+
 describe("CLI usage and unusable inputs (exit 2)", () => {
   it("--help and --version exit 0", async () => {
     const help = await runCli(["verify", "--help"]);
@@ -39,16 +49,16 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
   it("a missing file exits 2 with one clear line", async () => {
     const r = await runCli(["verify", "/nonexistent/task.json"]);
     expect(r.code).toBe(2);
-    expectOneErrorLine(r.stderr, /\/nonexistent\/task\.json: INPUT_UNREADABLE: .*no such file/);
+    expectSaidOnce(r, /INPUT_UNREADABLE: \/nonexistent\/task\.json: no such file/);
   });
 
   it("not JSON, and duplicate keys, exit 2 naming the fault and the JSON path", async () => {
     const notJson = await runCli(["verify", tempFile("a.json", "this is not json")]);
     expect(notJson.code).toBe(2);
-    expectOneErrorLine(notJson.stderr, /JSON_SYNTAX/);
+    expectSaidOnce(notJson, /JSON_SYNTAX/);
     const dup = await runCli(["verify", tempFile("b.json", '{"jsonrpc":"2.0","id":1,"result":{"id":"t","id":"u"}}')]);
     expect(dup.code).toBe(2);
-    expectOneErrorLine(dup.stderr, /JSON_DUPLICATE_MEMBER: duplicate member name "id" \(at result\.id\)/);
+    expectSaidOnce(dup, /JSON_DUPLICATE_MEMBER: duplicate member name "id" at result\.id/);
   });
 
   it("--format json prints a JSON error object that matches the report schema", async () => {
@@ -74,7 +84,7 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
     const input = tempFile("d.json", "{}");
     const text = await runCli(["verify", "--trust", trust, input]);
     expect(text.code).toBe(2);
-    expectOneErrorLine(text.stderr, /trust\.json: TRUST_SCHEMA: .* \(at producers\[0\]\.keys\[0\]\)/);
+    expectSaidOnce(text, /trust\.json: TRUST_SCHEMA: .* at producers\[0\]\.keys\[0\]/);
     const json = await runCli(["verify", "--format", "json", "--trust", trust, input]);
     const report = JSON.parse(json.stdout);
     expect(validateReport(report)).toBe(true);
@@ -86,7 +96,7 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
       env: { A2A_EVIDENCE_TRUST: "/nonexistent/trust.json" },
     });
     expect(r.code).toBe(2);
-    expectOneErrorLine(r.stderr, /trust file: \/nonexistent\/trust\.json: no such file/);
+    expectSaidOnce(r, /trust file: \/nonexistent\/trust\.json: no such file/);
   });
 
   it("an unwritable -o path exits 2", async () => {
@@ -105,7 +115,7 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
     v03.result.kind = "task";
     v03.result.status.state = "completed";
     const cases: [unknown, RegExp, string][] = [
-      [truncated, /INPUT_BUNDLE_BASE64: .* \(at result\.artifacts\[1\]\.parts\[0\]\.raw\)/, "INPUT_BUNDLE_BASE64"],
+      [truncated, /INPUT_BUNDLE_BASE64: [\s\S]* at result\.artifacts\[1\]\.parts\[0\]\.raw/, "INPUT_BUNDLE_BASE64"],
       [noBundle, /INPUT_NO_EVIDENCE: no evidence bundle found/, "INPUT_NO_EVIDENCE"],
       [v03, /INPUT_A2A_V03: input is an A2A v0\.3 Task/, "INPUT_A2A_V03"],
     ];
@@ -113,7 +123,7 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
       const file = tempFile("input.json", JSON.stringify(input));
       const text = await runCli(["verify", file]);
       expect(text.code).toBe(2);
-      expectOneErrorLine(text.stderr, line);
+      expectSaidOnce(text, line);
       const json = await runCli(["verify", "--format", "json", file]);
       const report = JSON.parse(json.stdout);
       expect(validateReport(report)).toBe(true);

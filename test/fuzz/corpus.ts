@@ -13,6 +13,8 @@ import { EVIDENCE_MEDIA_TYPE, EXTENSION_URI } from "../../producer/constants.js"
 import { buildExchange, type Exchange } from "../../producer/exchange.js";
 import type { ExchangeOptions } from "../../producer/options.js";
 import { VECTORS } from "../../producer/vectors.js";
+import { isGrpcVector } from "../../producer/vectors-grpc.js";
+import { withOwnLog } from "../../producer/render.js";
 import { isStreamVector, type StreamVectorDefinition } from "../../producer/vectors-stream.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { CAPTURE } from "../properties/harness.js";
@@ -34,7 +36,10 @@ function parse(bytes: Uint8Array | string): JsonValue {
 }
 
 // A pending-* vector is a Task that has not ended: it has no record to mutate.
-const VALID = VECTORS.filter((v) => v.mutation === null && !isStreamVector(v) && v.expected.properties !== null);
+// A gRPC vector's input is protobuf bytes, not JSON to mutate member by member.
+const VALID = VECTORS.filter(
+  (v) => v.mutation === null && !isStreamVector(v) && !isGrpcVector(v) && v.expected.properties !== null,
+);
 
 /** The valid vectors whose input is a stream of events (SSE or NDJSON), mutated event by event (stream.test.ts). */
 export const STREAM_SEEDS: readonly StreamVectorDefinition[] = VECTORS.filter(
@@ -46,7 +51,7 @@ export const SEEDS: readonly Seed[] = [
     name: v.name,
     input: parse(readFileSync(join(REPO_ROOT, "vectors", v.name, "input.json"))) as JsonObject,
     trust: parse(readFileSync(join(REPO_ROOT, "vectors", v.name, "trust.json"))),
-    options: v.options,
+    options: withOwnLog(v).options,
   })),
   ...(["raw", "data", "inline"] as const).map((carrier) => {
     const options: ExchangeOptions = { ...CAPTURE, carrier };

@@ -22,6 +22,7 @@ import { renderNdjson, renderSse, streamEvents } from "../../producer/stream.js"
 import type { StreamVectorDefinition } from "../../producer/vectors-stream.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { STREAM_SEEDS } from "./corpus.js";
+import { withOwnLog } from "../../producer/render.js";
 import { run } from "./invariants.js";
 import { generic, stringsOf } from "./mutate-raw.js";
 
@@ -44,7 +45,7 @@ function seedOf(i: number): StreamSeed {
   const def = STREAM_SEEDS[i] as StreamVectorDefinition;
   let s = seeds.get(def.name);
   if (!s) {
-    const events = streamEvents(buildExchange(def.options));
+    const events = streamEvents(buildExchange(withOwnLog(def).options));
     const file = def.stream.framing === "sse" ? "input.sse" : "input.ndjson";
     // The events framed again are the committed file, byte for byte: the mutants start from the vector itself.
     expect(frame(def, events)).toBe(readFileSync(join(REPO_ROOT, "vectors", def.name, file), "utf8"));

@@ -71,7 +71,7 @@ describe("a Task that has not ended", () => {
     expect(report.policy.exitCode).toBe(3);
     expect(validateReport(JSON.parse(JSON.stringify(report))), JSON.stringify(validateReport.errors)).toBe(true);
     expect(renderText(report, { verbose: false, style: makeStyle(false) })).toMatch(
-      /pending INPUT_EVIDENCE_PENDING: .*\n {2}exit 3: the Task has not ended; its evidence is pending/,
+      /pending INPUT_EVIDENCE_PENDING: [\s\S]*\n {2}exit 3: the Task has not ended; its evidence is pending/,
     );
   });
 
