@@ -100,3 +100,19 @@ export function sentDifference(sent: A2AMessage, copy: A2AMessage): Difference |
   for (const id of ["taskId", "contextId"]) if (!(id in s)) delete c[id];
   return firstDifference(s, c, "$", sameValue);
 }
+
+/**
+ * How two server copies of one Message differ, or undefined when they are one Message: compared as
+ * `sentDifference` compares, where either copy may leave out the Task and context ids the other
+ * shows (a foreign id is `transcript.message`'s FAIL).
+ */
+export function copyDifference(a: A2AMessage, b: A2AMessage): Difference | undefined {
+  const x = messageView(a);
+  const y = messageView(b);
+  for (const id of ["taskId", "contextId"]) {
+    if (id in x && id in y) continue;
+    delete x[id];
+    delete y[id];
+  }
+  return firstDifference(x, y, "$", sameValue);
+}

@@ -23,7 +23,7 @@ import { joinPath } from "../../json/path.js";
 import { member, type JsonObject } from "../../json/value.js";
 import { sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AMessage, type A2ATask } from "../../input/a2a.js";
-import { sentDifference } from "../../input/request.js";
+import { copyDifference, sentDifference } from "../../input/request.js";
 import type { EvidenceContext } from "./context.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
@@ -175,6 +175,34 @@ function firstCopiesCheck(
     }
   }
   return [];
+}
+
+/**
+ * The server shows one Message in several places (the first Task's history, the terminal Task's, a
+ * paused Task's, a status.message): beyond the ones `transcript.request` compares with what the
+ * caller sent (and the first Message, compared exactly without a request), every copy of one
+ * messageId must be one Message. Two contents under one messageId are two observations that cannot
+ * both be the committed one (contract §9.13): with data, raw or url Parts nothing else would see it.
+ */
+export function copiesDisagreement(ctx: EvidenceContext): string | undefined {
+  const { request, requests = [] } = ctx.evidence;
+  const compared = new Set([...(request ? [request] : []), ...requests].map((m) => m.messageId));
+  if (!request) {
+    const first = ctx.firstTask?.history?.[0] ?? ctx.observedTask?.history?.[0];
+    if (first) compared.add(first.messageId);
+  }
+  for (const [messageId, copies] of copiesById(ctx)) {
+    if (compared.has(messageId)) continue;
+    const [reference, ...rest] = copies;
+    for (const copy of rest) {
+      const d = copyDifference(reference as A2AMessage, copy);
+      if (d) {
+        const at = d.path === "$" ? "" : ` at ${d.path}`;
+        return `message ${messageId} is shown twice with different content: ${copy.path} has ${showValue(d.right)}${at}, ${reference?.path} has ${showValue(d.left)}; one messageId, two observations`;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** taskBinding's checks of the Messages the client sent (module comment). */
