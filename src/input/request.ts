@@ -4,7 +4,16 @@
  * server did not write, so they are read as strictly as any A2A object, and one messageId names
  * one sent Message: a messageId given twice is an input error, not a choice of copies.
  */
+import { firstDifference, type Difference } from "../json/diff.js";
 import { joinPath } from "../json/path.js";
+import {
+  isJsonObject,
+  member,
+  newJsonObject,
+  type JsonNumber,
+  type JsonObject,
+  type JsonValue,
+} from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
 import type { A2AMessage } from "./a2a.js";
 import type { Found } from "./classify.js";
@@ -37,4 +46,73 @@ export function readSentMessages(found: {
     sent.push(m.value);
   }
   return found.request ? ok({ request: sent[0] as A2AMessage, requests: sent.slice(1) }) : ok({ requests: sent });
+}
+
+/** ProtoJSON writes a field at its default value as absent: these are absence. */
+function isDefault(v: JsonValue | undefined): boolean {
+  return (
+    v === undefined ||
+    v === null ||
+    v === "" ||
+    v === false ||
+    (Array.isArray(v) && v.length === 0) ||
+    (isJsonObject(v) && Object.keys(v).length === 0)
+  );
+}
+
+const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** An object's members under their JSON names, defaults left out (the proto name is the same field). */
+function protoView(json: JsonObject, replace: (name: string) => JsonValue | undefined): JsonObject {
+  const out = newJsonObject();
+  for (const [name, value] of Object.entries(json)) {
+    const key = camel(name);
+    const v = replace(key) ?? value;
+    if (!isDefault(v)) out[key] = v;
+  }
+  return out;
+}
+
+/** A Message as a value to compare: role by name, each Part with its content kind. */
+function messageView(m: A2AMessage): JsonObject {
+  const parts = member(m.json, "parts");
+  return protoView(m.json, (key) => {
+    if (key === "role") return m.role;
+    if (key !== "parts" || !Array.isArray(parts)) return undefined;
+    return m.parts.map((p, i) => {
+      const json = parts[i];
+      const view = protoView(isJsonObject(json) ? json : newJsonObject(), () => undefined);
+      view.content = p.content;
+      return view;
+    });
+  });
+}
+
+/** One number, however written: what a server's re-encoding may change and nothing more. */
+export const sameValue = (a: JsonNumber, b: JsonNumber): boolean =>
+  a.lexeme === b.lexeme || a.toNumber() === b.toNumber();
+
+/** How a server copy differs from the Message the client sent, or undefined when it is that Message. */
+export function sentDifference(sent: A2AMessage, copy: A2AMessage): Difference | undefined {
+  const s = messageView(sent);
+  const c = messageView(copy);
+  // The server assigns the Task and context: a copy may add them, never change the ones sent.
+  for (const id of ["taskId", "contextId"]) if (!(id in s)) delete c[id];
+  return firstDifference(s, c, "$", sameValue);
+}
+
+/**
+ * How two server copies of one Message differ, or undefined when they are one Message: compared as
+ * `sentDifference` compares, where either copy may leave out the Task and context ids the other
+ * shows (a foreign id is `transcript.message`'s FAIL).
+ */
+export function copyDifference(a: A2AMessage, b: A2AMessage): Difference | undefined {
+  const x = messageView(a);
+  const y = messageView(b);
+  for (const id of ["taskId", "contextId"]) {
+    if (id in x && id in y) continue;
+    delete x[id];
+    delete y[id];
+  }
+  return firstDifference(x, y, "$", sameValue);
 }

@@ -4,12 +4,16 @@
  * messageId, role, parts, extensions, metadata — to which the server may add only `contextId` and
  * `taskId`. A copy with a weaker requirement in its metadata, or another request altogether, is
  * named here, so that `fetch` reports it before anything is judged from the server's copy.
+ *
+ * The comparison is the one `verify` makes (transcript.request): a copy in proto field names, a
+ * default value left out, or a number written otherwise (`60.0` for `60`) is the Message sent, so
+ * `fetch` never reports as a mismatch a copy that `verify` finds equal.
  */
-import { firstDifference, showValue } from "../json/diff.js";
-import { hasMember, isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
-
-/** Members a server adds to the Message it stores; the client's Message names neither. */
-const ADDED_BY_SERVER = ["contextId", "taskId"] as const;
+import { showValue } from "../json/diff.js";
+import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
+import type { A2AMessage } from "../input/a2a.js";
+import { readV1Message } from "../input/read.js";
+import { sentDifference } from "../input/request.js";
 
 /** Where the copy sits in the Task, and the first difference from the Message sent; undefined when they agree. */
 export interface CopyDifference {
@@ -19,22 +23,26 @@ export interface CopyDifference {
   readonly detail: string;
 }
 
-function comparable(copy: JsonObject, sent: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const k of Object.keys(copy)) {
-    if ((ADDED_BY_SERVER as readonly string[]).includes(k) && !hasMember(sent, k)) continue;
-    out[k] = copy[k] as JsonValue;
-  }
-  return out;
+function sentMessage(sent: JsonObject): A2AMessage {
+  const m = readV1Message(sent, "$");
+  if (!m.ok) throw new Error(`the Message fetch sends is not an A2A Message: ${m.detail}`);
+  return m.value;
 }
 
 /** The first difference between the Message sent and one server copy of it. */
 export function messageDifference(sent: JsonObject, copy: JsonValue, at: string): CopyDifference | undefined {
   if (!isJsonObject(copy)) return { at, detail: `the copy is ${showValue(copy)}, not a Message` };
-  const d = firstDifference(sent, comparable(copy, sent));
+  const read = readV1Message(copy, at);
+  if (!read.ok) return { at, detail: `the copy is not an A2A Message: ${read.detail}` };
+  const d = sentDifference(sentMessage(sent), read.value);
   if (d === undefined) return undefined;
   const where = d.path === "$" ? "the Message" : d.path;
   return { at, detail: `${where} is ${showValue(d.right)}, sent ${showValue(d.left)}` };
+}
+
+/** The messageId of a history entry, under either ProtoJSON spelling. */
+function messageIdOf(m: JsonValue): JsonValue | undefined {
+  return isJsonObject(m) ? (member(m, "messageId") ?? member(m, "message_id")) : undefined;
 }
 
 /**
@@ -50,9 +58,7 @@ export function taskCopyDifference(
   const history = member(task, "history");
   if (!Array.isArray(history) || history.length === 0) return undefined;
   const id = member(sent, "messageId");
-  const indices = options.historyCut
-    ? history.flatMap((m, i) => (isJsonObject(m) && member(m, "messageId") === id ? [i] : []))
-    : [0];
+  const indices = options.historyCut ? history.flatMap((m, i) => (messageIdOf(m) === id ? [i] : [])) : [0];
   for (const i of indices) {
     const d = messageDifference(sent, history[i] as JsonValue, `history[${i}]`);
     if (d) return d;

@@ -20,7 +20,9 @@
  *                                                 are evidence, everything else is content (§9.12);
  *                                                 INCONCLUSIVE when the Task shows no artifacts member
  *                                                 and does not carry its bundle inline (not observed)
- *   transcript.unambiguous                        no two observed history Messages share a messageId
+ *   transcript.unambiguous                        no two observed history Messages share a messageId; every
+ *                                                 copy of one messageId across the server's Tasks (first,
+ *                                                 terminal, paused) is one Message (listed when not)
  *   transcript.sequence                           entries are well-formed, messageIds unique, sequence 0, 1, 2, …
  *   transcript.message (per history message)      present in the transcript, in order, same role,
  *                                                 partCommitment == SHA-256 of its text parts joined by "\n";
@@ -75,7 +77,7 @@ import {
 import { interimCitationChecks } from "./shared/citations.js";
 import { traceDigestChecks } from "./shared/traces.js";
 import { withInterim } from "./shared/interim.js";
-import { requestChecks } from "./shared/request.js";
+import { copiesDisagreement, requestChecks } from "./shared/request.js";
 import {
   CAPTURE_POLICY_V2,
   partsChecks,
@@ -152,10 +154,18 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     ...sent,
     ...streamShownChecks(ctx.evidence.streamShown, member(payload, "transcript"), check),
     ...interim,
+    // After the checks that compare each copy with the record: those say which copy is not committed.
+    ...copiesChecks(ctx),
     ...traceDigestChecks(ctx, payload, task, check),
     ...unusedResolvedChecks(rules, check),
   ];
   return decide(checks, "payload binds the observed task, terminal state, artifacts and transcript");
+}
+
+/** Copies of one Message in several of the server's Tasks that disagree (listed only then). */
+function copiesChecks(ctx: EvidenceContext): Check[] {
+  const fault = copiesDisagreement(ctx);
+  return fault ? [check("transcript.unambiguous", "FAIL", fault, { subject: "server copies" })] : [];
 }
 
 /** ProtoJSON: an absent string field and "" are the same value (§9.15); null is how a payload writes "none". */

@@ -380,7 +380,7 @@ for (const sendBinding of BINDINGS) {
       }
     });
 
-    it("the resume response with the resuming Message's text changed FAILs interim.observed: only the Message the terminal record commits is let through", () => {
+    it("the resume response with the resuming Message's text changed FAILs interim.observed and transcript.unambiguous: only the Message the terminal record commits is let through", () => {
       const body = text(paused.resumeResponse);
       const changed = body.replace(`"text":"${RESUME_TEXT}"`, `"text":"json, please."`);
       expect(changed).not.toBe(body);
@@ -391,6 +391,13 @@ for (const sendBinding of BINDINGS) {
           id: "interim.observed",
           detail: expect.stringMatching(
             new RegExp(`Message ${paused.resumeMessageId} is not in the interim record's transcript`),
+          ),
+        },
+        // The paused Task's copy of the resuming Message is not the terminal Task's: one messageId, two contents.
+        {
+          id: "transcript.unambiguous",
+          detail: expect.stringMatching(
+            new RegExp(`message ${paused.resumeMessageId} is shown twice with different content`),
           ),
         },
       ]);

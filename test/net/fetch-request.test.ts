@@ -38,6 +38,19 @@ describe.skipIf(!BUILT)("fetch --send records the Message it sent and compares t
     expect(verified.code).toBe(0);
   });
 
+  it("a server that re-encodes the Message (60.0 for 60): the same Message to fetch as to verify, exit 0", async () => {
+    const { capture, run } = await fetchFrom("reencoded", "SIGNED_RECORD");
+    const { text } = saved(capture);
+    expect(text).toContain('"maximumRegistrationDelaySeconds":60.0');
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const verified = await runBuilt(["verify", "--format", "json", "--trust", trustFile(), capture]);
+    const taskBinding = JSON.parse(verified.stdout).inputs[0].properties.taskBinding;
+    expect(taskBinding.state).toBe("PASS");
+    expect(taskBinding.checks).toContainEqual(expect.objectContaining({ id: "transcript.request", state: "PASS" }));
+    expect(verified.code).toBe(0);
+  });
+
   it("a server that echoes a weaker minimumEvidence: named on stderr, saved with what was sent, exit 1", async () => {
     const { capture, run } = await fetchFrom("weaker", "EXTERNALLY_REGISTERED");
     expect(run.code).toBe(1);

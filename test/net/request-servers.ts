@@ -1,7 +1,8 @@
 /**
  * Local HTTP+JSON A2A servers on 127.0.0.1 that seal real evidence (the independent producer,
  * every signature valid) over a Task whose history shows the client's Message — as sent (honest),
- * with a weaker requirement in its metadata (weaker), or another request altogether (other) — and
+ * with a weaker requirement in its metadata (weaker), or another request altogether (other), or as
+ * sent but re-encoded the way a Python server writes it (reencoded: `60.0` for `60`) — and
  * the built CLI, run as a child process so that the servers in this process can answer it.
  */
 import { spawn } from "node:child_process";
@@ -16,7 +17,7 @@ import { REPO_ROOT } from "../helpers/external.js";
 
 type Json = Record<string, unknown>;
 
-export type CopyKind = "honest" | "weaker" | "other";
+export type CopyKind = "honest" | "weaker" | "other" | "reencoded";
 
 const AUTHORITY = "request-copy.example";
 /** No witness: the record reaches SIGNED_RECORD, which is what the weaker copy asks for. */
@@ -28,7 +29,7 @@ export const BUILT = existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
 
 /** What the server shows as the Message it received. */
 function shownMessage(kind: CopyKind, sent: Json): Json {
-  if (kind === "honest") return sent;
+  if (kind === "honest" || kind === "reencoded") return sent;
   if (kind === "weaker") {
     const requirement = (sent.metadata as Json)[EXTENSION_URI] as Json;
     return { ...sent, metadata: { [EXTENSION_URI]: { ...requirement, minimumEvidence: "SIGNED_RECORD" } } };
@@ -87,7 +88,11 @@ export async function startRequestServer(kind: CopyKind): Promise<RequestServer>
     req.on("end", () => {
       const reply = (status: number, value: unknown) => {
         res.writeHead(status, { "Content-Type": "application/json" });
-        res.end(JSON.stringify(value));
+        const text = JSON.stringify(value);
+        // A server whose JSON writes every number as a double: the same values, other lexemes.
+        res.end(
+          kind === "reencoded" ? text.replace(/("maximumRegistrationDelaySeconds":)(\d+)(?=[,}])/g, "$1$2.0") : text,
+        );
       };
       if (req.method === "POST" && req.url?.endsWith("/message:send")) {
         made = tasks(kind, (JSON.parse(body) as { message: Json }).message);

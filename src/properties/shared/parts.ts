@@ -156,12 +156,16 @@ function digestFault(p: A2APart, pc: Record<string, JsonValue>): string | undefi
       if (resolution === "NOT_RESOLVED") return undefined;
       if (resolution !== "RESOLVED") return `resolution ${showValue(resolution)} is neither RESOLVED nor NOT_RESOLVED`;
       const length = member(pc, "length");
-      if (!isHex64(digest) || !isJsonNumber(length) || !Number.isSafeInteger(Number(length.lexeme)))
+      // A byte count, written as one: "-5", "1.0" or "1e3" is not the length of resolved bytes.
+      if (!isHex64(digest) || !isJsonNumber(length) || !isByteCount(length.lexeme))
         return "a RESOLVED commitment needs a lowercase hex digest and an integer length";
       return undefined;
     }
   }
 }
+
+const isByteCount = (lexeme: string): boolean =>
+  /^(0|[1-9][0-9]*)$/.test(lexeme) && Number.isSafeInteger(Number(lexeme));
 
 function bytesFault(pc: Record<string, JsonValue>, digest: string, length: number): string | undefined {
   if (member(pc, "digest") !== digest)

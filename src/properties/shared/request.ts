@@ -20,20 +20,16 @@
  */
 import { firstDifference, showValue, type Difference } from "../../json/diff.js";
 import { joinPath } from "../../json/path.js";
-import {
-  isJsonObject,
-  member,
-  newJsonObject,
-  type JsonNumber,
-  type JsonObject,
-  type JsonValue,
-} from "../../json/value.js";
+import { member, type JsonObject } from "../../json/value.js";
 import { sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AMessage, type A2ATask } from "../../input/a2a.js";
+import { copyDifference, sentDifference } from "../../input/request.js";
 import type { EvidenceContext } from "./context.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
 import { readTranscript, type MessageEntry } from "./transcript.js";
+
+export { sameValue, sentDifference } from "../../input/request.js";
 
 type Make = (id: "transcript.request", state: State, detail: string, extras?: CheckExtras) => Check;
 
@@ -47,59 +43,6 @@ function serverTasks(ctx: EvidenceContext): A2ATask[] {
 /** Every copy the server shows of the Message with this messageId, in a fixed order. */
 export function serverCopies(ctx: EvidenceContext, messageId: string): readonly A2AMessage[] {
   return copiesById(ctx).get(messageId) ?? [];
-}
-
-/** ProtoJSON writes a field at its default value as absent: these are absence. */
-function isDefault(v: JsonValue | undefined): boolean {
-  return (
-    v === undefined ||
-    v === null ||
-    v === "" ||
-    v === false ||
-    (Array.isArray(v) && v.length === 0) ||
-    (isJsonObject(v) && Object.keys(v).length === 0)
-  );
-}
-
-const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** An object's members under their JSON names, defaults left out (the proto name is the same field). */
-function protoView(json: JsonObject, replace: (name: string) => JsonValue | undefined): JsonObject {
-  const out = newJsonObject();
-  for (const [name, value] of Object.entries(json)) {
-    const key = camel(name);
-    const v = replace(key) ?? value;
-    if (!isDefault(v)) out[key] = v;
-  }
-  return out;
-}
-
-/** A Message as a value to compare: role by name, each Part with its content kind. */
-function messageView(m: A2AMessage): JsonObject {
-  const parts = member(m.json, "parts");
-  return protoView(m.json, (key) => {
-    if (key === "role") return m.role;
-    if (key !== "parts" || !Array.isArray(parts)) return undefined;
-    return m.parts.map((p, i) => {
-      const json = parts[i];
-      const view = protoView(isJsonObject(json) ? json : newJsonObject(), () => undefined);
-      view.content = p.content;
-      return view;
-    });
-  });
-}
-
-/** One number, however written: what a server's re-encoding may change and nothing more. */
-export const sameValue = (a: JsonNumber, b: JsonNumber): boolean =>
-  a.lexeme === b.lexeme || a.toNumber() === b.toNumber();
-
-/** How a server copy differs from the Message the client sent, or undefined when it is that Message. */
-export function sentDifference(sent: A2AMessage, copy: A2AMessage): Difference | undefined {
-  const s = messageView(sent);
-  const c = messageView(copy);
-  // The server assigns the Task and context: a copy may add them, never change the ones sent.
-  for (const id of ["taskId", "contextId"]) if (!(id in s)) delete c[id];
-  return firstDifference(s, c, "$", sameValue);
 }
 
 function differenceText(copy: A2AMessage, d: Difference): string {
@@ -232,6 +175,34 @@ function firstCopiesCheck(
     }
   }
   return [];
+}
+
+/**
+ * The server shows one Message in several places (the first Task's history, the terminal Task's, a
+ * paused Task's, a status.message): beyond the ones `transcript.request` compares with what the
+ * caller sent (and the first Message, compared exactly without a request), every copy of one
+ * messageId must be one Message. Two contents under one messageId are two observations that cannot
+ * both be the committed one (contract §9.13): with data, raw or url Parts nothing else would see it.
+ */
+export function copiesDisagreement(ctx: EvidenceContext): string | undefined {
+  const { request, requests = [] } = ctx.evidence;
+  const compared = new Set([...(request ? [request] : []), ...requests].map((m) => m.messageId));
+  if (!request) {
+    const first = ctx.firstTask?.history?.[0] ?? ctx.observedTask?.history?.[0];
+    if (first) compared.add(first.messageId);
+  }
+  for (const [messageId, copies] of copiesById(ctx)) {
+    if (compared.has(messageId)) continue;
+    const [reference, ...rest] = copies;
+    for (const copy of rest) {
+      const d = copyDifference(reference as A2AMessage, copy);
+      if (d) {
+        const at = d.path === "$" ? "" : ` at ${d.path}`;
+        return `message ${messageId} is shown twice with different content: ${copy.path} has ${showValue(d.right)}${at}, ${reference?.path} has ${showValue(d.left)}; one messageId, two observations`;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** taskBinding's checks of the Messages the client sent (module comment). */
