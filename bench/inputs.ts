@@ -100,7 +100,8 @@ function logOptions(total: number): Pick<ExchangeOptions, "leavesBefore" | "leav
 /**
  * Bundle k of a many-input run. Each has its own log: the producer builds every record's log
  * around that one record, so two bundles from one log would show two roots at one size — a
- * forked log, which the verifier rightly FAILs across inputs.
+ * forked log, which the verifier rightly FAILs across inputs. Likewise each is registered at a
+ * tree size of its own: one service's log at one size has one root.
  */
 function exchange(k: number, overrides: Partial<ExchangeOptions> = {}): Exchange {
   return buildExchange({
@@ -110,7 +111,7 @@ function exchange(k: number, overrides: Partial<ExchangeOptions> = {}): Exchange
     transcript: baseTranscript(k),
     artifacts: baseArtifacts(k),
     ...logOptions(BASE_LEAVES),
-    witnesses: WITNESSES,
+    witnesses: WITNESSES.map((w) => ({ ...w, treeSize: (w.treeSize ?? 0) + k })),
     envelope: "jsonrpc",
     ...overrides,
   });

@@ -234,6 +234,6 @@ describe("a quiet install", () => {
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
     const r = spawnSync("npm", ["install-scripts", "ls"], { cwd: REPO_ROOT, encoding: "utf8" });
     expect(`${r.stdout}${r.stderr}`).not.toMatch(/not yet covered by allowScripts/);
-    expect(pkg.allowScripts).toEqual({ esbuild: false });
+    expect(pkg.allowScripts).toEqual({ esbuild: false, protobufjs: false });
   });
 });
