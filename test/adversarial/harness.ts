@@ -30,6 +30,7 @@ import type { ExchangeOptions } from "../../producer/options.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { CAPTURE } from "../properties/harness.js";
 import { PENDING_FIXES } from "./pending.js";
+import { corpusCheck } from "../helpers/corpus.js";
 
 export type ExitCode = 0 | 1 | 2 | 3;
 
@@ -91,6 +92,7 @@ export function verified(request: VerifyRequest): Report {
   const report = verify(request);
   const json = reportJson(report);
   expect(validateReport(JSON.parse(json)), JSON.stringify(validateReport.errors)).toBe(true);
+  corpusCheck(report);
   return report;
 }
 

@@ -21,6 +21,7 @@ import { uuidFromLabel } from "../../producer/a2a.js";
 import { buildExchange, type Exchange } from "../../producer/exchange.js";
 import { states } from "../../producer/expectations.js";
 import type { ExchangeOptions, Tamper } from "../../producer/options.js";
+import { corpusCheck } from "../helpers/corpus.js";
 
 export const EXT = "https://agentactioncapsule.org/extensions/a2a-task-evidence/v1";
 export const TS_URL = "https://ts.a2a-evidence.example";
@@ -81,6 +82,7 @@ export function check(e: Exchange, presented: Presented = {}): VerifiedInput {
     ...(trust === null ? {} : { trust }),
     ...presented.request,
   });
+  corpusCheck(report);
   const input = report.inputs[0];
   if (!input || isFailedInput(input)) throw new Error(`not verified: ${JSON.stringify(report.error ?? input)}`);
   return input;
