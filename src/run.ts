@@ -11,7 +11,7 @@
  */
 import { fail, type Failure, type Result } from "./result.js";
 import { toJsonValue, type InputData } from "./input/data.js";
-import { toInputValue } from "./input/forms.js";
+import { toInputValue } from "./input/decode.js";
 import {
   loadCallerObservation,
   loadEvidence,

@@ -49,7 +49,7 @@ import {
   type EvidenceLevelOrNone,
 } from "../profile.js";
 import { verify, type InputData } from "../verify.js";
-import { laterClientTurn } from "../input/stream.js";
+import { laterClientTurn } from "../input/stream/task.js";
 import type { JsonObject } from "../json/value.js";
 import { resolveTrust } from "../trust/config.js";
 import type { TrustConfig } from "../trust/config.js";

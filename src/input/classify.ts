@@ -6,15 +6,18 @@
  * or a `{ "task": … }` wrapper; a capture `{ firstTask?, finalTask?, evidenceBundle?, interimBundles?,
  * request?, requests? }`; a bare
  * evidence bundle. A `trustConfig` inside a capture is ignored: trust never comes from the thing
- * being verified.
+ * being verified. A stream (any framing, a JSON array of events included) was folded when the
+ * input was decoded (./decode.ts); it is classified here from its fold.
  */
 import type { StreamObservations } from "./stream-observations.js";
 import { showValue } from "../json/diff.js";
 import { memberAt, isJsonObject, member, hasMember, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
-import { fail, ok, type Result } from "../result.js";
+import { fail, ok, type Failure, type Result } from "../result.js";
 import { looksLikeMessage, looksLikeTask } from "./a2a.js";
-import { classifyStreamArray } from "./stream.js";
+import { isDecodedDocument, isEventArray, type InputValue } from "./decoded.js";
+import { isFoldedStream, type FoldedStream } from "./stream/fold.js";
+import { firstTaskPath, laterClientTurn, streamNote, streamTask } from "./stream/task.js";
 
 export type InputShape = "jsonrpc-response" | "task" | "capture" | "bundle" | "stream";
 
@@ -51,8 +54,46 @@ export function isBundleShaped(v: JsonValue | undefined): v is JsonObject {
   );
 }
 
+/** Classifies any decoded input: a folded stream from its fold, a document or JSON value by its shape. */
+export function classifyInput(value: InputValue): Result<Classified> {
+  if (isFoldedStream(value)) return streamClassified(value);
+  if (isEventArray(value)) return value.folded.ok ? streamClassified(value.folded.value) : value.folded;
+  if (isDecodedDocument(value)) {
+    const c = classify(value.value);
+    return c.ok ? ok({ ...c.value, notes: [...value.notes, ...c.value.notes] }) : c;
+  }
+  return classify(value);
+}
+
+/**
+ * A folded stream as the input stage classifies an input: the folded Task is the observed Task
+ * (its paths are the folded Task's own), the first event's Task is the first response — unless it
+ * already shows a later client turn (`laterClientTurn`): then the stream carries no first response,
+ * a note says why, and the acceptance is the caller's to supply (--first-task) — and the notes say
+ * what was folded. A direct Message reply is refused: it carries no Task evidence.
+ */
+export function streamClassified(
+  folded: FoldedStream,
+): Result<{ shape: "stream"; finalTask: Found; firstTask?: Found; notes: string[]; shown: StreamObservations }> {
+  if (folded.kind === "message") return streamTask(folded) as Failure;
+  const later = laterClientTurn(folded.firstTask);
+  const notes = [streamNote(folded), ...folded.notes];
+  if (later !== undefined) {
+    notes.push(
+      `the stream's first Task (${firstTaskPath(folded)}) already shows a later client turn (Message ${later} after the agent's): it is the stored Task of a later request on this Task, not SendMessage's first response — the acceptance is not observed here (pass the first response with --first-task)`,
+    );
+  }
+  return ok({
+    shape: "stream",
+    finalTask: { value: folded.task, path: "$" },
+    ...(later === undefined ? { firstTask: { value: folded.firstTask, path: firstTaskPath(folded) } } : {}),
+    notes,
+    shown: folded.shown,
+  });
+}
+
+/** The shape of a JSON value (an array is no input shape: a stream's events are decoded before this). */
 export function classify(v: JsonValue): Result<Classified> {
-  if (Array.isArray(v)) return classifyStreamArray(v);
   if (!isJsonObject(v)) return fail("INPUT_UNKNOWN_SHAPE", "input is not a JSON object", "$");
   if (member(v, "jsonrpc") !== undefined) return classifyJsonRpc(v);
   const keys = Object.keys(v);

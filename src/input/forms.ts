@@ -1,49 +1,44 @@
 /**
- * The forms an input's bytes can take, detected by content, and what each becomes for the input
- * stage: an SSE body or NDJSON is folded (it is no JSON document); bytes that are no text at all
- * are decoded as protobuf (gRPC, contract §3.1); anything else is parsed strictly as JSON (a JSON
- * array of events is folded later, at classification).
+ * The registry of input forms: the encodings an input's bytes can take, detected by content, each
+ * with the decoder that turns it into what the classifier reads (./decoded.ts). ./decode.ts tries
+ * them in order; bytes no form claims are a JSON document (./document.ts).
+ *
+ * A new form is one decoder file (detect: cheap, from the first bytes, never true for JSON text;
+ * decode: the bytes to a JSON document with notes, or to events folded by ./stream/fold.ts) and one
+ * row here (docs/architecture.md, "Adding an input form").
  */
-import type { JsonValue } from "../json/value.js";
 import { ok, type Result } from "../result.js";
-import { classify, type Classified } from "./classify.js";
-import { toJsonValue, type InputData } from "./data.js";
-import { decodeProtobufInput, isDecodedProtobuf, looksLikeProtobuf, type DecodedProtobuf } from "./protobuf/input.js";
-import { foldStream, isFoldedStream, looksLikeStream, streamClassified, type FoldedStream } from "./stream.js";
+import { decodedDocument, type InputValue } from "./decoded.js";
+import { decodeJsonText } from "./document.js";
+import { decodeProtobufInput, isDecodedProtobuf, looksLikeProtobuf } from "./protobuf/input.js";
+import { foldStream, looksLikeStream } from "./stream/framing.js";
 
-/** One input, ready to classify. */
-export type InputValue = JsonValue | FoldedStream | DecodedProtobuf;
-
-interface Form {
+export interface InputForm {
+  /** What the form is, as the docs name it. */
+  readonly name: string;
+  /** True when the bytes are in this form. */
   readonly detect: (b: Uint8Array | string) => boolean;
-  readonly read: (b: Uint8Array | string) => Result<InputValue>;
+  /** The bytes, decoded; an input error naming the offset or event at fault. */
+  readonly decode: (b: Uint8Array | string) => Result<InputValue>;
 }
 
-/** Tried in order; the first whose `detect` holds reads the input. JSON is the fallback. */
-const FORMS: readonly Form[] = [
-  { detect: looksLikeStream, read: (b) => foldStream(b) },
-  { detect: (b) => b instanceof Uint8Array && looksLikeProtobuf(b), read: (b) => decodeProtobufInput(b as Uint8Array) },
+/** A binary input: a gRPC stream folds; a Task or SendMessageResponse is the JSON document its ProtoJSON is. */
+function decodeProtobuf(b: Uint8Array): Result<InputValue> {
+  const r = decodeProtobufInput(b);
+  if (!r.ok) return r;
+  const v = r.value;
+  return ok(isDecodedProtobuf(v) ? decodedDocument(v.form, v.value, v.notes) : v);
+}
+
+/** Tried in order; the first whose `detect` holds decodes the input. */
+export const INPUT_FORMS: readonly InputForm[] = [
+  { name: "SSE body or NDJSON (a2a-wire.md §2.7)", detect: looksLikeStream, decode: (b) => foldStream(b) },
+  {
+    name: "protobuf: a gRPC message or stream (contract §3.1)",
+    detect: (b) => b instanceof Uint8Array && looksLikeProtobuf(b),
+    decode: (b) => decodeProtobuf(b as Uint8Array),
+  },
 ];
 
-export function toInputValue(data: InputData): Result<InputValue> {
-  if (typeof data === "string" || data instanceof Uint8Array) {
-    const form = FORMS.find((f) => f.detect(data));
-    if (form) return form.read(data);
-  }
-  return toJsonValue(data);
-}
-
-/** Classifies any input value: a folded stream, a decoded protobuf message or a JSON value. */
-export function classifyInput(value: InputValue): Result<Classified> {
-  if (isFoldedStream(value)) return streamClassified(value);
-  if (isDecodedProtobuf(value)) {
-    const c = classify(value.value);
-    return c.ok ? ok({ ...c.value, notes: [...value.notes, ...c.value.notes] }) : c;
-  }
-  return classify(value);
-}
-
-/** The JSON value a decoded protobuf message stands for; any other input as it is. */
-export function asJsonInput(value: InputValue): JsonValue | FoldedStream {
-  return isDecodedProtobuf(value) ? value.value : value;
-}
+/** What bytes no form claims are. */
+export const JSON_DOCUMENT: InputForm = { name: "JSON document", detect: () => true, decode: decodeJsonText };

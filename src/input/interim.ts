@@ -9,8 +9,8 @@ import { memberAt, type JsonObject, type JsonValue } from "../json/value.js";
 import { showValue } from "../json/diff.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { isInterimRecord } from "./pending.js";
-import type { Classified } from "./classify.js";
-import { classifyInput, type InputValue } from "./forms.js";
+import { classifyInput, type Classified } from "./classify.js";
+import type { InputValue } from "./decoded.js";
 import { DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Task } from "./read.js";
 

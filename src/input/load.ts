@@ -13,9 +13,9 @@ import { memberAt, type JsonObject } from "../json/value.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { EXTENSION_URI } from "../profile.js";
 import { extensionMetadata, type A2AArtifact, type A2AMessage, type A2ATask } from "./a2a.js";
-import { classify, firstResponse, type Classified, type InputShape } from "./classify.js";
-import { isFoldedStream, streamClassified } from "./stream.js";
-import { asJsonInput, classifyInput, toInputValue, type InputValue } from "./forms.js";
+import { classifyInput, firstResponse, streamClassified, type Classified, type InputShape } from "./classify.js";
+import { isFoldedStream } from "./stream/fold.js";
+import { asJsonInput, toInputValue, type InputValue } from "./decode.js";
 import { CARRIER_PRIORITY, DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Message, readV1Task } from "./read.js";
 import type { InputData } from "./data.js";
@@ -195,7 +195,8 @@ export function loadTaskInput(
       const m = readV1Message(direct.value, direct.path);
       return m.ok ? ok({ firstMessage: m.value, firstFrom: "--first-task" }) : m;
     }
-    const c = classify(value);
+    // A JSON array of events is classified from its fold, as a stream.
+    const c = classifyInput(input);
     if (!c.ok) return c;
     const chosen = c.value.firstTask ?? c.value.finalTask;
     if (chosen) {

@@ -23,7 +23,8 @@ import { importPublicKey, importPublicKeyFromBase64Pem, type PublicKeyInfo } fro
 import { importWitnessKey, type WitnessKey } from "../witness/keys.js";
 import { isValidKeyName } from "../witness/note.js";
 import { toJsonValue, type InputData } from "../input/data.js";
-import { classify, type InputShape } from "../input/classify.js";
+import type { InputShape } from "../input/classify.js";
+import { classifyValue } from "../input/decode.js";
 import { loadAgents, type TrustedAgent } from "./agents.js";
 import { loadPeacIssuers, type TrustedPeacIssuer } from "./peac-issuers.js";
 
@@ -181,7 +182,7 @@ function privateKeyMaterial(v: JsonValue, path: string): string | undefined {
 
 /** Validates and imports a parsed trust file. Never throws. */
 export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
-  if (Array.isArray(value) && classify(value).ok) return notTrustShaped(value);
+  if (Array.isArray(value) && classifyValue(value).ok) return notTrustShaped(value);
   if (!isJsonObject(value)) return fail("TRUST_SCHEMA", "the trust file must be a JSON object", "$");
   const leaked = privateKeyMaterial(value, "$");
   if (leaked)
@@ -201,7 +202,7 @@ export function loadTrustConfig(value: JsonValue): Result<TrustConfig> {
 
 /** A JSON object of neither trust shape: named as the A2A input it is, when it is one. */
 function notTrustShaped(value: JsonValue): Result<never> {
-  const input = classify(value);
+  const input = classifyValue(value);
   if (input.ok)
     return fail(
       "TRUST_SCHEMA",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decodeJsonValue } from "../../src/input/document.js";
 import { loadEvidence, loadTaskInput } from "../../src/input/load.js";
 import { parseStrictJson } from "../../src/json/strict-json.js";
 import { fromPlain, type JsonValue } from "../../src/json/value.js";
@@ -24,8 +25,9 @@ function task(extra: Record<string, unknown> = {}): Record<string, unknown> {
   };
 }
 
+/** As the input stage loads a parsed value: decoded first (an array is a stream's events). */
 function load(v: unknown) {
-  return loadEvidence(fromPlain(v));
+  return loadEvidence(decodeJsonValue(fromPlain(v)));
 }
 
 function failure(v: unknown) {

@@ -3,9 +3,9 @@
  * offset and the field path. Inputs are written byte by byte here, independently of the decoder.
  */
 import { describe, expect, it } from "vitest";
-import { toInputValue } from "../../src/input/forms.js";
-import { isDecodedProtobuf } from "../../src/input/protobuf/input.js";
-import { isFoldedStream } from "../../src/input/stream.js";
+import { toInputValue } from "../../src/input/decode.js";
+import { isDecodedDocument } from "../../src/input/decoded.js";
+import { isFoldedStream } from "../../src/input/stream/fold.js";
 import { toPlain } from "../../src/json/value.js";
 import { verify } from "../../src/verify.js";
 import { isFailedInput } from "../../src/report/model.js";
@@ -53,8 +53,8 @@ describe("binary Task", () => {
   it("decodes to the ProtoJSON Task the JSON bindings carry", () => {
     const ts = len(3, cat(vint(1, 1_767_225_600), vint(2, 123_000_000)));
     const v = decoded(cat(ID, str(2, "c1"), status(3, ts), len(5, agentMessage(textPart("hi")))));
-    expect(isDecodedProtobuf(v)).toBe(true);
-    if (!isDecodedProtobuf(v)) return;
+    expect(isDecodedDocument(v)).toBe(true);
+    if (!isDecodedDocument(v)) return;
     expect(v.form).toBe("task");
     expect(toPlain(v.value)).toEqual({
       id: "t1",
@@ -75,7 +75,7 @@ describe("binary Task", () => {
     const meta = len(6, cat(entry("n", value(60)), entry("s", str(3, "x")), entry("z", vint(1, 0))));
     const part = cat(len(2, raw), str(7, "application/octet-stream"));
     const v = decoded(cat(ID, status(3), len(4, cat(str(1, "a1"), len(4, part))), meta));
-    if (!isDecodedProtobuf(v)) throw new Error("not decoded");
+    if (!isDecodedDocument(v)) throw new Error("not decoded");
     const plain = toPlain(v.value) as { artifacts: { parts: { raw: string }[] }[]; metadata: unknown };
     expect(Buffer.from(plain.artifacts[0]!.parts[0]!.raw, "base64")).toEqual(Buffer.from(raw));
     expect(plain.metadata).toEqual({ n: 60, s: "x", z: null });
@@ -83,19 +83,19 @@ describe("binary Task", () => {
 
   it("notes an unknown field outside committed content and ignores it", () => {
     const v = decoded(cat(ID, status(3, vint(9, 5)), vint(15, 1)));
-    if (!isDecodedProtobuf(v)) throw new Error("not decoded");
+    if (!isDecodedDocument(v)) throw new Error("not decoded");
     expect(v.notes.some((n) => /unknown protobuf field 9 .* TaskStatus at status \(byte 8\)/.test(n))).toBe(true);
     expect(v.notes.some((n) => /unknown protobuf field 15 .* Task at \$ \(byte 10\)/.test(n))).toBe(true);
   });
 
   it("reads a SendMessageResponse as its {task} or {message} ProtoJSON", () => {
     const t = decoded(len(1, cat(ID, status(3))));
-    expect(isDecodedProtobuf(t) && t.form).toBe("send-message-response");
-    expect(isDecodedProtobuf(t) && toPlain(t.value)).toEqual({
+    expect(isDecodedDocument(t) && t.form).toBe("send-message-response");
+    expect(isDecodedDocument(t) && toPlain(t.value)).toEqual({
       task: { id: "t1", status: { state: "TASK_STATE_COMPLETED" } },
     });
     const m = decoded(len(2, agentMessage(textPart("hi"))));
-    expect(isDecodedProtobuf(m) && toPlain(m.value)).toEqual({
+    expect(isDecodedDocument(m) && toPlain(m.value)).toEqual({
       message: { messageId: "m1", role: "ROLE_AGENT", parts: [{ text: "hi" }] },
     });
   });
@@ -226,7 +226,7 @@ describe("gRPC stream framing", () => {
 describe("detection by content", () => {
   it("JSON that starts with a line feed is still JSON, and text is never decoded as protobuf", () => {
     const v = toInputValue(Uint8Array.from(Buffer.from('\n{"id":"t1","status":{"state":"TASK_STATE_COMPLETED"}}')));
-    expect(v.ok && !isDecodedProtobuf(v.value) && !isFoldedStream(v.value)).toBe(true);
+    expect(v.ok && !isDecodedDocument(v.value) && !isFoldedStream(v.value)).toBe(true);
     const bad = toInputValue(Uint8Array.from(Buffer.from("\nnot json")));
     expect(bad.ok ? "ok" : bad.code).toMatch(/^JSON_/);
   });

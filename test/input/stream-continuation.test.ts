@@ -11,7 +11,7 @@ import type { JsonObject, JsonValue } from "../../src/json/value.js";
 import { verify } from "../../src/verify.js";
 import { isFailedInput, type Report } from "../../src/report/model.js";
 import { utf8 } from "../../src/util/bytes.js";
-import { laterClientTurn } from "../../src/input/stream.js";
+import { laterClientTurn } from "../../src/input/stream/task.js";
 import { uuidFromLabel } from "../../producer/a2a.js";
 import { buildExchange } from "../../producer/exchange.js";
 import { jsonText } from "../../producer/json-text.js";

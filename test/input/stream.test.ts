@@ -1,21 +1,13 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_STREAM_LIMITS,
-  classifyStreamArray,
-  foldStream,
-  foldStreamArray,
-  isFoldedStream,
-  looksLikeStream,
-  streamClassified,
-  streamFraming,
-  streamNote,
-  streamTask,
-  type FoldedTaskStream,
-  type StreamLimits,
-} from "../../src/input/stream.js";
-import { toInputValue } from "../../src/input/forms.js";
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "../../src/input/stream/event.js";
+import { foldStreamArray, isFoldedStream, type FoldedTaskStream } from "../../src/input/stream/fold.js";
+import { foldStream, looksLikeStream, streamFraming } from "../../src/input/stream/framing.js";
+import { streamNote, streamTask } from "../../src/input/stream/task.js";
+import { streamClassified } from "../../src/input/classify.js";
+import { isEventArray } from "../../src/input/decoded.js";
+import { classifyValue, toInputValue } from "../../src/input/decode.js";
 import { parseStrictJson } from "../../src/json/strict-json.js";
 import { toPlain, type JsonValue } from "../../src/json/value.js";
 import type { Failure } from "../../src/result.js";
@@ -515,12 +507,12 @@ describe("folding a stream into the Task", () => {
     );
     const events = parseStrictJson(JSON.stringify([task(), done]));
     if (!events.ok || !Array.isArray(events.value)) throw new Error("parse");
-    const array = classifyStreamArray(events.value);
+    const array = classifyValue(events.value);
     expect(array.ok && [array.value.firstTask?.path, array.value.notes[0]]).toEqual([
       "event[1].task",
       "input is a JSON array of stream events (REST framing): 2 events, folded into the Task",
     ]);
-    expect(classifyStreamArray([null])).toMatchObject({ ok: false, code: "INPUT_STREAM_MALFORMED", path: "event[1]" });
+    expect(classifyValue([null])).toMatchObject({ ok: false, code: "INPUT_STREAM_MALFORMED", path: "event[1]" });
     const reply = foldStream(sse({ message: message("r", "hi") }));
     if (!reply.ok) throw new Error("fold");
     expect(streamClassified(reply.value)).toMatchObject({
@@ -530,14 +522,15 @@ describe("folding a stream into the Task", () => {
     });
   });
 
-  it("gives the input stage a folded stream for SSE and NDJSON, a parsed value for anything else", () => {
+  it("gives the input stage a folded stream for SSE and NDJSON, a folded JSON array, a parsed value for anything else", () => {
     const body = sse(task(), done);
     for (const data of [body, new Uint8Array(Buffer.from(body)), ndjson(task(), done)]) {
       const v = toInputValue(data);
       expect(v.ok && isFoldedStream(v.value)).toBe(true);
     }
     const array = toInputValue(JSON.stringify([task(), done]));
-    expect(array.ok && Array.isArray(array.value)).toBe(true);
+    expect(array.ok && isEventArray(array.value) && array.value.folded.ok).toBe(true);
+    expect(toInputValue(JSON.stringify([null]))).toMatchObject({ ok: true, value: { folded: { ok: false } } });
     const value = parseStrictJson('{"a":1}');
     expect(toInputValue(value.ok ? value.value : null)).toEqual(value);
     expect(toInputValue('{"a":1,"a":2}')).toMatchObject({ ok: false, code: "JSON_DUPLICATE_MEMBER" });

@@ -14,7 +14,7 @@
 import { hasMember, type JsonObject, type JsonValue } from "../../json/value.js";
 import { DEFAULT_JSON_LIMITS } from "../../json/strict-json.js";
 import { fail, ok, type Failure, type Result } from "../../result.js";
-import { DEFAULT_STREAM_LIMITS, foldStreamArray, type FoldedStream, type StreamLimits } from "../stream.js";
+import { DEFAULT_STREAM_LIMITS, foldStreamArray, type FoldedStream, type StreamLimits } from "../stream/fold.js";
 import { decodeMessage, ProtoFault, type Decoded } from "./decode.js";
 import { SEND_MESSAGE_RESPONSE, STREAM_RESPONSE, TASK } from "./schema.js";
 
