@@ -3,11 +3,11 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classify, classifyInput } from "../../src/input/classify.js";
 import { asJsonInput, toInputValue } from "../../src/input/decode.js";
-import { isEventArray } from "../../src/input/decoded.js";
+import { decodedDocument, isEventArray } from "../../src/input/decoded.js";
 import { INPUT_FORMS, JSON_DOCUMENT } from "../../src/input/forms.js";
 import { loadCallerObservation } from "../../src/input/load.js";
-import { isFoldedStream } from "../../src/input/stream/fold.js";
-import { toPlain } from "../../src/json/value.js";
+import { foldStreamArray, isFoldedStream } from "../../src/input/stream/fold.js";
+import { fromPlain, toPlain, type JsonValue } from "../../src/json/value.js";
 
 const task = { task: { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } } };
 const done = { statusUpdate: { taskId: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } } };
@@ -69,6 +69,24 @@ describe("the registry of input forms", () => {
   it("decodes each form by its row, SSE to a folded stream", () => {
     const v = toInputValue(sse(task, done));
     expect(v.ok && isFoldedStream(v.value) && v.value.framing).toBe("sse");
+  });
+
+  it("classifies what a new form's decoder returns, a document or a stream, with nothing else to change", () => {
+    const doc = classifyInput(decodedDocument("task", fromPlain(task.task), ["input is a binary Task"]));
+    expect(doc.ok && [doc.value.shape, doc.value.finalTask?.path, doc.value.notes]).toEqual([
+      "task",
+      "$",
+      ["input is a binary Task"],
+    ]);
+    const framing = { name: "cbor", described: "a CBOR sequence of StreamResponse messages", binding: "CBOR" };
+    const folded = foldStreamArray(fromPlain([task, done]) as JsonValue[], undefined, framing);
+    if (!folded.ok) throw new Error("not folded");
+    expect(folded.value.framing).toBe("cbor");
+    const stream = classifyInput(folded.value);
+    expect(stream.ok && [stream.value.shape, stream.value.notes[0]]).toEqual([
+      "stream",
+      "input is a CBOR sequence of StreamResponse messages (CBOR framing): 2 events, folded into the Task",
+    ]);
   });
 
   it("is the only importer of the decoders in src/: a new form is one decoder file plus one row", () => {

@@ -9,6 +9,23 @@ import { fail, type Failure } from "../../result.js";
 export type StreamFraming = "sse" | "ndjson" | "json-array" | "grpc";
 export type StreamBinding = "jsonrpc" | "rest";
 
+/** A framing, as the report's note on what was folded names it. */
+export interface Framing {
+  readonly name: string;
+  /** What the input is: "an SSE stream". */
+  readonly described: string;
+  /** The binding the note names when the framing fixes it (gRPC); else the events' own, JSON-RPC or REST. */
+  readonly binding?: string;
+}
+
+/** The framings read here and by ../protobuf; a new form's decoder may pass a Framing of its own. */
+export const FRAMINGS: Readonly<Record<StreamFraming, Framing>> = {
+  sse: { name: "sse", described: "an SSE stream" },
+  ndjson: { name: "ndjson", described: "an NDJSON stream" },
+  "json-array": { name: "json-array", described: "a JSON array of stream events" },
+  grpc: { name: "grpc", described: "a gRPC stream of length-prefixed StreamResponse messages", binding: "gRPC" },
+};
+
 export interface StreamLimits {
   /** The whole input, in bytes (the verifier's input cap). */
   readonly maxBytes: number;

@@ -40,9 +40,11 @@ import { ArtifactFold } from "./artifacts.js";
 import {
   DEFAULT_STREAM_LIMITS,
   eventPath,
+  FRAMINGS,
   inEvent,
   label,
   NOTE_CAP,
+  type Framing,
   type StreamBinding,
   type StreamFraming,
   type StreamLimits,
@@ -70,7 +72,10 @@ const FOLDED: unique symbol = Symbol("a2a-evidence folded stream");
 
 interface StreamFacts {
   readonly [FOLDED]: true;
-  readonly framing: StreamFraming;
+  /** The framing's name: one of StreamFraming, or a new form's own. */
+  readonly framing: string;
+  /** The framing, as the report's note names it. */
+  readonly framedAs: Framing;
   readonly binding: StreamBinding;
   /** Events folded (data events; comments and keep-alives are not events). */
   readonly events: number;
@@ -346,14 +351,14 @@ export class StreamFold {
     if ((TERMINAL_TASK_STATES as readonly string[]).includes(state)) this.terminalAt = w;
   }
 
-  finish(framing: StreamFraming): Result<FoldedStream> {
+  finish(framing: Framing): Result<FoldedStream> {
     const first = this.first;
     const last = this.last;
     const binding = this.framing.binding;
     if (first === undefined || last === undefined || binding === undefined) {
       return fail("INPUT_STREAM_TRUNCATED", "the stream carries no events", "$");
     }
-    const facts = { [FOLDED]: true as const, framing, binding, events: this.events };
+    const facts = { [FOLDED]: true as const, framing: framing.name, framedAs: framing, binding, events: this.events };
     if (first.kind === "message") return ok({ kind: "message", message: first.message, ...facts, notes: [] });
     if (this.terminalAt === undefined && !INTERRUPTED_STATES.includes(this.state)) {
       return fail(
@@ -377,13 +382,13 @@ export class StreamFold {
 }
 
 /**
- * Folds events already parsed or decoded: a JSON array of events, or the StreamResponse messages of
- * a gRPC stream as their ProtoJSON values.
+ * Folds events already parsed or decoded: a JSON array of events, the StreamResponse messages of a
+ * gRPC stream as their ProtoJSON values, or a new form's messages under the Framing it names.
  */
 export function foldStreamArray(
   events: readonly JsonValue[],
   limits: StreamLimits = DEFAULT_STREAM_LIMITS,
-  framing: "json-array" | "grpc" = "json-array",
+  framing: Exclude<StreamFraming, "sse" | "ndjson"> | Framing = "json-array",
 ): Result<FoldedStream> {
   if (events.length > limits.maxEvents) {
     return fail(
@@ -397,5 +402,5 @@ export function foldStreamArray(
     const r = fold.apply(v, { n: i + 1 });
     if (r) return r;
   }
-  return fold.finish(framing);
+  return fold.finish(typeof framing === "string" ? FRAMINGS[framing] : framing);
 }

@@ -17,6 +17,7 @@ import { fail, ok, type Failure, type Result } from "../../result.js";
 import {
   DEFAULT_STREAM_LIMITS,
   eventPath,
+  FRAMINGS,
   label,
   underEvent,
   type StreamFraming,
@@ -325,7 +326,7 @@ export function foldStream(
   const sink = sinkInto(fold, limits);
   const r = framing === "sse" ? readSse(b, limits, sink, notes) : readNdjson(b, limits, sink);
   if (r) return r;
-  const folded = fold.finish(framing);
+  const folded = fold.finish(FRAMINGS[framing]);
   if (!folded.ok || notes.length === 0) return folded;
   return ok({ ...folded.value, notes: [...notes, ...folded.value.notes] });
 }

@@ -60,15 +60,8 @@ export function laterClientTurn(task: JsonObject): string | undefined {
 
 /** One line for the report: what was folded. */
 export function streamNote(folded: FoldedStream): string {
-  const framing =
-    folded.framing === "sse"
-      ? "an SSE stream"
-      : folded.framing === "ndjson"
-        ? "an NDJSON stream"
-        : folded.framing === "grpc"
-          ? "a gRPC stream of length-prefixed StreamResponse messages"
-          : "a JSON array of stream events";
-  const binding = folded.framing === "grpc" ? "gRPC" : folded.binding === "jsonrpc" ? "JSON-RPC" : "REST";
+  const { described, binding: fixed } = folded.framedAs;
+  const binding = fixed ?? (folded.binding === "jsonrpc" ? "JSON-RPC" : "REST");
   const what = folded.kind === "task" ? "folded into the Task" : "a direct Message reply";
-  return `input is ${framing} (${binding} framing): ${folded.events} event${folded.events === 1 ? "" : "s"}, ${what}`;
+  return `input is ${described} (${binding} framing): ${folded.events} event${folded.events === 1 ? "" : "s"}, ${what}`;
 }
