@@ -1,9 +1,8 @@
 /**
  * What the verify command's arguments name: files, '-' (stdin), directories (every *.json,
  * *.ndjson and *.sse below them, and the gRPC forms *.binpb and *.grpc, recursively, in a stable
- * order) and @list files (one path per
- * line; blank lines and lines starting with '#' are skipped; paths relative to the current
- * directory; a list cannot name standard input). A directory or list that names no input is an
+ * order) and @list files (one path per line; blank lines and lines starting with '#' are skipped;
+ * paths relative to the current directory; a list cannot name standard input). A directory or list that names no input is an
  * error for that argument: an argument that verifies nothing must not look like one that passed.
  * A directory walk skips the files the run itself reads as its configuration (the trust file,
  * `--cosignatures`, `--checkpoints`, an @list file, the output, the caller's observation), known
@@ -19,7 +18,7 @@ import { MAX_LISTED } from "../json/diff.js";
 import { printable } from "../util/printable.js";
 
 /** The file names a directory walk takes as inputs: JSON, NDJSON, SSE, and gRPC (contract §3.1). */
-export const INPUT_SUFFIXES = [".json", ".ndjson", ".sse", ".binpb", ".grpc"] as const;
+const INPUT_SUFFIXES = [".json", ".ndjson", ".sse", ".binpb", ".grpc"] as const;
 
 /** `*.json, *.ndjson, *.sse, *.binpb or *.grpc`, for messages. */
 const INPUT_KINDS = `${INPUT_SUFFIXES.slice(0, -1)
