@@ -12,6 +12,7 @@ import { grpcStreamBytes, grpcTaskBytes } from "../../producer/vectors-grpc.js";
 import { toPlain, type JsonObject } from "../../src/json/value.js";
 import { verify, type InputData } from "../../src/verify.js";
 import { isFailedInput, type VerifiedInput } from "../../src/report/model.js";
+import { inspect } from "../../src/inspect/index.js";
 
 function varint(n: number): number[] {
   const out: number[] = [];
@@ -163,6 +164,22 @@ describe("an unknown protobuf field inside content the evidence commits to", () 
     expect(unknownChecks(r)[0]).toMatchObject({ state: "INCONCLUSIVE" });
     expect(unknownChecks(r)[0]?.detail).toContain("google.protobuf.Struct");
     expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["INCONCLUSIVE", 3]);
+  });
+
+  it("inspect lists it among the notes", () => {
+    const [bytes, offset] = splice(
+      task,
+      [
+        [5, 0],
+        [5, 0],
+      ],
+      UNKNOWN,
+    );
+    const r = inspect({ source: "task.binpb", data: bytes, trust: x.trust }, { bytes: false, all: true });
+    if (!r.ok) throw new Error(r.detail);
+    expect(r.value.notes.items).toContain(
+      `unknown protobuf field 99 (wire type VARINT) in a Part at history[0].parts[0] (byte ${offset}): content the evidence commits to that the verifier cannot see (taskBinding INCONCLUSIVE)`,
+    );
   });
 
   it("outside committed content (the Task, its status): noted and ignored, exit 0", () => {
