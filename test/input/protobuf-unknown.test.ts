@@ -137,7 +137,7 @@ describe("an unknown protobuf field inside content the evidence commits to", () 
       subject: at,
       values: { field: "99", offset: String(offset) },
     });
-    expect(checks[0]?.detail).toContain(`in a ${owner} at byte ${offset}`);
+    expect(checks[0]?.detail).toContain(`in ${owner} at byte ${offset}`);
     expect(r.exitCode).toBe(3);
     // The same evidence, the same other properties: only the binding is affected.
     const honest = run(task);
@@ -178,7 +178,7 @@ describe("an unknown protobuf field inside content the evidence commits to", () 
     const r = inspect({ source: "task.binpb", data: bytes, trust: x.trust }, { bytes: false, all: true });
     if (!r.ok) throw new Error(r.detail);
     expect(r.value.notes.items).toContain(
-      `unknown protobuf field 99 (wire type VARINT) in a Part at history[0].parts[0] (byte ${offset}): content the evidence commits to that the verifier cannot see (taskBinding INCONCLUSIVE)`,
+      `unknown protobuf field 99 (wire type VARINT) in Part at history[0].parts[0] (byte ${offset}): content the evidence commits to that the verifier cannot see (taskBinding INCONCLUSIVE)`,
     );
   });
 

@@ -62,7 +62,7 @@ export function unseenLines(unseen: UnseenFields | undefined): string[] {
   if (!unseen) return [];
   const lines = unseen.fields.map(
     (f) =>
-      `unknown protobuf field ${f.field} (wire type ${f.wireType}) in a ${f.owner} at ${f.path} (byte ${f.offset}): content the evidence commits to that the verifier cannot see (taskBinding INCONCLUSIVE)`,
+      `unknown protobuf field ${f.field} (wire type ${f.wireType}) in ${f.owner} at ${f.path} (byte ${f.offset}): content the evidence commits to that the verifier cannot see (taskBinding INCONCLUSIVE)`,
   );
   const more = unseen.count - unseen.fields.length;
   if (more > 0) lines.push(`and ${more} more unknown protobuf field(s) in committed content`);

@@ -16,7 +16,7 @@ export function unseenChecks(unseen: UnseenFields | undefined, make: Make): Chec
     make(
       "protobuf.unknownField",
       "INCONCLUSIVE",
-      `protobuf.unknownField: unknown field ${f.field} (wire type ${f.wireType}) in a ${f.owner} at byte ${f.offset}: content the evidence commits to carries what this verifier cannot read, so it is not bound`,
+      `protobuf.unknownField: unknown field ${f.field} (wire type ${f.wireType}) in ${f.owner} at byte ${f.offset}: content the evidence commits to carries what this verifier cannot read, so it is not bound`,
       { subject: f.path, values: { field: String(f.field), wireType: f.wireType, offset: String(f.offset) } },
     ),
   );
