@@ -29,15 +29,16 @@ function trust(): TrustConfig {
 }
 const TRUST = trust();
 
-/** Our sdk payload for a card's JSON text, as text; undefined when verify-card refuses the card. */
-function oursSdk(t: string): string | undefined {
+/** Our payload for a card's JSON text, as text; undefined when verify-card refuses the card. */
+function oursPayload(t: string, variant: "sdk" | "a2a-js-1.3"): string | undefined {
   const parsed = parseStrictJson(t);
   if (!parsed.ok) return undefined;
   const read = readCard(parsed.value);
   if (!read.ok) return undefined;
-  const bytes = canonicalCard(read.value, "sdk");
+  const bytes = canonicalCard(read.value, variant);
   return bytes.ok ? new TextDecoder().decode(bytes.value) : undefined;
 }
+const oursSdk = (t: string) => oursPayload(t, "sdk");
 
 async function ours(t: string): Promise<CardReport> {
   const r = await verifyCard(t, TRUST, { cardUrl: CARD_URL });
@@ -84,6 +85,16 @@ describe("canonicalization: verify-card's sdk payload is the SDK's canonicalizeA
     );
     // The generator is not vacuous: most generated cards are read.
     expect(read).toBeGreaterThan(300);
+  });
+
+  it("a2a-js-1.3 is canonicalizeAgentCard of the SDK's in-memory card (AgentCard.fromJSON), what its server signs", () => {
+    fc.assert(
+      fc.property(agreeable, (t) => {
+        const inMemory = AgentCard.fromJSON(JSON.parse(t));
+        expect(oursPayload(t, "a2a-js-1.3")).toBe(canonicalizeAgentCard(inMemory));
+      }),
+      { numRuns: Number(process.env.CARD_RUNS ?? 300) },
+    );
   });
 });
 
