@@ -1,8 +1,8 @@
 /**
  * What the verify command's arguments name: files, '-' (stdin), directories (every *.json,
- * *.ndjson and *.sse below them, recursively, in a stable order) and @list files (one path per
- * line; blank lines and lines starting with '#' are skipped; paths relative to the current
- * directory; a list cannot name standard input). A directory or list that names no input is an
+ * *.ndjson and *.sse below them, and the gRPC forms *.binpb and *.grpc, recursively, in a stable
+ * order) and @list files (one path per line; blank lines and lines starting with '#' are skipped;
+ * paths relative to the current directory; a list cannot name standard input). A directory or list that names no input is an
  * error for that argument: an argument that verifies nothing must not look like one that passed.
  * A directory walk skips the files the run itself reads as its configuration (the trust file,
  * `--cosignatures`, `--checkpoints`, an @list file, the output, the caller's observation), known
@@ -17,7 +17,13 @@ import { isFailedInput, type InputError, type InputReport } from "../report/mode
 import { MAX_LISTED } from "../json/diff.js";
 import { printable } from "../util/printable.js";
 
-const INPUT_SUFFIXES = [".json", ".ndjson", ".sse"];
+/** The file names a directory walk takes as inputs: JSON, NDJSON, SSE, and gRPC (contract §3.1). */
+const INPUT_SUFFIXES = [".json", ".ndjson", ".sse", ".binpb", ".grpc"] as const;
+
+/** `*.json, *.ndjson, *.sse, *.binpb or *.grpc`, for messages. */
+const INPUT_KINDS = `${INPUT_SUFFIXES.slice(0, -1)
+  .map((s) => `*${s}`)
+  .join(", ")} or *${INPUT_SUFFIXES.at(-1)}`;
 
 export interface Expanded {
   /** The inputs, in order. */
@@ -165,8 +171,8 @@ function walkArgument(arg: string, w: Walk, walked: Map<string, string>): void {
     path: arg,
     message:
       w.skipped.length > skipped
-        ? `${arg}: holds no *.json, *.ndjson or *.sse file besides the files this run reads as its configuration`
-        : `${arg}: holds no *.json, *.ndjson or *.sse file`,
+        ? `${arg}: holds no ${INPUT_KINDS} file besides the files this run reads as its configuration`
+        : `${arg}: holds no ${INPUT_KINDS} file`,
   });
 }
 
@@ -245,7 +251,7 @@ export class Skips {
       .filter(([, d]) => d.inputs > 0 && d.skipped === d.inputs)
       .map(([path, d]) => ({
         path,
-        message: `${path}: holds no A2A input (its ${d.skipped} *.json, *.ndjson or *.sse file(s) are not inputs)`,
+        message: `${path}: holds no A2A input (its ${d.skipped} ${INPUT_KINDS} file(s) are not inputs)`,
       }));
   }
 

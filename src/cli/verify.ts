@@ -526,7 +526,10 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     .description(
       "verify one or more inputs: a JSON-RPC GetTask response, an A2A Task, a capture, or a bare bundle ('-' = stdin)",
     )
-    .argument("<input...>", "input files, directories (their *.json, *.ndjson, *.sse), @list files; '-' for stdin")
+    .argument(
+      "<input...>",
+      "input files, directories (their *.json, *.ndjson, *.sse, *.binpb, *.grpc), @list files; '-' for stdin",
+    )
     .option("--trust <file>", "trust configuration (env A2A_EVIDENCE_TRUST)")
     .option("--task <file>", "the Task the caller observed (GetTask result), for a bare bundle")
     .option("--first-task <file>", "the first Task returned by SendMessage, for the negotiation checks")

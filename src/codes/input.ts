@@ -60,8 +60,6 @@ export const INPUT_CODES = [
   "INPUT_PROTOBUF_VALUE",
   /** A protobuf input nested deeper than the JSON limit, over the input size, or a gRPC message over the message limit. */
   "INPUT_PROTOBUF_TOO_LARGE",
-  /** An unknown protobuf field inside a Message, Part or Artifact: content the evidence commits to that the verifier cannot see. */
-  "INPUT_PROTOBUF_UNKNOWN_FIELD",
   /** A gRPC stream message with the compressed flag set. */
   "INPUT_GRPC_COMPRESSED",
 ] as const;

@@ -23,6 +23,7 @@ import { captureInterims, loadInterimInput } from "./interim.js";
 import { pendingEvidence } from "./pending.js";
 import { readSentMessages, type SentMessages } from "./request.js";
 import type { StreamObservations } from "./stream-observations.js";
+import { mergeUnseen, unseenIn, type UnseenFields } from "./protobuf/unseen.js";
 
 /** Where an observed object came from: the input itself, or a file the caller passed beside it. */
 export type Origin = "input" | "--task" | "--first-task";
@@ -47,6 +48,8 @@ export interface Evidence {
   readonly interimBundles?: readonly LocatedBundle[];
   /** What the stream the observed Task was folded from showed beyond it (contract §9.28). */
   readonly streamShown?: StreamObservations;
+  /** Unknown protobuf fields inside committed content of what was observed (contract §3.1). */
+  readonly unseen?: UnseenFields;
 }
 
 /** What one JSON document holds, before the caller's observation is merged in. */
@@ -63,6 +66,7 @@ interface Held {
   /** Why an offered bundle could not be read, for the error when no bundle is found at all. */
   readonly rejected: readonly Failure[];
   readonly streamShown?: StreamObservations;
+  readonly unseen?: UnseenFields;
 }
 
 function read(value: InputValue, limits: LoadLimits): Result<Held> {
@@ -119,7 +123,13 @@ function read(value: InputValue, limits: LoadLimits): Result<Held> {
     notes,
     rejected,
     ...(c.value.shown ? { streamShown: c.value.shown } : {}),
+    ...withUnseenOf(value),
   });
+}
+
+function withUnseenOf(value: InputValue): { unseen?: UnseenFields } {
+  const unseen = unseenIn(value);
+  return unseen ? { unseen } : {};
 }
 
 function noEvidenceDetail(task: A2ATask | undefined): string {
@@ -145,6 +155,8 @@ export interface Observation {
   readonly interim?: readonly LocatedBundle[];
   /** The Messages the client sent, from a `--task` or `--first-task` capture that recorded them. */
   readonly sent?: SentMessages;
+  /** Unknown protobuf fields inside committed content of the --first-task input. */
+  readonly firstUnseen?: UnseenFields;
 }
 
 function hasSent(s: SentMessages | undefined): s is SentMessages {
@@ -258,7 +270,8 @@ export function loadCallerObservation(
     const r = loadTaskInput(firstTask.value, "first-task");
     if (!r.ok) return about("--first-task", r);
     if (observation.sent && r.value.sent) return about("--first-task", sentTwice("the --task capture"));
-    observation = { ...observation, ...r.value };
+    const unseen = unseenIn(firstTask.value);
+    observation = { ...observation, ...r.value, ...(unseen ? { firstUnseen: unseen } : {}) };
   }
   const interim: LocatedBundle[] = [];
   for (const [i, data] of interimData.entries()) {
@@ -324,6 +337,11 @@ export function loadEvidence(
   }
   const observedTask = input.observedTask ?? taskFile?.observedTask;
   const streamShown = input.observedTask ? input.streamShown : taskFile?.streamShown;
+  const unseen = mergeUnseen([
+    [undefined, input.unseen],
+    ["--task", taskFile?.unseen],
+    ["--first-task", observation.firstUnseen],
+  ]);
   const first = inputFirst ? input : observation;
   const firstOrigin: Origin | undefined = inputFirst ? "input" : observation.firstFrom;
   return ok({
@@ -332,6 +350,7 @@ export function loadEvidence(
     evidenceArtifacts: new Set([...input.evidenceArtifacts, ...(taskFile?.evidenceArtifacts ?? [])]),
     ...(observedTask ? { observedTask } : {}),
     ...(streamShown ? { streamShown } : {}),
+    ...(unseen ? { unseen } : {}),
     ...(first.firstTask ? { firstTask: first.firstTask } : {}),
     ...(first.firstMessage ? { firstMessage: first.firstMessage } : {}),
     ...(sent?.request ? { request: sent.request } : {}),

@@ -11,6 +11,7 @@ import { toJsonValue, type InputData } from "../input/data.js";
 import { loadCallerObservation, loadEvidence, type Evidence } from "../input/load.js";
 import { toInputValue } from "../input/decode.js";
 import { EvidenceContext } from "../properties/shared/context.js";
+import { unseenLines } from "../input/protobuf/unseen.js";
 import { fail, ok, type Failure, type Ok } from "../result.js";
 import { resolveTrust, type TrustConfig } from "../trust/config.js";
 import { TOOL_VERSION } from "../version.js";
@@ -130,6 +131,6 @@ export function explain(source: string, ctx: EvidenceContext, o: InspectOptions)
     keys: keysSection(ctx, { envelope: producerEnvelope, receipts, continuity }, o),
     commitments: commitmentsSection(ctx, o),
     interim: interimSection(ctx, o),
-    notes: listed(evidence.notes, o, (n) => n),
+    notes: listed([...evidence.notes, ...unseenLines(evidence.unseen)], o, (n) => n),
   };
 }

@@ -48,6 +48,9 @@
  *   stream.replaced (per replaced version)        a streamed artifact version marked lastChunk and later
  *                                                 replaced by other content: INCONCLUSIVE (§9.28); the
  *                                                 pauses a stream showed are transcript.transition's
+ *   protobuf.unknownField (per unknown field)     a gRPC input's Message, Part or Artifact carried a
+ *                                                 protobuf field the verifier does not know: INCONCLUSIVE
+ *                                                 (contract §3.1), the content it holds is not bound
  *   interim.cited                                 every supplied interim record is cited, every citation
  *                                                 well-formed (a dropped citation FAILs)
  *   interim.prefix (per cited, supplied record)   it is this Task's record at that pause: same Task, the
@@ -67,6 +70,7 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { streamShownChecks } from "./shared/stream-shown.js";
+import { unseenChecks } from "./shared/unseen.js";
 import {
   foreignIds,
   readTranscript,
@@ -111,6 +115,7 @@ export const CHECKS = checksFor([
   "parts.url",
   "parts.missing",
   "stream.replaced",
+  "protobuf.unknownField",
   "interim.cited",
   "interim.prefix",
   "interim.observed",
@@ -153,6 +158,7 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
     ...transcriptChecks(payload, task, ctx.firstTask, rules),
     ...sent,
     ...streamShownChecks(ctx.evidence.streamShown, member(payload, "transcript"), check),
+    ...unseenChecks(ctx.evidence.unseen, check),
     ...interim,
     // After the checks that compare each copy with the record: those say which copy is not committed.
     ...copiesChecks(ctx),

@@ -53,7 +53,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("many inputs", () => {
-  it("a directory is every *.json, *.ndjson and *.sse below it, in a stable order", async () => {
+  it("a directory is every *.json, *.ndjson and *.sse below it (and *.binpb, *.grpc), in a stable order", async () => {
     const root = tree();
     const r = await runCli(["verify", "--format", "json", "--trust", TRUST, root]);
     const sources = JSON.parse(r.stdout).inputs.map((i: { source: string }) => i.source);
@@ -105,7 +105,7 @@ describe("many inputs", () => {
         i.error?.message,
       ]),
     ).toEqual([
-      [empty, 2, "INPUT_UNREADABLE", `${empty}: holds no *.json, *.ndjson or *.sse file`],
+      [empty, 2, "INPUT_UNREADABLE", `${empty}: holds no *.json, *.ndjson, *.sse, *.binpb or *.grpc file`],
       [`@${blank}`, 2, "INPUT_UNREADABLE", `list ${blank}: names no input`],
       [
         `@${stdinList}`,

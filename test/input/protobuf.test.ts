@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { toInputValue } from "../../src/input/decode.js";
 import { isDecodedDocument } from "../../src/input/decoded.js";
 import { isFoldedStream } from "../../src/input/stream/fold.js";
+import { unseenIn } from "../../src/input/protobuf/unseen.js";
 import { toPlain } from "../../src/json/value.js";
 import { verify } from "../../src/verify.js";
 import { isFailedInput } from "../../src/report/model.js";
@@ -161,9 +162,17 @@ describe("strict decoding: each fault names its code, byte offset and field path
     expect([f.code, f.offset, f.path]).toEqual(["INPUT_PROTOBUF_ENUM", 15, "status.message.role"]);
   });
 
-  it("an unknown field inside a Part (content the evidence commits to)", () => {
-    const f = fault(cat(ID, status(3, len(2, agentMessage(textPart("a", vint(9, 1)))))));
-    expect([f.code, f.offset, f.path]).toEqual(["INPUT_PROTOBUF_UNKNOWN_FIELD", 21, "status.message.parts[0]"]);
+  it("a raw field given twice", () => {
+    const f = fault(cat(ID, status(3, len(2, agentMessage(cat(len(2, [1]), len(2, [2])))))));
+    // parts tag 16, len 17; the first raw 18..20; the second raw's tag at 21
+    expect([f.code, f.offset, f.path]).toEqual(["INPUT_PROTOBUF_DUPLICATE", 21, "status.message.parts[0].raw"]);
+    expect(f.detail).toMatch(/singular field raw is given twice/);
+  });
+
+  it("a varint cut off by the end of the input", () => {
+    const f = fault(cat(ID, [0x1a, 0x80]));
+    expect([f.code, f.offset, f.path]).toEqual(["INPUT_PROTOBUF_MALFORMED", 5, "status"]);
+    expect(f.detail).toMatch(/cut off/);
   });
 
   it("a bool other than 0 or 1, a Value with no kind, a non-finite number", () => {
@@ -176,6 +185,18 @@ describe("strict decoding: each fault names its code, byte offset and field path
     expect([n.code, n.path]).toEqual(["INPUT_PROTOBUF_VALUE", "metadata.k"]);
     const e = fault(cat(ID, status(3), entry([])));
     expect([e.code, e.path]).toEqual(["INPUT_PROTOBUF_VALUE", "metadata.k"]);
+  });
+});
+
+describe("an unknown field inside a Part (content the evidence commits to)", () => {
+  it("is skipped and kept apart with its byte offset and path, not a fault", () => {
+    const v = decoded(cat(ID, status(3, len(2, agentMessage(textPart("a", vint(9, 1)))))));
+    expect(toPlain((v as { value: never }).value)).toMatchObject({ status: { message: { parts: [{ text: "a" }] } } });
+    expect(unseenIn(v)).toEqual({
+      fields: [{ field: 9, wireType: "VARINT", owner: "Part", path: "status.message.parts[0]", offset: 21 }],
+      count: 1,
+    });
+    expect(unseenIn(decoded(cat(ID, status(3, len(2, agentMessage(textPart("a")))))))).toBeUndefined();
   });
 });
 
@@ -212,6 +233,30 @@ describe("gRPC stream framing", () => {
     const f = fault(cat(frame(first), frame(bad)));
     expect([f.code, f.path]).toEqual(["INPUT_PROTOBUF_ENUM", "event[2].statusUpdate.status.state"]);
     expect(f.offset).toBe(5 + first.length + 5 + 13);
+  });
+
+  it.each([
+    [
+      "a raw field given twice",
+      cat(ID, status(3, len(2, agentMessage(cat(len(2, [1]), len(2, [2])))))),
+      "INPUT_PROTOBUF_DUPLICATE",
+      21,
+    ],
+    ["a truncated varint", cat(ID, len(3, [0x08, 0x83])), "INPUT_PROTOBUF_MALFORMED", 7],
+    ["a wrong wire type", cat(ID, vint(3, 1), status(3)), "INPUT_PROTOBUF_MALFORMED", 4],
+    ["a compressed frame", cat(frame(first), frame(done, 1)), "INPUT_GRPC_COMPRESSED", 5 + first.length],
+    [
+      "a 2 GiB length prefix",
+      cat(frame(first), [0, 0x80, 0, 0, 0], done),
+      "INPUT_PROTOBUF_TOO_LARGE",
+      6 + first.length,
+    ],
+  ])("%s: verify exits 2 with the code and the byte offset", (_, bytes, code, offset) => {
+    const report = verify({ inputs: [{ source: "in.binpb", data: Uint8Array.from(bytes) }] });
+    const input = report.inputs[0];
+    if (!input || !isFailedInput(input)) throw new Error("the input verified; an input error was expected");
+    expect([input.exitCode, report.policy.exitCode, input.error.code]).toEqual([2, 2, code]);
+    expect(input.error.message).toContain(`at byte ${offset}`);
   });
 
   it("is an input error (exit 2) naming the input", () => {

@@ -10,12 +10,14 @@
  * the last, or merge), a wrong wire type, a bool other than 0 or 1, an enum number the verifier
  * does not know, a Value with no kind, a double that is not finite, a Timestamp out of range, a
  * Struct key given twice, and nesting deeper than the JSON limit are faults. Unknown fields are
- * noted and skipped, except inside committed content (Message, Part, Artifact), where they are
- * refused.
+ * noted and skipped; inside committed content (Message, Part, Artifact) they are skipped too and
+ * listed apart (`unseen`): the verifier cannot see what they carry, which makes the binding
+ * INCONCLUSIVE (contract §3.1).
  */
 import { joinPath } from "../../json/path.js";
 import { JsonNumber, newJsonObject, type JsonObject, type JsonValue } from "../../json/value.js";
 import type { EnumSpec, FieldSpec, MessageSpec } from "./schema.js";
+import { UNSEEN_CAP, type UnseenField, type UnseenFields } from "./unseen.js";
 import { ProtoFault, WIRE_I64, WIRE_LEN, WIRE_VARINT, wireTypeName, type Tag, WireReader } from "./wire.js";
 
 const NOTE_CAP = 20;
@@ -37,10 +39,14 @@ export interface Decoded {
   readonly value: JsonObject;
   /** Unknown fields skipped, one line each (capped), for the report. */
   readonly notes: string[];
+  /** Unknown fields skipped inside committed content. */
+  readonly unseen: UnseenFields;
 }
 
 class Decoder {
   readonly notes: string[] = [];
+  readonly unseen: UnseenField[] = [];
+  unseenCount = 0;
   private unknown = 0;
   constructor(
     readonly r: WireReader,
@@ -58,15 +64,19 @@ class Decoder {
   }
 
   private skipUnknown(tag: Tag, end: number, path: string, owner: string, committed: boolean): void {
-    if (committed) {
-      throw this.r.fault(
-        "INPUT_PROTOBUF_UNKNOWN_FIELD",
-        `unknown field ${tag.field} (wire type ${wireTypeName(tag.wireType)}) in ${owner}, content the evidence commits to: the verifier cannot see what it carries`,
-        path,
-        tag.at,
-      );
-    }
     this.r.skip(tag, end, path);
+    if (committed) {
+      if (++this.unseenCount <= UNSEEN_CAP) {
+        this.unseen.push({
+          field: tag.field,
+          wireType: wireTypeName(tag.wireType),
+          owner,
+          path,
+          offset: this.r.offset(tag.at),
+        });
+      }
+      return;
+    }
     this.unknown++;
     if (this.unknown <= NOTE_CAP) {
       this.notes.push(
@@ -363,7 +373,7 @@ function rfc3339(seconds: number, nanos: number): string {
 export function decodeMessage(bytes: Uint8Array, spec: MessageSpec, options: DecodeOptions): Decoded {
   const d = new Decoder(new WireReader(bytes, options.base ?? 0), options.maxDepth);
   const value = d.message(spec, bytes.length, options.path ?? "$", options.depth ?? 1, false);
-  return { value, notes: d.notes };
+  return { value, notes: d.notes, unseen: { fields: d.unseen, count: d.unseenCount } };
 }
 
 export { ProtoFault };

@@ -17,6 +17,7 @@ import { fail, ok, type Failure, type Result } from "../../result.js";
 import { DEFAULT_STREAM_LIMITS, foldStreamArray, type FoldedStream, type StreamLimits } from "../stream/fold.js";
 import { decodeMessage, ProtoFault, type Decoded } from "./decode.js";
 import { SEND_MESSAGE_RESPONSE, STREAM_RESPONSE, TASK } from "./schema.js";
+import { mergeUnseen, withUnseen, type UnseenFields } from "./unseen.js";
 
 const DECODED: unique symbol = Symbol("a2a-evidence decoded protobuf");
 
@@ -75,21 +76,23 @@ function decodeSingle(b: Uint8Array): Result<DecodedProtobuf> {
     !(response instanceof ProtoFault) && (hasMember(response.value, "task") || hasMember(response.value, "message"));
   if (isTask) {
     const t = task as Decoded;
-    return ok({
+    const decoded: DecodedProtobuf = {
       [DECODED]: true,
       form: "task",
       value: t.value,
       notes: ["input is a binary protobuf Task (gRPC GetTask answer)", ...t.notes],
-    });
+    };
+    return ok(withUnseen(decoded, t.unseen));
   }
   if (isResponse) {
     const r = response as Decoded;
-    return ok({
+    const decoded: DecodedProtobuf = {
       [DECODED]: true,
       form: "send-message-response",
       value: r.value,
       notes: ["input is a binary protobuf SendMessageResponse (gRPC SendMessage answer)", ...r.notes],
-    });
+    };
+    return ok(withUnseen(decoded, r.unseen));
   }
   if (task instanceof ProtoFault && response instanceof ProtoFault) {
     return faultFailure(task.offset >= response.offset ? task : response);
@@ -111,6 +114,7 @@ export function decodeGrpcStream(b: Uint8Array, limits: StreamLimits = DEFAULT_S
     return fail("INPUT_STREAM_TOO_LARGE", `the input is ${b.length} bytes; the limit is ${limits.maxBytes}`, "$");
   const events: JsonValue[] = [];
   const notes: string[] = [];
+  const unseen: (readonly [undefined, UnseenFields])[] = [];
   let pos = 0;
   while (pos < b.length) {
     const n = events.length + 1;
@@ -162,6 +166,7 @@ export function decodeGrpcStream(b: Uint8Array, limits: StreamLimits = DEFAULT_S
       });
       events.push(d.value);
       notes.push(...d.notes);
+      unseen.push([undefined, d.unseen]);
     } catch (e) {
       if (e instanceof ProtoFault) return faultFailure(e);
       throw e;
@@ -169,8 +174,10 @@ export function decodeGrpcStream(b: Uint8Array, limits: StreamLimits = DEFAULT_S
     pos = start + length;
   }
   const folded = foldStreamArray(events, limits, "grpc");
-  if (!folded.ok || notes.length === 0) return folded;
-  return ok({ ...folded.value, notes: [...notes, ...folded.value.notes] });
+  if (!folded.ok) return folded;
+  const stream = notes.length === 0 ? folded.value : { ...folded.value, notes: [...notes, ...folded.value.notes] };
+  const u = mergeUnseen(unseen);
+  return ok(u ? withUnseen(stream, u) : stream);
 }
 
 /** A binary input: a gRPC stream when it starts with a frame flag, else a Task or SendMessageResponse. */
