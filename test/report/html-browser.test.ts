@@ -112,7 +112,7 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
   beforeAll(async () => {
     open = await launch(true);
     strict = await launch(false);
-  }, 60000);
+  });
 
   afterAll(async () => {
     for (const c of contexts) await c.close();
@@ -149,7 +149,7 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
       expect(requested, name).toEqual([url]);
       await page.close();
     }
-  }, 120000);
+  });
 
   it("under its own CSP the style applies, with no violation reported; the screenshot is not blank; it prints", async () => {
     consoleErrors.length = 0;
@@ -185,7 +185,7 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
     expect(consoleErrors).toEqual([]);
     expect(requested).toEqual([url]);
     await page.close();
-  }, 60000);
+  });
 
   it("a page over five inputs: the FAIL row of its table of inputs is above the fold at 1280×900, and the summary line stays on screen", async () => {
     consoleErrors.length = 0;
@@ -229,7 +229,7 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
     expect(consoleErrors).toEqual([]);
     expect(requested).toEqual([url]);
     await page.close();
-  }, 60000);
+  });
 
   it("a hostile report is only text: no script, image or handler, nothing fetched even without the CSP", async () => {
     const { page, url } = await show(open, hostileReport(["continuity"]), "hostile");
@@ -258,7 +258,7 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
     );
     expect(requested).toEqual([url]);
     await page.close();
-  }, 60000);
+  });
 });
 
 /** Luminance spread and the number of distinct colours: a blank or single-colour page has neither. */
