@@ -2,8 +2,9 @@
 // Launcher: runs the bundled CLI (dist/a2a-evidence.cjs) with its V8 code cache, so the compiled
 // code comes from the cache instead of being parsed and compiled at every start. A cache that
 // does not fit this Node (another V8) is rejected by V8 and the code compiles as usual. Both files
-// are built by `npm install` / `npm ci` (the "prepare" script) or `npm run build`. CommonJS on
-// purpose: it starts without Node's ES module loader.
+// are built by `npm run build` (and by `npm pack` / `npm publish`, the "prepack" script, so the
+// package ships them and installing it runs no script). CommonJS on purpose: it starts without
+// Node's ES module loader.
 "use strict";
 const { existsSync, readFileSync } = require("node:fs");
 const { dirname, join } = require("node:path");
@@ -30,7 +31,7 @@ if (require.main !== module && !isWorker) {
 } else if (!existsSync(bundle)) {
   process.stderr.write(
     "a2a-evidence: this checkout is not built (dist/ is missing).\n" +
-      "Run `npm ci` (or `npm install`, or `npm run build`) in the package folder, then try again.\n",
+      "Run `npm run build` in the package folder (after `npm ci`), then try again.\n",
   );
   process.exitCode = 2;
 } else if (isWorker) {

@@ -16,6 +16,7 @@ import {
   type Check,
   type FailedInput,
   type InputError,
+  type InputReport,
   type PropertyName,
   type Report,
   type State,
@@ -34,6 +35,8 @@ import {
   requiredText,
 } from "./explain.js";
 import { visible } from "./untrusted.js";
+import { inputRow, summarize } from "./summary.js";
+import { EXIT_ORDER } from "../policy.js";
 
 /** The links of the chain, in the order each one commits to the previous (contract §4). */
 const CHAIN: readonly { readonly step: string; readonly what: string; readonly properties: readonly PropertyName[] }[] =
@@ -143,11 +146,35 @@ footer { margin-top: 2.5rem; padding-top: .6rem; border-top: 1px solid var(--lin
 }
 `;
 
-let csp: string | undefined;
-/** The page's Content-Security-Policy, made when a page is first rendered (not by every run that loads this module). */
-function contentSecurityPolicy(): string {
-  csp ??= `default-src 'none'; style-src 'sha256-${createHash("sha256").update(CSS).digest("base64")}'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'`;
-  return csp;
+/**
+ * What a page over several inputs adds: the sticky line with the run's exit code and counts, and
+ * the table of inputs. A page over one input has the style above alone, so it stays as it was.
+ */
+const BATCH_CSS = `
+.sticky { position: sticky; top: 0; z-index: 1; margin: 0 -1.5rem; padding: .45rem 1.5rem; background: #fff; border-bottom: 3px solid var(--line); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.sticky.exit-0 { border-bottom-color: var(--pass); }
+.sticky.exit-1, .sticky.exit-2 { border-bottom-color: var(--fail); }
+.sticky.exit-3 { border-bottom-color: var(--inconclusive); }
+section.input, section.checks, section.summary { scroll-margin-top: 3rem; }
+th.c-exit { width: 4rem; }
+th.c-level { width: 14rem; }
+th.c-input { width: 30%; }
+table.inputs tr.exit-1 td:first-child, table.inputs tr.exit-2 td:first-child { box-shadow: inset .3rem 0 var(--fail); }
+table.inputs tr.exit-3 td:first-child { box-shadow: inset .3rem 0 var(--inconclusive); }
+@media print {
+  .sticky { position: static; margin: 0; padding: .3rem 0; white-space: normal; }
+}
+`;
+
+const csp = new Map<string, string>();
+/** The page's Content-Security-Policy for its style, made when a page is first rendered (not by every run that loads this module). */
+function contentSecurityPolicy(css: string): string {
+  let policy = csp.get(css);
+  if (policy === undefined) {
+    policy = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(css).digest("base64")}'; img-src 'none'; font-src 'none'; base-uri 'none'; form-action 'none'`;
+    csp.set(css, policy);
+  }
+  return policy;
 }
 
 export function renderHtml(report: Report, _options: RenderOptions): string {
@@ -155,7 +182,10 @@ export function renderHtml(report: Report, _options: RenderOptions): string {
     report.inputs.length === 1 && report.inputs[0]
       ? `a2a-evidence report: ${report.inputs[0].source}`
       : "a2a-evidence report";
+  const batch = report.inputs.length > 1;
+  const css = batch ? CSS + BATCH_CSS : CSS;
   const body: string[] = [
+    ...(batch ? [stickySummary(report)] : []),
     `<header>`,
     `<h1>A2A Task Evidence report</h1>`,
     `<p class="lead">Every property is reported on its own; there is no overall "trusted" verdict. ${esc(report.tool.name)} ${esc(report.tool.version)}.</p>`,
@@ -165,6 +195,7 @@ export function renderHtml(report: Report, _options: RenderOptions): string {
   ];
   if (report.error)
     body.push(`<div class="banner exit-2"><strong>Nothing was verified.</strong> ${errorHtml(report.error)}</div>`);
+  if (batch) body.push(...inputsTable(report));
   report.inputs.forEach((input, i) =>
     body.push(...(isFailedInput(input) ? failedInput(input, i) : verifiedInput(input, i, report))),
   );
@@ -177,11 +208,11 @@ export function renderHtml(report: Report, _options: RenderOptions): string {
     `<html lang="en">`,
     `<head>`,
     `<meta charset="utf-8">`,
-    `<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy())}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(css))}">`,
     `<meta name="referrer" content="no-referrer">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${esc(title)}</title>`,
-    `<style>${CSS}</style>`,
+    `<style>${css}</style>`,
     `</head>`,
     `<body>`,
     ...body,
@@ -284,6 +315,53 @@ function verifiedInput(input: VerifiedInput, index: number, report: Report): str
     `</section>`,
   );
   return out;
+}
+
+/**
+ * The line that stays at the top of a page over several inputs: the run's exit code, how many
+ * inputs ended in each, and a link to the first input that decided the exit code. One line, so it
+ * never hides the heading a link scrolls to; a long name is cut on screen (whole in the table).
+ */
+function stickySummary(report: Report): string {
+  const tally = summarize(report.inputs);
+  const code = report.policy.exitCode;
+  const counts = EXIT_ORDER.map((c) => ({ c, n: tally.sourcesOf(c).total }))
+    .filter(({ n }) => n > 0)
+    .map(({ c, n }) => `exit ${c}: ${n}`);
+  const first = code === 0 ? -1 : report.inputs.findIndex((i) => i.exitCode === code);
+  const worst =
+    first < 0
+      ? ""
+      : ` · first exit ${code}: <a href="#input-${first + 1}">${esc((report.inputs[first] as InputReport).source)}</a>`;
+  return `<div class="sticky exit-${esc(String(code))}"><strong>Exit ${esc(String(code))}</strong>, the worst of ${report.inputs.length} inputs · ${counts.join(" · ")} · <a href="#inputs">all inputs</a>${worst}</div>`;
+}
+
+/** The longest reason a row of the table of inputs shows; the input's section has it whole. */
+const ROW_REASON = 240;
+
+/** A page over several inputs opens with one row per input, linked to its section. */
+function inputsTable(report: Report): string[] {
+  const rows = report.inputs.map((input, i) => {
+    const row = inputRow(input);
+    return `<tr class="input exit-${esc(String(row.exitCode))}"><td><a href="#input-${i + 1}">${esc(row.source)}</a></td><td>${esc(String(row.exitCode))}</td><td>${esc(row.achieved ?? "not verified")}</td><td class="detail">${esc(shortened(row.reason ?? exitMeaning(0), ROW_REASON))}</td></tr>`;
+  });
+  return [
+    `<section class="summary" id="inputs">`,
+    `<h2>Inputs</h2>`,
+    `<table class="inputs fixed">`,
+    `<thead><tr><th class="c-input">input</th><th class="c-exit">exit</th><th class="c-level">achieved level</th><th>first FAIL, unmet requirement or error</th></tr></thead>`,
+    `<tbody>`,
+    ...rows,
+    `</tbody>`,
+    `</table>`,
+    `</section>`,
+  ];
+}
+
+/** At most `max` characters: a longer text is cut and ends with an ellipsis. */
+function shortened(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
 }
 
 function failedInput(input: FailedInput, index: number): string[] {

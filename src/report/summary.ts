@@ -7,6 +7,7 @@
 import { PROPERTY_NAMES, STATES, isFailedInput, type InputReport, type PropertyName, type State } from "./model.js";
 import { MAX_LISTED } from "../json/diff.js";
 import { EXIT_ORDER } from "../policy.js";
+import { errorText, policyReasons } from "./explain.js";
 
 export interface Summary {
   readonly inputs: number;
@@ -56,4 +57,28 @@ export function summarize(inputs: readonly InputReport[]): Tally {
   const t = new Tally();
   for (const i of inputs) t.add(i);
   return t;
+}
+
+/** One input of a run as a summary table shows it. */
+export interface InputRow {
+  readonly source: string;
+  readonly exitCode: InputReport["exitCode"];
+  /** The achieved evidence level; null when the input was not verified. */
+  readonly achieved: string | null;
+  /**
+   * Why the exit code is not 0: the first FAIL (exit 1), the first unmet part of the policy
+   * (exit 3), or why the input was not verified. Null for exit 0.
+   */
+  readonly reason: string | null;
+}
+
+export function inputRow(input: InputReport): InputRow {
+  if (isFailedInput(input))
+    return { source: input.source, exitCode: input.exitCode, achieved: null, reason: errorText(input.error) };
+  return {
+    source: input.source,
+    exitCode: input.exitCode,
+    achieved: input.evidenceLevel.achieved,
+    reason: policyReasons(input)[0] ?? null,
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * --jobs N: worker threads verify the inputs, and the output is byte for byte what one thread
  * writes, in every streaming format, exit code included. Runs the built launcher (workers start
- * from it), so it needs dist/ (npm ci builds it).
+ * from it), so it needs dist/ (npm run build).
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { REPO_ROOT } from "../helpers/external.js";
 
 const BIN = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
 const BUILT = existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
-if (!BUILT) process.stderr.write("SKIPPED: --jobs test: dist/ is not built (npm run build; npm ci builds it)\n");
+if (!BUILT) process.stderr.write("SKIPPED: --jobs test: dist/ is not built (npm run build)\n");
 const VECTORS = join(REPO_ROOT, "vectors");
 
 function folder(): string {

@@ -179,8 +179,9 @@ describe.skipIf(!BUILT)("--jobs when -o cannot be opened", () => {
     const r = spawnSync(
       process.execPath,
       [BIN, "verify", "--jobs", "2", "--format", "json", "-o", out, "--trust", join(v, "trust.json"), input, input],
-      // A run that waits on live workers never ends: the bound only turns that into a failure.
-      { encoding: "utf8", timeout: 60_000, killSignal: "SIGKILL" },
+      // A run that waits on live workers never ends: the bound only turns that into a failure (it
+      // is no speed budget: a loaded machine may take minutes to start the workers).
+      { encoding: "utf8", timeout: 240_000, killSignal: "SIGKILL" },
     );
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);

@@ -194,7 +194,7 @@ describe("the installed launcher", () => {
   const bin = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
   const built = existsSync(join(REPO_ROOT, "dist", "cli", "main.js"));
 
-  // npm ci builds dist/ (the "prepare" script); an unbuilt checkout must say so and exit 2.
+  // `npm run build` builds dist/; an unbuilt checkout must say so and exit 2.
   it(
     built
       ? "runs the built CLI, reads standard input, and sets the exit code"

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
 
 const BUILT = existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
-if (!BUILT) process.stderr.write("SKIPPED: code cache test: dist/ is not built (npm run build; npm ci builds it)\n");
+if (!BUILT) process.stderr.write("SKIPPED: code cache test: dist/ is not built (npm run build)\n");
 
 /** Whether V8 rejects `cache` for the bundle, in a fresh process, after tuning or not. */
 function rejected(cache: string, tuned: boolean): boolean {

@@ -19,8 +19,7 @@ import { OTHER_PROFILE, capture, underProfile, widenedAt } from "../properties/h
 const BIN = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
 const DIST = join(REPO_ROOT, "dist");
 const BUILT = existsSync(join(DIST, "a2a-evidence.cjs"));
-if (!BUILT)
-  process.stderr.write("SKIPPED: launcher output test: dist/ is not built (npm run build; npm ci builds it)\n");
+if (!BUILT) process.stderr.write("SKIPPED: launcher output test: dist/ is not built (npm run build)\n");
 
 /** A clean environment: no trust file, summary file or colour taken from the caller's. */
 const env = { PATH: process.env.PATH ?? "", TMPDIR: tmpdir() };

@@ -5,7 +5,6 @@
  * project's own, so the dependencies are exactly the ones the tests ran against.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -15,7 +14,7 @@ import { REPO_ROOT } from "../helpers/external.js";
 import { PROPERTY_NAMES } from "../../src/report/model.js";
 
 const BUILT = existsSync(join(REPO_ROOT, "dist", "cli", "main.js"));
-if (!BUILT) process.stderr.write("SKIPPED: package test: dist/ is not built (npm run build; npm ci builds it)\n");
+if (!BUILT) process.stderr.write("SKIPPED: package test: dist/ is not built (npm run build)\n");
 
 // npm run from `npm test` exports its own configuration (npm_config_local_prefix names this
 // checkout, npm_package_* describe it): the install in the temporary folder must not inherit it.
@@ -44,12 +43,13 @@ describe.skipIf(!BUILT)("the npm package", () => {
   let packed: string[];
   let app: string;
   let installed: string;
+  let installOutput: string;
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), "a2a-evidence-pack-"));
     const out = join(work, "tarball");
     mkdirSync(out);
-    // dist/ is already built (CI builds before testing); --ignore-scripts keeps `prepare` from
+    // dist/ is already built (CI builds before testing); --ignore-scripts keeps `prepack` from
     // rebuilding it under the feet of tests that run the built CLI at the same time.
     const pack = run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], REPO_ROOT);
     if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
@@ -60,31 +60,14 @@ describe.skipIf(!BUILT)("the npm package", () => {
     app = join(work, "app");
     mkdirSync(app);
     const lock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as {
-      packages: Record<
-        string,
-        {
-          version?: string;
-          license?: string;
-          dependencies?: Record<string, string>;
-          bin?: unknown;
-          engines?: unknown;
-          dev?: boolean;
-        }
-      >;
+      packages: Record<string, { dev?: boolean }>;
     };
-    const root = lock.packages[""] as NonNullable<(typeof lock.packages)[string]>;
     const spec = `file:${tarball}`;
+    // The lockfile pins the package's dependencies but not the package itself: npm reads the
+    // tarball's own package.json as it adds it, as for a user's `npm install a2a-evidence`, and
+    // says so when the package has a script it would run at install time.
     const packages: Record<string, unknown> = {
       "": { name: "a2a-evidence-consumer", version: "1.0.0", dependencies: { "a2a-evidence": spec } },
-      "node_modules/a2a-evidence": {
-        version: root.version,
-        resolved: spec,
-        integrity: `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`,
-        license: root.license,
-        dependencies: root.dependencies,
-        bin: root.bin,
-        engines: root.engines,
-      },
     };
     for (const [path, entry] of Object.entries(lock.packages)) if (path !== "" && !entry.dev) packages[path] = entry;
     writeFileSync(
@@ -100,9 +83,15 @@ describe.skipIf(!BUILT)("the npm package", () => {
       join(app, "package-lock.json"),
       JSON.stringify({ name: "a2a-evidence-consumer", version: "1.0.0", lockfileVersion: 3, requires: true, packages }),
     );
-    const install = run("npm", ["ci", "--offline", "--no-audit", "--no-fund", "--no-update-notifier"], app);
+    // --foreground-scripts: a lifecycle script that ran would print its "> name@version script" header.
+    const install = run(
+      "npm",
+      ["install", "--offline", "--no-audit", "--no-fund", "--no-update-notifier", "--foreground-scripts"],
+      app,
+    );
     if (install.status !== 0)
       throw new Error(`offline install failed (is the npm cache filled by npm ci?): ${install.stderr}`);
+    installOutput = `${install.stdout}${install.stderr}`;
     installed = join(app, "node_modules", "a2a-evidence");
   }, 300_000);
 
@@ -148,6 +137,40 @@ describe.skipIf(!BUILT)("the npm package", () => {
     expect(pkg.engines.node).toBe(">=20.19");
     expect(pkg.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" });
     expect(pkg.exports["./package.json"]).toBe("./package.json");
+  });
+
+  it("installs without running a script of its own, and npm warns about none (dist/ is built when packed)", () => {
+    const pkg = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+      scripts?: Record<string, string>;
+    };
+    expect(installOutput).not.toMatch(/install-scripts|allowScripts|> a2a-evidence@/);
+    const installTime = ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"];
+    expect(Object.keys(pkg.scripts ?? {}).filter((s) => installTime.includes(s))).toEqual([]);
+    expect(pkg.scripts?.prepack).toBe("npm run build");
+    expect(existsSync(join(installed, "dist", "a2a-evidence.cjs"))).toBe(true);
+  });
+
+  it("the README's quick start for the installed package, run literally, exits 0 at each command", () => {
+    const { installed: commands, install } = quickStart();
+    // The consumer folder was installed from this package's tarball: what `npm install a2a-evidence` gives.
+    expect(install).toBe("npm install a2a-evidence");
+    expect(commands.length).toBeGreaterThanOrEqual(2);
+    for (const command of commands) {
+      const r = run("sh", ["-c", command], app);
+      expect(r.status, `${command}\n${r.stdout}${r.stderr}`).toBe(0);
+      expect(r.stderr, command).toBe("");
+    }
+    expect(commands[0]).toMatch(/^npx a2a-evidence verify /);
+  });
+
+  it("the README's quick start from a clone: install and build, then the verify command exits 0 in the checkout", () => {
+    const { clone } = quickStart();
+    const steps = clone.split(" && ");
+    expect(steps.slice(0, 2)).toEqual(["npm ci", "npm run build"]);
+    const verify = steps.slice(2).join(" && ");
+    expect(verify).toMatch(/^npx a2a-evidence verify /);
+    const r = run("sh", ["-c", verify], REPO_ROOT);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 
   it("runs from the installed package: npx a2a-evidence verify --trust <shipped trust> <shipped vector> exits 0", () => {
@@ -266,6 +289,19 @@ export { code };
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 });
+
+/** The README's quick start: the clone's one command, the installed package's install and commands. */
+function quickStart(): { clone: string; install: string; installed: string[] } {
+  const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+  const section = readme.slice(
+    readme.indexOf("## Quick start"),
+    readme.indexOf("\n## ", readme.indexOf("## Quick start") + 1),
+  );
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => (m[1] as string).trim().split("\n"));
+  const install = /From the installed package \(`([^`]+)`\)/.exec(section.replace(/\s+/g, " "));
+  if (blocks.length < 2 || install === null) throw new Error("README.md: the quick start has changed shape");
+  return { clone: (blocks[0] as string[]).join(" "), install: install[1] as string, installed: blocks[1] as string[] };
+}
 
 function listFiles(dir: string, prefix = ""): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
 
 const BUILT = existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
-if (!BUILT) process.stderr.write("SKIPPED: preload test: dist/ is not built (npm run build; npm ci builds it)\n");
+if (!BUILT) process.stderr.write("SKIPPED: preload test: dist/ is not built (npm run build)\n");
 
 const LAUNCHER = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
 const vector = (name: string, file = "input.json") => join(REPO_ROOT, "vectors", name, file);

@@ -15,9 +15,11 @@ import { renderHtml } from "../../src/report/html.js";
 import { PROPERTY_NAMES, type Report, type State } from "../../src/report/model.js";
 import { visible } from "../../src/report/untrusted.js";
 import {
+  BATCH_SOURCES,
   HOSTILE,
   PLAIN,
   VECTOR_NAMES,
+  batchReport,
   expectedOf,
   hostileReport,
   label,
@@ -40,6 +42,7 @@ declare function getComputedStyle(e: unknown): {
   readonly backgroundColor: string;
   readonly color: string;
   readonly visibility: string;
+  readonly position: string;
 };
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -109,7 +112,7 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
   beforeAll(async () => {
     open = await launch(true);
     strict = await launch(false);
-  }, 60000);
+  });
 
   afterAll(async () => {
     for (const c of contexts) await c.close();
@@ -146,7 +149,7 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
       expect(requested, name).toEqual([url]);
       await page.close();
     }
-  }, 120000);
+  });
 
   it("under its own CSP the style applies, with no violation reported; the screenshot is not blank; it prints", async () => {
     consoleErrors.length = 0;
@@ -182,7 +185,51 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
     expect(consoleErrors).toEqual([]);
     expect(requested).toEqual([url]);
     await page.close();
-  }, 60000);
+  });
+
+  it("a page over five inputs: the FAIL row of its table of inputs is above the fold at 1280×900, and the summary line stays on screen", async () => {
+    consoleErrors.length = 0;
+    const { page, url } = await show(strict, batchReport(), "batch");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const failRow = page.locator("table.inputs tr.exit-1");
+    expect(await failRow.count()).toBe(1);
+    expect(await failRow.locator("a").innerText()).toBe(BATCH_SOURCES[4]);
+    const box = await failRow.boundingBox();
+    expect(box).not.toBeNull();
+    const { x, y, width, height } = box as { x: number; y: number; width: number; height: number };
+    expect(height).toBeGreaterThan(0);
+    expect(x).toBeGreaterThanOrEqual(0);
+    expect(x + width).toBeLessThanOrEqual(1280);
+    expect(y).toBeGreaterThanOrEqual(0);
+    expect(y + height).toBeLessThanOrEqual(900);
+    // Far below it, the FAIL's own section: the table is what puts it in view.
+    const section = (await page.locator("#input-5").boundingBox()) as { y: number };
+    expect(section.y).toBeGreaterThan(900);
+    // The page's own style applies under its CSP: the summary line is sticky.
+    const sticky = page.locator("div.sticky");
+    expect(await sticky.evaluate((e) => getComputedStyle(e).position)).toBe("sticky");
+    expect(await sticky.innerText()).toMatch(
+      /^Exit 1, the worst of 5 inputs · exit 1: 1 · exit 2: 1 · exit 3: 2 · exit 0: 1 · all inputs · first exit 1: /,
+    );
+
+    const png = PNG.sync.read(await page.screenshot());
+    expect([png.width, png.height]).toEqual([1280, 900]);
+    const { stddev, colours } = pixelStats(png);
+    expect(stddev).toBeGreaterThan(20);
+    expect(colours).toBeGreaterThan(50);
+
+    // Following the row's link scrolls to the FAIL's section; the summary line is still at the top.
+    await failRow.locator("a").click();
+    expect(page.url()).toBe(`${url}#input-5`);
+    const scrolled = (await sticky.boundingBox()) as { y: number; height: number };
+    expect(scrolled.y).toBe(0);
+    const heading = (await page.locator("#input-5 h2").boundingBox()) as { y: number; height: number };
+    expect(heading.y).toBeGreaterThanOrEqual(scrolled.height);
+    expect(heading.y + heading.height).toBeLessThanOrEqual(900);
+    expect(consoleErrors).toEqual([]);
+    expect(requested).toEqual([url]);
+    await page.close();
+  });
 
   it("a hostile report is only text: no script, image or handler, nothing fetched even without the CSP", async () => {
     const { page, url } = await show(open, hostileReport(["continuity"]), "hostile");
@@ -202,12 +249,16 @@ describe.skipIf(!HAS_CHROMIUM)("html: in headless Chromium", () => {
       `<script>alert(1)</script></style></title><img src=x onerror=alert(1)>" onmouseover="alert(2)'`,
     );
     // A heading collapses white space, as HTML does.
-    expect(await page.locator("h2").first().innerText()).toBe(
+    expect(await page.locator("#input-1 h2").innerText()).toBe(
+      `task${visible(HOSTILE, "\t\n").replace(/\s+/g, " ")}.json`,
+    );
+    // So does the table of inputs, whose link is the same text.
+    expect(await page.locator('table.inputs a[href="#input-1"]').innerText()).toBe(
       `task${visible(HOSTILE, "\t\n").replace(/\s+/g, " ")}.json`,
     );
     expect(requested).toEqual([url]);
     await page.close();
-  }, 60000);
+  });
 });
 
 /** Luminance spread and the number of distinct colours: a blank or single-colour page has neither. */

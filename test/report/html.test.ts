@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import { renderHtml } from "../../src/report/html.js";
 import { PROPERTY_NAMES } from "../../src/report/model.js";
 import {
+  BATCH_SOURCES,
   PENDING_VECTOR_NAMES,
   PLAIN,
   VERBOSE,
+  batchReport,
   eachVector,
   hostileReport,
   mixedReport,
@@ -153,5 +155,73 @@ describe("html: hostile strings", () => {
 
   it("shows the operator a check carries", () => {
     expect(html).toContain("<div>operator <strong>&lt;script&gt;");
+  });
+});
+
+describe("html: a page over several inputs", () => {
+  const report = batchReport();
+  const html = renderHtml(report, PLAIN);
+  const rows = [
+    ...html.matchAll(
+      /<tr class="input exit-(\d)"><td><a href="#(input-\d+)">([^<]*)<\/a><\/td><td>(\d)<\/td><td>([^<]*)<\/td><td class="detail">([^<]*)<\/td><\/tr>/g,
+    ),
+  ];
+
+  it("opens with a table of its inputs: name, exit, achieved level and the first reason, each linked to its section", () => {
+    assertSelfContained(html);
+    expect(report.policy.exitCode).toBe(1);
+    expect(rows.map((m) => [m[2], m[3], m[4], m[5]])).toEqual([
+      ["input-1", BATCH_SOURCES[0], "0", "EXTERNALLY_REGISTERED"],
+      ["input-2", BATCH_SOURCES[1], "3", "not verified"],
+      ["input-3", BATCH_SOURCES[2], "3", "SIGNED_RECORD"],
+      ["input-4", "notes.json", "2", "not verified"],
+      ["input-5", BATCH_SOURCES[4], "1", "NONE"],
+    ]);
+    expect(rows.map((m) => m[1])).toEqual(["0", "3", "3", "2", "1"]);
+    const reasons = rows.map((m) => m[6]);
+    expect(reasons[0]).toBe("the policy holds");
+    expect(reasons[1]).toMatch(/^INPUT_EVIDENCE_PENDING: /);
+    expect(reasons[2]).toBe(
+      "evidence level SIGNED_RECORD is below EXTERNALLY_REGISTERED (the negotiated minimumEvidence)",
+    );
+    expect(reasons[3]).toMatch(/^INPUT_UNKNOWN_SHAPE: /);
+    expect(reasons[4]).toMatch(/^producerSignature FAIL: producer envelope does not verify /);
+    for (const m of rows) expect(html).toContain(`<section class="input" id="${m[2]}">`);
+    // The table comes before every input's section.
+    expect(html.indexOf('<section class="summary" id="inputs">')).toBeLessThan(html.indexOf('id="input-1"'));
+  });
+
+  it("a sticky line gives the run's exit code, the count of each exit code and the first input that decided it", () => {
+    const sticky = /<div class="sticky exit-1">(.*?)<\/div>/.exec(html)?.[1];
+    expect(sticky).toBe(
+      `<strong>Exit 1</strong>, the worst of 5 inputs · exit 1: 1 · exit 2: 1 · exit 3: 2 · exit 0: 1 · <a href="#inputs">all inputs</a> · first exit 1: <a href="#input-5">${BATCH_SOURCES[4]}</a>`,
+    );
+    expect(html.indexOf('<div class="sticky')).toBeLessThan(html.indexOf("<header>"));
+    expect(html).toMatch(/\.sticky \{ position: sticky; top: 0;/);
+  });
+
+  it("a long reason is cut in the table and whole in the input's section", () => {
+    const long = "x".repeat(1000);
+    const cut = renderHtml(
+      {
+        ...report,
+        inputs: report.inputs.map((i) => ("error" in i ? { ...i, error: { ...i.error, message: long } } : i)),
+      },
+      PLAIN,
+    );
+    const cell = /<tr class="input exit-2">.*?<td class="detail">([^<]*)<\/td>/.exec(cut)?.[1] ?? "";
+    expect([...cell]).toHaveLength(240);
+    expect(cell.endsWith("x…")).toBe(true);
+    expect(cut).toContain(long);
+  });
+
+  it("a page over one input has neither, and its style is the one-input style", () => {
+    const one = renderHtml(vectorReport("valid-minimal"), PLAIN);
+    expect(one).not.toContain('class="sticky');
+    expect(one).not.toContain('class="summary"');
+    expect(one).not.toContain(".sticky");
+    const css = (page: string) => /<style>([\s\S]*)<\/style>/.exec(page)?.[1] ?? "";
+    expect(css(html).startsWith(css(one))).toBe(true);
+    expect(css(one)).toBe(css(renderHtml(vectorReport("neg-taskBinding-task-id"), PLAIN)));
   });
 });

@@ -81,6 +81,28 @@ export function mixedReport(): Report {
 }
 
 /** An invalid trust file: nothing is verified and the report carries only `error`. */
+/**
+ * Five inputs in one run, under valid-minimal's trust file: a PASS, a Task that has not ended, an
+ * input whose producer the trust file does not pin, a file that is not evidence, and last a
+ * bundle whose signature was tampered with. Exit 1.
+ */
+export const BATCH_SOURCES = [
+  vectorSource("valid-minimal"),
+  vectorSource("pending-input-required-never-resumed"),
+  vectorSource("valid-rich"),
+  "notes.json",
+  vectorSource("neg-producerSignature-signature-byte"),
+] as const;
+
+export function batchReport(): Report {
+  const data = (source: string) =>
+    source === "notes.json" ? '{"hello": "not evidence"}' : vectorInput(join(VECTORS, source.split("/")[1] as string));
+  return verify({
+    inputs: BATCH_SOURCES.map((source) => ({ source, data: data(source) })),
+    trust: vectorFile("valid-minimal", "trust.json"),
+  });
+}
+
 export function trustErrorReport(): Report {
   return verify({
     inputs: [{ source: "vectors/valid-minimal/input.json", data: vectorFile("valid-minimal", "input.json") }],
