@@ -3,7 +3,8 @@
  * 127.0.0.1; each kind is sent over gRPC (SendMessage, non-blocking; a kind that pauses is answered
  * with its resuming Message), `fetch --binding grpc` saves the terminal Task, and the built CLI
  * verifies four forms of that one Task — the JSON-RPC GetTask body, the REST GetTask body, the
- * binary Task `fetch` saved, and the gRPC stream of the same kind sent with SendStreamingMessage —
+ * binary Task `fetch` saved, and the gRPC stream of the same kind sent with SendStreamingMessage
+ * (for a kind that pauses, the resuming Message's stream, with the first stream as its first Task) —
  * each with the row's property states and one evidenceId per Task across the bindings.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -105,20 +106,24 @@ for (const [kind, expected] of Object.entries(KIND_EXPECTATIONS)) {
         const input = verified(report);
         expect(lifecycleChecks(input).filter((l) => l.startsWith("interim."))).toEqual(INTERIM_PASSES);
       });
-    } else {
-      it("its gRPC stream (SendStreamingMessage) verifies as the same Task fetched over gRPC and JSON-RPC does", async () => {
-        const { taskId, stream } = await streamGrpcTask(live().raw, kind);
-        const streamFile = tempFile("stream.grpc", stream);
-        const streamed = cli([streamFile]);
-        expect(streamed.status).toBe(expected.exitCode);
-        const [overStream] = expectEach(streamed.report, expected, 1);
-        expect(overStream?.shape).toBe("stream");
-        const binary = await fetchGrpc(taskId);
-        const jsonRpc = tempFile("task.json", await jsonGetTask("jsonrpc", taskId));
-        const got = cli([binary, jsonRpc], ["--first-task", streamFile]);
-        const ids = expectEach(got.report, expected, 2).map((i) => i.evidenceId);
-        expect(ids).toEqual([overStream?.evidenceId, overStream?.evidenceId]);
-      });
     }
+
+    it("its gRPC stream (SendStreamingMessage) verifies as the same Task fetched over gRPC and JSON-RPC does", async () => {
+      const { taskId, stream, resumed } = await streamGrpcTask(live().raw, kind);
+      expect(resumed !== undefined).toBe(PAUSES.has(kind));
+      const streamFile = tempFile("stream.grpc", stream);
+      // A Task that paused: the resumption stream carries it to its end, the first stream its first Task.
+      const streamed = resumed
+        ? cli([tempFile("resumed.grpc", resumed)], ["--first-task", streamFile])
+        : cli([streamFile]);
+      expect(streamed.status).toBe(expected.exitCode);
+      const [overStream] = expectEach(streamed.report, expected, 1);
+      expect(overStream?.shape).toBe("stream");
+      const binary = await fetchGrpc(taskId);
+      const jsonRpc = tempFile("task.json", await jsonGetTask("jsonrpc", taskId));
+      const got = cli([binary, jsonRpc], ["--first-task", streamFile]);
+      const ids = expectEach(got.report, expected, 2).map((i) => i.evidenceId);
+      expect(ids).toEqual([overStream?.evidenceId, overStream?.evidenceId]);
+    });
   });
 }

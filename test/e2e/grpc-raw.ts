@@ -138,15 +138,31 @@ export async function runGrpcTask(
   return { taskId: id, sendResponse, finalTask: await raw.poll(id), pausedTask: settled };
 }
 
-/** SendStreamingMessage for one kind: the whole stream, framed; the Task id from its first message. */
-export async function streamGrpcTask(raw: RawGrpc, kind: string): Promise<{ taskId: string; stream: Buffer }> {
+/** The Task a gRPC stream's first message carries. */
+function firstStreamedTask(stream: Buffer) {
+  const first = A2AService.sendStreamingMessage.responseDeserialize(stream.subarray(5, 5 + stream.readUInt32BE(1)));
+  if (first.payload?.$case !== "task") throw new Error("the stream did not start with a Task");
+  return first.payload.value;
+}
+
+/**
+ * SendStreamingMessage for one kind: the whole stream, framed; the Task id from its first message.
+ * A kind that pauses ends its first stream waiting for input: the resuming Message is streamed
+ * too (`resumed`, whose first message is the stored Task with that Message appended).
+ */
+export async function streamGrpcTask(
+  raw: RawGrpc,
+  kind: string,
+): Promise<{ taskId: string; stream: Buffer; resumed?: Buffer }> {
   const stream = await raw.serverStream(
     "SendStreamingMessage",
     requestBytes(sendRequest(kind, "seal this grpc stream"), false),
   );
-  const first = A2AService.sendStreamingMessage.responseDeserialize(stream.subarray(5, 5 + stream.readUInt32BE(1)));
-  if (first.payload?.$case !== "task") throw new Error("the stream did not start with a Task");
-  return { taskId: first.payload.value.id, stream };
+  const task = firstStreamedTask(stream);
+  const paused = A2AService.getTask.responseDeserialize(await raw.poll(task.id, true));
+  if (paused.status?.state !== INPUT_REQUIRED) return { taskId: task.id, stream };
+  const resume = requestBytes(resumeRequest(kind, { id: task.id, contextId: paused.contextId }), false);
+  return { taskId: task.id, stream, resumed: await raw.serverStream("SendStreamingMessage", resume) };
 }
 
 /** The live server with its gRPC service, and a raw client of it, for the file's tests. */
