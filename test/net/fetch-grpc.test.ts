@@ -137,6 +137,23 @@ describe("fetch --binding grpc, answers a gRPC client must not take", () => {
   }
 });
 
+describe("fetch --binding grpc, a server that never answers", () => {
+  it("is NET_TIMEOUT after --timeout, one line, exit 2, nothing written", async () => {
+    const server = createServer();
+    server.on("stream", () => {}); // takes the call, never answers
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const file = outFile();
+    const r = await fetchCli(["--url", url, "--binding", "grpc", "--task-id", "t-1", "--timeout", "200", "-o", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^a2a-evidence: fetch: NET_TIMEOUT: no complete answer from 127\.0\.0\.1:\d+ within 200 ms\n$/,
+    );
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
 describe("fetch --binding grpc, a good answer", () => {
   it("GetTask: the message saved byte for byte; the metadata sent, credentials redacted in the sidecar", async () => {
     const message = task("t-1");
