@@ -11,6 +11,7 @@ import { vectorLogId, vectorTransparencyUrl } from "./vector-log.js";
 import { DEFAULT_TS_URL } from "./options.js";
 import { isStreamVector, renderStreamInput } from "./vectors-stream.js";
 import { isGrpcVector, renderGrpcInput } from "./vectors-grpc.js";
+import { isBindingVector, renderBindingFiles } from "./vectors-binding.js";
 
 /** Text files, and the binary input of a gRPC vector. */
 export type VectorFiles = ReadonlyMap<string, string | Uint8Array>;
@@ -56,17 +57,21 @@ export function renderVector(given: VectorDefinition): VectorFiles {
   const def = withOwnLog(given);
   // A Task that has not ended is what GetTask shows while it waits: no terminal exchange.
   const exchange = def.options.envelope === "paused" ? buildPausedExchange(def.options) : buildExchange(def.options);
+  const trustAndExpected = [
+    [`${def.name}/trust.json`, jsonText(exchange.trust, { sortKeys: false })],
+    [`${def.name}/expected.json`, expectedJson(def)],
+  ] as const;
+  if (isBindingVector(def)) {
+    const files = renderBindingFiles(def.binding, exchange as Exchange);
+    return new Map([...files.map(([name, data]) => [`${def.name}/${name}`, data] as const), ...trustAndExpected]);
+  }
   const [inputName, inputText] = isGrpcVector(def)
     ? renderGrpcInput(def, exchange as Exchange)
     : isStreamVector(def)
       ? renderStreamInput(def, exchange as Exchange, def.options.jsonRpcId ?? 1)
       : // The Task JSON is written the way the reference's Python emitter wrote its vector files.
         ["input.json", jsonText(exchange.input)];
-  return new Map([
-    [`${def.name}/${inputName}`, inputText],
-    [`${def.name}/trust.json`, jsonText(exchange.trust, { sortKeys: false })],
-    [`${def.name}/expected.json`, expectedJson(def)],
-  ]);
+  return new Map([[`${def.name}/${inputName}`, inputText], ...trustAndExpected]);
 }
 
 /** The exit code, the level and the properties whose state differs from the honest baseline. */
@@ -116,8 +121,10 @@ export function renderReadme(
     "",
     "`exitCode` is for `a2a-evidence verify --trust trust.json [args…] input.*`; without `args.json` that is the",
     "default policy (docs/exit-codes.md: the level reaches the negotiated minimum, else SIGNED_RECORD, and",
-    "identityAuthorityBinding and taskBinding PASS). None of the vectors below has an `args.json`: everything",
-    "observed is in the input.",
+    "identityAuthorityBinding and taskBinding PASS). Only the `valid-binding-*` vectors have an `args.json`: it",
+    "names the first Task (`first.json` or `first.binpb`, SendMessage's answer in that binding's form); in every",
+    "other vector everything observed is in the input. The four `valid-binding-*` vectors are one Task, sealed",
+    "once, as each A2A binding carries it (JSON-RPC, REST, gRPC, gRPC stream): one evidenceId, one report.",
     "",
     "## The vectors",
     "",

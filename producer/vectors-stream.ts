@@ -47,7 +47,7 @@ export function renderStreamInput(
 }
 
 /** A user request, an agent reply the stream reports in a status update, and a three-part artifact sent in chunks. */
-const STREAM_BASE: ExchangeOptions = {
+export const STREAM_BASE: ExchangeOptions = {
   taskId: uuidFromLabel("stream task"),
   contextId: uuidFromLabel("stream context"),
   transcript: [

@@ -18,6 +18,7 @@ import type { ExchangeOptions } from "./options.js";
 import { PEAC_VECTORS } from "./vectors-peac.js";
 import { STREAM_VECTORS } from "./vectors-stream.js";
 import { grpcTwins } from "./vectors-grpc.js";
+import { BINDING_VECTORS } from "./vectors-binding.js";
 import { CONTINUITY_VECTORS } from "./vectors-continuity.js";
 import { LIFECYCLE_NOTES, LIFECYCLE_VECTORS } from "./vectors-lifecycle.js";
 
@@ -413,4 +414,4 @@ const JSON_VECTORS: readonly VectorDefinition[] = [
   ...LIFECYCLE_VECTORS,
 ];
 
-export const VECTORS: readonly VectorDefinition[] = [...JSON_VECTORS, ...grpcTwins(JSON_VECTORS)];
+export const VECTORS: readonly VectorDefinition[] = [...JSON_VECTORS, ...grpcTwins(JSON_VECTORS), ...BINDING_VECTORS];

@@ -1,6 +1,8 @@
 /**
  * A relying-party gate inside an `@a2a-js/sdk` client: a CallInterceptor (a2a-js-sdk.md §3.4,
- * §6.3) that makes the client *require* evidence instead of hoping for it.
+ * §6.3) that makes the client *require* evidence instead of hoping for it. It sees the SDK's calls,
+ * not a transport's, so it works alike over the JSON-RPC, HTTP+JSON and gRPC client transports
+ * (over gRPC the header it adds is the `a2a-extensions` metadata key).
  *
  *   before sendMessage / sendMessageStream
  *     - puts the requirement in `message.metadata[<EXT>]`, the URI in `message.extensions`, and
@@ -32,9 +34,9 @@
  * wire. It rebuilds wire JSON with the SDK's own `Task.toJSON`: raw evidence bytes are exact, so
  * every digest over the bundle is sound, but number lexemes in metadata, non-canonical base64,
  * unknown fields, empty fields and a second oneof member have been normalised away by the SDK's
- * parser — the gate cannot see those attacks; `verify` on a byte-exact capture (`fetch`, or a
- * tapping `fetchImpl`) can. A stream's terminal event is a status update, not a Task: the
- * verdict comes from a gated `getTask` of that Task.
+ * parser — the gate cannot see those attacks; `verify` on a byte-exact capture (`fetch` on any
+ * binding, or a tapping `fetchImpl`) can. A stream's terminal event is a status update, not a
+ * Task: the verdict comes from a gated `getTask` of that Task.
  */
 import type { AfterArgs, BeforeArgs, CallInterceptor } from "@a2a-js/sdk/client";
 import { Message as MessageCodec, Task as TaskCodec, type Task as SdkTask } from "@a2a-js/sdk";

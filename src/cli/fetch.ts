@@ -2,12 +2,15 @@
  * `a2a-evidence fetch`: the only networked command. It saves what a live A2A server returns, as
  * the exact bytes received, for `verify` to judge offline:
  *
- *   - GetTask (`--task-id`): the raw response body (a JSON-RPC envelope, or the REST Task);
+ *   - GetTask (`--task-id`): the raw response body (a JSON-RPC envelope, or the REST Task; over
+ *     gRPC, the binary Task message);
  *   - send mode (`--send --text`): SendMessage, non-blocking, with the caller's evidence
  *     requirement; the first Task is recorded (only it shows the acceptance — GetTask never does),
  *     GetTask is polled a bounded number of times to a terminal state, and the capture
  *     `{"request": …, "firstTask": …, "finalTask": …}` is written: the Message as sent, then the
- *     two responses' own bytes. A Task whose copy of that Message is another Message (a weaker
+ *     two responses' own bytes (over gRPC, their ProtoJSON as the verifier reads them, with the
+ *     binary answers saved beside it as `<file>.first.binpb` and `<file>.final.binpb`). A Task
+ *     whose copy of that Message is another Message (a weaker
  *     requirement, another request) is saved all the same, reported, and exits 1.
  *
  * Beside the output, `<file>.fetch.json` records each exchange: URL, binding, headers sent
@@ -34,6 +37,10 @@ import {
   type ExchangeRecord,
 } from "../net/a2a.js";
 import { taskCopyDifference } from "../net/request-copy.js";
+import { getTaskGrpc, readProto, sendMessageGrpc } from "../net/a2a-grpc.js";
+import { messageBytes } from "../net/proto-write.js";
+import { protoJsonText } from "../net/proto-json.js";
+import { MESSAGE } from "../input/protobuf/schema.js";
 import { TOOL_VERSION } from "../version.js";
 import { printable } from "../util/printable.js";
 import { onlyOnce, overwriteMessage, readFileAt, wrapHelp, type CliIo, type CommandContext } from "./io.js";
@@ -66,9 +73,10 @@ export interface FetchDeps extends HttpDeps {
   readonly messageId?: () => string;
 }
 
-const BINDINGS: Record<string, Binding> = { jsonrpc: "jsonrpc", rest: "rest" };
-/** Agent Card protocolBinding names (a2a-wire.md §2) for the two bindings fetch speaks. */
-const CARD_BINDINGS: Record<string, Binding> = { JSONRPC: "jsonrpc", "HTTP+JSON": "rest" };
+const BINDINGS: Record<string, Binding> = { jsonrpc: "jsonrpc", rest: "rest", grpc: "grpc" };
+/** Agent Card protocolBinding names (a2a-wire.md §2) for the three bindings fetch speaks. */
+const CARD_BINDINGS: Record<string, Binding> = { JSONRPC: "jsonrpc", "HTTP+JSON": "rest", GRPC: "grpc" };
+const CARD_NAMES: Record<Binding, string> = { jsonrpc: "JSONRPC", rest: "HTTP+JSON", grpc: "GRPC" };
 const MAX_POLLS = 1000;
 
 class FetchUsage extends Error {}
@@ -107,7 +115,22 @@ function parseHeaders(list: readonly string[]): Record<string, string> {
   return out;
 }
 
-/** The interface to call, from the Agent Card: the first v1.x JSONRPC or HTTP+JSON entry (the card's order is its preference). */
+/**
+ * A gRPC target: `http://host:port` (cleartext HTTP/2), `https://host:port`, or a bare `host:port`
+ * as Agent Cards list gRPC interfaces (TLS). The gRPC method path is fixed, so no path is allowed.
+ */
+function parseGrpcTarget(text: string, where: string): URL {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  const url = parseUrl(withScheme, where);
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "")
+    throw new FetchUsage(`${where}: a gRPC target is host:port (or http://host:port for cleartext), not "${text}"`);
+  return url;
+}
+
+const target = (text: string, binding: Binding, where: string) =>
+  binding === "grpc" ? parseGrpcTarget(text, where) : parseUrl(text, where);
+
+/** The interface to call, from the Agent Card: the first v1.x JSONRPC, HTTP+JSON or GRPC entry (the card's order is its preference). */
 async function endpointFromCard(path: string, binding: Binding | undefined): Promise<Endpoint> {
   const read = await readInput(path);
   if (!read.ok) throw new FetchUsage(`--card: ${read.message}`);
@@ -134,27 +157,29 @@ async function endpointFromCard(path: string, binding: Binding | undefined): Pro
       continue;
     const tenant = member(entry, "tenant");
     return {
-      url: parseUrl(url, `--card supportedInterfaces[${i}].url`),
+      url: target(url, kind, `--card supportedInterfaces[${i}].url`),
       binding: kind,
       ...(typeof tenant === "string" && tenant !== "" ? { tenant } : {}),
     };
   }
   throw new FetchUsage(
-    `--card: ${path} lists no A2A 1.x ${binding === "rest" ? "HTTP+JSON" : binding === "jsonrpc" ? "JSONRPC" : "JSONRPC or HTTP+JSON"} interface`,
+    `--card: ${path} lists no A2A 1.x ${binding ? CARD_NAMES[binding] : "JSONRPC, HTTP+JSON or GRPC"} interface`,
   );
 }
 
 async function resolveEndpoint(flags: FetchFlags): Promise<Endpoint> {
   const binding = flags.binding === undefined ? undefined : BINDINGS[flags.binding];
   if (flags.binding !== undefined && !binding)
-    throw new FetchUsage(`--binding: expected jsonrpc or rest, got "${flags.binding}"`);
+    throw new FetchUsage(`--binding: expected jsonrpc, rest or grpc, got "${flags.binding}"`);
   if (flags.card !== undefined && flags.url !== undefined) throw new FetchUsage("give --url or --card, not both");
   const ep = flags.card !== undefined ? await endpointFromCard(flags.card, binding) : undefined;
   if (ep) return flags.tenant !== undefined ? { ...ep, tenant: flags.tenant } : ep;
   if (flags.url === undefined)
-    throw new FetchUsage("give the server: --url <interface URL> --binding jsonrpc|rest, or --card <Agent Card file>");
-  if (!binding) throw new FetchUsage("--url needs --binding jsonrpc|rest");
-  return { url: parseUrl(flags.url, "--url"), binding, ...(flags.tenant ? { tenant: flags.tenant } : {}) };
+    throw new FetchUsage(
+      "give the server: --url <interface URL> --binding jsonrpc|rest|grpc, or --card <Agent Card file>",
+    );
+  if (!binding) throw new FetchUsage("--url needs --binding jsonrpc|rest|grpc");
+  return { url: target(flags.url, binding, "--url"), binding, ...(flags.tenant ? { tenant: flags.tenant } : {}) };
 }
 
 function requirementMessage(flags: FetchFlags, messageId: string): JsonObject {
@@ -188,6 +213,17 @@ interface Saved {
   readonly polls?: number;
   /** Where the server's copy of the Message sent differs from it (send mode): saved, then exit 1. */
   readonly mismatch?: string;
+  /** gRPC send mode: each answer's exact protobuf bytes, written beside the capture (suffix → bytes). */
+  readonly raw?: Readonly<Partial<Record<RawSuffix, Uint8Array>>>;
+}
+
+/** The files beside a gRPC capture: SendMessage's and the terminal GetTask's answers, exactly as sent. */
+const RAW_SUFFIXES = { firstTask: ".first.binpb", finalTask: ".final.binpb" } as const;
+type RawSuffix = keyof typeof RAW_SUFFIXES;
+
+/** GetTask and SendMessage on the endpoint's binding. */
+function callsFor(ep: Endpoint): { getTask: typeof getTask; sendMessage: typeof sendMessage } {
+  return ep.binding === "grpc" ? { getTask: getTaskGrpc, sendMessage: sendMessageGrpc } : { getTask, sendMessage };
 }
 
 async function fetchOnce(
@@ -196,7 +232,7 @@ async function fetchOnce(
   ctx: CallContext,
   historyLength: number | undefined,
 ): Promise<Result<Saved>> {
-  const r = await getTask(ep, taskId, ctx, historyLength !== undefined ? { historyLength } : {});
+  const r = await callsFor(ep).getTask(ep, taskId, ctx, historyLength !== undefined ? { historyLength } : {});
   if (!r.ok) return r;
   return ok({
     bytes: r.value.body,
@@ -208,20 +244,69 @@ async function fetchOnce(
 const enc = new TextEncoder();
 
 /**
- * `{"request":<sent>,"firstTask":<bytes>,"finalTask":<bytes>}`: the Message as sent, then the
- * responses' own bytes (a Message reply stands as firstTask).
+ * A capture member: over JSON-RPC and REST the response's own bytes; over gRPC, whose answers are
+ * protobuf, the ProtoJSON the verifier's strict protobuf reader gives for them (the raw bundle
+ * bytes as carried; the binary answers themselves are saved beside the capture).
  */
-function captureBytes(request: Uint8Array, first: CallResult, final: CallResult | undefined): Uint8Array {
-  const parts: Uint8Array[] = [enc.encode('{"request":'), request, enc.encode(',"firstTask":'), first.payload.bytes];
-  if (final) parts.push(enc.encode(',"finalTask":'), final.payload.bytes);
+function memberBytes(binding: Binding, answer: CallResult): Uint8Array {
+  return binding === "grpc" ? enc.encode(protoJsonText(answer.payload.value)) : answer.payload.bytes;
+}
+
+/**
+ * `{"request":<sent>,"firstTask":<bytes>,"finalTask":<bytes>}`: the Message as sent, then the
+ * responses (a Message reply stands as firstTask).
+ */
+function captureBytes(
+  binding: Binding,
+  request: Uint8Array,
+  first: CallResult,
+  final: CallResult | undefined,
+): Uint8Array {
+  const parts: Uint8Array[] = [
+    enc.encode('{"request":'),
+    request,
+    enc.encode(',"firstTask":'),
+    memberBytes(binding, first),
+  ];
+  if (final) parts.push(enc.encode(',"finalTask":'), memberBytes(binding, final));
   parts.push(enc.encode("}\n"));
   return new Uint8Array(Buffer.concat(parts));
+}
+
+/**
+ * The Message as it goes on the wire, and its text for the capture's `request`: the JSON body's
+ * own text, or over gRPC the Message's protobuf bytes read back by the strict reader, so the
+ * request recorded is the one the server received.
+ */
+function sentRequest(binding: Binding, message: JsonObject): { text: Uint8Array; value: JsonObject } {
+  let text = enc.encode(JSON.stringify(message));
+  if (binding === "grpc") {
+    const read = readProto(messageBytes(message), MESSAGE, "the Message fetch sends");
+    if (!read.ok) throw new Error(read.detail);
+    text = enc.encode(protoJsonText(read.value));
+  }
+  const sent = parseStrictJson(text);
+  if (!sent.ok || !isJsonObject(sent.value)) throw new Error("the Message fetch builds is not strict JSON");
+  return { text, value: sent.value };
 }
 
 /** What differs between the Message sent and the Task's copy of it, as one line; undefined when they agree. */
 function copyMismatch(which: string, sent: JsonObject, answer: CallResult, historyCut: boolean): string | undefined {
   const d = taskCopyDifference(sent, answer.payload.value, { historyCut });
   return d && `${which}'s copy of the Message sent (${d.at}) is not that Message: ${d.detail}`;
+}
+
+/** The saved exchange: the capture, and over gRPC the answers' exact bytes beside it. */
+function savedCapture(
+  ep: Endpoint,
+  request: Uint8Array,
+  first: CallResult,
+  final: CallResult | undefined,
+  rest: Omit<Saved, "bytes" | "raw">,
+): Saved {
+  const raw =
+    ep.binding === "grpc" ? { firstTask: first.body, ...(final ? { finalTask: final.body } : {}) } : undefined;
+  return { ...rest, bytes: captureBytes(ep.binding, request, first, final), ...(raw ? { raw } : {}) };
 }
 
 async function sendAndPoll(
@@ -232,40 +317,40 @@ async function sendAndPoll(
   historyLength: number | undefined,
 ): Promise<Result<Saved>> {
   const message = requirementMessage(flags, (deps.messageId ?? randomUUID)());
-  // The bytes sendMessage puts in the request body; parsed back, the value copies are compared with.
-  const request = enc.encode(JSON.stringify(message));
-  const sent = parseStrictJson(request);
-  if (!sent.ok || !isJsonObject(sent.value)) throw new Error("the Message fetch builds is not strict JSON");
+  const sent = sentRequest(ep.binding, message);
   const polls = integer(flags.polls, "--polls", 1, MAX_POLLS);
   const interval = integer(flags.pollInterval, "--poll-interval", 0, 60_000);
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const first = await sendMessage(ep, message, ctx);
+  const calls = callsFor(ep);
+  const first = await calls.sendMessage(ep, message, ctx);
   if (!first.ok) return first;
   if (first.value.payload.kind === "message") {
-    return ok({
-      bytes: captureBytes(request, first.value, undefined),
-      exchanges: [first.value.record],
-      summary: "the server answered with a direct Message, not a Task (no evidence to poll for)",
-    });
+    return ok(
+      savedCapture(ep, sent.text, first.value, undefined, {
+        exchanges: [first.value.record],
+        summary: "the server answered with a direct Message, not a Task (no evidence to poll for)",
+      }),
+    );
   }
   const firstCopy = copyMismatch("the first Task", sent.value, first.value, false);
   const taskId = member(first.value.payload.value, "id") as string;
   let last: CallResult | undefined;
   for (let n = 1; n <= polls; n++) {
     if (n > 1) await sleep(interval);
-    const r = await getTask(ep, taskId, ctx, historyLength !== undefined ? { historyLength } : {});
+    const r = await calls.getTask(ep, taskId, ctx, historyLength !== undefined ? { historyLength } : {});
     if (!r.ok) return r;
     last = r.value;
     const state = taskState(r.value.payload.value);
     if (isTerminalState(state)) {
       const mismatch = firstCopy ?? copyMismatch("the final Task", sent.value, r.value, historyLength !== undefined);
-      return ok({
-        bytes: captureBytes(request, first.value, r.value),
-        exchanges: [first.value.record, r.value.record],
-        summary: `Task ${taskId} reached ${state} after ${n} GetTask poll${n === 1 ? "" : "s"}`,
-        polls: n,
-        ...(mismatch ? { mismatch } : {}),
-      });
+      return ok(
+        savedCapture(ep, sent.text, first.value, r.value, {
+          exchanges: [first.value.record, r.value.record],
+          summary: `Task ${taskId} reached ${state} after ${n} GetTask poll${n === 1 ? "" : "s"}`,
+          polls: n,
+          ...(mismatch ? { mismatch } : {}),
+        }),
+      );
     }
     if (state === "TASK_STATE_INPUT_REQUIRED" || state === "TASK_STATE_AUTH_REQUIRED") {
       return fail("NET_NOT_TERMINAL", `Task ${taskId} is waiting (${state}); fetch captures one-shot Tasks only`);
@@ -277,6 +362,11 @@ async function sendAndPoll(
   );
 }
 
+/** The files a gRPC capture's answers are written to, beside the output. */
+function rawPaths(saved: Saved, output: string): Partial<Record<RawSuffix, string>> {
+  return Object.fromEntries(Object.keys(saved.raw ?? {}).map((k) => [k, `${output}${RAW_SUFFIXES[k as RawSuffix]}`]));
+}
+
 function sidecar(ep: Endpoint, mode: "get" | "send", saved: Saved, output: string): string {
   const doc = {
     sidecarVersion: 1,
@@ -286,22 +376,30 @@ function sidecar(ep: Endpoint, mode: "get" | "send", saved: Saved, output: strin
     binding: ep.binding,
     ...(ep.tenant ? { tenant: ep.tenant } : {}),
     output,
+    ...(saved.raw ? { rawAnswers: rawPaths(saved, output) } : {}),
     ...(saved.polls !== undefined ? { polls: saved.polls } : {}),
     exchanges: saved.exchanges,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-/** Neither the output nor its sidecar may be the Agent Card file fetch reads (nor the sidecar the output). */
+/** Neither the output nor the files beside it may be the Agent Card file fetch reads (nor one another). */
 function refuseOverwrite(flags: FetchFlags): void {
-  const sidecarPath = `${flags.output}.fetch.json`;
-  for (const [written, what] of [
-    [flags.output, "the response"],
-    [sidecarPath, "the sidecar"],
-  ] as const) {
+  const beside: [string, string][] = [[`${flags.output}.fetch.json`, "the sidecar"]];
+  if (flags.send === true)
+    for (const suffix of Object.values(RAW_SUFFIXES)) beside.push([`${flags.output}${suffix}`, "a gRPC answer"]);
+  for (const [written, what] of [[flags.output, "the response"], ...beside] as const) {
     const read = readFileAt(written, [flags.card]);
     if (read !== undefined) throw new FetchUsage(overwriteMessage("-o", written, read, what));
   }
+}
+
+/** Writes the output, the gRPC answers beside it, and the sidecar. */
+function writeSaved(ep: Endpoint, flags: FetchFlags, saved: Saved): void {
+  writeFileSync(flags.output, saved.bytes);
+  const paths = rawPaths(saved, flags.output);
+  for (const [k, path] of Object.entries(paths)) writeFileSync(path, saved.raw?.[k as RawSuffix] as Uint8Array);
+  writeFileSync(`${flags.output}.fetch.json`, sidecar(ep, flags.send === true ? "send" : "get", saved, flags.output));
 }
 
 export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {}): Promise<number> {
@@ -343,8 +441,7 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
   }
   const sidecarPath = `${flags.output}.fetch.json`;
   try {
-    writeFileSync(flags.output, saved.value.bytes);
-    writeFileSync(sidecarPath, sidecar(ep, flags.send === true ? "send" : "get", saved.value, flags.output));
+    writeSaved(ep, flags, saved.value);
   } catch (e) {
     io.stderr(
       `a2a-evidence: fetch: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`,
@@ -393,10 +490,12 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
       "the only networked command: GetTask (or SendMessage, then GetTask polled to a terminal state) from a live A2A server, saving the exact response bytes for verify",
     )
     .option("--url <url>", "the A2A interface URL, exactly (no redirect is followed)")
-    .addOption(new Option("--binding <binding>", "the interface's protocol binding").choices(["jsonrpc", "rest"]))
+    .addOption(
+      new Option("--binding <binding>", "the interface's protocol binding").choices(["jsonrpc", "rest", "grpc"]),
+    )
     .option(
       "--card <file>",
-      "take the URL and binding from this Agent Card file (first 1.x JSONRPC or HTTP+JSON interface)",
+      "take the URL and binding from this Agent Card file (first 1.x JSONRPC, HTTP+JSON or GRPC interface)",
     )
     .option("--tenant <id>", "the tenant to address")
     .option("--task-id <id>", "GetTask this Task")
@@ -435,7 +534,7 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
     .addHelpText(
       "after",
       wrapHelp(
-        "\nSends A2A-Version: 1.0 and A2A-Extensions: <evidence extension>. Body cap 16 MiB. Exit codes: 0 saved · 1 saved, but the server's copy of the Message --send sent is another Message (a weaker requirement, another request) · 2 could not fetch (refused, DNS, timeout, redirect, non-2xx, JSON-RPC error, oversize or non-JSON body, no terminal state).",
+        "\nSends A2A-Version: 1.0 and A2A-Extensions: <evidence extension> (gRPC metadata a2a-version, a2a-extensions over --binding grpc, whose --url is host:port for TLS or http://host:port for cleartext). Body cap 16 MiB. Exit codes: 0 saved · 1 saved, but the server's copy of the Message --send sent is another Message (a weaker requirement, another request) · 2 could not fetch (refused, DNS, timeout, redirect, non-2xx, JSON-RPC error, gRPC status, oversize or non-JSON body, no terminal state).",
       ),
     )
     .action(async (flags: FetchFlags) => {

@@ -18,6 +18,8 @@ export const NET_CODES = [
   "NET_REDIRECT",
   /** A response status outside 2xx. */
   "NET_HTTP_STATUS",
+  /** A gRPC answer whose status is not OK (grpc-status other than 0): the status and the server's message. */
+  "NET_GRPC_STATUS",
   /** The body is larger than the size cap. */
   "NET_BODY_TOO_LARGE",
   /** The body is not strict JSON, or is not declared as JSON. */

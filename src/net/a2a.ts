@@ -15,7 +15,8 @@ import { EXTENSION_URI, TERMINAL_TASK_STATES } from "../profile.js";
 import { exchange, type HttpDeps, type HttpLimits, type HttpResponse } from "./http.js";
 import { valueBytesAt } from "./span.js";
 
-export type Binding = "jsonrpc" | "rest";
+/** The bindings `fetch` speaks; gRPC calls are in ./a2a-grpc.ts. */
+export type Binding = "jsonrpc" | "rest" | "grpc";
 
 export interface Endpoint {
   /** The interface URL, exactly as given (or as the Agent Card states it). */

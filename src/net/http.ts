@@ -45,7 +45,7 @@ export interface HttpDeps {
 
 const DNS_ERRORS = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "EAI_NODATA"]);
 
-function describeSocketError(e: NodeJS.ErrnoException, url: URL): Result<never> {
+export function describeSocketError(e: NodeJS.ErrnoException, url: URL): Result<never> {
   const where = `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
   const code = e.code ?? "";
   if (code === "ECONNREFUSED") return fail("NET_CONNECTION_REFUSED", `connection refused by ${where}`);

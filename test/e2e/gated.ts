@@ -12,7 +12,8 @@ export type Json = Record<string, unknown>;
 
 const TRUST = producerTrust({ authority: E2E_AUTHORITY });
 
-export async function gatedClient(live: LiveServer, binding: Binding, options: Partial<EvidenceGateOptions> = {}) {
+/** A gate asking for EXTERNALLY_REGISTERED under the producer's trust, keeping what it let through. */
+export function keepingGate(options: Partial<EvidenceGateOptions> = {}) {
   const accepted: { report: Report; capture: Json }[] = [];
   const gate = evidenceGate({
     requirement: { minimumEvidence: "EXTERNALLY_REGISTERED", maximumRegistrationDelaySeconds: 60 },
@@ -20,6 +21,11 @@ export async function gatedClient(live: LiveServer, binding: Binding, options: P
     onAccepted: (report, _task, capture) => accepted.push({ report, capture }),
     ...options,
   });
+  return { gate, accepted };
+}
+
+export async function gatedClient(live: LiveServer, binding: Binding, options: Partial<EvidenceGateOptions> = {}) {
+  const { gate, accepted } = keepingGate(options);
   const tap = new Tap();
   const client = await sdkClient(live.baseUrl, binding, { tap, interceptors: [gate] });
   return { client, tap, accepted };

@@ -5,106 +5,22 @@
  * SendMessage, GetTask and SendStreamingMessage answers; the built CLI verifies them with the same
  * states and evidenceId as the same Task fetched over JSON-RPC.
  */
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as grpc from "@grpc/grpc-js";
-import { GetTaskRequest, SendMessageRequest } from "@a2a-js/sdk";
+import { beforeAll, describe, expect, it } from "vitest";
 import { A2AService } from "@a2a-js/sdk/server/grpc";
 import type { Report } from "../../src/index.js";
-import { EXTENSION_URI } from "../../producer/constants.js";
-import { jsonText } from "../../producer/json-text.js";
-import { REPO_ROOT } from "../helpers/external.js";
 import { tempFile } from "../helpers/cli.js";
 import { sendRequest } from "./client.js";
 import { KIND_EXPECTATIONS } from "./expectations.js";
-import { expectReport, MIN, TRUST } from "./reports.js";
-import { startLiveServer, type LiveServer } from "./server.js";
+import { builtVerify, requestBytes, useGrpcServer } from "./grpc-raw.js";
+import { expectReport } from "./reports.js";
 
-const identity = (b: Buffer) => b;
-/** COMPLETED, FAILED, CANCELED, REJECTED (a2a-wire.md §1.3). */
-const TERMINAL = new Set([3, 4, 5, 7]);
-const MAX_POLLS = 1000;
-
-let server: LiveServer;
-let client: grpc.Client;
-beforeAll(async () => {
-  server = await startLiveServer({ grpc: true });
-  client = new grpc.Client(server.grpcAddress as string, grpc.credentials.createInsecure());
-});
-afterAll(async () => {
-  client?.close();
-  await server?.close();
-});
-
-/** The service parameters: the evidence extension, and A2A 1.0 (without it the SDK assumes 0.3). */
-function extensionMetadata(): grpc.Metadata {
-  const m = new grpc.Metadata();
-  m.set("a2a-extensions", EXTENSION_URI);
-  m.set("a2a-version", "1.0");
-  return m;
-}
-
-function unary(method: string, request: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    client.makeUnaryRequest(
-      `/lf.a2a.v1.A2AService/${method}`,
-      identity,
-      identity,
-      request,
-      extensionMetadata(),
-      (e, b) => (e || !b ? reject(e ?? new Error("no answer")) : resolve(b)),
-    ),
-  );
-}
-
-/** The messages of a server stream, each framed as gRPC frames it on the wire. */
-function serverStream(method: string, request: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const frames: Buffer[] = [];
-    const call = client.makeServerStreamRequest(
-      `/lf.a2a.v1.A2AService/${method}`,
-      identity,
-      identity,
-      request,
-      extensionMetadata(),
-    );
-    call.on("data", (m: Buffer) => {
-      const header = Buffer.alloc(5);
-      header.writeUInt32BE(m.length, 1);
-      frames.push(header, m);
-    });
-    call.on("error", reject);
-    call.on("end", () => resolve(Buffer.concat(frames)));
-  });
-}
+const live = useGrpcServer();
 
 /** A SendMessageRequest for the one-shot kind that returns at once (the first Task, with the acceptance). */
-function sendMessageBytes(): Buffer {
-  const r = sendRequest("one-shot", "seal this over grpc");
-  return A2AService.sendMessage.requestSerialize(
-    SendMessageRequest.fromJSON({
-      ...(SendMessageRequest.toJSON(r as never) as Record<string, unknown>),
-      configuration: { returnImmediately: true },
-    }),
-  );
-}
-
-const getTaskBytes = (id: string) =>
-  unary("GetTask", A2AService.getTask.requestSerialize(GetTaskRequest.fromJSON({ id })));
-
-async function terminalTask(id: string): Promise<Buffer> {
-  for (let i = 0; i < MAX_POLLS; i++) {
-    const b = await getTaskBytes(id);
-    const state = A2AService.getTask.responseDeserialize(b).status?.state;
-    if (TERMINAL.has(state ?? 0)) return b;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`task ${id} did not end in ${MAX_POLLS} polls`);
-}
+const sendMessageBytes = () => requestBytes(sendRequest("one-shot", "seal this over grpc"));
 
 async function jsonRpcGetTask(id: string): Promise<string> {
-  const r = await fetch(server.jsonRpcUrl, {
+  const r = await fetch(live().server.jsonRpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json", "A2A-Version": "1.0" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id } }),
@@ -118,27 +34,8 @@ function cli(
   data: Uint8Array | string,
   first?: Uint8Array | string,
 ): { status: number | null; report: Report } {
-  const trust = tempFile("trust.json", jsonText(TRUST));
-  const input = tempFile(name, data);
   const firstArgs = first === undefined ? [] : ["--first-task", tempFile(`first-${name}`, first)];
-  const r = spawnSync(
-    process.execPath,
-    [
-      join(REPO_ROOT, "bin", "a2a-evidence.cjs"),
-      "verify",
-      "--format",
-      "json",
-      "--trust",
-      trust,
-      "--min-evidence",
-      MIN,
-      ...firstArgs,
-      input,
-    ],
-    { encoding: "utf8" },
-  );
-  expect(r.stderr).toBe("");
-  return { status: r.status, report: JSON.parse(r.stdout) as Report };
+  return builtVerify([tempFile(name, data)], firstArgs);
 }
 
 const evidenceIdOf = (report: Report) => (report.inputs[0] as { evidenceId?: string }).evidenceId;
@@ -150,10 +47,10 @@ describe("a Task sent and fetched over gRPC", () => {
   let jsonTask: string;
 
   beforeAll(async () => {
-    sendResponse = await unary("SendMessage", sendMessageBytes());
+    sendResponse = await live().raw.unary("SendMessage", sendMessageBytes());
     const decoded = A2AService.sendMessage.responseDeserialize(sendResponse);
     if (decoded.payload?.$case !== "task") throw new Error("SendMessage did not answer with a Task");
-    grpcTask = await terminalTask(decoded.payload.value.id);
+    grpcTask = await live().raw.poll(decoded.payload.value.id);
     jsonTask = await jsonRpcGetTask(decoded.payload.value.id);
   });
 
@@ -171,7 +68,7 @@ describe("a Task sent and fetched over gRPC", () => {
 describe("a Task streamed over gRPC (SendStreamingMessage)", () => {
   it("the length-prefixed StreamResponses fold and verify as GetTask's Task over JSON-RPC does", async () => {
     const expected = KIND_EXPECTATIONS["one-shot"]!;
-    const stream = await serverStream("SendStreamingMessage", sendMessageBytes());
+    const stream = await live().raw.serverStream("SendStreamingMessage", sendMessageBytes());
     const first = A2AService.sendStreamingMessage.responseDeserialize(stream.subarray(5, 5 + stream.readUInt32BE(1)));
     if (first.payload?.$case !== "task") throw new Error("the stream did not start with a Task");
     const overGrpc = cli("stream.grpc", stream);

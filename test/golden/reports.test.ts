@@ -13,6 +13,7 @@ import { renderJson } from "../../src/report/json.js";
 import { renderText } from "../../src/report/text.js";
 import { makeStyle } from "../../src/report/style.js";
 import { REPO_ROOT } from "../helpers/external.js";
+import { vectorExtra } from "../helpers/vector-input.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 const GOLDEN = join(REPO_ROOT, "test", "golden", "reports");
@@ -29,6 +30,7 @@ function rendered(name: string, withTrust: boolean): string {
   const dir = join(VECTORS, name);
   const report = verify({
     inputs: [{ source: `${name}/${inputFile(dir)}`, data: readFileSync(join(dir, inputFile(dir))) }],
+    ...vectorExtra(dir),
     ...(withTrust ? { trust: readFileSync(join(dir, "trust.json")) } : {}),
   });
   return `${renderJson(report)}\n${renderText(report, { verbose: true, style: makeStyle(false) })}`;

@@ -13,3 +13,17 @@ export function vectorInputFile(dir: string): string {
 export function vectorInput(dir: string): InputData {
   return readFileSync(join(dir, vectorInputFile(dir)));
 }
+
+/**
+ * What a vector's `args.json` adds to verify(): the shipped vectors use it only to name the first
+ * Task (`--first-task`, a file in the folder); any other argument is refused here, so a vector
+ * that needs more is not verified without it.
+ */
+export function vectorExtra(dir: string): { firstTask?: InputData } {
+  const path = join(dir, "args.json");
+  if (!existsSync(path)) return {};
+  const args = JSON.parse(readFileSync(path, "utf8")) as unknown;
+  if (!Array.isArray(args) || args.length !== 2 || args[0] !== "--first-task" || typeof args[1] !== "string")
+    throw new Error(`${path}: only ["--first-task", <file>] is read by the tests`);
+  return { firstTask: readFileSync(join(dir, args[1])) };
+}

@@ -77,3 +77,61 @@ describe.skipIf(!BUILT)("fetch --send records the Message it sent and compares t
     expect(String(value.request?.messageId)).not.toMatch(/^other-/);
   });
 });
+
+describe.skipIf(!BUILT)(
+  "fetch --send over gRPC records the Message it sent as the strict reader reads its bytes",
+  () => {
+    it("an honest server: request, firstTask, finalTask in ProtoJSON, the binary answers beside them, exit 0", async () => {
+      const { capture, run } = await fetchFrom("honest", "SIGNED_RECORD", "grpc");
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const { value } = saved(capture);
+      expect(Object.keys(value)).toEqual(["request", "firstTask", "finalTask"]);
+      expect(value.request).toMatchObject({
+        role: "ROLE_USER",
+        parts: [{ text: "post 5 EUR to ledger 7", mediaType: "text/plain" }],
+        extensions: [EXTENSION_URI],
+      });
+      const sidecar = JSON.parse(readFileSync(`${capture}.fetch.json`, "utf8"));
+      expect(sidecar.rawAnswers).toEqual({ firstTask: `${capture}.first.binpb`, finalTask: `${capture}.final.binpb` });
+      const asCapture = await runBuilt(["verify", "--format", "json", "--trust", trustFile(), capture]);
+      const asBinary = await runBuilt([
+        ...["verify", "--format", "json", "--trust", trustFile(), "--first-task", `${capture}.first.binpb`],
+        `${capture}.final.binpb`,
+      ]);
+      expect(asCapture.code).toBe(0);
+      expect(asBinary.code).toBe(0);
+      const [a, b] = [asCapture, asBinary].map((r) => JSON.parse(r.stdout).inputs[0]);
+      expect(a.properties.taskBinding.checks).toContainEqual(
+        expect.objectContaining({ id: "transcript.request", state: "PASS" }),
+      );
+      expect(a.evidenceId).toMatch(/^[0-9a-f]{64}$/);
+      expect(b.evidenceId).toBe(a.evidenceId);
+      const states = (i: { properties: Record<string, { state: string }> }) =>
+        Object.fromEntries(Object.entries(i.properties).map(([p, r]) => [p, r.state]));
+      expect(states(b)).toEqual(states(a));
+    });
+
+    it("a server whose copy carries a weaker minimumEvidence: named, saved with what was sent, exit 1; verify FAILs it", async () => {
+      const { capture, run } = await fetchFrom("weaker", "EXTERNALLY_REGISTERED", "grpc");
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `a2a-evidence: fetch: the first Task's copy of the Message sent (history[0]) is not that Message: metadata["${EXTENSION_URI}"].minimumEvidence is "SIGNED_RECORD", sent "EXTERNALLY_REGISTERED"; saved with the Message sent as "request" (verify FAILs it: taskBinding transcript.request)\n`,
+      );
+      const verified = await runBuilt(["verify", "--format", "json", "--trust", trustFile(), capture]);
+      const input = JSON.parse(verified.stdout).inputs[0];
+      expect(input.properties.taskBinding.state).toBe("FAIL");
+      expect(input.properties.taskBinding.checks).toContainEqual(
+        expect.objectContaining({ id: "transcript.request", state: "FAIL" }),
+      );
+      expect(verified.code).toBe(1);
+    });
+
+    it("a server that shows another request: named on stderr, saved, exit 1", async () => {
+      const { capture, run } = await fetchFrom("other", "SIGNED_RECORD", "grpc");
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/is not that Message: messageId is "other-[^"]+", sent "[^"]+"; saved /);
+      expect(String(saved(capture).value.request?.messageId)).not.toMatch(/^other-/);
+    });
+  },
+);

@@ -2,7 +2,8 @@
  * Local HTTP+JSON A2A servers on 127.0.0.1 that seal real evidence (the independent producer,
  * every signature valid) over a Task whose history shows the client's Message — as sent (honest),
  * with a weaker requirement in its metadata (weaker), or another request altogether (other), or as
- * sent but re-encoded the way a Python server writes it (reencoded: `60.0` for `60`) — and
+ * sent but re-encoded the way a Python server writes it (reencoded: `60.0` for `60`) — the same
+ * over gRPC (the @a2a-js/sdk service definition, answers as the SDK's codecs write them), and
  * the built CLI, run as a child process so that the servers in this process can answer it.
  */
 import { spawn } from "node:child_process";
@@ -11,6 +12,9 @@ import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { Message, Task } from "@a2a-js/sdk";
+import { A2AService } from "@a2a-js/sdk/server/grpc";
 import { EXTENSION_URI, RECORD_PROFILE } from "../../producer/constants.js";
 import { plainJson, producerTrust, sealTaskEvidence, sealTimesAt } from "../../producer/seal.js";
 import { REPO_ROOT } from "../helpers/external.js";
@@ -113,6 +117,32 @@ export async function startRequestServer(kind: CopyKind): Promise<RequestServer>
   };
 }
 
+/**
+ * The same server over gRPC on 127.0.0.1: SendMessage answers with the first Task, GetTask with
+ * the terminal one; `url` is `http://127.0.0.1:<port>` (cleartext HTTP/2).
+ */
+export async function startGrpcRequestServer(kind: Exclude<CopyKind, "reencoded">): Promise<RequestServer> {
+  let made: { first: Json; final: Json } | undefined;
+  const server = new grpc.Server();
+  type Unary = (call: grpc.ServerUnaryCall<never, never>, cb: grpc.sendUnaryData<unknown>) => void;
+  const unimplemented: Unary = (_call, cb) => cb({ code: grpc.status.UNIMPLEMENTED, details: "not here" });
+  const sendMessage: Unary = (call, cb) => {
+    const request = call.request as { message: Parameters<typeof Message.toJSON>[0] };
+    made = tasks(kind, Message.toJSON(request.message) as Json);
+    cb(null, { payload: { $case: "task", value: Task.fromJSON(made.first) } });
+  };
+  const getTask: Unary = (call, cb) => {
+    if (made && (call.request as { id: string }).id === "t-1") cb(null, Task.fromJSON(made.final));
+    else cb({ code: grpc.status.NOT_FOUND, details: "no such Task" });
+  };
+  const handlers = Object.fromEntries(Object.keys(A2AService).map((k) => [k, unimplemented]));
+  server.addService(A2AService, { ...handlers, sendMessage, getTask } as never);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
+  return { url: `http://127.0.0.1:${port}`, close: async () => server.forceShutdown() };
+}
+
 export interface Run {
   readonly code: number | null;
   readonly stdout: string;
@@ -133,13 +163,18 @@ export function runBuilt(args: readonly string[]): Promise<Run> {
 }
 
 /** `fetch --send` against a server of this kind: the capture's path and the run. */
-export async function fetchFrom(kind: CopyKind, minEvidence: string): Promise<{ capture: string; run: Run }> {
-  const server = await startRequestServer(kind);
+export async function fetchFrom(
+  kind: CopyKind,
+  minEvidence: string,
+  binding: "rest" | "grpc" = "rest",
+): Promise<{ capture: string; run: Run }> {
+  const server =
+    binding === "grpc" && kind !== "reencoded" ? await startGrpcRequestServer(kind) : await startRequestServer(kind);
   const capture = join(mkdtempSync(join(tmpdir(), "a2a-evidence-request-")), "capture.json");
   try {
     const run = await runBuilt([
       "fetch",
-      ...["--url", server.url, "--binding", "rest", "--send", "--text", "post 5 EUR to ledger 7"],
+      ...["--url", server.url, "--binding", binding, "--send", "--text", "post 5 EUR to ledger 7"],
       ...["--min-evidence", minEvidence, "--poll-interval", "0", "-o", capture],
     ]);
     return { capture, run };

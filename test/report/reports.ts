@@ -18,7 +18,7 @@ import {
 import { makeStyle } from "../../src/report/style.js";
 import type { RenderOptions } from "../../src/report/options.js";
 import { REPO_ROOT } from "../helpers/external.js";
-import { vectorInput, vectorInputFile } from "../helpers/vector-input.js";
+import { vectorExtra, vectorInput, vectorInputFile } from "../helpers/vector-input.js";
 
 export const PLAIN: RenderOptions = { verbose: false, style: makeStyle(false) };
 export const VERBOSE: RenderOptions = { verbose: true, style: makeStyle(false) };
@@ -57,6 +57,7 @@ export function vectorFile(name: string, file: string): Buffer {
 export function vectorReport(name: string, extra: Partial<VerifyRequest> = {}): Report {
   return verify({
     inputs: [{ source: vectorSource(name), data: vectorInput(join(VECTORS, name)) }],
+    ...vectorExtra(join(VECTORS, name)),
     trust: vectorFile(name, "trust.json"),
     ...extra,
   });

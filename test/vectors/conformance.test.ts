@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { verify } from "../../src/verify.js";
 import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
 import { REPO_ROOT } from "../helpers/external.js";
-import { vectorInput } from "../helpers/vector-input.js";
+import { vectorExtra, vectorInput } from "../helpers/vector-input.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 const names = readdirSync(VECTORS).filter((n) => existsSync(join(VECTORS, n, "expected.json"))).sort();
@@ -33,6 +33,7 @@ describe("project conformance vectors", () => {
       const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8"));
       const report = verify({
         inputs: [{ source: name, data: vectorInput(dir) }],
+        ...vectorExtra(dir),
         trust: readFileSync(join(dir, "trust.json")),
       });
       const input = report.inputs[0];
