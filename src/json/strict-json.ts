@@ -287,7 +287,15 @@ class Parser {
       const escaped = this.escapedString(begin, quote);
       if (escaped !== undefined) return escaped;
     }
-    // The unit-by-unit walk: the definition, and the one path that names what is wrong.
+    return this.walkString(begin);
+  }
+
+  /**
+   * The unit-by-unit walk of a string from `begin` (after its opening quote): the definition, and
+   * the one path that names what is wrong.
+   */
+  private walkString(begin: number): string {
+    const t = this.text;
     let p = begin;
     for (;;) {
       const c = t.charCodeAt(p);
@@ -322,64 +330,57 @@ class Parser {
         p++;
         continue;
       }
-      const e = t.charCodeAt(p + 1);
-      switch (e) {
-        case 0x22:
-          out += '"';
-          p += 2;
-          break;
-        case 0x5c:
-          out += "\\";
-          p += 2;
-          break;
-        case 0x2f:
-          out += "/";
-          p += 2;
-          break;
-        case 0x62:
-          out += "\b";
-          p += 2;
-          break;
-        case 0x66:
-          out += "\f";
-          p += 2;
-          break;
-        case 0x6e:
-          out += "\n";
-          p += 2;
-          break;
-        case 0x72:
-          out += "\r";
-          p += 2;
-          break;
-        case 0x74:
-          out += "\t";
-          p += 2;
-          break;
-        case 0x75: {
-          const hi = this.hex4(p + 2);
-          if (hi >= 0xd800 && hi <= 0xdbff) {
-            // A high surrogate must be followed by an escaped low surrogate.
-            if (t.charCodeAt(p + 6) !== 0x5c || t.charCodeAt(p + 7) !== 0x75) {
-              throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
-            }
-            const lo = this.hex4(p + 8);
-            if (!(lo >= 0xdc00 && lo <= 0xdfff))
-              throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
-            out += String.fromCharCode(hi, lo);
-            p += 12;
-          } else if (hi >= 0xdc00 && hi <= 0xdfff) {
-            throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
-          } else {
-            out += String.fromCharCode(hi);
-            p += 6;
-          }
-          break;
-        }
-        default:
-          throw new ParseFault("JSON_SYNTAX", "invalid escape sequence in a string", p);
-      }
+      out += this.escape(p);
+      p = this.pos;
     }
+  }
+
+  /** The escape sequence at `p` (a backslash), decoded; `pos` is left just after it. */
+  private escape(p: number): string {
+    this.pos = p + 2;
+    switch (this.text.charCodeAt(p + 1)) {
+      case 0x22:
+        return '"';
+      case 0x5c:
+        return "\\";
+      case 0x2f:
+        return "/";
+      case 0x62:
+        return "\b";
+      case 0x66:
+        return "\f";
+      case 0x6e:
+        return "\n";
+      case 0x72:
+        return "\r";
+      case 0x74:
+        return "\t";
+      case 0x75:
+        return this.unicodeEscape(p);
+      default:
+        throw new ParseFault("JSON_SYNTAX", "invalid escape sequence in a string", p);
+    }
+  }
+
+  /** The `\uXXXX` escape at `p` (a surrogate pair takes two), decoded; `pos` is left just after it. */
+  private unicodeEscape(p: number): string {
+    const t = this.text;
+    const hi = this.hex4(p + 2);
+    if (hi >= 0xd800 && hi <= 0xdbff) {
+      // A high surrogate must be followed by an escaped low surrogate.
+      if (t.charCodeAt(p + 6) !== 0x5c || t.charCodeAt(p + 7) !== 0x75) {
+        throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
+      }
+      const lo = this.hex4(p + 8);
+      if (!(lo >= 0xdc00 && lo <= 0xdfff))
+        throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
+      this.pos = p + 12;
+      return String.fromCharCode(hi, lo);
+    }
+    if (hi >= 0xdc00 && hi <= 0xdfff)
+      throw new ParseFault("JSON_LONE_SURROGATE", "lone surrogate escape in a string", p);
+    this.pos = p + 6;
+    return String.fromCharCode(hi);
   }
 
   /**

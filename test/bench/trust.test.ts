@@ -1,0 +1,67 @@
+/** When one bench run decides a goal: every outcome of the judgment, on made-up measurements. */
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module of the bench, without types
+import { judge, judgeEveryRun, ratioSpread, spread, unsettled } from "../../bench/trust.mjs";
+
+type Verdict = { verdict: string; trusted: boolean };
+const decide = judge as (ratio: number, goal: number, spread: number, loadPerCore: number) => Verdict;
+const everyRun = judgeEveryRun as (deltas: number[], goal: number) => string;
+const combined = ratioSpread as (a: number[], b: number[]) => number;
+const spreadOf = spread as (xs: number[]) => number;
+const more = unsettled as (series: number[][], done: number, cap: number) => boolean;
+
+/** Eleven rounds around `x`, spread ±1.25 `rel` (half the IQR relative to the median). */
+const rounds = (x: number, rel: number) => Array.from({ length: 11 }, (_, i) => x * (1 + ((i % 5) - 2) * rel));
+
+describe("judging a ratio against its goal", () => {
+  it("a quiet machine and a tight spread: PASS or over, whatever the margin", () => {
+    expect(decide(1.29, 1.3, 0.03, 0.4)).toEqual({ verdict: "PASS", trusted: true });
+    expect(decide(1.31, 1.3, 0.03, 0.4)).toEqual({ verdict: "over", trusted: true });
+  });
+
+  it("a busy machine: UNDECIDED near the goal, with the load and the spread", () => {
+    expect(decide(1.35, 1.3, 0.03, 8.2)).toEqual({ verdict: "UNDECIDED (load 8.2/CPU, spread ±3%)", trusted: false });
+    expect(decide(1.25, 1.3, 0.03, 8.2).verdict).toMatch(/^UNDECIDED/);
+  });
+
+  it("a wide spread on a quiet machine: UNDECIDED near the goal", () => {
+    expect(decide(2.6, 2.5, 0.15, 0.5)).toEqual({ verdict: "UNDECIDED (load 0.5/CPU, spread ±15%)", trusted: false });
+  });
+
+  it("far from the goal, even a busy run decides it (beyond twice the noise band, at least ±10%)", () => {
+    expect(decide(6.07, 2.5, 0.05, 8)).toEqual({ verdict: "over", trusted: false });
+    expect(decide(1.0, 1.5, 0.05, 8)).toEqual({ verdict: "PASS", trusted: false });
+    // 1.3 is 0.2 below 1.5, within the band of 2 × 10% × 1.3 = 0.26: not decided on a busy machine.
+    expect(decide(1.3, 1.5, 0.05, 8).verdict).toMatch(/^UNDECIDED/);
+  });
+
+  it("an unknown spread (under three rounds) is never trusted", () => {
+    expect(decide(1.29, 1.3, NaN, 0.2)).toEqual({
+      verdict: "UNDECIDED (load 0.2/CPU, spread unknown (under 3 rounds))",
+      trusted: false,
+    });
+  });
+});
+
+describe("the rounds a measure takes", () => {
+  it("more while any series spreads above ±10%, until the cap", () => {
+    expect(more([rounds(10, 0.02), rounds(5, 0.2)], 11, 22)).toBe(true);
+    expect(more([rounds(10, 0.02), rounds(5, 0.2)], 22, 22)).toBe(false);
+    expect(more([rounds(10, 0.02), rounds(5, 0.04)], 11, 22)).toBe(false);
+    expect(more([[1, 2]], 2, 4)).toBe(true);
+  });
+
+  it("the spread of a ratio combines both sides", () => {
+    const [a, b] = [rounds(10, 0.03), rounds(5, 0.04)];
+    expect(spreadOf(a)).toBeCloseTo(0.0375, 6);
+    expect(spreadOf(b)).toBeCloseTo(0.05, 6);
+    expect(combined(a, b)).toBeCloseTo(0.0625, 6);
+  });
+});
+
+describe("memory, on every run", () => {
+  it("PASS only when each round's difference is within the goal", () => {
+    expect(everyRun([5.7, -3, 19.9], 20)).toBe("PASS");
+    expect(everyRun([5.7, 21, 3], 20)).toBe("over");
+  });
+});
