@@ -31,7 +31,7 @@ import {
   sameCitations,
   stateAt,
   transcriptOf,
-} from "../properties/shared/citations.js";
+} from "../properties/task-binding/citations.js";
 import type { EvidenceContext } from "../properties/shared/context.js";
 import { interimRecords, type InterimRecord } from "../properties/shared/interim.js";
 import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";

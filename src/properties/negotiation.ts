@@ -56,7 +56,7 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
-import { sameValue } from "./shared/request.js";
+import { sameValue } from "./task-binding/request.js";
 import { deliveredIn, deliveryModeOf } from "./shared/delivery.js";
 
 export const CHECKS = checksFor([

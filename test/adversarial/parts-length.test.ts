@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { JsonNumber, fromPlain, type JsonValue } from "../../src/json/value.js";
 import { readTask } from "../../src/input/a2a.js";
-import { partsChecks } from "../../src/properties/shared/parts.js";
+import { partsChecks } from "../../src/properties/task-binding/parts.js";
 import type { Check } from "../../src/properties/shared/types.js";
 import { sha256HexOfText } from "../../src/util/bytes.js";
 

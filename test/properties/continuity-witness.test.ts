@@ -28,7 +28,7 @@ import { verify } from "../../src/verify.js";
 import { loadEvidence } from "../../src/input/load.js";
 import { loadTrustConfig } from "../../src/trust/config.js";
 import { EvidenceContext } from "../../src/properties/shared/context.js";
-import { continuity } from "../../src/properties/continuity.js";
+import { continuity } from "../../src/properties/continuity/index.js";
 
 const W1 = "witness-one.example/cll-w1";
 const W2 = "witness-two.example/cll-w1";

@@ -12,7 +12,7 @@ import type { ExchangeOptions, TranscriptSpec } from "../../producer/options.js"
 import { verify } from "../../src/verify.js";
 import { isFailedInput } from "../../src/report/model.js";
 import { jsonText } from "../../producer/json-text.js";
-import { partsChecks, type PartsRules } from "../../src/properties/shared/parts.js";
+import { partsChecks, type PartsRules } from "../../src/properties/task-binding/parts.js";
 import { readTask } from "../../src/input/a2a.js";
 import type { Check } from "../../src/properties/shared/types.js";
 import { sha256HexOfText, utf8 } from "../../src/util/bytes.js";

@@ -16,7 +16,7 @@ import {
   inputCheckpoints,
   producerIdentities,
   withCrossInput,
-} from "../../src/properties/continuity.js";
+} from "../../src/properties/continuity/index.js";
 import { loadTrustConfig, type TrustConfig } from "../../src/trust/config.js";
 import { findEquivocations, parseSeenCheckpoints, type InputCheckpoints } from "../../src/witness/equivocation.js";
 import { bytesToHex, sha256, utf8 } from "../../src/util/bytes.js";

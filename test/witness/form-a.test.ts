@@ -13,7 +13,7 @@ import { parseConsistencyProof } from "../../src/log/mmr.js";
 import { deriveState } from "../../src/properties/shared/checks.js";
 import type { Check, State } from "../../src/properties/shared/types.js";
 import { loadTrustConfig, type TrustConfig } from "../../src/trust/config.js";
-import { formAChecks, type ChainOutcome, type FormAInput } from "../../src/properties/continuity-form-a.js";
+import { formAChecks, type ChainOutcome, type FormAInput } from "../../src/properties/continuity/form-a.js";
 import type { CarriedLine } from "../../src/witness/evidence.js";
 import { parseRfc3339 } from "../../src/witness/time.js";
 import { CllWitness } from "../../producer/witness.js";

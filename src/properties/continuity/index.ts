@@ -13,7 +13,7 @@
  * The witnesses, C2SP cosignature/v1 lines from `continuityEvidence` or `--cosignatures`:
  *   cosignature.evidence   the carriers are well-formed
  *   cosignature.type       entries of a type this verifier does not implement: reported, ignored
- *   cosignature.*, witness.*  form A (continuity-form-a.ts): each line under a pinned witness key
+ *   cosignature.*, witness.*  form A (continuity/form-a.ts): each line under a pinned witness key
  *                          verifies over the note rendered from the checkpoint; a quorum of
  *                          distinct independent operators counted
  *   witness.assertion      NOT_PRESENT when no cosignature is carried
@@ -25,22 +25,22 @@
  * between two checkpoints the producer signed; only witnesses that keep per-log state and refuse
  * to cosign a fork make a split view visible — and only to relying parties that check them.
  */
-import { isJsonObject, member, memberAt, type JsonObject, type JsonValue } from "../json/value.js";
-import { parseStrictJson } from "../json/strict-json.js";
-import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../log/checkpoint.js";
-import { verifyCheckpointChain } from "../log/checkpoint-chain.js";
-import { parseConsistencyProof, type ConsistencyProof } from "../log/mmr.js";
-import { fail, type Result } from "../result.js";
-import { DEFAULT_CONTINUITY_POLICY, type TrustConfig } from "../trust/config.js";
-import { bytesToHex, isHex64 } from "../util/bytes.js";
-import { renderCllNote } from "../witness/cll-note.js";
+import { isJsonObject, member, memberAt, type JsonObject, type JsonValue } from "../../json/value.js";
+import { parseStrictJson } from "../../json/strict-json.js";
+import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
+import { verifyCheckpointChain } from "../../log/checkpoint-chain.js";
+import { parseConsistencyProof, type ConsistencyProof } from "../../log/mmr.js";
+import { fail, type Result } from "../../result.js";
+import { DEFAULT_CONTINUITY_POLICY, type TrustConfig } from "../../trust/config.js";
+import { bytesToHex, isHex64 } from "../../util/bytes.js";
+import { renderCllNote } from "../../witness/cll-note.js";
 import {
   findEquivocations,
   findRegistrationForks,
   type CrossInputFindings,
   type InputCheckpoints,
-} from "../witness/equivocation.js";
-import type { Evidence } from "../input/load.js";
+} from "../../witness/equivocation.js";
+import type { Evidence } from "../../input/load.js";
 import {
   fileLinesFor,
   parseContinuityEvidence,
@@ -48,7 +48,7 @@ import {
   type CarriedLine,
   type CosignatureFile,
   type UnsupportedEntry,
-} from "../witness/evidence.js";
+} from "../../witness/evidence.js";
 import {
   StatementPool,
   fileStatements,
@@ -56,15 +56,15 @@ import {
   statementsOf,
   type WitnessEquivocation,
   type WitnessStatement,
-} from "../witness/pool.js";
-import { parseRfc3339 } from "../witness/time.js";
-import { FORM_A_IDS, formAChecks, type ChainOutcome } from "./continuity-form-a.js";
-import { checksFor, decide } from "./shared/checks.js";
-import { EvidenceContext } from "./shared/context.js";
-import { stampedHeads } from "./external-registration.js";
-import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
-import type { Check, PropertyResult } from "./shared/types.js";
-import { findNarrowing } from "./shared/widening.js";
+} from "../../witness/pool.js";
+import { parseRfc3339 } from "../../witness/time.js";
+import { FORM_A_IDS, formAChecks, type ChainOutcome } from "./form-a.js";
+import { checksFor, decide } from "../shared/checks.js";
+import { EvidenceContext } from "../shared/context.js";
+import { stampedHeads } from "../external-registration.js";
+import { manifestCheckpoint } from "../shared/manifest-checkpoint.js";
+import type { Check, PropertyResult } from "../shared/types.js";
+import { findNarrowing } from "../shared/widening.js";
 
 export const CHECKS = checksFor([
   "prior.checkpoint",

@@ -35,8 +35,8 @@ import {
   TRANSITION_KIND,
 } from "../../profile.js";
 import { textOfParts, type A2AMessage, type A2ATask } from "../../input/a2a.js";
-import type { Check, State } from "./types.js";
-import type { CheckExtras } from "./checks.js";
+import type { Check, State } from "../shared/types.js";
+import type { CheckExtras } from "../shared/checks.js";
 
 export interface MessageEntry {
   readonly kind: "message";

@@ -61,34 +61,22 @@
  *                                                 digest, or reported as informational
  * Work is linear in the Task and the payload; lists in details are capped (§9.20).
  */
-import { listCapped, showValue, valueText } from "../json/diff.js";
-import { member, hasMember, isJsonObject, jsonEquals, type JsonObject, type JsonValue } from "../json/value.js";
-import { sha256HexOfText } from "../util/bytes.js";
-import { TERMINAL_TASK_STATES } from "../profile.js";
-import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2ATask } from "../input/a2a.js";
-import type { Check, PropertyResult } from "./shared/types.js";
-import { checksFor, type IdOf, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { streamShownChecks } from "./shared/stream-shown.js";
-import { unseenChecks } from "./shared/unseen.js";
-import {
-  foreignIds,
-  readTranscript,
-  transitionChecks,
-  uncoveredParts,
-  type MessageEntry,
-} from "./shared/transcript.js";
-import { interimCitationChecks } from "./shared/citations.js";
-import { traceDigestChecks } from "./shared/traces.js";
-import { withInterim } from "./shared/interim.js";
-import { copiesDisagreement, requestChecks } from "./shared/request.js";
-import {
-  CAPTURE_POLICY_V2,
-  partsChecks,
-  uncommittedKinds,
-  unusedResolvedChecks,
-  type PartsRules,
-} from "./shared/parts.js";
+import { listCapped, showValue, valueText } from "../../json/diff.js";
+import { member, hasMember, isJsonObject, jsonEquals, type JsonObject, type JsonValue } from "../../json/value.js";
+import { sha256HexOfText } from "../../util/bytes.js";
+import { TERMINAL_TASK_STATES } from "../../profile.js";
+import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2ATask } from "../../input/a2a.js";
+import type { Check, PropertyResult } from "../shared/types.js";
+import { checksFor, type IdOf, decide } from "../shared/checks.js";
+import type { EvidenceContext } from "../shared/context.js";
+import { streamShownChecks } from "./stream.js";
+import { unseenChecks } from "../shared/unseen.js";
+import { foreignIds, readTranscript, transitionChecks, uncoveredParts, type MessageEntry } from "./transcript.js";
+import { interimCitationChecks } from "./citations.js";
+import { traceDigestChecks } from "./traces.js";
+import { withInterim } from "../shared/interim.js";
+import { copiesDisagreement, requestChecks } from "./request.js";
+import { CAPTURE_POLICY_V2, partsChecks, uncommittedKinds, unusedResolvedChecks, type PartsRules } from "./parts.js";
 
 export const CHECKS = checksFor([
   "task.observed",

@@ -17,8 +17,8 @@ import { hasMember, isJsonObject, isJsonNumber, member, type JsonValue } from ".
 import { jcs } from "../../canon/jcs.js";
 import { base64ToBytesStrict, isHex64, sha256Hex, sha256HexOfText } from "../../util/bytes.js";
 import type { A2APart } from "../../input/a2a.js";
-import type { Check, State } from "./types.js";
-import type { CheckExtras } from "./checks.js";
+import type { Check, State } from "../shared/types.js";
+import type { CheckExtras } from "../shared/checks.js";
 
 /** The capture policy that announces per-Part commitments: every entry must carry them. */
 export const CAPTURE_POLICY_V2 = "a2a-server-boundary-v2";

@@ -20,17 +20,17 @@
  *   witness.quorum         distinct operators among counted witnesses ≥ quorum; otherwise (and for
  *                          genesis without acceptGenesis, or a prior not carried) INCONCLUSIVE
  */
-import type { Checkpoint } from "../log/checkpoint.js";
-import type { Result } from "../result.js";
-import type { ContinuityPolicy, TrustedWitness, TrustedWitnessKey } from "../trust/config.js";
-import { renderCllNote, type CllNote } from "../witness/cll-note.js";
-import { parseTimestampedSignature, verifyCosignature } from "../witness/cosignature.js";
-import type { CarriedLine, CheckpointRole } from "../witness/evidence.js";
-import { parseSignatureLine } from "../witness/note.js";
-import type { WitnessEquivocation, WitnessStatement } from "../witness/pool.js";
-import { showTimestamp } from "../witness/time.js";
-import { checksFor } from "./shared/checks.js";
-import type { Check } from "./shared/types.js";
+import type { Checkpoint } from "../../log/checkpoint.js";
+import type { Result } from "../../result.js";
+import type { ContinuityPolicy, TrustedWitness, TrustedWitnessKey } from "../../trust/config.js";
+import { renderCllNote, type CllNote } from "../../witness/cll-note.js";
+import { parseTimestampedSignature, verifyCosignature } from "../../witness/cosignature.js";
+import type { CarriedLine, CheckpointRole } from "../../witness/evidence.js";
+import { parseSignatureLine } from "../../witness/note.js";
+import type { WitnessEquivocation, WitnessStatement } from "../../witness/pool.js";
+import { showTimestamp } from "../../witness/time.js";
+import { checksFor } from "../shared/checks.js";
+import type { Check } from "../shared/types.js";
 
 /** Form A's check ids, in the order its checks are listed above. */
 export const FORM_A_IDS = [

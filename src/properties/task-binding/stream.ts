@@ -18,8 +18,8 @@ import { sha256HexOfText } from "../../util/bytes.js";
 import { readPart, textOfParts, type A2APart } from "../../input/a2a.js";
 import { TRANSITION_KIND } from "../../profile.js";
 import { isInterruptedState, type ShownTransition, type StreamObservations } from "../../input/stream-observations.js";
-import type { Check, State } from "./types.js";
-import type { CheckExtras } from "./checks.js";
+import type { Check, State } from "../shared/types.js";
+import type { CheckExtras } from "../shared/checks.js";
 
 type Make = (
   id: "stream.replaced" | "transcript.transition",
