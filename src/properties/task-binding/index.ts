@@ -64,7 +64,7 @@ import { decide } from "../shared/checks.js";
 import type { EvidenceContext } from "../shared/context.js";
 import { withInterim } from "../shared/interim.js";
 import { streamShownChecks } from "./stream.js";
-import { interimCitationChecks } from "./citations.js";
+import { interimCitationChecks } from "./interim.js";
 import { traceDigestChecks } from "./traces.js";
 import { copiesDisagreement, requestChecks } from "./request.js";
 import { CAPTURE_POLICY_V2, unusedResolvedChecks, type PartsRules } from "./parts.js";
