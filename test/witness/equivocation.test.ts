@@ -10,13 +10,13 @@ import { isFailedInput } from "../../src/report/model.js";
 import { parseCheckpoint, type Checkpoint } from "../../src/log/checkpoint.js";
 import { loadEvidence } from "../../src/input/load.js";
 import { EvidenceContext } from "../../src/properties/shared/context.js";
+import { continuity } from "../../src/properties/continuity/index.js";
 import {
-  continuity,
   crossInputCheck,
   inputCheckpoints,
   producerIdentities,
   withCrossInput,
-} from "../../src/properties/continuity/index.js";
+} from "../../src/properties/continuity/cross-input.js";
 import { loadTrustConfig, type TrustConfig } from "../../src/trust/config.js";
 import { findEquivocations, parseSeenCheckpoints, type InputCheckpoints } from "../../src/witness/equivocation.js";
 import { bytesToHex, sha256, utf8 } from "../../src/util/bytes.js";

@@ -24,7 +24,7 @@ import type { Checkpoint } from "../../log/checkpoint.js";
 import type { Result } from "../../result.js";
 import type { ContinuityPolicy, TrustedWitness, TrustedWitnessKey } from "../../trust/config.js";
 import { renderCllNote, type CllNote } from "../../witness/cll-note.js";
-import { parseTimestampedSignature, verifyCosignature } from "../../witness/cosignature.js";
+import { parseTimestampedSignature, verifyCosignature, type TimestampedSignature } from "../../witness/cosignature.js";
 import type { CarriedLine, CheckpointRole } from "../../witness/evidence.js";
 import { parseSignatureLine } from "../../witness/note.js";
 import type { WitnessEquivocation, WitnessStatement } from "../../witness/pool.js";
@@ -142,7 +142,65 @@ export function formAChecks(input: FormAInput): Check[] {
     current: input.lines.filter((l) => l.role === "current"),
     prior: input.lines.filter((l) => l.role === "prior"),
   };
+  const notes = renderNotes(input, byRole, checks);
+  const pinned = new Map<string, Pinned>();
+  for (const witness of input.witnesses ?? [])
+    for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
+  const lines: Lines = {
+    input,
+    notes,
+    pinned,
+    producer: producerOperatedWitnesses(input.witnesses ?? [], input.otherRoles),
+    verified: new Map(),
+    statements: [],
+    unknown: [],
+    duplicates: 0,
+  };
+  for (const role of ["current", "prior"] as const) {
+    const note = notes[role];
+    if (note === undefined) continue;
+    // Exact duplicates count once (contract §9.22); a second, different line of one signer is verified too.
+    const seen = new Set<string>();
+    for (const carried of byRole[role]) {
+      if (seen.has(carried.line)) {
+        lines.duplicates++;
+        continue;
+      }
+      seen.add(carried.line);
+      checks.push(...lineChecks(carried, role, note, lines));
+    }
+  }
+  if (lines.unknown.length > 0) {
+    checks.push(
+      check(
+        "cosignature.unknown",
+        "NOT_CHECKED",
+        `${lines.unknown.length} line(s) from cosigners no trust-file witness pins, ignored: ${capped(lines.unknown)}`,
+      ),
+    );
+  }
+  checks.push(...countedChecks(lines));
+  return checks;
+}
 
+/** What the line checks share, and what they gather for the quorum. */
+interface Lines {
+  readonly input: FormAInput;
+  readonly notes: Partial<Record<CheckpointRole, CllNote>>;
+  readonly pinned: ReadonlyMap<string, Pinned>;
+  readonly producer: ReadonlyMap<TrustedWitness, string>;
+  readonly verified: Map<TrustedWitness, VerifiedLine[]>;
+  readonly statements: WitnessStatement[];
+  readonly unknown: string[];
+  duplicates: number;
+}
+
+/** cosignature.note for each checkpoint some line cosigns: the C2SP note its lines are verified over. */
+function renderNotes(
+  input: FormAInput,
+  byRole: Record<CheckpointRole, readonly CarriedLine[]>,
+  checks: Check[],
+): Partial<Record<CheckpointRole, CllNote>> {
   const notes: Partial<Record<CheckpointRole, CllNote>> = {};
   for (const role of ["current", "prior"] as const) {
     if (byRole[role].length === 0) continue;
@@ -184,122 +242,104 @@ export function formAChecks(input: FormAInput): Check[] {
       ),
     );
   }
+  return notes;
+}
 
-  const pinned = new Map<string, Pinned>();
-  for (const witness of input.witnesses ?? [])
-    for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
-
-  const producer = producerOperatedWitnesses(input.witnesses ?? [], input.otherRoles);
-  const verified = new Map<TrustedWitness, VerifiedLine[]>();
-  const statements: WitnessStatement[] = [];
-  const unknown: string[] = [];
-  let duplicates = 0;
-  for (const role of ["current", "prior"] as const) {
-    const note = notes[role];
-    if (note === undefined) continue;
-    // Exact duplicates count once (contract §9.22); a second, different line of one signer is verified too.
-    const seen = new Set<string>();
-    for (const carried of byRole[role]) {
-      if (seen.has(carried.line)) {
-        duplicates++;
-        continue;
-      }
-      seen.add(carried.line);
-      const subject = carried.path;
-      const line = parseSignatureLine(carried.line);
-      if (!line.ok) {
-        checks.push(
-          check("cosignature.line", "FAIL", `not a C2SP signature line: ${line.detail}`, { subject, code: line.code }),
-        );
-        continue;
-      }
-      const hit = pinned.get(`${line.value.name}\n${line.value.keyIdHex}`);
-      if (hit === undefined) {
-        unknown.push(`${line.value.name}+${line.value.keyIdHex}`);
-        continue;
-      }
-      const label = labelOf(hit.witness);
-      const values = { witness: label, name: hit.witness.name, keyId: hit.key.keyIdHex, checkpoint: role };
-      const operator = producer.has(hit.witness) ? ("producer-operated" as const) : ("independent" as const);
-      const signed = parseTimestampedSignature(line.value.signature);
-      if (!signed.ok) {
-        checks.push(
-          check("cosignature.signature", "FAIL", `${label}: ${signed.detail}, under a pinned witness key`, {
-            subject,
-            code: signed.code,
-            values,
-            operator,
-          }),
-        );
-        continue;
-      }
-      const at = { ...values, timestamp: signed.value.timestamp.toString() };
-      if (!verifyCosignature(note.text, signed.value, hit.key.key)) {
-        // A diagnosis, not a rescue: the line still FAILs, but an auditor learns it was moved.
-        const other = notes[role === "current" ? "prior" : "current"];
-        const moved = other !== undefined && verifyCosignature(other.text, signed.value, hit.key.key);
-        const why = moved
-          ? `it is the witness's cosignature of the ${role === "current" ? "prior" : "current"} checkpoint (${other.leafCount} leaves), carried for the ${role} one`
-          : "forged, corrupted, or about another checkpoint";
-        checks.push(
-          check(
-            "cosignature.signature",
-            "FAIL",
-            `${label}'s cosignature does not verify over the ${role} checkpoint's note (${note.leafCount} leaves, root ${note.rootBase64}) under its pinned key: ${why}`,
-            {
-              subject,
-              code: "COSIGNATURE_INVALID",
-              values: at,
-              operator,
-            },
-          ),
-        );
-        continue;
-      }
-      checks.push(
-        check(
-          "cosignature.signature",
-          "PASS",
-          `${label} cosigned the ${role} checkpoint (cosignature/v1 under key ID ${hit.key.keyIdHex})`,
-          { subject, values: at, operator },
-        ),
-      );
-      statements.push({
-        key: hit.key.publicKeyHex,
-        origin: note.origin,
-        size: String(note.leafCount),
-        root: note.rootBase64,
-        where: subject,
-      });
-      const time = timeCheck(signed.value.timestamp, input, subject);
-      checks.push(time);
-      const list = verified.get(hit.witness) ?? [];
-      list.push({ role, timestamp: signed.value.timestamp, usable: time.state !== "INCONCLUSIVE" });
-      verified.set(hit.witness, list);
-    }
+/** One carried line: a signature line, under a pinned key, verifying over the note, at a usable time. */
+function lineChecks(carried: CarriedLine, role: CheckpointRole, note: CllNote, lines: Lines): Check[] {
+  const subject = carried.path;
+  const line = parseSignatureLine(carried.line);
+  if (!line.ok)
+    return [
+      check("cosignature.line", "FAIL", `not a C2SP signature line: ${line.detail}`, { subject, code: line.code }),
+    ];
+  const hit = lines.pinned.get(`${line.value.name}\n${line.value.keyIdHex}`);
+  if (hit === undefined) {
+    lines.unknown.push(`${line.value.name}+${line.value.keyIdHex}`);
+    return [];
   }
-  if (unknown.length > 0) {
-    checks.push(
-      check(
-        "cosignature.unknown",
-        "NOT_CHECKED",
-        `${unknown.length} line(s) from cosigners no trust-file witness pins, ignored: ${capped(unknown)}`,
-      ),
-    );
+  const label = labelOf(hit.witness);
+  const values = { witness: label, name: hit.witness.name, keyId: hit.key.keyIdHex, checkpoint: role };
+  const operator = lines.producer.has(hit.witness) ? ("producer-operated" as const) : ("independent" as const);
+  const signed = parseTimestampedSignature(line.value.signature);
+  if (!signed.ok) {
+    return [
+      check("cosignature.signature", "FAIL", `${label}: ${signed.detail}, under a pinned witness key`, {
+        subject,
+        code: signed.code,
+        values,
+        operator,
+      }),
+    ];
   }
+  const at = { ...values, timestamp: signed.value.timestamp.toString() };
+  if (!verifyCosignature(note.text, signed.value, hit.key.key))
+    return [unverifiedCheck(label, role, note, lines.notes, signed.value, hit.key, { subject, values: at, operator })];
+  const passed = check(
+    "cosignature.signature",
+    "PASS",
+    `${label} cosigned the ${role} checkpoint (cosignature/v1 under key ID ${hit.key.keyIdHex})`,
+    { subject, values: at, operator },
+  );
+  lines.statements.push({
+    key: hit.key.publicKeyHex,
+    origin: note.origin,
+    size: String(note.leafCount),
+    root: note.rootBase64,
+    where: subject,
+  });
+  const time = timeCheck(signed.value.timestamp, lines.input, subject);
+  const list = lines.verified.get(hit.witness) ?? [];
+  list.push({ role, timestamp: signed.value.timestamp, usable: time.state !== "INCONCLUSIVE" });
+  lines.verified.set(hit.witness, list);
+  return [passed, time];
+}
 
-  const equivocations = input.equivocations?.(statements);
+/** A cosignature that does not verify over its note FAILs; a diagnosis, not a rescue, says when it was moved. */
+function unverifiedCheck(
+  label: string,
+  role: CheckpointRole,
+  note: CllNote,
+  notes: Partial<Record<CheckpointRole, CllNote>>,
+  signed: TimestampedSignature,
+  key: TrustedWitnessKey,
+  extras: { subject: string; values: Record<string, string>; operator: "producer-operated" | "independent" },
+): Check {
+  // A diagnosis, not a rescue: the line still FAILs, but an auditor learns it was moved.
+  const other = notes[role === "current" ? "prior" : "current"];
+  const moved = other !== undefined && verifyCosignature(other.text, signed, key.key);
+  const why = moved
+    ? `it is the witness's cosignature of the ${role === "current" ? "prior" : "current"} checkpoint (${other.leafCount} leaves), carried for the ${role} one`
+    : "forged, corrupted, or about another checkpoint";
+  return check(
+    "cosignature.signature",
+    "FAIL",
+    `${label}'s cosignature does not verify over the ${role} checkpoint's note (${note.leafCount} leaves, root ${note.rootBase64}) under its pinned key: ${why}`,
+    {
+      subject: extras.subject,
+      code: "COSIGNATURE_INVALID",
+      values: extras.values,
+      operator: extras.operator,
+    },
+  );
+}
+
+/** witness.eligible per witness whose lines verified, and witness.quorum over the operators counted. */
+function countedChecks(lines: Lines): Check[] {
+  const { input, producer } = lines;
+  const checks: Check[] = [];
+  const equivocations = input.equivocations?.(lines.statements);
   const counted = new Map<string, string[]>();
   const notCounted: Check[] = [];
-  for (const [witness, lines] of verified) {
+  for (const [witness, verified] of lines.verified) {
     const equivocated = witness.keys.map((k) => equivocations?.get(k.publicKeyHex)).find((e) => e !== undefined);
-    const c = eligibility(witness, lines, input, { producer: producer.get(witness), equivocated });
+    const c = eligibility(witness, verified, input, { producer: producer.get(witness), equivocated });
     checks.push(c);
     if (c.state === "PASS")
       counted.set(witness.operatorId, [...(counted.get(witness.operatorId) ?? []), labelOf(witness)]);
     else notCounted.push(c);
   }
-  checks.push(quorumCheck(input, counted, notCounted, unknown.length, duplicates));
+  checks.push(quorumCheck(input, counted, notCounted, lines.unknown.length, lines.duplicates));
   return checks;
 }
 
@@ -340,15 +380,34 @@ interface Against {
   readonly equivocated: WitnessEquivocation | undefined;
 }
 
+/** Who the checks of one witness are about: its label, its names, and whether its operator is the producer. */
+interface About {
+  readonly subject: string;
+  readonly values: { readonly witness: string; readonly name: string; readonly operatorId: string };
+  readonly operator: "producer-operated" | "independent";
+}
+
 function eligibility(
   witness: TrustedWitness,
   lines: readonly VerifiedLine[],
   input: FormAInput,
-  { producer, equivocated }: Against,
+  against: Against,
 ): Check {
   const subject = labelOf(witness);
-  const values = { witness: subject, name: witness.name, operatorId: witness.operatorId };
-  const operator = producer ? ("producer-operated" as const) : ("independent" as const);
+  const about: About = {
+    subject,
+    values: { witness: subject, name: witness.name, operatorId: witness.operatorId },
+    operator: against.producer ? "producer-operated" : "independent",
+  };
+  return standingCheck(witness, against, about) ?? cosignedCheck(witness, lines, input, about);
+}
+
+/** A witness that equivocated, is the producer's, or states no consistency is never counted. */
+function standingCheck(
+  witness: TrustedWitness,
+  { producer, equivocated }: Against,
+  { subject, values, operator }: About,
+): Check | undefined {
   if (equivocated) {
     const e = equivocated;
     return check(
@@ -386,6 +445,16 @@ function eligibility(
       { subject, code: "WITNESS_NO_STATEMENT", values, operator },
     );
   }
+  return undefined;
+}
+
+/** Its counted cosignatures: of the current checkpoint, of the prior one where needed, in time order. */
+function cosignedCheck(
+  witness: TrustedWitness,
+  lines: readonly VerifiedLine[],
+  input: FormAInput,
+  { subject, values, operator }: About,
+): Check {
   const usable = lines.filter((l) => l.usable);
   const current = usable.filter((l) => l.role === "current").map((l) => l.timestamp);
   const prior = usable.filter((l) => l.role === "prior").map((l) => l.timestamp);

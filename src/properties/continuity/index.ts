@@ -3,7 +3,7 @@
  * checkpoint and this one (contract §4, §9.22; log-and-receipts.md §4.4, §6;
  * continuity-witness.md §4.1 the chain gate, §4.2 form A).
  *
- * The chain gate, which decides FAIL independently of any witness:
+ * The chain gate (chain.ts), which decides FAIL independently of any witness:
  *   prior.checkpoint       manifest.priorCheckpoint (and consistencyProof) are well-formed
  *   chain.link             prior signature, same log_id, prev_size == prior.mmr_size,
  *                          prev_root == prior.root, growth, and the MMR consistency proof from the
@@ -13,11 +13,11 @@
  * The witnesses, C2SP cosignature/v1 lines from `continuityEvidence` or `--cosignatures`:
  *   cosignature.evidence   the carriers are well-formed
  *   cosignature.type       entries of a type this verifier does not implement: reported, ignored
- *   cosignature.*, witness.*  form A (continuity/form-a.ts): each line under a pinned witness key
+ *   cosignature.*, witness.*  form A (form-a.ts): each line under a pinned witness key
  *                          verifies over the note rendered from the checkpoint; a quorum of
  *                          distinct independent operators counted
  *   witness.assertion      NOT_PRESENT when no cosignature is carried
- * And, when the caller compared inputs (several inputs, or --checkpoints; `withCrossInput`):
+ * And, when the caller compared inputs (several inputs, or --checkpoints; cross-input.ts):
  *   equivocation.crossInput  no other checkpoint of this log gives another root at a size this
  *                          input states (src/witness/equivocation.ts)
  *
@@ -25,22 +25,13 @@
  * between two checkpoints the producer signed; only witnesses that keep per-log state and refuse
  * to cosign a fork make a split view visible — and only to relying parties that check them.
  */
-import { isJsonObject, member, memberAt, type JsonObject, type JsonValue } from "../../json/value.js";
+import { member, type JsonValue } from "../../json/value.js";
 import { parseStrictJson } from "../../json/strict-json.js";
-import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
-import { verifyCheckpointChain } from "../../log/checkpoint-chain.js";
-import { parseConsistencyProof, type ConsistencyProof } from "../../log/mmr.js";
+import type { Checkpoint } from "../../log/checkpoint.js";
 import { fail, type Result } from "../../result.js";
-import { DEFAULT_CONTINUITY_POLICY, type TrustConfig } from "../../trust/config.js";
+import { DEFAULT_CONTINUITY_POLICY } from "../../trust/config.js";
 import { bytesToHex, isHex64 } from "../../util/bytes.js";
 import { renderCllNote } from "../../witness/cll-note.js";
-import {
-  findEquivocations,
-  findRegistrationForks,
-  type CrossInputFindings,
-  type InputCheckpoints,
-} from "../../witness/equivocation.js";
-import type { Evidence } from "../../input/load.js";
 import {
   fileLinesFor,
   parseContinuityEvidence,
@@ -53,109 +44,27 @@ import {
   StatementPool,
   fileStatements,
   pinnedWitnessKeys,
-  statementsOf,
   type WitnessEquivocation,
   type WitnessStatement,
 } from "../../witness/pool.js";
 import { parseRfc3339 } from "../../witness/time.js";
-import { FORM_A_IDS, formAChecks, type ChainOutcome } from "./form-a.js";
-import { checksFor, decide } from "../shared/checks.js";
-import { EvidenceContext } from "../shared/context.js";
-import { stampedHeads } from "../external-registration.js";
+import { formAChecks } from "./form-a.js";
+import { decide } from "../shared/checks.js";
+import type { EvidenceContext } from "../shared/context.js";
 import { manifestCheckpoint } from "../shared/manifest-checkpoint.js";
 import type { Check, PropertyResult } from "../shared/types.js";
-import { findNarrowing } from "../shared/widening.js";
+import { CHECKS, check, only, EVIDENCE_PATH, present } from "./checks.js";
+import { chainGate, keyCheck } from "./chain.js";
+import { withCrossInput } from "./cross-input.js";
 
-export const CHECKS = checksFor([
-  "prior.checkpoint",
-  "chain.link",
-  "chain.key",
-  "cosignature.evidence",
-  "cosignature.type",
-  ...FORM_A_IDS,
-  "witness.assertion",
-  "equivocation.crossInput",
-] as const);
-const { check, only } = CHECKS;
+export { CHECKS };
 
 const NO_ASSERTION =
   "no continuity witness cosignature is carried (no continuityEvidence, no --cosignatures lines for this checkpoint)";
-const EVIDENCE_PATH = "continuityEvidence";
-
-function present(v: JsonValue | undefined): v is JsonValue {
-  return v !== undefined && v !== null;
-}
 
 export function continuity(ctx: EvidenceContext): PropertyResult {
   const own = ofThisInput(ctx);
   return ctx.options.crossInput ? withCrossInput(own, ctx.options.crossInput) : own;
-}
-
-/**
- * What one input shows of its logs, for comparison with the other inputs (undefined: nothing to
- * show): its checkpoints, and its witness lines that verify under the trust file's keys.
- */
-export function sightingOf(source: string, evidence: Evidence, trust?: TrustConfig): InputCheckpoints | undefined {
-  const primary = evidence.bundles[0];
-  if (!primary) return undefined;
-  const base = inputCheckpoints(source, primary.bundle, primary.carrier === "data" || primary.carrier === "inline");
-  const cosigned = (trust?.witnesses.length ?? 0) > 0 ? cosignedIn(base, primary.bundle, trust) : [];
-  const stamped =
-    (trust?.transparencyServices.size ?? 0) > 0 ? stampedHeads(new EvidenceContext(evidence, trust, {})) : [];
-  return { ...base, ...(cosigned.length > 0 ? { cosigned } : {}), ...(stamped.length > 0 ? { stamped } : {}) };
-}
-
-/** The bundle's lines over its own (signed) checkpoints' notes that verify under pinned keys. */
-function cosignedIn(base: InputCheckpoints, bundle: JsonObject, trust: TrustConfig | undefined): WitnessStatement[] {
-  const raw = member(bundle, EVIDENCE_PATH);
-  const carried = present(raw) ? parseContinuityEvidence(raw, EVIDENCE_PATH) : undefined;
-  if (!carried?.ok) return [];
-  const pinned = pinnedWitnessKeys(trust?.witnesses);
-  return (["current", "prior"] as const).flatMap((role) => {
-    const cp = base[role];
-    const note = cp ? renderCllNote(cp) : undefined;
-    if (!note?.ok) return [];
-    const lines = carried.value.lines
-      .filter((l) => l.role === role)
-      .map((l) => ({ line: l.line, where: `${l.path} in ${base.source}` }));
-    return statementsOf(note.value.text, lines, pinned);
-  });
-}
-
-/**
- * Every input's findings from comparing their checkpoints (and a --checkpoints list), their
- * witnesses' lines (with the --cosignatures file's, `fileLines`) and their stamps, in input order;
- * undefined when fewer than two sightings leave nothing to compare.
- */
-export function crossInputFindings(
-  sightings: readonly (InputCheckpoints | undefined)[],
-  seen: readonly Checkpoint[],
-  trust: TrustConfig | undefined,
-  fileLines: readonly WitnessStatement[] = [],
-): (CrossInputFindings | undefined)[] | undefined {
-  const present: InputCheckpoints[] = [];
-  const indexes: number[] = [];
-  sightings.forEach((s, k) => {
-    if (s === undefined) return;
-    indexes.push(k);
-    present.push(s);
-  });
-  if (present.length + seen.length < 2) return undefined;
-  const findings = findEquivocations(present, seen, producerIdentities(trust));
-  const pool = new StatementPool().add(fileLines);
-  for (const s of present) pool.add(s.cosigned ?? []);
-  const witnesses = pool.equivocations();
-  const registration = findRegistrationForks(present);
-  const out: (CrossInputFindings | undefined)[] = sightings.map(() => undefined);
-  indexes.forEach((k, j) => {
-    const forks = registration[j] ?? [];
-    out[k] = {
-      ...(findings[j] as CrossInputFindings),
-      ...(witnesses.length > 0 ? { witnesses } : {}),
-      ...(forks.length > 0 ? { registration: forks } : {}),
-    };
-  });
-  return out;
 }
 
 function ofThisInput(ctx: EvidenceContext): PropertyResult {
@@ -238,97 +147,6 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
   return decide(checks, () => checks.find((c) => c.id === "witness.quorum")?.detail ?? "");
 }
 
-/**
- * continuity with this input's findings from comparing every input's checkpoints (and a
- * --checkpoints list) appended: a fork FAILs the property; anything else is reported and leaves
- * its state as it was — agreeing with other inputs proves nothing a witness did not.
- */
-export function withCrossInput(result: PropertyResult, findings: CrossInputFindings): PropertyResult {
-  const c = crossInputCheck(findings);
-  const checks = [...result.checks, c];
-  if (c.state !== "FAIL") return { ...result, checks };
-  return { state: "FAIL", detail: result.state === "FAIL" ? result.detail : c.detail, checks };
-}
-
-/** The `equivocation.crossInput` check for one input's findings. */
-export function crossInputCheck(f: CrossInputFindings): Check {
-  const id = "equivocation.crossInput";
-  const first = f.forks[0];
-  if (first !== undefined) {
-    const more = f.forks.length > 1 ? ` (and ${f.forks.length - 1} more size(s))` : "";
-    return check(
-      id,
-      "FAIL",
-      `the log forked: log ${JSON.stringify(first.logId)} at mmr_size ${first.mmrSize} has root ${first.root} (${first.statedBy}) and root ${first.otherRoot} (${first.otherStatedBy}), both signed by its producer${more}`,
-      {
-        code: "EQUIVOCATION_FORK",
-        values: { logId: first.logId, mmrSize: String(first.mmrSize), root: first.root, otherRoot: first.otherRoot },
-      },
-    );
-  }
-  if (f.compared === 0)
-    return check(
-      id,
-      "NOT_PRESENT",
-      "no other input or --checkpoints entry states a checkpoint of this log: nothing to compare",
-    );
-  const stale = f.stale !== undefined ? `; stale, not a fork: ${f.stale}` : "";
-  return check(
-    id,
-    "PASS",
-    `no fork: ${f.compared} statement(s) of this log from other inputs or --checkpoints agree at every size both state${stale}`,
-  );
-}
-
-/**
- * The checkpoints one input's primary bundle carries, as the comparison reads them: each parsed
- * as presented, or — from a protobuf carrier that may have widened its integers — under a
- * narrowing its producer's signature verifies for.
- */
-export function inputCheckpoints(source: string, bundle: JsonObject, structuredCarrier: boolean): InputCheckpoints {
-  const read = (name: "cllCheckpoint" | "priorCheckpoint"): Checkpoint | undefined => {
-    const presented = memberAt(bundle, "manifest", name);
-    if (!isJsonObject(presented)) return undefined;
-    const path = `manifest.${name}`;
-    const signed = (v: JsonValue) => {
-      const r = parseCheckpoint(v, path);
-      return r.ok && verifyCheckpointSignature(r.value).ok ? r.value : undefined;
-    };
-    const asPresented = signed(presented);
-    if (asPresented !== undefined || !structuredCarrier) return asPresented;
-    const n = findNarrowing(presented, (candidate) => signed(candidate) !== undefined);
-    return n.kind === "match" ? signed(n.value) : undefined;
-  };
-  const current = read("cllCheckpoint");
-  const prior = read("priorCheckpoint");
-  return { source, ...(current ? { current: detached(current) } : {}), ...(prior ? { prior: detached(prior) } : {}) };
-}
-
-/**
- * What a sighting keeps of a checkpoint: its signed statement, copied out of the input. A run
- * holds every input's sighting until all are compared, and a string or byte view taken from the
- * input (or its witness records) would keep the whole input alive with it.
- */
-function detached(cp: Checkpoint): Checkpoint {
-  return {
-    logId: Buffer.from(cp.logId, "utf8").toString("utf8"),
-    mmrSize: cp.mmrSize,
-    root: cp.root.slice(),
-    prevSize: cp.prevSize,
-    prevRoot: cp.prevRoot === null ? null : cp.prevRoot.slice(),
-    keyId: cp.keyId.slice(),
-    timestamp: "",
-    signature: cp.signature.slice(),
-    witnesses: undefined,
-    consistencyProof: undefined,
-    json: {},
-    path: cp.path,
-    signingBody: "",
-    digest: cp.digest.slice(),
-    digestHex: Buffer.from(cp.digestHex, "latin1").toString("latin1"),
-  };
-}
-
 /** The property's state without a quorum check: nothing here can make it PASS. */
 function neverPass(checks: Check[]): PropertyResult {
   const state = checks.some((c) => c.state === "FAIL")
@@ -338,112 +156,6 @@ function neverPass(checks: Check[]): PropertyResult {
       : "NOT_CHECKED";
   const deciding = checks.find((c) => c.state === state);
   return { state, detail: deciding?.detail ?? "", checks };
-}
-
-interface ChainGate {
-  readonly checks: Check[];
-  readonly prior: Checkpoint | null;
-  readonly outcome: ChainOutcome;
-}
-
-function chainGate(
-  current: Checkpoint,
-  priorValue: JsonValue | undefined,
-  proofValue: JsonValue | undefined,
-): ChainGate {
-  let prior: Checkpoint | null = null;
-  if (present(priorValue)) {
-    const p = parseCheckpoint(priorValue, "manifest.priorCheckpoint");
-    if (!p.ok) {
-      return {
-        checks: [
-          check(
-            "prior.checkpoint",
-            "FAIL",
-            `the prior checkpoint is malformed: ${p.detail}${p.path ? ` at ${p.path}` : ""}`,
-            { code: p.code },
-          ),
-        ],
-        prior: null,
-        outcome: "broken",
-      };
-    }
-    prior = p.value;
-  }
-  let proof: ConsistencyProof | null = null;
-  if (present(proofValue)) {
-    const p = parseConsistencyProof(proofValue, "manifest.consistencyProof");
-    if (!p.ok) {
-      return {
-        checks: [
-          check(
-            "prior.checkpoint",
-            "FAIL",
-            `the consistency proof is malformed: ${p.detail}${p.path ? ` at ${p.path}` : ""}`,
-            { code: p.code },
-          ),
-        ],
-        prior,
-        outcome: "broken",
-      };
-    }
-    proof = p.value;
-  }
-  const checks: Check[] = [];
-  if (prior)
-    checks.push(
-      check(
-        "prior.checkpoint",
-        "PASS",
-        `prior checkpoint at mmr_size ${prior.mmrSize} and its consistency proof are well-formed`,
-      ),
-    );
-  const r = verifyCheckpointChain(prior, current, proof);
-  if (r.ok) {
-    const v = r.value;
-    checks.push(
-      v.link === "first"
-        ? check("chain.link", "PASS", `first checkpoint of its log (prev_size 0, no prior): nothing to chain`, {
-            values: { root: v.root },
-          })
-        : check(
-            "chain.link",
-            "PASS",
-            `history intact between checkpoints at mmr_size ${v.priorSize} and ${v.mmrSize} (anti-rewrite only, not anti-fork)`,
-            {
-              values: { priorRoot: v.priorRoot, root: v.root, logId: v.logId },
-            },
-          ),
-    );
-    return { checks, prior, outcome: v.link === "first" ? "genesis" : "chained" };
-  }
-  if (r.code === "CHAIN_PRIOR_MISSING") {
-    // Not a contradiction: the bundle simply does not carry the predecessor it chains to.
-    checks.push(
-      check("chain.link", "NOT_PRESENT", `${r.detail}: the chain to the prior checkpoint cannot be checked`, {
-        code: r.code,
-      }),
-    );
-    return { checks, prior, outcome: "prior-missing" };
-  }
-  checks.push(check("chain.link", "FAIL", `the checkpoint chain is broken: ${r.detail}`, { code: r.code }));
-  return { checks, prior, outcome: "broken" };
-}
-
-/** §4.1 step 3: a witness vouches for notes, which name no key; a key change between them is unproven. */
-function keyCheck(current: Checkpoint, prior: Checkpoint): Check {
-  const values = { priorKey: bytesToHex(prior.keyId), key: bytesToHex(current.keyId) };
-  if (values.priorKey === values.key)
-    return check("chain.key", "PASS", "the prior and current checkpoints are signed by the same key", { values });
-  return check(
-    "chain.key",
-    "INCONCLUSIVE",
-    `the prior checkpoint is signed by ${values.priorKey}, this one by ${values.key}: a key rotation cannot be proven offline`,
-    {
-      code: "CONTINUITY_KEY_ROTATION",
-      values,
-    },
-  );
 }
 
 export interface Carried {
@@ -566,30 +278,4 @@ function otherRoleKeys(ctx: EvidenceContext, current: Checkpoint, prior: Checkpo
     for (const k of agent.keys)
       if (k.type === "Ed25519") add(k.fingerprint, `an Agent Card signing key for ${card} in the trust file`);
   return roles;
-}
-
-/**
- * The producer identity of a checkpoint key under a trust file: keys pinned for one authority (or
- * for authorities that share a key) are one producer; any other key is its own.
- */
-export function producerIdentities(trust: TrustConfig | undefined): (keyIdHex: string) => string {
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    let root = x;
-    while (parent.has(root) && parent.get(root) !== root) root = parent.get(root) as string;
-    return root;
-  };
-  for (const [authority, keys] of trust?.producers ?? []) {
-    const node = `authority ${authority}`;
-    if (!parent.has(node)) parent.set(node, node);
-    for (const k of keys) {
-      const hex = k.key.ed25519Hex;
-      if (hex === undefined) continue;
-      const a = find(node);
-      const b = parent.has(hex) ? find(hex) : hex;
-      if (!parent.has(hex)) parent.set(hex, hex);
-      if (a !== b) parent.set(b, a);
-    }
-  }
-  return (keyIdHex) => (parent.has(keyIdHex) ? find(keyIdHex) : keyIdHex);
 }
