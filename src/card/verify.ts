@@ -114,12 +114,11 @@ function candidates(card: ReadCard, only: Canonicalization | undefined): Result<
   return ok(out);
 }
 
-function pinnedKeys(
-  trust: TrustConfig | undefined,
-  names: readonly string[],
-): { agents: string[]; keys: { agent: string; key: TrustedAgentKey }[] } {
+type PinnedKey = { agent: string; key: TrustedAgentKey };
+
+function pinnedKeys(trust: TrustConfig | undefined, names: readonly string[]): { agents: string[]; keys: PinnedKey[] } {
   const agents: string[] = [];
-  const keys: { agent: string; key: TrustedAgentKey }[] = [];
+  const keys: PinnedKey[] = [];
   for (const name of new Set(names)) {
     const entry = trust?.agents.get(name);
     if (!entry) continue;
@@ -146,13 +145,20 @@ function cardNames(card: JsonObject, cardUrl: string | undefined): string[] {
 
 type Judged = Omit<SignatureResult, "index" | "warnings">;
 
-async function verifyOne(
-  entry: JsonValue,
-  pinned: readonly { agent: string; key: TrustedAgentKey }[],
-  cands: readonly Candidate[],
-  algorithms: readonly string[],
-  warnings: string[],
-): Promise<Judged> {
+/** The members of a signature entry, once its shape and protected header are sound. */
+interface Entry {
+  readonly prot: string;
+  readonly sig: string;
+  readonly header: JsonValue | undefined;
+  /** The decoded protected header. */
+  readonly ph: JsonObject;
+}
+
+/** The header parameters the result reports, as far as they are strings. */
+type Seen = Pick<Judged, "alg" | "kid" | "typ" | "jku">;
+
+/** signature.shape and protected.decode: the entry's members, or the FAIL that stops it. */
+function readEntry(entry: JsonValue): Entry | Judged {
   if (!isJsonObject(entry))
     return { state: "FAIL", check: "signature.shape", detail: "the signature entry is not an object" };
   const prot = member(entry, "protected");
@@ -171,7 +177,18 @@ async function verifyOne(
       detail: `the protected header is not strict base64url of a JSON object${parsed && !parsed.ok ? ` (${parsed.detail})` : ""}`,
     };
   }
-  const ph = parsed.value;
+  return { prot, sig, header, ph: parsed.value };
+}
+
+/**
+ * header.params: the algorithm and key id the signature names, or the FAIL that stops it. A
+ * missing or unexpected typ is a warning only.
+ */
+function headerParams(
+  { ph, header }: Entry,
+  algorithms: readonly string[],
+  warnings: string[],
+): { alg: string; kid: string; seen: Seen } | Judged {
   const alg = member(ph, "alg");
   const kid = member(ph, "kid");
   const typ = member(ph, "typ");
@@ -197,7 +214,16 @@ async function verifyOne(
   }
   if (typ === undefined) warnings.push('the protected header has no typ (A2A: "JOSE")');
   else if (typ !== "JOSE") warnings.push(`typ ${showValue(typ)} is not "JOSE"`);
+  return { alg, kid, seen };
+}
 
+/** key.pinned: the pinned keys that could have made a signature under `alg` and `kid`, or why none could. */
+function fittingKeys(
+  pinned: readonly PinnedKey[],
+  alg: string,
+  kid: string,
+  seen: Seen,
+): readonly PinnedKey[] | Judged {
   const fitting = pinned.filter(
     ({ key }) => (ALG_KEY_TYPES[alg] ?? []).includes(key.type) && (key.kid === undefined || key.kid === kid),
   );
@@ -215,7 +241,17 @@ async function verifyOne(
       check: "key.pinned",
       detail: `no pinned key for this card fits ${alg} with kid ${kid} (unknown key)`,
     };
+  return fitting;
+}
 
+/** signature.verify: the first fitting key and candidate payload the signature verifies under, else FAIL. */
+async function verifySignature(
+  { prot, sig, header }: Entry,
+  fitting: readonly PinnedKey[],
+  cands: readonly Candidate[],
+  alg: string,
+  seen: Seen,
+): Promise<Judged> {
   for (const { agent, key } of fitting) {
     for (const c of cands) {
       try {
@@ -251,6 +287,24 @@ async function verifyOne(
     check: "signature.verify",
     detail: `the ${alg} signature does not verify under ${fitting.length === 1 ? "the pinned key" : `any of the ${fitting.length} pinned keys`} over any canonicalization (${cands.map((c) => c.name).join(", ")})`,
   };
+}
+
+/** Judges one signature entry: the first check of the module's list that decides it. */
+async function verifyOne(
+  entry: JsonValue,
+  pinned: readonly PinnedKey[],
+  cands: readonly Candidate[],
+  algorithms: readonly string[],
+  warnings: string[],
+): Promise<Judged> {
+  const read = readEntry(entry);
+  if ("state" in read) return read;
+  const params = headerParams(read, algorithms, warnings);
+  if ("state" in params) return params;
+  const { alg, kid, seen } = params;
+  const fitting = fittingKeys(pinned, alg, kid, seen);
+  if ("state" in fitting) return fitting;
+  return verifySignature(read, fitting, cands, alg, seen);
 }
 
 /** Verifies a card's signatures against the trust file's `agents` keys. Never throws on bad input. */

@@ -224,21 +224,38 @@ export function renderHtml(report: Report, _options: RenderOptions): string {
 
 function verifiedInput(input: VerifiedInput, index: number, report: Report): string[] {
   const id = `input-${index + 1}`;
-  const lvl = input.evidenceLevel;
   const reasons = policyReasons(input);
-  const out = [
+  return [
     `<section class="input" id="${id}">`,
+    ...inputHeading(input, reasons),
+    ...evidenceChain(input, id),
+    ...propertiesTable(input, id, report),
+    ...checksSections(input, id),
+    ...levelAndPolicy(input, report, reasons),
+    ...notesAndContent(input, id),
+    `</section>`,
+  ];
+}
+
+/** The input's name, its exit code and level, and where its evidence was found. */
+function inputHeading(input: VerifiedInput, reasons: readonly string[]): string[] {
+  return [
     `<h2>${esc(input.source)}</h2>`,
-    `<div class="banner exit-${esc(String(input.exitCode))}"><strong>Exit ${esc(String(input.exitCode))}</strong>: ${esc(exitMeaning(input.exitCode))}${reasons.length > 0 ? `: ${esc(reasons.join("; "))}` : ""}. Evidence level achieved: <strong>${esc(lvl.achieved)}</strong>.</div>`,
+    `<div class="banner exit-${esc(String(input.exitCode))}"><strong>Exit ${esc(String(input.exitCode))}</strong>: ${esc(exitMeaning(input.exitCode))}${reasons.length > 0 ? `: ${esc(reasons.join("; "))}` : ""}. Evidence level achieved: <strong>${esc(input.evidenceLevel.achieved)}</strong>.</div>`,
     `<dl class="facts">`,
     `<dt>input shape</dt><dd>${esc(input.shape)}</dd>`,
     `<dt>bundle found at</dt><dd><code>${esc(input.locations.join(", ") || "none")}</code></dd>`,
     `<dt>record profile</dt><dd><code>${esc(input.recordProfile ?? "none")}</code></dd>`,
     `<dt>evidence ID</dt><dd><code>${esc(input.evidenceId ?? "none")}</code></dd>`,
     `</dl>`,
-    `<h3>Evidence chain</h3>`,
-    `<ol class="chain">`,
   ];
+}
+
+/** The chain from the payload to continuity, each link with its properties, then the properties around it. */
+function evidenceChain(input: VerifiedInput, id: string): string[] {
+  const item = (p: PropertyName): string =>
+    `<li>${badge(input.properties[p].state)} <a href="#${id}-${p}">${p}</a>: ${esc(input.properties[p].detail)}</li>`;
+  const out = [`<h3>Evidence chain</h3>`, `<ol class="chain">`];
   for (const link of CHAIN) {
     const states = link.properties.map((p) => input.properties[p].state);
     out.push(
@@ -247,35 +264,33 @@ function verifiedInput(input: VerifiedInput, index: number, report: Report): str
         ? [`<div><code>${esc(input.evidenceId)}</code></div>`]
         : []),
       `<ul class="props">`,
-      ...link.properties.map(
-        (p) =>
-          `<li>${badge(input.properties[p].state)} <a href="#${id}-${p}">${p}</a>: ${esc(input.properties[p].detail)}</li>`,
-      ),
+      ...link.properties.map(item),
       `</ul></li>`,
     );
   }
-  out.push(`</ol>`, `<h4>Around the chain</h4>`, `<ul class="props">`);
-  for (const p of AROUND)
-    out.push(
-      `<li>${badge(input.properties[p].state)} <a href="#${id}-${p}">${p}</a>: ${esc(input.properties[p].detail)}</li>`,
-    );
-  out.push(`</ul>`);
+  out.push(`</ol>`, `<h4>Around the chain</h4>`, `<ul class="props">`, ...AROUND.map(item), `</ul>`);
+  return out;
+}
 
-  out.push(
+/** One row per property: its state and detail, marked when the policy requires it. */
+function propertiesTable(input: VerifiedInput, id: string, report: Report): string[] {
+  return [
     `<h3>Properties</h3>`,
     `<table class="properties fixed">`,
     `<thead><tr><th class="c-name">property</th><th class="c-state">state</th><th>detail</th></tr></thead>`,
     `<tbody>`,
-  );
-  for (const p of PROPERTY_NAMES) {
-    const r = input.properties[p];
-    out.push(
-      `<tr class="property ${esc(r.state)}" data-property="${p}"><td><a href="#${id}-${p}">${p}</a>${isRequired(report, p) ? " (required)" : ""}</td><td class="state">${badge(r.state)}</td><td class="detail">${esc(r.detail)}</td></tr>`,
-    );
-  }
-  out.push(`</tbody>`, `</table>`);
+    ...PROPERTY_NAMES.map((p) => {
+      const r = input.properties[p];
+      return `<tr class="property ${esc(r.state)}" data-property="${p}"><td><a href="#${id}-${p}">${p}</a>${isRequired(report, p) ? " (required)" : ""}</td><td class="state">${badge(r.state)}</td><td class="detail">${esc(r.detail)}</td></tr>`;
+    }),
+    `</tbody>`,
+    `</table>`,
+  ];
+}
 
-  out.push(`<h3>Checks behind each property</h3>`);
+/** For each property, the checks that decided it and the values they compared. */
+function checksSections(input: VerifiedInput, id: string): string[] {
+  const out = [`<h3>Checks behind each property</h3>`];
   for (const p of PROPERTY_NAMES) {
     const r = input.properties[p];
     out.push(
@@ -287,8 +302,13 @@ function verifiedInput(input: VerifiedInput, index: number, report: Report): str
       `</section>`,
     );
   }
+  return out;
+}
 
-  out.push(
+/** The evidence level achieved, claimed, negotiated and required, and why the policy does not hold. */
+function levelAndPolicy(input: VerifiedInput, report: Report, reasons: readonly string[]): string[] {
+  const lvl = input.evidenceLevel;
+  return [
     `<h3>Evidence level</h3>`,
     `<dl class="facts">`,
     `<dt>achieved</dt><dd><strong>${esc(lvl.achieved)}</strong> (derived from the properties, never from the claim)</dd>`,
@@ -301,20 +321,20 @@ function verifiedInput(input: VerifiedInput, index: number, report: Report): str
     `</ul>`,
     `<h3>Policy</h3>`,
     `<p><strong>Exit ${esc(String(input.exitCode))}</strong>: ${esc(exitMeaning(input.exitCode))}.</p>`,
-  );
-  if (reasons.length > 0) out.push(`<ul class="reasons">`, ...reasons.map((r) => `<li>${esc(r)}</li>`), `</ul>`);
-  out.push(`<h3>Notes</h3>`);
-  out.push(
+    ...(reasons.length > 0 ? [`<ul class="reasons">`, ...reasons.map((r) => `<li>${esc(r)}</li>`), `</ul>`] : []),
+  ];
+}
+
+/** The input's notes, and where the Task's messages and artifacts are accounted for. */
+function notesAndContent(input: VerifiedInput, id: string): string[] {
+  return [
+    `<h3>Notes</h3>`,
     input.notes.length > 0
       ? `<ul class="notes">${input.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>`
       : `<p>None.</p>`,
-  );
-  out.push(
     `<h3>Messages and artifacts</h3>`,
     `<p>This report does not carry the Task's messages or artifacts. Their commitments, and the values recomputed from what was observed, are in the <a href="#${id}-taskBinding">taskBinding</a> checks above.</p>`,
-    `</section>`,
-  );
-  return out;
+  ];
 }
 
 /**

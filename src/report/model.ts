@@ -9,10 +9,10 @@ import type { FailureCode } from "../codes/index.js";
 import type { EvidenceLevelOrNone } from "../profile.js";
 import type { InputShape } from "../input/classify.js";
 import type { PropertyName, Properties } from "../properties/index.js";
+import type { State } from "../properties/shared/types.js";
 import type { EvidenceLevelReport } from "../properties/level.js";
 import type { ExitCode, InputExitCode } from "../policy.js";
 import { TOOL_VERSION } from "../version.js";
-import type { Summary } from "./summary.js";
 
 export { STATES, type State, type Check, type PropertyResult } from "../properties/shared/types.js";
 export { PROPERTY_NAMES, type PropertyName, type Properties } from "../properties/index.js";
@@ -85,6 +85,13 @@ export interface ShardReport {
     /** Everything else the caller gave: --task, --first-task, --interim, --authority, --tenant, --at, --cosignatures, --checkpoints. */
     readonly context: string;
   };
+}
+
+/** For a run over several inputs: how many ended in each exit class, how many reached each state of each property. */
+export interface Summary {
+  readonly inputs: number;
+  readonly exitCodes: Readonly<Record<"0" | "1" | "2" | "3", number>>;
+  readonly properties: Readonly<Record<PropertyName, Readonly<Record<State, number>>>>;
 }
 
 export interface Report {
