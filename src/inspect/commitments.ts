@@ -8,7 +8,7 @@
 import { valueText } from "../json/diff.js";
 import { hasMember, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart } from "../input/a2a.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import { sha256HexOfText } from "../util/bytes.js";
 import { listed } from "./common.js";
 import { traceRows } from "./traces.js";

@@ -14,8 +14,8 @@ import { pyjson } from "../canon/pyjson.js";
 import { showValue, valueText } from "../json/diff.js";
 import { isJsonObject, member, memberAt, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
 import { capsuleIdCheck } from "../properties/producer-signature.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
-import { findNarrowing } from "../properties/shared/widening.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { findNarrowing } from "../evidence/widening.js";
 import { isHex64, sha256HexOfText } from "../util/bytes.js";
 import { listed, malformed, stepFailure, text } from "./common.js";
 import type {

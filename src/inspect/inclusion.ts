@@ -7,8 +7,8 @@
 import { leafPosition, parseInclusionProof, verifyInclusion, type Mountain } from "../log/mmr.js";
 import { member } from "../json/value.js";
 import { PROOF_PATH, rootAndSize } from "../properties/local-inclusion.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
-import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { hexToBytes, isHex64 } from "../util/bytes.js";
 import { hex, stepFailure } from "./common.js";
 import type { Absent, BagFoldStep, InclusionSection, MmrFoldStep, StepFailure } from "./model.js";

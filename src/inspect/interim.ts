@@ -32,9 +32,9 @@ import {
   stateAt,
   transcriptOf,
 } from "../properties/shared/citations.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import { interimRecords, type InterimRecord } from "../properties/shared/interim.js";
-import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
+import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { bytesToHex, sha256HexOfText } from "../util/bytes.js";
 import { checkpointSection } from "./checkpoint.js";
 import { hex, listed, malformed, stepFailure } from "./common.js";

@@ -15,7 +15,7 @@ import { CARRIER_PRIORITY, type LocatedBundle } from "../input/locate.js";
 import { isFoldedStream } from "../input/stream.js";
 import { asJsonInput, type InputValue } from "../input/forms.js";
 import { memberAt, type JsonObject } from "../json/value.js";
-import { EvidenceContext, type VerifyOptions } from "../properties/shared/context.js";
+import { EvidenceContext, type VerifyOptions } from "../evidence/context.js";
 import { interimRecords } from "../properties/shared/interim.js";
 import type { Failure } from "../result.js";
 import type { TrustConfig } from "../trust/config.js";

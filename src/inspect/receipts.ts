@@ -11,9 +11,9 @@ import { isJsonObject, member, memberAt, type JsonValue } from "../json/value.js
 import { checkpointEntryHash } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
 import { isStub } from "../properties/external-registration.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
-import { CHECKPOINT_PATH, manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
-import { judgeOperator, operatorText } from "../properties/shared/operator.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
+import { judgeOperator, operatorText } from "../evidence/operator.js";
 import { valueText } from "../json/diff.js";
 import { base64ToBytesStrict, hexToBytes } from "../util/bytes.js";
 import { binary, hex, listed, malformed, stepFailure } from "./common.js";

@@ -60,11 +60,11 @@ import {
 import { parseRfc3339 } from "../witness/time.js";
 import { FORM_A_IDS, formAChecks, type ChainOutcome } from "./continuity-form-a.js";
 import { checksFor, decide } from "./shared/checks.js";
-import { EvidenceContext } from "./shared/context.js";
+import { EvidenceContext } from "../evidence/context.js";
 import { stampedHeads } from "./external-registration.js";
-import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import type { Check, PropertyResult } from "./shared/types.js";
-import { findNarrowing } from "./shared/widening.js";
+import { findNarrowing } from "../evidence/widening.js";
 
 export const CHECKS = checksFor([
   "prior.checkpoint",

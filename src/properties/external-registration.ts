@@ -34,11 +34,11 @@ import { checkpointEntryHash } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
 import type { TrustedService } from "../trust/config.js";
 import type { RegistrationFork, StampedHead } from "../witness/equivocation.js";
-import { judgeOperator, operatorText, type OperatorJudgement } from "./shared/operator.js";
+import { judgeOperator, operatorText, type OperatorJudgement } from "../evidence/operator.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { CHECKPOINT_PATH, manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 
 export const CHECKS = checksFor([
   "witness.entryHash",

@@ -23,8 +23,8 @@ import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
 import type { PropertyResult, State } from "./shared/types.js";
 import { checksFor, decide, type CheckExtras } from "./shared/checks.js";
 import { interimChecks, interimRecords, withInterim } from "./shared/interim.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 
 export const CHECKS = checksFor(["inclusion.proof", "inclusion.verify", "interim.inclusion", "interim.log"]);
 const { check, only } = CHECKS;

@@ -20,8 +20,8 @@ import { checkCarriedCapsuleId, computeCapsuleId } from "../aac/capsule-id.js";
 import { verifyProducerEnvelope } from "../aac/producer-envelope.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { findNarrowing, widenedReason } from "./shared/widening.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { findNarrowing, widenedReason } from "../evidence/widening.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
 
 export const CHECKS = checksFor([

@@ -65,7 +65,7 @@ import { TERMINAL_TASK_STATES } from "../profile.js";
 import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2ATask } from "../input/a2a.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import { streamShownChecks } from "./shared/stream-shown.js";
 import {
   foreignIds,

@@ -26,7 +26,7 @@ import { isHex64, sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AMessage } from "../../input/a2a.js";
 import { CAPTURE_POLICY_V2, partsVerdict } from "./parts.js";
 import { INTERRUPTED_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
-import type { EvidenceContext } from "./context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
 import { interimRecords, type InterimRecord } from "./interim.js";

@@ -19,7 +19,7 @@
  */
 import { memberAt, type JsonValue } from "../../json/value.js";
 import type { LocatedBundle } from "../../input/locate.js";
-import { EvidenceContext } from "./context.js";
+import { EvidenceContext } from "../../evidence/context.js";
 import type { Check, PropertyResult, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
 

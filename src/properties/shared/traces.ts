@@ -16,10 +16,10 @@ import { isJsonObject, member, type JsonObject, type JsonValue } from "../../jso
 import { isHex64 } from "../../util/bytes.js";
 import type { A2ATask } from "../../input/a2a.js";
 import { calleeCitations, metadataTraces, type MetadataTrace } from "../../input/trace.js";
-import type { EvidenceContext } from "./context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
-import { findNarrowing, widenedReason } from "./widening.js";
+import { findNarrowing, widenedReason } from "../../evidence/widening.js";
 
 type Make = (id: "trace.digest", state: State, detail: string, extras?: CheckExtras) => Check;
 
