@@ -16,7 +16,7 @@ import type { TrustConfig } from "../trust/config.js";
 import type { CrossInputFindings } from "../witness/equivocation.js";
 import type { StatementPool } from "../witness/pool.js";
 import { narrowIntegralNumbers } from "./widening.js";
-import type { ResolvedContent } from "../properties/shared/parts.js";
+import type { ResolvedContent } from "./parts.js";
 
 export interface VerifyOptions {
   /** The authority the caller expects the producer to be (`--authority`). */

@@ -13,7 +13,7 @@ import { sha256HexOfText } from "../util/bytes.js";
 import { listed } from "./common.js";
 import { traceRows } from "./traces.js";
 import { transitionRow } from "./transitions.js";
-import { partRows } from "../properties/shared/parts.js";
+import { partRows } from "../evidence/parts.js";
 import type { Absent, ArtifactRow, CommitmentsSection, InspectOptions, ObservedText, TranscriptRow } from "./model.js";
 
 /** What an observed Message's or Artifact's commitment is over; `prefix` names a --task file's paths. */

@@ -8,7 +8,7 @@
  * should conclude. Strings that came from the input are kept as they are here; the renderers make
  * them printable.
  */
-import type { PartRow } from "../properties/shared/parts.js";
+import type { PartRow } from "../evidence/parts.js";
 import type { Carrier } from "../input/locate.js";
 import type { InputShape } from "../input/classify.js";
 

@@ -4,7 +4,7 @@
  * as it is written, so no string from the input can reach a terminal raw; multi-line values (a
  * note, a signed message) are split into lines first, and each is indented under its label.
  */
-import type { PartRow } from "../properties/shared/parts.js";
+import type { PartRow } from "../evidence/parts.js";
 import { printable } from "../util/printable.js";
 import {
   isAbsent,
