@@ -33,7 +33,7 @@ import {
   transcriptOf,
 } from "../properties/shared/citations.js";
 import type { EvidenceContext } from "../evidence/context.js";
-import { interimRecords, type InterimRecord } from "../properties/shared/interim.js";
+import { interimRecords, type InterimRecord } from "../evidence/interim.js";
 import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { bytesToHex, sha256HexOfText } from "../util/bytes.js";
 import { checkpointSection } from "./checkpoint.js";

@@ -16,7 +16,7 @@ import { isFoldedStream } from "../input/stream.js";
 import { asJsonInput, type InputValue } from "../input/forms.js";
 import { memberAt, type JsonObject } from "../json/value.js";
 import { EvidenceContext, type VerifyOptions } from "../evidence/context.js";
-import { interimRecords } from "../properties/shared/interim.js";
+import { interimRecords } from "../evidence/interim.js";
 import type { Failure } from "../result.js";
 import type { TrustConfig } from "../trust/config.js";
 import { TOOL_VERSION } from "../version.js";

@@ -22,7 +22,8 @@ import {
 import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
 import type { PropertyResult, State } from "./shared/types.js";
 import { checksFor, decide, type CheckExtras } from "./shared/checks.js";
-import { interimChecks, interimRecords, withInterim } from "./shared/interim.js";
+import { interimRecords } from "../evidence/interim.js";
+import { interimChecks, withInterim } from "./shared/interim.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 

@@ -29,7 +29,7 @@ import { INTERRUPTED_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
 import type { EvidenceContext } from "../../evidence/context.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
-import { interimRecords, type InterimRecord } from "./interim.js";
+import { interimRecords, type InterimRecord } from "../../evidence/interim.js";
 import { foreignIds, uncoveredParts } from "./transcript.js";
 
 type Make = (
