@@ -23,7 +23,7 @@ import {
 import { textOfParts, type A2AMessage } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { verifyConsistency } from "../log/mmr.js";
-import { linkOf, position, type Link } from "../properties/local-inclusion.js";
+import { linkOf, position, type Link } from "../evidence/inclusion.js";
 import {
   citationFault,
   effectsOf,
