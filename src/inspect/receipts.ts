@@ -10,7 +10,7 @@ import { joinPath } from "../json/path.js";
 import { isJsonObject, member, memberAt, type JsonValue } from "../json/value.js";
 import { checkpointEntryHash } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
-import { isStub } from "../properties/external-registration.js";
+import { isStub } from "../evidence/receipts.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { judgeOperator, operatorText } from "../evidence/operator.js";
