@@ -15,26 +15,12 @@
  * so an omitted, reordered, substituted or spliced resumption breaks a rule or a commitment.
  */
 import { listCapped, showValue } from "../../json/diff.js";
-import {
-  asSafeInteger,
-  hasMember,
-  isJsonObject,
-  JsonNumber,
-  member,
-  type JsonObject,
-  type JsonValue,
-} from "../../json/value.js";
+import { asSafeInteger, hasMember, isJsonObject, member, type JsonObject, type JsonValue } from "../../json/value.js";
 import { joinPath } from "../../json/path.js";
-import { pyjson } from "../../canon/pyjson.js";
 import { isHex64, sha256HexOfText } from "../../util/bytes.js";
-import {
-  INTERRUPTED_TASK_STATES,
-  TASK_STATES,
-  TERMINAL_TASK_STATES,
-  TRANSITION_COMMITMENT_TAG,
-  TRANSITION_KIND,
-} from "../../profile.js";
-import { textOfParts, type A2AMessage, type A2ATask } from "../../input/a2a.js";
+import { INTERRUPTED_TASK_STATES, TASK_STATES, TERMINAL_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
+import type { A2AMessage, A2ATask } from "../../input/a2a.js";
+import { messageTaskIds, transitionPreimage, TRANSITION_MEMBERS } from "../../evidence/transcript.js";
 import type { Check, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
 
@@ -57,15 +43,6 @@ export interface TransitionEntry {
 export type TranscriptEntry = MessageEntry | TransitionEntry;
 
 const MESSAGE_MEMBERS = ["messageId", "role", "partCommitment", "sequence"] as const;
-/** Exactly these: anything else (a token, a credential, an authorization header) never belongs in a transcript. */
-export const TRANSITION_MEMBERS = [
-  "fromState",
-  "kind",
-  "messageId",
-  "sequence",
-  "toState",
-  "transitionCommitment",
-] as const;
 
 /**
  * The transcript's entries, or its first structural fault (contract §9.13: a missing member is a
@@ -105,20 +82,6 @@ export function readTranscript(transcript: readonly JsonValue[]): { entries: Tra
   return { entries };
 }
 
-/** The Task and context a Message names itself (ProtoJSON: camelCase or snake_case; absent is ""). */
-export function messageTaskIds(m: A2AMessage): { taskId: string; contextId: string } {
-  const pick = (camel: string, snake: string) => {
-    const v = member(m.json, camel) ?? member(m.json, snake);
-    return typeof v === "string" ? v : "";
-  };
-  return { taskId: pick("taskId", "task_id"), contextId: pick("contextId", "context_id") };
-}
-
-/** The SHA-256 text commitment of a Message: its text parts joined with "\n". */
-export function partCommitmentOf(m: A2AMessage): string {
-  return sha256HexOfText(textOfParts(m.parts).text);
-}
-
 /**
  * The profile commits to text only (content-binding.md §6): a data, raw or url part could be
  * replaced after sealing and every commitment would still match, so a matching text commitment
@@ -143,33 +106,6 @@ export function foreignIds(
     return `message ${m.messageId} names Task ${showValue(ids.taskId)} in context ${showValue(ids.contextId)}, not this Task ${task.id} (context ${showValue(contextId)}): a Message of another Task spliced into this history`;
   }
   return undefined;
-}
-
-/** The bytes a transition commitment is the SHA-256 of: pyjson of the ten-element array (docs/profile.md). */
-export function transitionPreimage(
-  task: { readonly id: string; readonly contextId: string },
-  sequence: number,
-  fromState: string,
-  toState: string,
-  messageId: string | null,
-  message: A2AMessage | null,
-): string {
-  const ids = message ? messageTaskIds(message) : undefined;
-  const preimage: JsonValue[] = [
-    TRANSITION_COMMITMENT_TAG,
-    task.id,
-    task.contextId,
-    new JsonNumber(String(sequence)),
-    fromState,
-    toState,
-    messageId,
-    ids ? ids.taskId : null,
-    ids ? ids.contextId : null,
-    message ? partCommitmentOf(message) : null,
-  ];
-  const r = pyjson(preimage);
-  // Every element is a string, a safe integer or null: pyjson cannot refuse it.
-  return r.ok ? r.value.text : "";
 }
 
 type TransitionId = "transcript.transition" | "transcript.resumption";
