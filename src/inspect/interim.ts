@@ -24,14 +24,7 @@ import { textOfParts, type A2AMessage } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { verifyConsistency } from "../log/mmr.js";
 import { linkOf, position, type Link } from "../evidence/inclusion.js";
-import {
-  citationFault,
-  effectsOf,
-  ownCitations,
-  sameCitations,
-  stateAt,
-  transcriptOf,
-} from "../properties/shared/citations.js";
+import { citationFault, effectsOf, ownCitations, sameCitations, stateAt, transcriptOf } from "../evidence/citations.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { interimRecords, type InterimRecord } from "../evidence/interim.js";
 import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
