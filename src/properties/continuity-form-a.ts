@@ -31,6 +31,7 @@ import type { WitnessEquivocation, WitnessStatement } from "../witness/pool.js";
 import { showTimestamp } from "../witness/time.js";
 import { checksFor } from "./shared/checks.js";
 import type { Check } from "./shared/types.js";
+import { labelOf } from "../evidence/cosignatures.js";
 
 /** Form A's check ids, in the order its checks are listed above. */
 export const FORM_A_IDS = [
@@ -90,10 +91,6 @@ interface VerifiedLine {
 interface Pinned {
   readonly witness: TrustedWitness;
   readonly key: TrustedWitnessKey;
-}
-
-export function labelOf(w: TrustedWitness): string {
-  return w.id ?? w.name;
 }
 
 function capped(items: readonly string[]): string {
