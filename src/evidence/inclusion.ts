@@ -67,11 +67,13 @@ export function inclusionEvidence(ctx: EvidenceContext): InclusionEvidence | { r
 
 /** Where a record sits: its checkpoint and its proven leaf, when both parse. */
 export function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
-  const cp = manifestCheckpoint(ctx)?.result;
-  const proof = ctx.manifest
-    ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH)
-    : undefined;
-  return cp?.ok && proof?.ok ? { checkpoint: cp.value, leafIndex: proof.value.leafIndex } : undefined;
+  return ctx.once("position", () => {
+    const cp = manifestCheckpoint(ctx)?.result;
+    const proof = ctx.manifest
+      ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH)
+      : undefined;
+    return cp?.ok && proof?.ok ? { checkpoint: cp.value, leafIndex: proof.value.leafIndex } : undefined;
+  });
 }
 
 /** A manifest's consistency proof from its prior checkpoint to its own: one proven step of the log's history. */
@@ -82,6 +84,10 @@ export interface Link {
 }
 
 export function linkOf(ctx: EvidenceContext): Link | undefined {
+  return ctx.once("link", () => readLink(ctx));
+}
+
+function readLink(ctx: EvidenceContext): Link | undefined {
   const to = manifestCheckpoint(ctx)?.result;
   const priorValue = ctx.manifest ? member(ctx.manifest, "priorCheckpoint") : undefined;
   const proofValue = ctx.manifest ? member(ctx.manifest, "consistencyProof") : undefined;
