@@ -19,6 +19,7 @@ const HIGHER = {
     "witness",
     "input",
     "trust",
+    "evidence",
     "properties",
     "policy",
     "verify",
@@ -29,15 +30,31 @@ const HIGHER = {
     "card",
     "a2a-js",
   ],
-  primitives: ["input", "trust", "properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
-  inputs: ["properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
+  primitives: [
+    "input",
+    "trust",
+    "evidence",
+    "properties",
+    "policy",
+    "verify",
+    "report",
+    "inspect",
+    "cli",
+    "net",
+    "card",
+    "a2a-js",
+  ],
+  inputs: ["evidence", "properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
+  // The reading layer: the bundle and the Task read into typed facts, from the inputs and the
+  // primitives only. The properties judge from it; the explanation shows it.
+  evidence: ["properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
   properties: ["policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
   policy: ["verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
   verify: ["inspect", "cli", "net", "card", "a2a-js"],
   report: ["verify", "inspect", "cli", "net", "card", "a2a-js"],
-  // The explanation sits beside the report: it reads the evidence as the properties do, and
-  // neither it nor the report reads the other.
-  inspect: ["policy", "verify", "report", "cli", "net", "card", "a2a-js"],
+  // The explanation sits beside the properties and the report: it reads the evidence layer as the
+  // properties do, never a property's judgement, and neither it nor the report reads the other.
+  inspect: ["properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
 };
 const IMPURE = [
   "node:fs",
@@ -123,6 +140,7 @@ export default tseslint.config(
     HIGHER.primitives,
   ),
   layer(["src/input/**", "src/trust/**"], HIGHER.inputs),
+  layer(["src/evidence/**"], HIGHER.evidence),
   layer(["src/properties/**"], HIGHER.properties),
   layer(["src/policy.ts"], HIGHER.policy),
   layer(

@@ -7,7 +7,7 @@
  * Only this file is the public API (docs/api.md); everything else is internal.
  */
 export { verify, type InputData, type VerifyRequest } from "./verify.js";
-export type { VerifyOptions } from "./properties/shared/context.js";
+export type { VerifyOptions } from "./evidence/context.js";
 export {
   DEFAULT_MIN_EVIDENCE,
   combinedExitCode,

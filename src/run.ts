@@ -22,7 +22,7 @@ import {
 import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import type { Checkpoint } from "./log/checkpoint.js";
 import { crossInputFindings, sightingOf, withCrossInput } from "./properties/continuity/cross-input.js";
-import type { VerifyOptions } from "./properties/shared/context.js";
+import type { VerifyOptions } from "./evidence/context.js";
 import { parseCosignatureFile, type CosignatureFile } from "./witness/evidence.js";
 import { StatementPool, fileStatements, pinnedWitnessKeys, type WitnessStatement } from "./witness/pool.js";
 import type { CrossInputFindings, InputCheckpoints, RegistrationFork } from "./witness/equivocation.js";

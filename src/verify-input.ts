@@ -6,7 +6,7 @@ import type { Evidence } from "./input/load.js";
 import type { TrustConfig } from "./trust/config.js";
 import { runProperties } from "./properties/index.js";
 import { levelReport } from "./properties/level.js";
-import { EvidenceContext, type VerifyOptions } from "./properties/shared/context.js";
+import { EvidenceContext, type VerifyOptions } from "./evidence/context.js";
 import { memberAt } from "./json/value.js";
 import { decidePolicy, type Policy } from "./policy.js";
 import type { VerifiedInput } from "./report/model.js";

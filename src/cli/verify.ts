@@ -34,7 +34,7 @@ import { printable } from "../util/printable.js";
 import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
 import { explanationOf } from "./inspect.js";
-import { resolvedContentOf, type ResolvedContent } from "../properties/task-binding/parts.js";
+import { resolvedContentOf, type ResolvedContent } from "../evidence/parts.js";
 import {
   onlyOnce,
   overwriteMessage,

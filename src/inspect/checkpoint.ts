@@ -5,8 +5,8 @@
  */
 import { checkpointEntryHash, verifyCheckpointSignature, type Checkpoint } from "../log/checkpoint.js";
 import type { Result } from "../result.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
-import { CHECKPOINT_PATH, manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { hex, stepFailure, text } from "./common.js";
 import type { Absent, CheckpointSection, InspectOptions } from "./model.js";
 

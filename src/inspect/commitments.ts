@@ -8,12 +8,12 @@
 import { valueText } from "../json/diff.js";
 import { hasMember, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart } from "../input/a2a.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import { sha256HexOfText } from "../util/bytes.js";
 import { listed } from "./common.js";
 import { traceRows } from "./traces.js";
 import { transitionRow } from "./transitions.js";
-import { partRows } from "../properties/task-binding/parts.js";
+import { partRows } from "../evidence/parts.js";
 import type { Absent, ArtifactRow, CommitmentsSection, InspectOptions, ObservedText, TranscriptRow } from "./model.js";
 
 /** What an observed Message's or Artifact's commitment is over; `prefix` names a --task file's paths. */
@@ -51,6 +51,47 @@ function firstBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T> 
   return m;
 }
 
+/**
+ * Each committed artifact entry beside the observed content artifact with its artifactId, or —
+ * when none has it — the observed artifacts that share its name (at most three a name).
+ */
+function artifactRowOf(
+  content: readonly A2AArtifact[],
+  artifacts: ReadonlyMap<string, A2AArtifact>,
+  observed: (at: string, parts: readonly A2APart[]) => ObservedText,
+): (e: JsonValue, index: number) => ArtifactRow {
+  const byName = new Map<string, A2AArtifact[]>();
+  for (const a of content) {
+    if (a.name === undefined) continue;
+    const list = byName.get(a.name) ?? [];
+    if (list.length < 3) list.push(a);
+    byName.set(a.name, list);
+  }
+  return (e: JsonValue, index: number): ArtifactRow => {
+    const entry = isJsonObject(e) ? e : undefined;
+    const id = entry ? member(entry, "artifactId") : undefined;
+    const name = entry ? member(entry, "name") : undefined;
+    const contentCommitment = entry ? str(member(entry, "contentCommitment")) : null;
+    const a = typeof id === "string" ? artifacts.get(id) : undefined;
+    const seen = a ? { ...observed(a.path, a.parts), name: a.name ?? null } : null;
+    const sameName =
+      !a && typeof name === "string"
+        ? (byName.get(name) ?? []).map((s) => ({ ...observed(s.path, s.parts), artifactId: s.artifactId }))
+        : [];
+    const parts = a && entry ? partRows(a.parts, member(entry, "partCommitments")) : undefined;
+    return {
+      index,
+      artifactId: str(id),
+      name: str(name),
+      contentCommitment,
+      observed: seen,
+      sameName,
+      equal: seen !== null && seen.recomputed === contentCommitment,
+      ...(parts ? { parts } : {}),
+    };
+  };
+}
+
 export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): CommitmentsSection | Absent {
   // Paths in a --task file are named as such, as verify names the locations of its bundles.
   const prefix = ctx.evidence.origin.observedTask === "--task" ? "--task:" : "";
@@ -72,13 +113,6 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
 
   const content = (task.artifacts ?? []).filter((a) => !ctx.evidence.evidenceArtifacts.has(a));
   const artifacts = firstBy(content, (a) => a.artifactId);
-  const byName = new Map<string, A2AArtifact[]>();
-  for (const a of content) {
-    if (a.name === undefined) continue;
-    const list = byName.get(a.name) ?? [];
-    if (list.length < 3) list.push(a);
-    byName.set(a.name, list);
-  }
   const artifactsValue = member(payload, "nonEvidenceArtifacts");
   const committedArtifacts = Array.isArray(artifactsValue) ? artifactsValue : [];
   const committedIds = idsOf(committedArtifacts, "artifactId");
@@ -104,29 +138,7 @@ export function commitmentsSection(ctx: EvidenceContext, o: InspectOptions): Com
     };
   };
 
-  const artifactRow = (e: JsonValue, index: number): ArtifactRow => {
-    const entry = isJsonObject(e) ? e : undefined;
-    const id = entry ? member(entry, "artifactId") : undefined;
-    const name = entry ? member(entry, "name") : undefined;
-    const contentCommitment = entry ? str(member(entry, "contentCommitment")) : null;
-    const a = typeof id === "string" ? artifacts.get(id) : undefined;
-    const seen = a ? { ...observed(a.path, a.parts, o), name: a.name ?? null } : null;
-    const sameName =
-      !a && typeof name === "string"
-        ? (byName.get(name) ?? []).map((s) => ({ ...observed(s.path, s.parts, o), artifactId: s.artifactId }))
-        : [];
-    const parts = a && entry ? partRows(a.parts, member(entry, "partCommitments")) : undefined;
-    return {
-      index,
-      artifactId: str(id),
-      name: str(name),
-      contentCommitment,
-      observed: seen,
-      sameName,
-      equal: seen !== null && seen.recomputed === contentCommitment,
-      ...(parts ? { parts } : {}),
-    };
-  };
+  const artifactRow = artifactRowOf(content, artifacts, (at, parts) => observed(at, parts, o));
 
   const uncommittedMessages = [...messages.values(), ...(status ? [status] : [])].filter(
     (m) => !committedMessages.has(m.messageId),

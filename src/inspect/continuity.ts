@@ -11,10 +11,10 @@ import { member } from "../json/value.js";
 import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
 import { verifyCheckpointChain } from "../log/checkpoint-chain.js";
 import { parseConsistencyProof, type ConsistencyProof } from "../log/mmr.js";
-import { carriedEvidence } from "../properties/continuity/index.js";
-import { labelOf } from "../properties/continuity/form-a.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
-import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
+import type { Result } from "../result.js";
+import { carriedEvidence, labelOf } from "../evidence/cosignatures.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import type { TrustedWitness, TrustedWitnessKey } from "../trust/config.js";
 import { renderCllNote, type CllNote } from "../witness/cll-note.js";
 import { cosignedMessage, parseTimestampedSignature, verifyCosignature } from "../witness/cosignature.js";
@@ -61,6 +61,37 @@ export function continuitySection(ctx: EvidenceContext, o: InspectOptions): Cont
   const prior: Checkpoint | null = priorParsed?.ok ? priorParsed.value : null;
   const proofParsed = present(proofValue) ? parseConsistencyProof(proofValue, PROOF_AT) : undefined;
 
+  const { chain, consistency } = chainOf(current, prior, priorParsed, proofParsed);
+
+  const carried = carriedEvidence(ctx, current, prior);
+  const { notes, noteSections } = notesOf(current, prior);
+  const pinned = new Map<string, { witness: TrustedWitness; key: TrustedWitnessKey }>();
+  for (const witness of ctx.trust?.witnesses ?? [])
+    for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
+  const seen = new Set<string>();
+  const lines = listed(carried.lines, o, (l) => lineOf(l, notes, pinned, seen, o));
+  return {
+    prior: priorParsed ? checkpointOf(priorParsed, PRIOR_AT, false, o) : null,
+    consistency,
+    chain,
+    notes: noteSections,
+    lines,
+    problems: [
+      ...carried.problems.map((c) => c.detail),
+      ...carried.unsupported.map(
+        (u) => `${u.path}: an entry of type ${JSON.stringify(u.type)}, which this verifier does not implement: ignored`,
+      ),
+    ],
+  };
+}
+
+/** How the checkpoint chains to its prior, and the consistency proof as the chain rule reached it. */
+function chainOf(
+  current: Checkpoint,
+  prior: Checkpoint | null,
+  priorParsed: Result<Checkpoint> | undefined,
+  proofParsed: Result<ConsistencyProof> | undefined,
+): { chain: ContinuitySection["chain"]; consistency: ConsistencySection | null } {
   let chain: ContinuitySection["chain"];
   let consistency: ConsistencySection | null = null;
   if (priorParsed && !priorParsed.ok) {
@@ -98,8 +129,14 @@ export function continuitySection(ctx: EvidenceContext, o: InspectOptions): Cont
       };
     }
   }
+  return { chain, consistency };
+}
 
-  const carried = carriedEvidence(ctx, current, prior);
+/** The notes the current and prior checkpoints render to, by role, and as sections. */
+function notesOf(
+  current: Checkpoint,
+  prior: Checkpoint | null,
+): { notes: Map<CheckpointRole, CllNote>; noteSections: NoteSection[] } {
   const notes = new Map<CheckpointRole, CllNote>();
   const noteSections: NoteSection[] = [];
   for (const [role, c] of [
@@ -121,24 +158,7 @@ export function continuitySection(ctx: EvidenceContext, o: InspectOptions): Cont
         : { checkpoint: role, origin: null, leafCount: null, rootBase64: null, text: null, failure: stepFailure(n) },
     );
   }
-  const pinned = new Map<string, { witness: TrustedWitness; key: TrustedWitnessKey }>();
-  for (const witness of ctx.trust?.witnesses ?? [])
-    for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
-  const seen = new Set<string>();
-  const lines = listed(carried.lines, o, (l) => lineOf(l, notes, pinned, seen, o));
-  return {
-    prior: priorParsed ? checkpointOf(priorParsed, PRIOR_AT, false, o) : null,
-    consistency,
-    chain,
-    notes: noteSections,
-    lines,
-    problems: [
-      ...carried.problems.map((c) => c.detail),
-      ...carried.unsupported.map(
-        (u) => `${u.path}: an entry of type ${JSON.stringify(u.type)}, which this verifier does not implement: ignored`,
-      ),
-    ],
-  };
+  return { notes, noteSections };
 }
 
 export function consistencyTrace(proof: ConsistencyProof): {

@@ -13,9 +13,9 @@ import { jcs } from "../canon/jcs.js";
 import { pyjson } from "../canon/pyjson.js";
 import { showValue, valueText } from "../json/diff.js";
 import { isJsonObject, member, memberAt, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
-import { capsuleIdCheck } from "../properties/producer-signature.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
-import { findNarrowing } from "../properties/shared/widening.js";
+import { capsuleIdReading, recomputedCapsuleId } from "../evidence/capsule-id.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { findNarrowing } from "../evidence/widening.js";
 import { isHex64, sha256HexOfText } from "../util/bytes.js";
 import { listed, malformed, stepFailure, text } from "./common.js";
 import type {
@@ -157,8 +157,7 @@ export function capsuleIdSection(ctx: EvidenceContext, o: InspectOptions): Capsu
   const carried = present(carriedValue) ? valueText(carriedValue) : null;
   // The id the envelope is checked against is verify's own (producerSignature): the recomputed
   // id, a narrowing's when only one explains it, else the carried one when well-formed.
-  const identity = capsuleIdCheck(capsule, ctx.structuredCarrier, ctx.located.carrier);
-  const signedId = identity.recomputed ?? (isHex64(carriedValue) ? carriedValue : null);
+  const signedId = recomputedCapsuleId(capsuleIdReading(ctx)) ?? (isHex64(carriedValue) ? carriedValue : null);
   const r = computeCapsuleId(capsule);
   if (!r.ok) {
     const known = version === "4" || version === "2" ? RULES[version] : undefined;

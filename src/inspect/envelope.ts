@@ -7,7 +7,7 @@
 import { verifyProducerEnvelope } from "../aac/producer-envelope.js";
 import { decodeSign1 } from "../cose/sign1.js";
 import { isJsonObject, member } from "../json/value.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import { hexToBytes } from "../util/bytes.js";
 import { binary, hex, malformed, stepFailure } from "./common.js";
 import { coseSection } from "./cose.js";

@@ -4,29 +4,17 @@
  * position, the sibling and its side, the result), the peaks, each bagging fold, and the bagged
  * root beside the checkpoint's — all seen through the trace of the very call verify makes.
  */
-import { leafPosition, parseInclusionProof, verifyInclusion, type Mountain } from "../log/mmr.js";
-import { member } from "../json/value.js";
-import { PROOF_PATH, rootAndSize } from "../properties/local-inclusion.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
-import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
+import { leafPosition, verifyInclusion, type Mountain } from "../log/mmr.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { inclusionEvidence, PROOF_PATH } from "../evidence/inclusion.js";
 import { hexToBytes, isHex64 } from "../util/bytes.js";
 import { hex, stepFailure } from "./common.js";
 import type { Absent, BagFoldStep, InclusionSection, MmrFoldStep, StepFailure } from "./model.js";
 
 export function inclusionSection(ctx: EvidenceContext): InclusionSection | Absent {
-  const cp = manifestCheckpoint(ctx)?.result;
-  const proofValue = ctx.manifest ? member(ctx.manifest, "localInclusionProof") : undefined;
-  const capsule = ctx.capsule;
-  if (cp === undefined || proofValue === undefined || proofValue === null || !capsule) {
-    const missing = [
-      cp === undefined && "checkpoint",
-      (proofValue === undefined || proofValue === null) && "inclusion proof",
-      !capsule && "capsule",
-    ].filter(Boolean);
-    return { absent: `the bundle carries no ${missing.join(", no ")}` };
-  }
-  const committed = cp.ok ? cp.value : rootAndSize(ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined);
-  const capsuleId = member(capsule, "capsule_id");
+  const read = inclusionEvidence(ctx);
+  if ("absent" in read) return { absent: read.absent };
+  const { checkpoint: cp, committed, proof, capsuleId } = read;
   const empty: InclusionSection = {
     at: PROOF_PATH,
     mmrSize: committed?.mmrSize ?? null,
@@ -45,7 +33,6 @@ export function inclusionSection(ctx: EvidenceContext): InclusionSection | Absen
   };
   const stop = (failure: StepFailure): InclusionSection => ({ ...empty, failure });
   if (!committed) return stop(cp.ok ? { detail: "the checkpoint's root or mmr_size is malformed" } : stepFailure(cp));
-  const proof = parseInclusionProof(proofValue, PROOF_PATH);
   if (!proof.ok) return stop(stepFailure(proof));
   if (!isHex64(capsuleId))
     return stop({

@@ -10,8 +10,8 @@
 import { toJsonValue, type InputData } from "../input/data.js";
 import { loadCallerObservation, loadEvidence, type Evidence } from "../input/load.js";
 import { toInputValue } from "../input/decode.js";
-import { EvidenceContext } from "../properties/shared/context.js";
 import { unseenLines } from "../input/protobuf/unseen.js";
+import { EvidenceContext } from "../evidence/context.js";
 import { fail, ok, type Failure, type Ok } from "../result.js";
 import { resolveTrust, type TrustConfig } from "../trust/config.js";
 import { TOOL_VERSION } from "../version.js";

@@ -23,18 +23,11 @@ import {
 import { textOfParts, type A2AMessage } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { verifyConsistency } from "../log/mmr.js";
-import { linkOf, position, type Link } from "../properties/local-inclusion.js";
-import {
-  citationFault,
-  effectsOf,
-  ownCitations,
-  sameCitations,
-  stateAt,
-  transcriptOf,
-} from "../properties/task-binding/citations.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
-import { interimRecords, type InterimRecord } from "../properties/shared/interim.js";
-import { manifestCheckpoint } from "../properties/shared/manifest-checkpoint.js";
+import { linkOf, position, type Link } from "../evidence/inclusion.js";
+import { citationFault, effectsOf, ownCitations, sameCitations, stateAt, transcriptOf } from "../evidence/citations.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { interimRecords, type InterimRecord } from "../evidence/interim.js";
+import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { bytesToHex, sha256HexOfText } from "../util/bytes.js";
 import { checkpointSection } from "./checkpoint.js";
 import { hex, listed, malformed, stepFailure } from "./common.js";
@@ -217,6 +210,45 @@ function signers(terminal: EvidenceContext, interim: EvidenceContext): NonNullab
   };
 }
 
+/** Where an interim transcript first differs from the terminal one, entry by entry; null when it is a prefix. */
+function transcriptDifference(
+  mine: readonly JsonValue[],
+  theirs: readonly JsonValue[],
+): PrefixSection["transcript"]["firstDifference"] {
+  let firstDiff: PrefixSection["transcript"]["firstDifference"] = null;
+  for (let i = 0; i < mine.length && firstDiff === null; i++) {
+    const d = jsonEquals(mine[i], theirs[i]) ? undefined : firstDifference(theirs[i], mine[i]);
+    if (d) firstDiff = { index: i, path: d.path, interim: showValue(d.right), other: showValue(d.left) };
+  }
+  return firstDiff;
+}
+
+/** Each effect of an interim payload beside the terminal payload's artifact of the same artifactId. */
+function effectRows(
+  terminalPayload: JsonObject,
+  effectsValue: JsonValue | undefined,
+): PrefixSection["effects"]["items"] {
+  const byArtifact = new Map<string, JsonValue>();
+  const finalArtifacts = member(terminalPayload, "nonEvidenceArtifacts");
+  for (const a of Array.isArray(finalArtifacts) ? finalArtifacts : []) {
+    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
+    if (typeof id === "string" && !byArtifact.has(id)) byArtifact.set(id, a);
+  }
+  return (Array.isArray(effectsValue) ? effectsValue : []).map((a) => {
+    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
+    const kept = typeof id === "string" ? byArtifact.get(id) : undefined;
+    return {
+      artifactId: typeof id === "string" ? id : null,
+      kept:
+        kept === undefined
+          ? ("not committed" as const)
+          : jsonEquals(kept, a)
+            ? ("identical" as const)
+            : ("other content" as const),
+    };
+  });
+}
+
 function prefixSection(
   t: Terminal,
   terminalPayload: JsonObject,
@@ -257,32 +289,9 @@ function prefixSection(
 
   const mine = transcriptOf(interim);
   const theirs = transcriptOf(terminalPayload);
-  let firstDiff: PrefixSection["transcript"]["firstDifference"] = null;
-  for (let i = 0; i < mine.length && firstDiff === null; i++) {
-    const d = jsonEquals(mine[i], theirs[i]) ? undefined : firstDifference(theirs[i], mine[i]);
-    if (d) firstDiff = { index: i, path: d.path, interim: showValue(d.right), other: showValue(d.left) };
-  }
-
-  const byArtifact = new Map<string, JsonValue>();
-  const finalArtifacts = member(terminalPayload, "nonEvidenceArtifacts");
-  for (const a of Array.isArray(finalArtifacts) ? finalArtifacts : []) {
-    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
-    if (typeof id === "string" && !byArtifact.has(id)) byArtifact.set(id, a);
-  }
+  const firstDiff = transcriptDifference(mine, theirs);
   const effectsValue = member(interim, "nonEvidenceArtifacts");
-  const effects = (Array.isArray(effectsValue) ? effectsValue : []).map((a) => {
-    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
-    const kept = typeof id === "string" ? byArtifact.get(id) : undefined;
-    return {
-      artifactId: typeof id === "string" ? id : null,
-      kept:
-        kept === undefined
-          ? ("not committed" as const)
-          : jsonEquals(kept, a)
-            ? ("identical" as const)
-            : ("other content" as const),
-    };
-  });
+  const effects = effectRows(terminalPayload, effectsValue);
 
   const own = member(interim, "interimEvidence");
   const ownList = ownCitations(own);

@@ -4,7 +4,7 @@
  * and a key no entry pins is said to be the bundle's own.
  */
 import { isJsonObject, member, memberAt } from "../json/value.js";
-import type { EvidenceContext } from "../properties/shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import { listed } from "./common.js";
 import {
   isAbsent,

@@ -8,41 +8,15 @@
  * should conclude. Strings that came from the input are kept as they are here; the renderers make
  * them printable.
  */
-import type { PartRow } from "../properties/task-binding/parts.js";
 import type { Carrier } from "../input/locate.js";
 import type { InputShape } from "../input/classify.js";
+import type { Absent, Bytes, Listed, Narrowed, ObservedText, SignatureResult, StepFailure } from "./model-base.js";
+import type { CommitmentsSection } from "./model-commitments.js";
+
+export * from "./model-base.js";
+export type * from "./model-commitments.js";
 
 export const INSPECT_VERSION = 1;
-
-/** Bytes fed to a digest or a signature: how many, their SHA-256, and with `--bytes` the bytes. */
-export interface Bytes {
-  readonly length: number;
-  readonly sha256: string;
-  /** With `--bytes`: the bytes as text (canonical JSON is ASCII or UTF-8, a note is text). */
-  readonly text?: string;
-  /** With `--bytes`: the bytes as lowercase hex (CBOR). */
-  readonly hex?: string;
-}
-
-/** Why a step could not be taken: the primitive's failure code (when it has one), its words, and where. */
-export interface StepFailure {
-  readonly code?: string;
-  readonly detail: string;
-  readonly path?: string;
-}
-
-/** A section with nothing to explain: the bundle does not carry what it is about. */
-export interface Absent {
-  readonly absent: string;
-}
-
-/** A list cut at the cap (20 unless `--all`): how many more there were. */
-export interface Listed<T> {
-  readonly items: readonly T[];
-  readonly omitted: number;
-}
-
-export type SignatureResult = "verifies" | "does not verify" | "not checked";
 
 export interface Copy {
   readonly location: string;
@@ -64,16 +38,6 @@ export interface LocationSection {
   readonly structuredCarrier: boolean;
   readonly recordProfile: string | null;
   readonly extensionVersion: string | null;
-}
-
-/** A narrowing of widened numbers (structured carriers) under which a digest matches its claim. */
-export interface Narrowed {
-  /** `match`: these bytes give the claimed value; `tooMany`: the search stopped, as verify's does. */
-  readonly kind: "match" | "tooMany" | "none";
-  readonly numbers: number;
-  readonly preimage?: Bytes;
-  readonly recomputed?: string;
-  readonly reason?: string;
 }
 
 /** evidenceId and coreManifestDigest: SHA-256 of the pyjson bytes of one member. */
@@ -341,125 +305,6 @@ export interface KeysSection {
   readonly keys: Listed<KeyMatch>;
 }
 
-export interface ObservedText {
-  readonly at: string;
-  readonly textParts: number;
-  readonly otherParts: number;
-  /** SHA-256 of the text parts joined with "\n". */
-  readonly recomputed: string;
-  /** With `--bytes`: the text hashed. */
-  readonly text?: string;
-}
-
-/**
- * A transition entry (docs/profile.md §2.4): its commitment recomputed as SHA-256 of pyjson of the
- * ten-element array, from the observed Task and the Message the entry is bound to.
- */
-export interface TransitionRow {
-  readonly fromState: string | null;
-  readonly toState: string | null;
-  readonly transitionCommitment: string | null;
-  /** Members a transition entry must have and this one lacks, and members it carries beyond the six. */
-  readonly missingMembers: readonly string[];
-  readonly extraMembers: readonly string[];
-  /** The observed Task's id and contextId ("" when absent): the preimage's second and third elements. */
-  readonly taskId: string;
-  readonly contextId: string;
-  /** The bound Message's own taskId and contextId, as it carries them; null when bound to none or not observed. */
-  readonly messageTaskId: string | null;
-  readonly messageContextId: string | null;
-  /** pyjson of the ten-element array; null when the entry or its Message cannot give one. */
-  readonly preimage: Bytes | null;
-  readonly recomputed: string | null;
-  /**
-   * A transition out of a pause bound to a resuming Message: the Task and context it names beside
-   * this Task's. `sameContext` is null when it names no context (a Message continuing a Task may
-   * leave contextId out: it names no other context).
-   */
-  readonly resumption: {
-    readonly messageTaskId: string;
-    readonly messageContextId: string;
-    readonly taskId: string;
-    readonly contextId: string;
-    readonly sameTask: boolean;
-    readonly sameContext: boolean | null;
-  } | null;
-  readonly failure?: StepFailure;
-}
-
-export interface TranscriptRow {
-  readonly index: number;
-  /** A v3.1 Message entry, or a v3.2 transition entry (an entry with a `kind` member). */
-  readonly kind: "message" | "transition";
-  readonly messageId: string | null;
-  readonly role: string | null;
-  readonly partCommitment: string | null;
-  /** The observed Message of that messageId (for a transition, the Message it is bound to). */
-  readonly observed: (ObservedText & { readonly role: string }) | null;
-  /** Message: partCommitment equals the observed text's SHA-256; transition: the commitment recomputes. */
-  readonly equal: boolean;
-  readonly transition?: TransitionRow;
-  /** With per-Part commitments: each observed Part beside its commitment. */
-  readonly parts?: readonly PartRow[];
-}
-
-export interface ArtifactRow {
-  readonly index: number;
-  readonly artifactId: string | null;
-  readonly name: string | null;
-  readonly contentCommitment: string | null;
-  readonly observed: (ObservedText & { readonly name: string | null }) | null;
-  /** No observed artifact with that id: at most three with the same name, for an auditor's hint. */
-  readonly sameName: readonly (ObservedText & { readonly artifactId: string })[];
-  readonly equal: boolean;
-  /** With per-Part commitments: each observed Part beside its commitment. */
-  readonly parts?: readonly PartRow[];
-}
-
-export interface UncommittedItem extends ObservedText {
-  readonly id: string;
-}
-
-/** A callee record a trace step cites: listed, never fetched or followed. */
-export interface CalleeCitationRow {
-  readonly step: string;
-  readonly callee: string;
-  readonly evidenceId: string;
-}
-
-/** A Traceability trace in metadata (docs/profile.md §4): the payload's digest of it, or none. */
-export interface TraceRow {
-  /** `traceDigests[i]` for a digest the payload carries; null for a trace it does not digest. */
-  readonly entry: string | null;
-  readonly holder: string | null;
-  readonly id: string | null;
-  readonly traceDigest: string | null;
-  /** Where the trace sits in the observed Task; null when the holder shows none. */
-  readonly at: string | null;
-  /** pyjson of the value under the Traceability key. */
-  readonly preimage: Bytes | null;
-  readonly recomputed: string | null;
-  readonly equal: boolean;
-  readonly narrowed?: Narrowed;
-  readonly callees: Listed<CalleeCitationRow>;
-  /** What the row is: digested, informational, or why there is nothing to recompute. */
-  readonly detail: string;
-  readonly failure?: StepFailure;
-}
-
-export interface CommitmentsSection {
-  /** Where the observed Task is: the input's own, or the --task file's. */
-  readonly observedTask: string;
-  readonly transcript: Listed<TranscriptRow>;
-  /** Observed history (and status) messages no transcript entry names. */
-  readonly uncommittedMessages: Listed<UncommittedItem>;
-  readonly artifacts: Listed<ArtifactRow>;
-  /** Observed content artifacts the payload does not commit to. */
-  readonly uncommittedArtifacts: Listed<UncommittedItem>;
-  /** Traces in the observed Task's metadata, and the payload's traceDigests. */
-  readonly traces: Listed<TraceRow>;
-}
-
 /** Two values an interim record and the record it is compared with must share. */
 export interface Comparison {
   readonly what: string;
@@ -639,8 +484,4 @@ export interface InspectOptions {
   readonly bytes: boolean;
   /** No cap on lists (transcript entries, receipts, lines, copies). */
   readonly all: boolean;
-}
-
-export function isAbsent<T extends object>(s: T | Absent): s is Absent {
-  return "absent" in s;
 }

@@ -9,7 +9,7 @@ import { showValue } from "../json/diff.js";
 import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import type { A2ATask } from "../input/a2a.js";
 import { calleeCitations, metadataTraces, type MetadataTrace } from "../input/trace.js";
-import { holders } from "../properties/task-binding/traces.js";
+import { holders } from "../evidence/traces.js";
 import { pyjson } from "../canon/pyjson.js";
 import { isHex64 } from "../util/bytes.js";
 import { listed, malformed, stepFailure, text } from "./common.js";

@@ -10,7 +10,7 @@ import { showValue } from "../json/diff.js";
 import { hasMember, member, type JsonObject, type JsonValue } from "../json/value.js";
 import type { A2AMessage, A2ATask } from "../input/a2a.js";
 import { INTERRUPTED_TASK_STATES, TERMINAL_TASK_STATES, TRANSITION_KIND } from "../profile.js";
-import { messageTaskIds, transitionPreimage, TRANSITION_MEMBERS } from "../properties/task-binding/transcript.js";
+import { messageTaskIds, transitionPreimage, TRANSITION_MEMBERS } from "../evidence/transcript.js";
 import { MAX_LISTED } from "../json/diff.js";
 import { text } from "./common.js";
 import type { InspectOptions, ObservedText, TranscriptRow, TransitionRow } from "./model.js";

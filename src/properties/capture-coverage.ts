@@ -11,7 +11,7 @@ import { showValue } from "../json/diff.js";
 import { member } from "../json/value.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 
 export const CHECKS = checksFor(["capturePolicy.copiesAgree", "capturePolicy.coverage"]);
 const { check } = CHECKS;

@@ -16,8 +16,8 @@ import { bytesToHex } from "../util/bytes.js";
 import { verifyCheckpointSignature } from "../log/checkpoint.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
 
 export const CHECKS = checksFor([

@@ -18,8 +18,8 @@ import { jcs } from "../canon/jcs.js";
 import { isHex64, sha256HexOfText } from "../util/bytes.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
-import type { Digest, EvidenceContext } from "./shared/context.js";
-import { findNarrowing, widenedReason } from "./shared/widening.js";
+import type { Digest, EvidenceContext } from "../evidence/context.js";
+import { findNarrowing, widenedReason } from "../evidence/widening.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
 
 export const CHECKS = checksFor([

@@ -29,16 +29,17 @@
 import { showValue, valueText } from "../json/diff.js";
 import { memberAt, isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
-import { base64ToBytesStrict, bytesToHex, hexToBytes } from "../util/bytes.js";
+import { bytesToHex, hexToBytes } from "../util/bytes.js";
 import { checkpointEntryHash } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
 import type { TrustedService } from "../trust/config.js";
 import type { RegistrationFork, StampedHead } from "../witness/equivocation.js";
-import { judgeOperator, operatorText, type OperatorJudgement } from "./shared/operator.js";
+import { judgeOperator, operatorText, type OperatorJudgement } from "../evidence/operator.js";
+import { isStubWith, receiptBytes } from "../evidence/receipts.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { CHECKPOINT_PATH, manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 
 export const CHECKS = checksFor([
   "witness.entryHash",
@@ -207,25 +208,6 @@ export function stampedHeads(ctx: EvidenceContext): StampedHead[] {
       ? [{ url: Buffer.from(head.url, "utf8").toString("utf8"), treeSize: head.treeSize, root: head.root, where }]
       : [];
   });
-}
-
-/** `receipt_b64` of a witness record, decoded; undefined when absent or not strict standard base64. */
-function receiptBytes(record: JsonValue): Uint8Array | undefined {
-  const b64 = isJsonObject(record) ? member(record, "receipt_b64") : undefined;
-  return typeof b64 === "string" ? base64ToBytesStrict(b64) : undefined;
-}
-
-/** A placeholder stamp, which never counts (also how `inspect` tells one). */
-export function isStub(record: JsonValue): boolean {
-  return isStubWith(record, receiptBytes(record));
-}
-
-/** `isStub`, given the record's receipt as `receiptBytes` decoded it. */
-function isStubWith(record: JsonValue, bytes: Uint8Array | undefined): boolean {
-  if (!isJsonObject(record)) return false;
-  if (member(record, "is_stub") === true) return true;
-  // The CLL stub placeholder is JSON {"cll-stub":true,"crit":["cll-stub"],…}, never CBOR.
-  return bytes !== undefined && bytes[0] === 0x7b && Buffer.from(bytes).toString("latin1").includes('"cll-stub"');
 }
 
 function stampChecks(

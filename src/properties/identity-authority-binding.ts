@@ -8,7 +8,7 @@
 import { member } from "../json/value.js";
 import type { PropertyResult } from "./shared/types.js";
 import { checksFor } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 
 export const CHECKS = checksFor(["authority.keyAuthorized"]);
 const { only } = CHECKS;

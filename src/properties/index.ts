@@ -10,7 +10,7 @@
  * once, here, for every property whose rules come from the profile. `false` for a property that
  * is judged whatever the profile (it compares copies and negotiation, not profile rules).
  */
-import type { EvidenceContext } from "./shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import type { CheckBuilders } from "./shared/checks.js";
 import type { PropertyResult } from "./shared/types.js";
 import { contentBinding, CHECKS as CONTENT_BINDING } from "./content-binding.js";

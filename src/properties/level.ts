@@ -5,7 +5,7 @@
  */
 import { memberAt } from "../json/value.js";
 import { EVIDENCE_STATUS_PREFIX, type EvidenceLevel, type EvidenceLevelOrNone } from "../profile.js";
-import type { EvidenceContext } from "./shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import { findFirstMessage, requirementOf, strongestMinimum } from "./shared/requirement.js";
 import type { PropertyName, Properties } from "./index.js";
 

@@ -10,35 +10,18 @@
  * The leaf body is the carried capsule_id (raw 32 bytes), as the producer appended it; whether that
  * id matches the capsule's content is producerSignature's check.
  */
-import { asSafeInteger, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { hexToBytes, isHex64, bytesToHex, bytesEqual } from "../util/bytes.js";
-import {
-  parseConsistencyProof,
-  parseInclusionProof,
-  verifyConsistency,
-  verifyInclusion,
-  type ConsistencyProof,
-} from "../log/mmr.js";
-import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
+import { verifyConsistency, verifyInclusion } from "../log/mmr.js";
+import type { Checkpoint } from "../log/checkpoint.js";
 import type { PropertyResult, State } from "./shared/types.js";
 import { checksFor, decide, type CheckExtras } from "./shared/checks.js";
-import { interimChecks, interimRecords, withInterim } from "./shared/interim.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
+import { interimRecords } from "../evidence/interim.js";
+import { interimChecks, withInterim } from "./shared/interim.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { consistencyLinks, inclusionEvidence, linkStart, position } from "../evidence/inclusion.js";
 
 export const CHECKS = checksFor(["inclusion.proof", "inclusion.verify", "interim.inclusion", "interim.log"]);
 const { check, only } = CHECKS;
-
-export const PROOF_PATH = "manifest.localInclusionProof";
-
-/** The root and size inclusion needs, read even from a checkpoint that does not parse (also `inspect`'s). */
-export function rootAndSize(cp: JsonValue | undefined): { root: Uint8Array; mmrSize: number } | undefined {
-  if (!isJsonObject(cp)) return undefined;
-  const root = member(cp, "root");
-  const mmrSize = asSafeInteger(member(cp, "mmr_size"));
-  if (!isHex64(root) || mmrSize === undefined || mmrSize < 0) return undefined;
-  return { root: hexToBytes(root) as Uint8Array, mmrSize };
-}
 
 export function localInclusion(ctx: EvidenceContext): PropertyResult {
   const records = interimRecords(ctx);
@@ -49,15 +32,6 @@ export function localInclusion(ctx: EvidenceContext): PropertyResult {
       return check("interim.log", state, detail, { ...extras, subject: r.label });
     }),
   ]);
-}
-
-/** Where a record sits: its checkpoint and its proven leaf, when both parse (also `inspect`'s). */
-export function position(ctx: EvidenceContext): { checkpoint: Checkpoint; leafIndex: number } | undefined {
-  const cp = manifestCheckpoint(ctx)?.result;
-  const proof = ctx.manifest
-    ? parseInclusionProof(member(ctx.manifest, "localInclusionProof") ?? null, PROOF_PATH)
-    : undefined;
-  return cp?.ok && proof?.ok ? { checkpoint: cp.value, leafIndex: proof.value.leafIndex } : undefined;
 }
 
 /**
@@ -120,24 +94,6 @@ function sameLog(terminal: EvidenceContext, interim: EvidenceContext): [State, s
   return consistentHistory(terminal, a, b, values);
 }
 
-/** A manifest's consistency proof from its prior checkpoint to its own: one proven step of the log's history (also `inspect`'s). */
-export interface Link {
-  readonly from: Checkpoint;
-  readonly to: Checkpoint;
-  readonly proof: ConsistencyProof;
-}
-
-export function linkOf(ctx: EvidenceContext): Link | undefined {
-  const to = manifestCheckpoint(ctx)?.result;
-  const priorValue = ctx.manifest ? member(ctx.manifest, "priorCheckpoint") : undefined;
-  const proofValue = ctx.manifest ? member(ctx.manifest, "consistencyProof") : undefined;
-  if (!to?.ok || priorValue === undefined || priorValue === null || proofValue === undefined || proofValue === null)
-    return undefined;
-  const from = parseCheckpoint(priorValue, "manifest.priorCheckpoint");
-  const proof = parseConsistencyProof(proofValue, "manifest.consistencyProof");
-  return from.ok && proof.ok ? { from: from.value, to: to.value, proof: proof.value } : undefined;
-}
-
 /**
  * The interim checkpoint `a` is an earlier state of the terminal checkpoint `b`'s log when a chain
  * of consistency proofs leads from one to the other: each record's manifest proves its checkpoint
@@ -150,21 +106,12 @@ function consistentHistory(
   b: Checkpoint,
   values: Record<string, string>,
 ): [State, string, CheckExtras?] {
-  // Indexed once per input by where each step starts, so following a chain costs one lookup a step.
-  const links = terminal.once("consistency links", () => {
-    const byStart = new Map<string, Link[]>();
-    for (const l of [terminal, ...interimRecords(terminal).map((r) => r.ctx)].map(linkOf)) {
-      if (!l) continue;
-      const key = `${l.from.mmrSize}:${bytesToHex(l.from.root)}`;
-      byStart.set(key, [...(byStart.get(key) ?? []), l]);
-    }
-    return byStart;
-  });
+  const links = consistencyLinks(terminal);
   let at = a;
   const steps: string[] = [];
   while (at.mmrSize < b.mmrSize) {
     const from = at;
-    const next = (links.get(`${from.mmrSize}:${bytesToHex(from.root)}`) ?? [])
+    const next = (links.get(linkStart(from)) ?? [])
       .filter((l) => l.to.mmrSize > from.mmrSize && l.to.mmrSize <= b.mmrSize)
       .sort((x, y) => y.to.mmrSize - x.to.mmrSize)[0];
     if (!next) {
@@ -199,20 +146,9 @@ function consistentHistory(
 }
 
 function localInclusionOfRecord(ctx: EvidenceContext): PropertyResult {
-  const cp = manifestCheckpoint(ctx)?.result;
-  const proofValue = ctx.manifest ? member(ctx.manifest, "localInclusionProof") : undefined;
-  const capsule = ctx.capsule;
-  if (cp === undefined || proofValue === undefined || proofValue === null || !capsule) {
-    const missing = [
-      cp === undefined && "checkpoint",
-      (proofValue === undefined || proofValue === null) && "inclusion proof",
-      !capsule && "capsule",
-    ].filter(Boolean);
-    return only("inclusion.proof", "NOT_PRESENT", `the bundle carries no ${missing.join(", no ")}`);
-  }
-  // Inclusion needs only the checkpoint's root and size; a defect elsewhere in the checkpoint (its
-  // version, kind or signature) is checkpointSignature's to report.
-  const committed = cp.ok ? cp.value : rootAndSize(ctx.manifest ? member(ctx.manifest, "cllCheckpoint") : undefined);
+  const read = inclusionEvidence(ctx);
+  if ("absent" in read) return only("inclusion.proof", "NOT_PRESENT", read.absent);
+  const { checkpoint: cp, committed, proof, capsuleId } = read;
   if (!committed)
     return only(
       "inclusion.proof",
@@ -220,7 +156,6 @@ function localInclusionOfRecord(ctx: EvidenceContext): PropertyResult {
       `the checkpoint's root or mmr_size is malformed${cp.ok ? "" : `: ${cp.detail}`}`,
       cp.ok ? {} : { code: cp.code },
     );
-  const proof = parseInclusionProof(proofValue, PROOF_PATH);
   if (!proof.ok)
     return only(
       "inclusion.proof",
@@ -228,7 +163,6 @@ function localInclusionOfRecord(ctx: EvidenceContext): PropertyResult {
       `the inclusion proof is malformed: ${proof.detail}${proof.path ? ` at ${proof.path}` : ""}`,
       { code: proof.code },
     );
-  const capsuleId = member(capsule, "capsule_id");
   if (!isHex64(capsuleId))
     return only("inclusion.proof", "FAIL", "capsule.capsule_id is not 64 lowercase hex: no leaf body to prove");
   const checkpoint = committed;

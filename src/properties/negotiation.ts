@@ -54,10 +54,10 @@ import { extensionMetadata, type A2AArtifact, type A2AMessage, type A2ATask } fr
 import { DEFAULT_LOAD_LIMITS, locateInTask } from "../input/locate.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
 import { sameValue } from "./task-binding/request.js";
-import { deliveredIn, deliveryModeOf } from "./shared/delivery.js";
+import { deliveredIn, deliveryModeOf } from "../evidence/delivery.js";
 
 export const CHECKS = checksFor([
   "requirement.copiesAgree",

@@ -22,7 +22,7 @@ import { printable } from "../util/printable.js";
 import type { PinnedPeacIssuer } from "../peac/receipt.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
+import type { EvidenceContext } from "../evidence/context.js";
 
 export const CHECKS = checksFor(["peac.task", "peac.carriers", "peac.payload", "peac.carrier", "peac.time"]);
 const { check, only } = CHECKS;

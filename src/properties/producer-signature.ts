@@ -16,12 +16,12 @@
 import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
 import { showValue, valueText } from "../json/diff.js";
 import { hexToBytes, isHex64 } from "../util/bytes.js";
-import { checkCarriedCapsuleId, computeCapsuleId } from "../aac/capsule-id.js";
 import { verifyProducerEnvelope } from "../aac/producer-envelope.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { findNarrowing, widenedReason } from "./shared/widening.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { widenedReason } from "../evidence/widening.js";
+import { capsuleIdReading, recomputedCapsuleId, type CapsuleIdReading } from "../evidence/capsule-id.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
 
 export const CHECKS = checksFor([
@@ -72,8 +72,8 @@ function producerSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
     );
   }
   const checks: Check[] = [];
-  const identity = capsuleIdCheck(capsule, ctx.structuredCarrier, ctx.located.carrier);
-  checks.push(identity.check);
+  const identity = capsuleIdReading(ctx) as CapsuleIdReading;
+  checks.push(capsuleIdCheck(identity, ctx.located.carrier));
   if (signature === undefined || keyId === undefined) {
     checks.push(
       check(
@@ -86,73 +86,50 @@ function producerSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
   }
   checks.push(check("envelope.claim", "PASS", "the capsule carries a producer envelope (signature and key_id)"));
   const carried = member(capsule, "capsule_id");
-  const signedId = identity.recomputed ?? (isHex64(carried) ? carried : undefined);
+  const signedId = recomputedCapsuleId(identity) ?? (isHex64(carried) ? carried : undefined);
   const envelope = envelopeChecks(signature, keyId, signedId);
   checks.push(...envelope);
   checks.push(manifestEnvelopeCheck(ctx, capsule));
   return decide(checks, () => `producer key ${String(keyId)} signed capsule_id ${String(signedId)}`);
 }
 
-/** The capsuleId.recompute check and the id the envelope must sign (also what `inspect` shows it checked against). */
-export function capsuleIdCheck(
-  capsule: JsonObject,
-  structured: boolean,
-  carrier: string,
-): { check: Check; recomputed?: string } {
+/** The capsuleId.recompute check over the capsule's identity as read. */
+function capsuleIdCheck(reading: CapsuleIdReading, carrier: string): Check {
   const id = "capsuleId.recompute";
-  const r = checkCarriedCapsuleId(capsule);
-  if (!r.ok && structured) {
-    // A structured carrier widened the capsule's numbers to doubles; the id may still hold for
-    // the capsule as sealed (contract §9.17), which is all that can be said.
-    const n = findNarrowing(capsule, (candidate) => checkCarriedCapsuleId(candidate).ok);
-    if (n.kind === "match") {
-      const again = checkCarriedCapsuleId(n.value);
-      const capsuleId = again.ok ? again.value.capsuleId : "";
-      return {
-        check: check(id, "INCONCLUSIVE", `capsule_id ${capsuleId} ${widenedReason(carrier, n.narrowed)}`, {
-          values: { capsuleId },
-        }),
-        recomputed: capsuleId,
-      };
+  switch (reading.kind) {
+    case "widened": {
+      const { capsuleId } = reading;
+      return check(id, "INCONCLUSIVE", `capsule_id ${capsuleId} ${widenedReason(carrier, reading.narrowed)}`, {
+        values: { capsuleId },
+      });
     }
-    if (n.kind === "tooMany")
-      return {
-        check: check(
-          id,
-          "INCONCLUSIVE",
-          `capsule_id does not recompute, and ${n.reason} stop the search: the ${carrier} carrier passed numbers through doubles`,
-        ),
-      };
-  }
-  if (r.ok) {
-    return {
-      check: check(
+    case "tooMany":
+      return check(
+        id,
+        "INCONCLUSIVE",
+        `capsule_id does not recompute, and ${reading.reason} stop the search: the ${carrier} carrier passed numbers through doubles`,
+      );
+    case "equal":
+      return check(
         id,
         "PASS",
-        `recomputed capsule_id (format "${r.value.formatVersion}") equals the carried ${r.value.capsuleId}`,
-        {
-          values: { capsuleId: r.value.capsuleId },
-        },
-      ),
-      recomputed: r.value.capsuleId,
-    };
+        `recomputed capsule_id (format "${reading.formatVersion}") equals the carried ${reading.capsuleId}`,
+        { values: { capsuleId: reading.capsuleId } },
+      );
+    case "unsupported":
+      return check(id, "INCONCLUSIVE", `unsupported capsule format: ${reading.detail}`, { code: reading.code });
+    case "changed":
+      return check(id, "FAIL", `capsule_id ${reading.detail}: the capsule was changed after it was sealed`, {
+        code: reading.code,
+      });
+    case "unreadable":
+      return check(
+        id,
+        "FAIL",
+        `capsule_id cannot be recomputed: ${reading.detail}${reading.path ? ` at capsule.${reading.path}` : ""}`,
+        { code: reading.code },
+      );
   }
-  if (r.code === "AAC_FORMAT_VERSION_UNSUPPORTED") {
-    return { check: check(id, "INCONCLUSIVE", `unsupported capsule format: ${r.detail}`, { code: r.code }) };
-  }
-  if (r.code === "AAC_CAPSULE_ID_MISMATCH") {
-    // The recomputed id is what a valid envelope must sign (the reference verifies against it).
-    const recomputed = computeCapsuleId(capsule);
-    return {
-      check: check(id, "FAIL", `capsule_id ${r.detail}: the capsule was changed after it was sealed`, { code: r.code }),
-      ...(recomputed.ok ? { recomputed: recomputed.value.capsuleId } : {}),
-    };
-  }
-  return {
-    check: check(id, "FAIL", `capsule_id cannot be recomputed: ${r.detail}${r.path ? ` at capsule.${r.path}` : ""}`, {
-      code: r.code,
-    }),
-  };
 }
 
 function envelopeChecks(signature: JsonValue, keyId: JsonValue, signedId: string | undefined): Check[] {

@@ -38,11 +38,11 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import type { EarlierResults } from "./index.js";
 import { LEVEL_NEEDS } from "./level.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
-import type { EvidenceContext } from "./shared/context.js";
-import { deliveredIn, deliveryModeOf } from "./shared/delivery.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { deliveredIn, deliveryModeOf } from "../evidence/delivery.js";
 import { isBundleShaped } from "../input/classify.js";
 import type { LocatedBundle } from "../input/locate.js";
-import { equalAsCarried } from "./shared/widening.js";
+import { equalAsCarried } from "../evidence/widening.js";
 import { extensionMetadata, type A2AArtifact } from "../input/a2a.js";
 
 export const CHECKS = checksFor([

@@ -27,7 +27,7 @@ import { resignedPrior, signer } from "./resign.js";
 import { verify } from "../../src/verify.js";
 import { loadEvidence } from "../../src/input/load.js";
 import { loadTrustConfig } from "../../src/trust/config.js";
-import { EvidenceContext } from "../../src/properties/shared/context.js";
+import { EvidenceContext } from "../../src/evidence/context.js";
 import { continuity } from "../../src/properties/continuity/index.js";
 
 const W1 = "witness-one.example/cll-w1";

@@ -9,7 +9,7 @@ import { verify } from "../../src/verify.js";
 import { isFailedInput } from "../../src/report/model.js";
 import { parseCheckpoint, type Checkpoint } from "../../src/log/checkpoint.js";
 import { loadEvidence } from "../../src/input/load.js";
-import { EvidenceContext } from "../../src/properties/shared/context.js";
+import { EvidenceContext } from "../../src/evidence/context.js";
 import { continuity } from "../../src/properties/continuity/index.js";
 import {
   crossInputCheck,

@@ -15,7 +15,7 @@ export const CHECKS = checksFor([
 ] as const);
 export const { check, only } = CHECKS;
 
-export const EVIDENCE_PATH = "continuityEvidence";
+export { EVIDENCE_PATH } from "../../evidence/cosignatures.js";
 
 export function present(v: JsonValue | undefined): v is JsonValue {
   return v !== undefined && v !== null;

@@ -17,10 +17,10 @@ import {
 import type { Evidence } from "../../input/load.js";
 import { parseContinuityEvidence } from "../../witness/evidence.js";
 import { StatementPool, pinnedWitnessKeys, statementsOf, type WitnessStatement } from "../../witness/pool.js";
-import { EvidenceContext } from "../shared/context.js";
+import { EvidenceContext } from "../../evidence/context.js";
 import { stampedHeads } from "../external-registration.js";
 import type { Check, PropertyResult } from "../shared/types.js";
-import { findNarrowing } from "../shared/widening.js";
+import { findNarrowing } from "../../evidence/widening.js";
 import { check, EVIDENCE_PATH, present } from "./checks.js";
 
 /**

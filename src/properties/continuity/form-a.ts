@@ -26,6 +26,7 @@ import type { ContinuityPolicy, TrustedWitness, TrustedWitnessKey } from "../../
 import { renderCllNote, type CllNote } from "../../witness/cll-note.js";
 import { parseTimestampedSignature, verifyCosignature, type TimestampedSignature } from "../../witness/cosignature.js";
 import type { CarriedLine, CheckpointRole } from "../../witness/evidence.js";
+import { labelOf } from "../../evidence/cosignatures.js";
 import { parseSignatureLine } from "../../witness/note.js";
 import type { WitnessEquivocation, WitnessStatement } from "../../witness/pool.js";
 import { showTimestamp } from "../../witness/time.js";
@@ -90,10 +91,6 @@ interface VerifiedLine {
 interface Pinned {
   readonly witness: TrustedWitness;
   readonly key: TrustedWitnessKey;
-}
-
-export function labelOf(w: TrustedWitness): string {
-  return w.id ?? w.name;
 }
 
 function capped(items: readonly string[]): string {

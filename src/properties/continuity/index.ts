@@ -25,21 +25,10 @@
  * between two checkpoints the producer signed; only witnesses that keep per-log state and refuse
  * to cosign a fork make a split view visible — and only to relying parties that check them.
  */
-import { member, type JsonValue } from "../../json/value.js";
-import { parseStrictJson } from "../../json/strict-json.js";
+import { member } from "../../json/value.js";
 import type { Checkpoint } from "../../log/checkpoint.js";
-import { fail, type Result } from "../../result.js";
 import { DEFAULT_CONTINUITY_POLICY } from "../../trust/config.js";
 import { bytesToHex, isHex64 } from "../../util/bytes.js";
-import { renderCllNote } from "../../witness/cll-note.js";
-import {
-  fileLinesFor,
-  parseContinuityEvidence,
-  parseCosignatureFile,
-  type CarriedLine,
-  type CosignatureFile,
-  type UnsupportedEntry,
-} from "../../witness/evidence.js";
 import {
   StatementPool,
   fileStatements,
@@ -50,10 +39,11 @@ import {
 import { parseRfc3339 } from "../../witness/time.js";
 import { formAChecks } from "./form-a.js";
 import { decide } from "../shared/checks.js";
-import type { EvidenceContext } from "../shared/context.js";
-import { manifestCheckpoint } from "../shared/manifest-checkpoint.js";
+import type { EvidenceContext } from "../../evidence/context.js";
+import { manifestCheckpoint } from "../../evidence/manifest-checkpoint.js";
+import { carriedEvidence, cosignatureFile } from "../../evidence/cosignatures.js";
 import type { Check, PropertyResult } from "../shared/types.js";
-import { CHECKS, check, only, EVIDENCE_PATH, present } from "./checks.js";
+import { CHECKS, check, only } from "./checks.js";
 import { chainGate, keyCheck } from "./chain.js";
 import { withCrossInput } from "./cross-input.js";
 
@@ -100,7 +90,11 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
 
   if (gate !== undefined && gate.prior !== null && gate.outcome === "chained" && cp.ok)
     checks.push(keyCheck(cp.value, gate.prior));
-  checks.push(...carried.problems);
+  checks.push(
+    ...carried.problems.map((p) =>
+      check("cosignature.evidence", p.state, p.detail, { subject: p.subject, code: p.code }),
+    ),
+  );
   if (carried.problems.length === 0) {
     checks.push(
       check(
@@ -158,69 +152,6 @@ function neverPass(checks: Check[]): PropertyResult {
   return { state, detail: deciding?.detail ?? "", checks };
 }
 
-export interface Carried {
-  readonly lines: CarriedLine[];
-  readonly fromBundle: number;
-  readonly unsupported: UnsupportedEntry[];
-  /** FAIL or INCONCLUSIVE checks about the carriers themselves. */
-  readonly problems: Check[];
-  readonly otherNotes: number;
-}
-
-/** The bundle's lines, and the --cosignatures file's lines whose note is this input's (also read by `inspect`). */
-export function carriedEvidence(
-  ctx: EvidenceContext,
-  current: Checkpoint | undefined,
-  prior: Checkpoint | null,
-): Carried {
-  const out: Carried = { lines: [], fromBundle: 0, unsupported: [], problems: [], otherNotes: 0 };
-  const raw = member(ctx.bundle, EVIDENCE_PATH);
-  let fromBundle = 0;
-  if (present(raw) && !(Array.isArray(raw) && raw.length === 0)) {
-    const r = parseContinuityEvidence(raw, EVIDENCE_PATH);
-    if (!r.ok) {
-      out.problems.push(
-        check(
-          "cosignature.evidence",
-          "FAIL",
-          `continuityEvidence is malformed: ${r.detail}${r.path ? ` at ${r.path}` : ""}`,
-          { subject: EVIDENCE_PATH, code: r.code },
-        ),
-      );
-    } else {
-      out.lines.push(...r.value.lines);
-      out.unsupported.push(...r.value.unsupported);
-      fromBundle = r.value.lines.length;
-    }
-  }
-  let otherNotes = 0;
-  const file = cosignatureFile(ctx);
-  if (file !== undefined) {
-    if (!file.ok) {
-      out.problems.push(
-        check(
-          "cosignature.evidence",
-          "INCONCLUSIVE",
-          `the --cosignatures content cannot be used: ${file.detail}${file.path ? ` at ${file.path}` : ""}`,
-          { subject: "--cosignatures", code: file.code },
-        ),
-      );
-    } else {
-      const note = (cp: Checkpoint | null | undefined) => {
-        const n = cp ? renderCllNote(cp) : undefined;
-        return n?.ok ? n.value.text : undefined;
-      };
-      const matched = fileLinesFor(file.value, { current: note(current), prior: note(prior) });
-      out.lines.push(...matched.lines);
-      otherNotes = matched.otherNotes;
-      // Entries of an unknown type in the file may be about any input; they are reported only
-      // where something of this input's is there too.
-      if (matched.lines.length > 0) out.unsupported.push(...file.value.unsupported);
-    }
-  }
-  return { ...out, fromBundle, otherNotes };
-}
-
 /**
  * The witness keys that equivocated in the run (contract §9.40): within the --cosignatures file,
  * between it and this input's verified lines, and across inputs as the comparison found.
@@ -236,27 +167,6 @@ function runEquivocations(ctx: EvidenceContext, own: readonly WitnessStatement[]
   const found = pool.with(own);
   for (const e of ctx.options.crossInput?.witnesses ?? []) if (!found.has(e.key)) found.set(e.key, e);
   return found;
-}
-
-function cosignatureFile(ctx: EvidenceContext): Result<CosignatureFile> | undefined {
-  const given = ctx.options.cosignatures;
-  if (given === undefined) return undefined;
-  return ctx.once("cosignatureFile", () => {
-    let value: JsonValue;
-    if (typeof given === "string" || given instanceof Uint8Array) {
-      const parsed = parseStrictJson(given);
-      if (!parsed.ok)
-        return fail(
-          "COSIGNATURE_EVIDENCE_MALFORMED",
-          `not strict JSON: ${parsed.detail} (${parsed.code})`,
-          parsed.path,
-        );
-      value = parsed.value;
-    } else {
-      value = given;
-    }
-    return parseCosignatureFile(value);
-  });
 }
 
 /** Contract §9.19: keys in any other role, so a witness holding one is producer-operated. */

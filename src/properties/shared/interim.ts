@@ -17,44 +17,10 @@
  * each property reports both, and a tampered interim record flips only the property that covers
  * what was changed.
  */
-import { memberAt, type JsonValue } from "../../json/value.js";
-import type { LocatedBundle } from "../../input/locate.js";
-import { EvidenceContext } from "./context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
+import { interimRecords, type InterimRecord } from "../../evidence/interim.js";
 import type { Check, PropertyResult, State } from "./types.js";
 import type { CheckExtras } from "./checks.js";
-
-export interface InterimRecord {
-  readonly located: LocatedBundle;
-  /** The record on its own, as if it were the bundle verified: the properties run over it unchanged. */
-  readonly ctx: EvidenceContext;
-  /** The evidenceId it carries (what a citation names), or undefined when it carries none. */
-  readonly evidenceId: string | undefined;
-  /** How the report names it: its evidence ID and where it was found. */
-  readonly label: string;
-}
-
-/** The supplied interim records, each with its own context (computed once per input). */
-export function interimRecords(ctx: EvidenceContext): readonly InterimRecord[] {
-  return ctx.once("interimRecords", () =>
-    (ctx.evidence.interimBundles ?? []).map((located) => {
-      const evidence = {
-        shape: "bundle" as const,
-        bundles: [located],
-        evidenceArtifacts: new Set<never>(),
-        origin: {},
-        notes: [],
-      };
-      const id: JsonValue | undefined = memberAt(located.bundle, "evidenceId");
-      const evidenceId = typeof id === "string" ? id : undefined;
-      return {
-        located,
-        ctx: new EvidenceContext(evidence, ctx.trust, ctx.options),
-        evidenceId,
-        label: `interim record ${evidenceId ?? "(no evidenceId)"} at ${located.location}`,
-      };
-    }),
-  );
-}
 
 type Make<Id extends string> = (id: Id, state: State, detail: string, extras?: CheckExtras) => Check;
 

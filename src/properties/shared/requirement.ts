@@ -9,7 +9,7 @@
 import { memberAt, type JsonValue } from "../../json/value.js";
 import { EVIDENCE_LEVELS, levelRank, type EvidenceLevel } from "../../profile.js";
 import { extensionMetadata, type A2AMessage } from "../../input/a2a.js";
-import type { EvidenceContext } from "./context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import { serverCopies } from "../task-binding/request.js";
 
 export interface FirstMessage {

@@ -7,7 +7,7 @@ import { member, hasMember, isJsonObject, type JsonObject, type JsonValue } from
 import { sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AArtifact, type A2APart, type A2ATask } from "../../input/a2a.js";
 import type { Check } from "../shared/types.js";
-import type { EvidenceContext } from "../shared/context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import { uncoveredParts } from "./transcript.js";
 import { partsChecks, uncommittedKinds, type PartsRules } from "./parts.js";
 import { check } from "./checks.js";

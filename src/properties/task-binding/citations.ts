@@ -21,14 +21,20 @@
  *                   not show
  *
  * The checks are interim.ts's (interim.cited), prefix.ts's and observed.ts's; this file reads the
- * citations.
+ * citations, through the evidence layer (src/evidence/citations.ts).
  */
-import { listCapped, showValue } from "../../json/diff.js";
-import { asSafeInteger, isJsonObject, member, type JsonObject, type JsonValue } from "../../json/value.js";
-import { isHex64 } from "../../util/bytes.js";
-import { INTERRUPTED_TASK_STATES, TRANSITION_KIND } from "../../profile.js";
 import type { Check, State } from "../shared/types.js";
 import type { CheckExtras } from "../shared/checks.js";
+
+export {
+  citationFault,
+  effectsOf,
+  ownCitations,
+  sameCitations,
+  stateAt,
+  transcriptOf,
+  type Citation,
+} from "../../evidence/citations.js";
 
 export type Make = (
   id: "interim.cited" | "interim.prefix" | "interim.observed",
@@ -37,92 +43,5 @@ export type Make = (
   extras?: CheckExtras,
 ) => Check;
 
-export interface Citation {
-  readonly evidenceId: string;
-  readonly sequence: number;
-  readonly subject: string;
-}
-
-const CITATION_MEMBERS = ["evidenceId", "sequence"];
-
 /** The members that say whose record it is: an interim record must say the same as the terminal one. */
 export const SAME_TASK_MEMBERS = ["taskId", "contextId", "authority", "tenantId", "capturePolicyId"] as const;
-
-export function transcriptOf(payload: JsonObject | undefined): readonly JsonValue[] {
-  const t = payload ? member(payload, "transcript") : undefined;
-  return Array.isArray(t) ? t : [];
-}
-
-export function stateAt(transcript: readonly JsonValue[], sequence: number): string {
-  const s = member(transcript[sequence] as JsonObject, "toState");
-  return typeof s === "string" ? s : "(unknown state)";
-}
-
-export function citationFault(
-  c: JsonValue,
-  transcript: readonly JsonValue[],
-  earlier: readonly Citation[],
-  citedSoFar: ReadonlySet<string>,
-): string | undefined {
-  if (!isJsonObject(c)) return "a citation is an object {evidenceId, sequence}";
-  const keys = Object.keys(c);
-  if (keys.length !== CITATION_MEMBERS.length || !CITATION_MEMBERS.every((m) => keys.includes(m))) {
-    return `a citation has exactly the members evidenceId and sequence; this one has ${listCapped(keys)}`;
-  }
-  const evidenceId = member(c, "evidenceId");
-  const sequence = asSafeInteger(member(c, "sequence"));
-  if (!isHex64(evidenceId)) return `evidenceId ${showValue(evidenceId)} is not 64 lowercase hex`;
-  if (sequence === undefined || sequence < 0)
-    return `sequence ${showValue(member(c, "sequence"))} is not a transcript position`;
-  const entry = transcript[sequence];
-  const to = isJsonObject(entry) ? member(entry, "toState") : undefined;
-  if (
-    !isJsonObject(entry) ||
-    member(entry, "kind") !== TRANSITION_KIND ||
-    typeof to !== "string" ||
-    !(INTERRUPTED_TASK_STATES as readonly string[]).includes(to)
-  ) {
-    return `sequence ${sequence} is not a transition into an interrupted state in the transcript: an interim record is sealed at a pause`;
-  }
-  const last = earlier[earlier.length - 1];
-  if (last && sequence <= last.sequence)
-    return `sequence ${sequence} does not follow the previous citation's ${last.sequence}: citations are in transcript order, one per pause`;
-  if (citedSoFar.has(evidenceId)) return `evidenceId ${evidenceId} is cited twice`;
-  return undefined;
-}
-
-/** An interim payload's effects by artifactId (the first entry of each id), or undefined when the member is not an array. */
-export function effectsOf(payload: JsonObject | undefined): Map<string, JsonValue> | undefined {
-  const list = payload ? member(payload, "nonEvidenceArtifacts") : undefined;
-  if (!Array.isArray(list)) return undefined;
-  const byId = new Map<string, JsonValue>();
-  for (const a of list) {
-    const id = isJsonObject(a) ? member(a, "artifactId") : undefined;
-    if (typeof id === "string" && !byId.has(id)) byId.set(id, a);
-  }
-  return byId;
-}
-
-/** An interim record's own `interimEvidence`, read leniently for comparison; null when it is no list. */
-export function ownCitations(
-  own: JsonValue | undefined,
-): { evidenceId: JsonValue | undefined; sequence: number | undefined }[] | null {
-  if (own === undefined) return [];
-  if (!Array.isArray(own)) return null;
-  return own.map((x) => ({
-    evidenceId: isJsonObject(x) ? member(x, "evidenceId") : x,
-    sequence: isJsonObject(x) ? asSafeInteger(member(x, "sequence")) : undefined,
-  }));
-}
-
-/** The record cites exactly the earlier pauses, in order: the prefix rule for citations. */
-export function sameCitations(
-  own: readonly { evidenceId: JsonValue | undefined; sequence: number | undefined }[] | null,
-  before: readonly { evidenceId: string; sequence: number }[],
-): boolean {
-  return (
-    own !== null &&
-    own.length === before.length &&
-    own.every((x, i) => x.evidenceId === before[i]?.evidenceId && x.sequence === before[i]?.sequence)
-  );
-}

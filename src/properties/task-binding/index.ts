@@ -64,7 +64,7 @@
 import { member } from "../../json/value.js";
 import type { Check, PropertyResult } from "../shared/types.js";
 import { decide } from "../shared/checks.js";
-import type { EvidenceContext } from "../shared/context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import { withInterim } from "../shared/interim.js";
 import { unseenChecks } from "../shared/unseen.js";
 import { streamShownChecks } from "./stream.js";

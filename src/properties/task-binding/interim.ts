@@ -6,9 +6,9 @@
  */
 import { showValue } from "../../json/diff.js";
 import { asSafeInteger, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
-import type { EvidenceContext } from "../shared/context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import type { Check } from "../shared/types.js";
-import { interimRecords, type InterimRecord } from "../shared/interim.js";
+import { interimRecords, type InterimRecord } from "../../evidence/interim.js";
 import { citationFault, stateAt, transcriptOf, type Citation, type Make } from "./citations.js";
 import { prefixCheck } from "./prefix.js";
 import { observedCheck } from "./observed.js";

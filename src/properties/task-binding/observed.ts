@@ -10,7 +10,7 @@ import { sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart, type A2ATask } from "../../input/a2a.js";
 import { TRANSITION_KIND } from "../../profile.js";
 import type { Check } from "../shared/types.js";
-import type { InterimRecord } from "../shared/interim.js";
+import type { InterimRecord } from "../../evidence/interim.js";
 import { CAPTURE_POLICY_V2, partsVerdict } from "./parts.js";
 import { foreignIds, uncoveredParts } from "./transcript.js";
 import { effectsOf, transcriptOf, type Citation, type Make } from "./citations.js";

@@ -7,9 +7,9 @@
  */
 import { firstDifference, showValue, type Difference } from "../../json/diff.js";
 import { isJsonObject, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
-import type { EvidenceContext } from "../shared/context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import type { Check } from "../shared/types.js";
-import type { InterimRecord } from "../shared/interim.js";
+import type { InterimRecord } from "../../evidence/interim.js";
 import {
   effectsOf,
   ownCitations,

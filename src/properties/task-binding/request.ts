@@ -24,7 +24,7 @@ import { member, type JsonObject } from "../../json/value.js";
 import { sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AMessage, type A2ATask } from "../../input/a2a.js";
 import { copyDifference, sentDifference } from "../../input/request.js";
-import type { EvidenceContext } from "../shared/context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import type { Check, State } from "../shared/types.js";
 import type { CheckExtras } from "../shared/checks.js";
 import { readTranscript, type MessageEntry } from "./transcript.js";

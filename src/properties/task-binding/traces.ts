@@ -16,10 +16,11 @@ import { isJsonObject, member, type JsonObject, type JsonValue } from "../../jso
 import { isHex64 } from "../../util/bytes.js";
 import type { A2ATask } from "../../input/a2a.js";
 import { calleeCitations, metadataTraces, type MetadataTrace } from "../../input/trace.js";
-import type { EvidenceContext } from "../shared/context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import type { Check, State } from "../shared/types.js";
 import type { CheckExtras } from "../shared/checks.js";
-import { findNarrowing, widenedReason } from "../shared/widening.js";
+import { findNarrowing, widenedReason } from "../../evidence/widening.js";
+import { holders } from "../../evidence/traces.js";
 
 type Make = (id: "trace.digest", state: State, detail: string, extras?: CheckExtras) => Check;
 
@@ -31,15 +32,6 @@ function callees(trace: JsonValue): string {
   return cited.length > 0
     ? `; callee evidence cited (listed, never fetched or followed): ${listCapped(cited.map((c) => `${c.callee} → ${c.evidenceId}`))}`
     : "";
-}
-
-/** Whether the holder an entry names is part of the observation at all (a Message may be truncated away). */
-export function holders(task: A2ATask): Set<string> {
-  const out = new Set<string>([`task ${task.id}`]);
-  for (const m of task.history ?? []) out.add(`message ${m.messageId}`);
-  if (task.statusMessage) out.add(`message ${task.statusMessage.messageId}`);
-  for (const a of task.artifacts ?? []) out.add(`artifact ${a.artifactId}`);
-  return out;
 }
 
 export function traceDigestChecks(ctx: EvidenceContext, payload: JsonObject, task: A2ATask, make: Make): Check[] {

@@ -15,20 +15,13 @@
  * so an omitted, reordered, substituted or spliced resumption breaks a rule or a commitment.
  */
 import { showValue } from "../../json/diff.js";
-import {
-  asSafeInteger,
-  hasMember,
-  isJsonObject,
-  JsonNumber,
-  member,
-  type JsonObject,
-  type JsonValue,
-} from "../../json/value.js";
+import { asSafeInteger, hasMember, isJsonObject, member, type JsonObject, type JsonValue } from "../../json/value.js";
 import { joinPath } from "../../json/path.js";
-import { pyjson } from "../../canon/pyjson.js";
-import { sha256HexOfText } from "../../util/bytes.js";
-import { TRANSITION_COMMITMENT_TAG, TRANSITION_KIND } from "../../profile.js";
-import { textOfParts, type A2AMessage } from "../../input/a2a.js";
+import { TRANSITION_KIND } from "../../profile.js";
+import type { A2AMessage } from "../../input/a2a.js";
+import { messageTaskIds } from "../../evidence/transcript.js";
+
+export { messageTaskIds, partCommitmentOf, transitionPreimage, TRANSITION_MEMBERS } from "../../evidence/transcript.js";
 
 export interface MessageEntry {
   readonly kind: "message";
@@ -49,15 +42,6 @@ export interface TransitionEntry {
 export type TranscriptEntry = MessageEntry | TransitionEntry;
 
 const MESSAGE_MEMBERS = ["messageId", "role", "partCommitment", "sequence"] as const;
-/** Exactly these: anything else (a token, a credential, an authorization header) never belongs in a transcript. */
-export const TRANSITION_MEMBERS = [
-  "fromState",
-  "kind",
-  "messageId",
-  "sequence",
-  "toState",
-  "transitionCommitment",
-] as const;
 
 /**
  * The transcript's entries, or its first structural fault (contract §9.13: a missing member is a
@@ -97,20 +81,6 @@ export function readTranscript(transcript: readonly JsonValue[]): { entries: Tra
   return { entries };
 }
 
-/** The Task and context a Message names itself (ProtoJSON: camelCase or snake_case; absent is ""). */
-export function messageTaskIds(m: A2AMessage): { taskId: string; contextId: string } {
-  const pick = (camel: string, snake: string) => {
-    const v = member(m.json, camel) ?? member(m.json, snake);
-    return typeof v === "string" ? v : "";
-  };
-  return { taskId: pick("taskId", "task_id"), contextId: pick("contextId", "context_id") };
-}
-
-/** The SHA-256 text commitment of a Message: its text parts joined with "\n". */
-export function partCommitmentOf(m: A2AMessage): string {
-  return sha256HexOfText(textOfParts(m.parts).text);
-}
-
 /**
  * The profile commits to text only (content-binding.md §6): a data, raw or url part could be
  * replaced after sealing and every commitment would still match, so a matching text commitment
@@ -135,31 +105,4 @@ export function foreignIds(
     return `message ${m.messageId} names Task ${showValue(ids.taskId)} in context ${showValue(ids.contextId)}, not this Task ${task.id} (context ${showValue(contextId)}): a Message of another Task spliced into this history`;
   }
   return undefined;
-}
-
-/** The bytes a transition commitment is the SHA-256 of: pyjson of the ten-element array (docs/profile.md). */
-export function transitionPreimage(
-  task: { readonly id: string; readonly contextId: string },
-  sequence: number,
-  fromState: string,
-  toState: string,
-  messageId: string | null,
-  message: A2AMessage | null,
-): string {
-  const ids = message ? messageTaskIds(message) : undefined;
-  const preimage: JsonValue[] = [
-    TRANSITION_COMMITMENT_TAG,
-    task.id,
-    task.contextId,
-    new JsonNumber(String(sequence)),
-    fromState,
-    toState,
-    messageId,
-    ids ? ids.taskId : null,
-    ids ? ids.contextId : null,
-    message ? partCommitmentOf(message) : null,
-  ];
-  const r = pyjson(preimage);
-  // Every element is a string, a safe integer or null: pyjson cannot refuse it.
-  return r.ok ? r.value.text : "";
 }

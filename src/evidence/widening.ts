@@ -16,7 +16,7 @@
  *
  * Widening only ever excuses a digest over the same content; the reasons here say so.
  */
-import { JsonNumber, isJsonObject, newJsonObject, type JsonValue } from "../../json/value.js";
+import { JsonNumber, isJsonObject, newJsonObject, type JsonValue } from "../json/value.js";
 
 /** The most combinations of candidate integers tried before giving up. */
 export const MAX_NARROWINGS = 256;

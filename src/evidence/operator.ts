@@ -5,8 +5,8 @@
  * the checkpoint's own key, is producer-operated whatever the trust file says — otherwise a
  * producer could vouch for itself by listing its own key as an "independent" service.
  */
-import { memberAt } from "../../json/value.js";
-import type { Operator, TrustedKey } from "../../trust/config.js";
+import { memberAt } from "../json/value.js";
+import type { Operator, TrustedKey } from "../trust/config.js";
 import type { EvidenceContext } from "./context.js";
 
 /** The label a report carries in a check's `operator` field. */

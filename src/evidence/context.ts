@@ -3,20 +3,20 @@
  * a few derived values computed once and shared (the payload digest is needed by two properties,
  * the checkpoint digest by three). Nothing here reads files, the clock or the network.
  */
-import { showValue } from "../../json/diff.js";
-import { isJsonObject, member, type JsonObject, type JsonValue } from "../../json/value.js";
-import { pyjson } from "../../canon/pyjson.js";
-import { sha256HexOfText } from "../../util/bytes.js";
-import { fail, ok, type Result } from "../../result.js";
-import { EXTENSION_URI, EXTENSION_VERSION, RECORD_PROFILE_V1 } from "../../profile.js";
-import type { A2AMessage, A2ATask } from "../../input/a2a.js";
-import type { LocatedBundle } from "../../input/locate.js";
-import type { Evidence } from "../../input/load.js";
-import type { TrustConfig } from "../../trust/config.js";
-import type { CrossInputFindings } from "../../witness/equivocation.js";
-import type { StatementPool } from "../../witness/pool.js";
+import { showValue } from "../json/diff.js";
+import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
+import { pyjson } from "../canon/pyjson.js";
+import { sha256HexOfText } from "../util/bytes.js";
+import { fail, ok, type Result } from "../result.js";
+import { EXTENSION_URI, EXTENSION_VERSION, RECORD_PROFILE_V1 } from "../profile.js";
+import type { A2AMessage, A2ATask } from "../input/a2a.js";
+import type { LocatedBundle } from "../input/locate.js";
+import type { Evidence } from "../input/load.js";
+import type { TrustConfig } from "../trust/config.js";
+import type { CrossInputFindings } from "../witness/equivocation.js";
+import type { StatementPool } from "../witness/pool.js";
 import { narrowIntegralNumbers } from "./widening.js";
-import type { ResolvedContent } from "../task-binding/parts.js";
+import type { ResolvedContent } from "./parts.js";
 
 export interface VerifyOptions {
   /** The authority the caller expects the producer to be (`--authority`). */

@@ -1,5 +1,5 @@
 /** The delivery mode a bundle was delivered by, read from where it was found (a2a-wire.md §6.12). */
-import type { LocatedBundle } from "../../input/locate.js";
+import type { LocatedBundle } from "../input/locate.js";
 import type { EvidenceContext } from "./context.js";
 
 export function deliveryModeOf(located: LocatedBundle): string | undefined {

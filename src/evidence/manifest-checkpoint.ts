@@ -1,8 +1,8 @@
 /** The manifest's checkpoint, parsed once and shared by the log properties. */
-import { memberAt, type JsonValue } from "../../json/value.js";
+import { memberAt, type JsonValue } from "../json/value.js";
 import { findNarrowing } from "./widening.js";
-import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
-import type { Result } from "../../result.js";
+import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../log/checkpoint.js";
+import type { Result } from "../result.js";
 import type { EvidenceContext } from "./context.js";
 
 export const CHECKPOINT_PATH = "manifest.cllCheckpoint";
