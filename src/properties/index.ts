@@ -13,6 +13,7 @@
 import type { EvidenceContext } from "./shared/context.js";
 import type { CheckBuilders } from "./shared/checks.js";
 import type { PropertyResult } from "./shared/types.js";
+import type { LevelProperty } from "../level.js";
 import { contentBinding, CHECKS as CONTENT_BINDING } from "./content-binding.js";
 import { producerSignature, CHECKS as PRODUCER_SIGNATURE } from "./producer-signature.js";
 import { taskBinding, CHECKS as TASK_BINDING } from "./task-binding.js";
@@ -64,6 +65,12 @@ export const PROPERTIES = [
 
 export type PropertyName = (typeof PROPERTIES)[number]["name"];
 export type Properties = Readonly<Record<PropertyName, PropertyResult>>;
+
+// Every property a level needs is a property of the registry (a typo here fails to compile).
+const LEVEL_PROPERTIES_ARE_PROPERTIES: LevelProperty extends PropertyName ? true : never = true;
+void LEVEL_PROPERTIES_ARE_PROPERTIES;
+
+export { levelReport, type EvidenceLevelReport } from "./level.js";
 
 export const PROPERTY_NAMES: readonly PropertyName[] = PROPERTIES.map((p) => p.name);
 

@@ -36,7 +36,7 @@ import {
 } from "../profile.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import type { EarlierResults } from "./index.js";
-import { LEVEL_NEEDS } from "./level.js";
+import { LEVEL_NEEDS } from "../level.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { deliveredIn, deliveryModeOf } from "./shared/delivery.js";

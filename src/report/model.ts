@@ -9,14 +9,14 @@ import type { FailureCode } from "../codes/index.js";
 import type { EvidenceLevelOrNone } from "../profile.js";
 import type { InputShape } from "../input/classify.js";
 import type { PropertyName, Properties } from "../properties/index.js";
-import type { EvidenceLevelReport } from "../properties/level.js";
+import type { EvidenceLevelReport } from "../level.js";
 import type { ExitCode, InputExitCode } from "../policy.js";
 import { TOOL_VERSION } from "../version.js";
 import type { Summary } from "./summary.js";
 
 export { STATES, type State, type Check, type PropertyResult } from "../properties/shared/types.js";
 export { PROPERTY_NAMES, type PropertyName, type Properties } from "../properties/index.js";
-export type { EvidenceLevelReport } from "../properties/level.js";
+export type { EvidenceLevelReport } from "../level.js";
 
 export interface InputError {
   readonly code: FailureCode | "USAGE";
