@@ -4,15 +4,19 @@
  * first sources of each exit class), so a run over any number of inputs summarises in constant
  * memory.
  */
-import { PROPERTY_NAMES, STATES, isFailedInput, type InputReport, type PropertyName, type State } from "./model.js";
+import {
+  PROPERTY_NAMES,
+  STATES,
+  isFailedInput,
+  type InputReport,
+  type PropertyName,
+  type State,
+  type Summary,
+} from "./model.js";
 import { MAX_LISTED } from "../json/diff.js";
 import { EXIT_ORDER } from "../policy.js";
 
-export interface Summary {
-  readonly inputs: number;
-  readonly exitCodes: Readonly<Record<"0" | "1" | "2" | "3", number>>;
-  readonly properties: Readonly<Record<PropertyName, Readonly<Record<State, number>>>>;
-}
+export type { Summary } from "./model.js";
 
 export class Tally {
   private count = 0;
