@@ -132,7 +132,7 @@ export default tseslint.config(
     },
   },
   layer(
-    ["src/codes/**", "src/result.ts", "src/util/**", "src/json/**", "src/version.ts", "src/profile.ts"],
+    ["src/codes/**", "src/result.ts", "src/util/**", "src/json/**", "src/version.ts", "src/profile.ts", "src/level.ts"],
     HIGHER.base,
   ),
   layer(

@@ -19,7 +19,7 @@
  */
 import { EVIDENCE_LEVELS, levelRank, type EvidenceLevel, type EvidenceLevelOrNone } from "./profile.js";
 import { PROPERTY_NAMES, type PropertyName, type Properties } from "./properties/index.js";
-import type { EvidenceLevelReport } from "./properties/level.js";
+import type { EvidenceLevelReport } from "./level.js";
 
 export interface Policy {
   /** Properties that must be PASS, beyond the default two. */
@@ -46,7 +46,7 @@ export const DEFAULT_REQUIRED: readonly PropertyName[] = ["identityAuthorityBind
 export type InputExitCode = 0 | 1 | 3;
 export type ExitCode = 0 | 1 | 2 | 3;
 
-export interface PolicyDecision {
+export interface PolicyDecision extends PolicyTerms {
   readonly exitCode: InputExitCode;
   /** Why the exit code is not 0, one line per unmet part; empty when the policy holds. */
   readonly reasons: readonly string[];
@@ -74,14 +74,60 @@ function defaultReason(name: PropertyName, properties: Properties, facts: Policy
   return `${name} is ${r.state}: ${r.detail}`;
 }
 
-/** The level to meet and why: the caller's flag, the negotiated minimum, or the default. */
-function requiredLevel(policy: Policy, level: EvidenceLevelReport): { level: EvidenceLevelOrNone; source: string } {
-  if (policy.minEvidence !== undefined) return { level: policy.minEvidence, source: "--min-evidence" };
-  const negotiated = (EVIDENCE_LEVELS as readonly string[]).includes(level.negotiated ?? "")
-    ? (level.negotiated as EvidenceLevel)
-    : undefined;
-  if (negotiated) return { level: negotiated, source: "the negotiated minimumEvidence" };
-  return { level: DEFAULT_MIN_EVIDENCE, source: "the default minimum" };
+/** What the policy asks of one input: the properties that must be PASS, and the level to meet with its source. */
+export interface PolicyTerms {
+  /**
+   * The properties that must be PASS: the default two (unless `--min-evidence NONE`), then each
+   * `--require`d one not among them, in the order given. An untyped caller's name that is no
+   * property stays in the list: nothing meets it.
+   */
+  readonly required: readonly PropertyName[];
+  /** The level to meet and why: the caller's flag, the negotiated minimum, or the default. */
+  readonly minimum: { readonly level: EvidenceLevelOrNone; readonly source: string };
+}
+
+/**
+ * The one statement of what the policy requires of an input whose negotiated minimum is
+ * `negotiated` (null when it shows none): the verdict below, the renderers and the SDK gate all
+ * read it, so none of them works it out again.
+ */
+export function policyTerms(policy: Policy, negotiated: string | null): PolicyTerms {
+  const defaults = policy.minEvidence === "NONE" ? [] : DEFAULT_REQUIRED;
+  const required = [...defaults, ...(policy.require ?? []).filter((p) => !defaults.includes(p))];
+  if (policy.minEvidence !== undefined)
+    return { required, minimum: { level: policy.minEvidence, source: "--min-evidence" } };
+  const known = (EVIDENCE_LEVELS as readonly string[]).includes(negotiated ?? "");
+  return known
+    ? { required, minimum: { level: negotiated as EvidenceLevel, source: "the negotiated minimumEvidence" } }
+    : { required, minimum: { level: DEFAULT_MIN_EVIDENCE, source: "the default minimum" } };
+}
+
+/** Why the achieved level does not meet the minimum, or undefined when it does. */
+function levelReason(achieved: EvidenceLevelOrNone, minimum: PolicyTerms["minimum"]): string | undefined {
+  // levelRank of a name it does not know is NONE's: an untyped caller's typo must not drop the level.
+  if (minimum.level !== "NONE" && !(EVIDENCE_LEVELS as readonly string[]).includes(minimum.level))
+    return `evidence level ${achieved} is below ${JSON.stringify(minimum.level)} (${minimum.source}): not an evidence level, so nothing meets it`;
+  if (levelRank(achieved) < levelRank(minimum.level))
+    return `evidence level ${achieved} is below ${minimum.level} (${minimum.source})`;
+  return undefined;
+}
+
+/** Why a required property does not hold, or undefined when it does (or the caller's opt-in accepts it). */
+function requiredReason(
+  p: PropertyName,
+  policy: Policy,
+  properties: Properties,
+  facts: PolicyFacts,
+  accept: (p: PropertyName) => boolean,
+): string | undefined {
+  const isDefault = policy.minEvidence !== "NONE" && DEFAULT_REQUIRED.includes(p);
+  // An untyped caller's typo names no property: nothing meets it (not a crash, not a pass).
+  if (!isDefault && !Object.hasOwn(properties, p))
+    return `required ${JSON.stringify(p)} is not a property, so nothing meets it`;
+  if (properties[p].state === "PASS" || accept(p)) return undefined;
+  return isDefault
+    ? defaultReason(p, properties, facts)
+    : `required ${p} is ${properties[p].state}: ${properties[p].detail}`;
 }
 
 export function decidePolicy(
@@ -90,39 +136,21 @@ export function decidePolicy(
   policy: Policy,
   facts: PolicyFacts,
 ): PolicyDecision {
+  const terms = policyTerms(policy, level.negotiated);
   const failing = PROPERTY_NAMES.filter((p) => properties[p].state === "FAIL");
   if (failing.length > 0)
-    return { exitCode: 1, reasons: failing.map((p) => `${p} FAIL: ${properties[p].detail}`), accepted: [] };
-  const reasons: string[] = [];
+    return { ...terms, exitCode: 1, reasons: failing.map((p) => `${p} FAIL: ${properties[p].detail}`), accepted: [] };
   const accepted: string[] = [];
-  const acceptable = (p: PropertyName): boolean => {
+  const accept = (p: PropertyName): boolean => {
     const waived = policy.acceptUncommittedParts === true ? uncommittedPartsOnly(p, properties) : undefined;
     if (waived) accepted.push(waived);
     return waived !== undefined;
   };
-  const required = requiredLevel(policy, level);
-  // levelRank of a name it does not know is NONE's: an untyped caller's typo must not drop the level.
-  if (required.level !== "NONE" && !(EVIDENCE_LEVELS as readonly string[]).includes(required.level)) {
-    reasons.push(
-      `evidence level ${level.achieved} is below ${JSON.stringify(required.level)} (${required.source}): not an evidence level, so nothing meets it`,
-    );
-  } else if (levelRank(level.achieved) < levelRank(required.level)) {
-    reasons.push(`evidence level ${level.achieved} is below ${required.level} (${required.source})`);
-  }
-  const defaults = policy.minEvidence === "NONE" ? [] : DEFAULT_REQUIRED;
-  for (const p of defaults)
-    if (properties[p].state !== "PASS" && !acceptable(p)) reasons.push(defaultReason(p, properties, facts));
-  for (const p of policy.require ?? []) {
-    if (defaults.includes(p)) continue;
-    // An untyped caller's typo names no property: nothing meets it (not a crash, not a pass).
-    if (!Object.hasOwn(properties, p)) {
-      reasons.push(`required ${JSON.stringify(p)} is not a property, so nothing meets it`);
-      continue;
-    }
-    if (properties[p].state !== "PASS" && !acceptable(p))
-      reasons.push(`required ${p} is ${properties[p].state}: ${properties[p].detail}`);
-  }
-  return { exitCode: reasons.length > 0 ? 3 : 0, reasons, accepted };
+  const reasons = [
+    levelReason(level.achieved, terms.minimum),
+    ...terms.required.map((p) => requiredReason(p, policy, properties, facts, accept)),
+  ].filter((r) => r !== undefined);
+  return { ...terms, exitCode: reasons.length > 0 ? 3 : 0, reasons, accepted };
 }
 
 /**

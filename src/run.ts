@@ -5,9 +5,12 @@
  * the caller's observation, cosignatures — is loaded once, when the run opens. Pure: no files,
  * clock or network; every input's data is handed in.
  *
- * Whether a log forked is a fact about all inputs together, so a run over several inputs first
- * takes a sighting of each (its checkpoints), compares them, and then verifies each with what the
- * comparison found for it.
+ * Whether a log forked is a fact about all inputs together, so a run over several inputs passes
+ * over them twice: it takes a sighting of each (what it shows of its logs) and verifies it, then
+ * compares the sightings and completes each input's report with what the comparison found for it
+ * (verifying again only an input whose findings change its verdict). One driver, `drive`, runs
+ * those passes for `verify()`, the CLI and its worker threads alike; each input is read, parsed
+ * and loaded once wherever what was kept of it suffices (`Holder`).
  */
 import { fail, type Failure, type Result } from "./result.js";
 import { toJsonValue, type InputData } from "./input/data.js";
@@ -21,13 +24,10 @@ import {
 } from "./input/load.js";
 import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import type { Checkpoint } from "./log/checkpoint.js";
-import { crossInputFindings, sightingOf, withCrossInput } from "./properties/continuity/cross-input.js";
-import type { VerifyOptions } from "./evidence/context.js";
+import { compareAcrossInputs, crossInputSighting, settleAcrossInputs, type VerifyOptions } from "./properties/index.js";
 import { parseCosignatureFile, type CosignatureFile } from "./witness/evidence.js";
 import { StatementPool, fileStatements, pinnedWitnessKeys, type WitnessStatement } from "./witness/pool.js";
-import type { CrossInputFindings, InputCheckpoints, RegistrationFork } from "./witness/equivocation.js";
-import { withRegistrationForks } from "./properties/external-registration.js";
-import type { PropertyResult } from "./properties/shared/types.js";
+import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocation.js";
 import type { Policy } from "./policy.js";
 import { failedInput, isFailedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
 import { verifyEvidence } from "./verify-input.js";
@@ -59,6 +59,8 @@ export interface Run {
   load(item: InputItem): Evidence | InputReport;
   /** What the input shows of its logs, for the comparison across inputs. */
   sighting(source: string, loaded: Evidence | InputReport): InputCheckpoints | undefined;
+  /** The first pass over one input: loads it, takes its sighting and hands what it loaded to `hold`. */
+  first(k: number, item: InputItem, hold?: Holder): InputCheckpoints | undefined;
   /** Every input's findings, in order; undefined when there is nothing to compare. */
   compare(
     sightings: readonly (InputCheckpoints | undefined)[],
@@ -146,21 +148,6 @@ export function openRun(request: RunRequest): Opened {
   return { ok: true, run: runOf(policy, trust.value, caller.value, options, request.checkpoints ?? [], file) };
 }
 
-/**
- * externalRegistration completed with a service's forks across inputs, or undefined when only
- * verifying again gives it: a fork FAILs the property, so only one that FAILs already keeps its
- * state, its detail, and with them the level and the policy.
- */
-function settledRegistration(
-  before: PropertyResult,
-  forks: readonly RegistrationFork[] | undefined,
-): PropertyResult | undefined {
-  if (forks === undefined) return before;
-  if (before.state !== "FAIL") return undefined;
-  const after = withRegistrationForks(before, forks);
-  return after.detail === before.detail ? after : undefined;
-}
-
 /** The --cosignatures file's verified lines, verified once for the run and only when asked for. */
 function fileWitnessLines(file: CosignatureFile | undefined, trust: TrustConfig | undefined) {
   let lines: WitnessStatement[] | undefined;
@@ -194,10 +181,16 @@ function runOf(
     },
     sighting(source, loaded) {
       if (!isEvidence(loaded)) return undefined;
-      const s = guarded(() => sightingOf(source, loaded, trust), source);
+      const s = guarded(() => crossInputSighting(source, loaded, trust), source);
       return s !== undefined && "source" in s && "error" in s ? undefined : (s as InputCheckpoints | undefined);
     },
-    compare: (sightings) => crossInputFindings(sightings, seen, trust, witnessLines.statements()),
+    first(k, item, hold) {
+      const loaded = this.load(item);
+      const sighting = this.sighting(item.source, loaded);
+      hold?.keep(k, item.source, loaded);
+      return sighting;
+    },
+    compare: (sightings) => compareAcrossInputs(sightings, seen, trust, witnessLines.statements()),
     verify(source, loaded, findings) {
       if (!isEvidence(loaded)) return loaded;
       return guarded(
@@ -211,18 +204,153 @@ function runOf(
       if (isFailedInput(report)) return undefined;
       // A witness that equivocated elsewhere no longer counts here: only verifying again says where.
       if (findings.witnesses !== undefined) return undefined;
-      const before = report.properties.continuity;
-      // Continuity takes findings only when it is judged: under an extension version or record
-      // profile this verifier does not implement, the registry reports it NOT_CHECKED with its
-      // one stand-in check and no finding. Its own rules never give that shape, so an input that
-      // shows it is verified again rather than trusted to be either.
-      if (before.state === "NOT_CHECKED" && before.checks.every((c) => c.id === "witness.assertion")) return undefined;
-      const continuity = guarded(() => withCrossInput(before, findings), report.source);
-      if (!("checks" in continuity) || continuity.state !== before.state || continuity.detail !== before.detail)
+      try {
+        const properties = settleAcrossInputs(report.properties, findings);
+        return properties && { ...report, properties };
+      } catch {
+        // A step that throws is not trusted to have completed the report: verified again.
         return undefined;
-      const registration = settledRegistration(report.properties.externalRegistration, findings.registration);
-      if (registration === undefined) return undefined;
-      return { ...report, properties: { ...report.properties, continuity, externalRegistration: registration } };
+      }
     },
   };
+}
+
+/** What the first pass keeps of an input for the last: enough to report it without reading it again. */
+export interface Holder {
+  keep(k: number, source: string, loaded: Evidence | InputReport): void;
+  /** Input k's report with its findings from what was kept, or undefined: read and verify it again. */
+  take(k: number, findings: CrossInputFindings | undefined): InputReport | undefined;
+}
+
+/** Keeps each input's loaded Evidence, in memory: for inputs the caller already holds in memory. */
+export function holdLoaded(run: Run): Holder {
+  const kept = new Map<number, { readonly source: string; readonly loaded: Evidence | InputReport }>();
+  return {
+    keep: (k, source, loaded) => void kept.set(k, { source, loaded }),
+    take(k, findings) {
+      const held = kept.get(k);
+      kept.delete(k);
+      return held && run.verify(held.source, held.loaded, findings);
+    },
+  };
+}
+
+/** Where reports wait between the passes (the CLI's spool: a file, so memory stays flat). */
+export interface ReportStore {
+  /** Keeps the report of input k; false when it is not kept. */
+  put(k: number, report: InputReport): boolean;
+  take(k: number): InputReport | undefined;
+}
+
+/** Verifies each input as it is sighted and keeps its report: the last pass settles it with its findings. */
+export function holdReports(run: Run, store: ReportStore): Holder {
+  return {
+    keep: (k, source, loaded) => void store.put(k, run.verify(source, loaded)),
+    take(k, findings) {
+      const kept = store.take(k);
+      return kept === undefined ? undefined : run.settle(kept, findings);
+    },
+  };
+}
+
+/** Keeps nothing: every input is read again for the last pass (--explain explains the bytes it reports). */
+export const HOLD_NOTHING: Holder = { keep: () => {}, take: () => undefined };
+
+/**
+ * The driver's steps: it yields what it waits for (a value, or a promise of one: a read, a write,
+ * a pass of the worker threads) and is given back its value. `runSync` drives it when nothing is
+ * asynchronous (verify(): its inputs are in memory), `runAsync` when something is.
+ */
+export type Steps<T = void> = Generator<unknown, T, unknown>;
+
+export function runSync<T>(steps: Steps<T>): T {
+  let next = steps.next();
+  while (!next.done) {
+    if (next.value instanceof Promise) throw new Error("an asynchronous step in a synchronous run");
+    next = steps.next(next.value);
+  }
+  return next.value;
+}
+
+export async function runAsync<T>(steps: Steps<T>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) next = steps.next(await next.value);
+  return next.value;
+}
+
+/** What becomes of each report, in input order; `item` is the input when this pass read it. */
+export type Emit = (k: number, report: InputReport, item?: InputItem) => unknown;
+
+/** The two passes over a run's inputs, in this thread or in worker threads. */
+export interface Passes {
+  /** Every input's sighting, in order; input k is verified and kept as it is sighted when `keep(k)`. */
+  sight(count: number, keep: (k: number) => boolean, seen: (k: number, s: InputCheckpoints | undefined) => void): Steps;
+  /** The reports of inputs `ks`, in order, each with its findings. */
+  report(ks: readonly number[], findings: (k: number) => CrossInputFindings | undefined, emit: Emit): Steps;
+}
+
+/** The last pass's step for one input: from what was kept, else read again and verified. */
+export function* reportOne(
+  run: Run,
+  k: number,
+  findings: CrossInputFindings | undefined,
+  hold: Holder,
+  read: (k: number) => unknown,
+): Steps<{ readonly report: InputReport; readonly item?: InputItem }> {
+  const held = hold.take(k, findings);
+  if (held !== undefined) return { report: held };
+  const item = (yield read(k)) as InputItem;
+  return { report: run.verify(item.source, run.load(item), findings), item };
+}
+
+/** The passes in this thread: `read(k)` gives input k (or a promise of it), `hold` keeps what it can. */
+export function localPasses(run: Run, read: (k: number) => unknown, hold: Holder): Passes {
+  return {
+    *sight(count, keep, seen) {
+      for (let k = 0; k < count; k++) {
+        const item = (yield read(k)) as InputItem;
+        seen(k, run.first(k, item, keep(k) ? hold : undefined));
+      }
+    },
+    *report(ks, findings, emit) {
+      for (const k of ks) {
+        const { report, item } = yield* reportOne(run, k, findings(k), hold, read);
+        yield emit(k, report, item);
+      }
+    },
+  };
+}
+
+/** Which inputs a run compares and which it reports. */
+export interface Plan {
+  /** The inputs compared: this run's, and with --shard the other shards' (sighted, not reported). */
+  readonly count: number;
+  /** The inputs reported, in order (all of them but with --shard). */
+  readonly own: readonly number[];
+  /** Whether the inputs are compared: several inputs, or checkpoints seen before. */
+  readonly compare: boolean;
+  /** Called as each input reported is sighted. */
+  readonly onSighted?: (k: number) => void;
+  /** Waited for once the comparison is done (or at once, when nothing is compared), before the first report. */
+  readonly beforeReports?: () => unknown;
+}
+
+/** The run's passes: sight (and verify) every input, compare, then report each with its findings. */
+export function* drive(run: Run, passes: Passes, plan: Plan, emit: Emit): Steps {
+  let findings: ReturnType<Run["compare"]>;
+  if (plan.compare) {
+    const sightings: (InputCheckpoints | undefined)[] = new Array(plan.count).fill(undefined);
+    const own = new Set(plan.own);
+    yield* passes.sight(
+      plan.count,
+      (k) => own.has(k),
+      (k, s) => {
+        sightings[k] = s;
+        if (own.has(k)) plan.onSighted?.(k);
+      },
+    );
+    findings = run.compare(sightings);
+  }
+  if (plan.beforeReports) yield plan.beforeReports();
+  yield* passes.report(plan.own, (k) => findings?.[k], emit);
 }

@@ -8,7 +8,7 @@
  * object. Never throws on bad input: an unusable input, trust file or observed Task is reported,
  * with exit code 2.
  */
-import { openRun, type InputItem, type RunRequest } from "./run.js";
+import { drive, holdLoaded, localPasses, openRun, runSync, type InputItem, type RunRequest } from "./run.js";
 import { combinedExitCode } from "./policy.js";
 import { TOOL, errorReport, type InputReport, type PolicyReport, type Report } from "./report/model.js";
 import { summarize } from "./report/summary.js";
@@ -41,12 +41,16 @@ export function verify(request: VerifyRequest): Report {
   const opened = openRun(request);
   if (!opened.ok) return errorReport(opened.policy, opened.error);
   const { run } = opened;
-  const loaded = request.inputs.map((i) => run.load(i));
-  // A log forked is a fact about several inputs (or the checkpoints seen before): one alone has nothing to compare.
-  const compare = request.inputs.length > 1 || (request.checkpoints?.length ?? 0) > 0;
-  const findings = compare
-    ? run.compare(loaded.map((l, k) => run.sighting(request.inputs[k]?.source ?? "", l)))
-    : undefined;
-  const inputs = loaded.map((l, k) => run.verify(request.inputs[k]?.source ?? "", l, findings?.[k]));
+  const items = request.inputs;
+  const inputs: InputReport[] = [];
+  const plan = {
+    count: items.length,
+    own: items.map((_i, k) => k),
+    // A log forked is a fact about several inputs (or the checkpoints seen before): one alone has nothing to compare.
+    compare: items.length > 1 || (request.checkpoints?.length ?? 0) > 0,
+  };
+  // The inputs are in memory already: each is loaded once and kept loaded until it is reported.
+  const passes = localPasses(run, (k) => items[k], holdLoaded(run));
+  runSync(drive(run, passes, plan, (_k, report) => void inputs.push(report)));
   return assembleReport(run.policy, inputs);
 }

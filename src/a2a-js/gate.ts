@@ -51,6 +51,7 @@ import {
   type EvidenceLevelOrNone,
 } from "../profile.js";
 import { verify, type InputData } from "../verify.js";
+import { policyTerms, type Policy } from "../policy.js";
 import { laterClientTurn } from "../input/stream/task.js";
 import type { JsonObject } from "../json/value.js";
 import { resolveTrust } from "../trust/config.js";
@@ -461,22 +462,7 @@ export class EvidenceGate implements CallInterceptor {
       this.options.onAccepted?.(report, task, capture);
       return;
     }
-    const why =
-      input && "error" in input
-        ? `${input.error.code}: ${input.error.message}`
-        : input && "properties" in input
-          ? Object.entries(input.properties)
-              .filter(
-                ([p, r]) =>
-                  r.state === "FAIL" ||
-                  (code === 3 && this.policy.require.includes(p as PropertyName) && r.state !== "PASS"),
-              )
-              .map(([p, r]) => `${p} ${r.state}: ${r.detail}`)
-              .concat(
-                code === 3 ? [`achieved ${input.evidenceLevel.achieved}, minimum ${this.policy.minEvidence}`] : [],
-              )
-              .join("; ")
-          : (report.error?.message ?? "no report");
+    const why = refusalWhy(report, this.policy);
     const reason: EvidencePolicyReason =
       code === 1 ? "EVIDENCE_FAILED" : code === 3 ? "POLICY_NOT_MET" : "UNVERIFIABLE";
     throw new EvidencePolicyError(reason, `Task ${id} (${stateOf(task) ?? "no state"}): ${why}`, {
@@ -485,6 +471,27 @@ export class EvidenceGate implements CallInterceptor {
       capture,
     });
   }
+}
+
+/**
+ * Why a verified Task is refused, in one line: the input's error, or each property that FAILs and,
+ * when the policy does not hold (exit 3), each property the policy requires (its default two
+ * included) that is not PASS, then the level achieved and the minimum: the policy's own terms
+ * (policy.ts), not worked out again here.
+ */
+function refusalWhy(report: Report, policy: Policy): string {
+  const code = report.policy.exitCode;
+  const input = report.inputs[0];
+  if (input && "error" in input) return `${input.error.code}: ${input.error.message}`;
+  if (!input || !("properties" in input)) return report.error?.message ?? "no report";
+  const terms = policyTerms(policy, input.evidenceLevel.negotiated);
+  const unmet = (p: PropertyName, state: string) =>
+    state === "FAIL" || (code === 3 && terms.required.includes(p) && state !== "PASS");
+  return Object.entries(input.properties)
+    .filter(([p, r]) => unmet(p as PropertyName, r.state))
+    .map(([p, r]) => `${p} ${r.state}: ${r.detail}`)
+    .concat(code === 3 ? [`achieved ${input.evidenceLevel.achieved}, minimum ${terms.minimum.level}`] : [])
+    .join("; ");
 }
 
 /** The gate for `ClientConfig.interceptors`. */

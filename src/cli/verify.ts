@@ -1,40 +1,35 @@
 /**
- * `a2a-evidence verify`: reads the inputs, the trust file and the caller's observation, calls the
- * pure `verify`, renders the report in the chosen format and returns the policy's exit code.
+ * `a2a-evidence verify`: reads the inputs, the trust file and the caller's observation, drives the
+ * run's passes over the inputs (run.ts: the same driver `verify()` and the worker threads use),
+ * renders the report in the chosen format and returns the policy's exit code.
  */
-import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { renderGithubSummary } from "../report/github.js";
 import { Option, type Command } from "commander";
-import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
 import {
   errorReport,
   failedInput,
-  type InputError,
   type InputReport,
   type Report,
+  type ShardReport,
   withShard,
 } from "../report/model.js";
-import { FORMAT_NAMES, isTextFormat, render, streamingRenderer, type FormatName } from "../report/index.js";
+import { FORMAT_NAMES, isTextFormat, render, streamingRenderer } from "../report/index.js";
 import { Tally } from "../report/summary.js";
 import type { RenderOptions } from "../report/options.js";
 import { makeStyle } from "../report/style.js";
 import { TEXT_WIDTH } from "../report/text.js";
 import { assembleReport } from "../verify.js";
-import { openRun, type InputItem, type Opened, type RunRequest, type Run } from "../run.js";
-import { expandInputs, inShard, parseShard, Skips } from "./inputs.js";
+import { drive, HOLD_NOTHING, holdReports, localPasses, runAsync, type Run } from "../run.js";
+import { expandInputs, inShard, Skips, type Expanded } from "./inputs.js";
 import { Progress } from "./progress.js";
 import { ReportSpool } from "./spool.js";
-import type { JobPool } from "./jobs.js";
-import type { InputCheckpoints } from "../witness/equivocation.js";
+import { readItem, type JobPool } from "./jobs.js";
 import { DEFAULT_MIN_EVIDENCE } from "../policy.js";
-import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
-import { readInput } from "./read.js";
-import { shardReport, type RunGiven } from "./shard-run.js";
+import { shardReport } from "./shard-run.js";
 import { printable } from "../util/printable.js";
-import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
-import { addContinuityOptions, readContinuityFlags } from "./continuity-flags.js";
+import { addContinuityOptions } from "./continuity-flags.js";
 import { explanationOf } from "./inspect.js";
-import { resolvedContentOf, type ResolvedContent } from "../evidence/parts.js";
 import {
   onlyOnce,
   overwriteMessage,
@@ -46,236 +41,27 @@ import {
   type CommandHost,
 } from "./io.js";
 import { ErrorSummary, errorLine } from "./error-summary.js";
-
-interface VerifyFlags {
-  trust?: string;
-  task?: string;
-  firstTask?: string;
-  interim: string[];
-  authority?: string;
-  tenant?: string;
-  at?: string;
-  cosignatures?: string;
-  checkpoints?: readonly string[];
-  shard?: string;
-  jobs?: string;
-  require?: string;
-  minEvidence?: string;
-  resolved: string[];
-  insecureAcceptUncommittedParts?: boolean;
-  format: FormatName;
-  output?: string;
-  quiet?: boolean;
-  verbose?: boolean;
-  explain?: boolean;
-  skipUnknown?: boolean;
-  color: boolean;
-}
-
-const MIN_LEVELS: readonly EvidenceLevelOrNone[] = ["NONE", ...EVIDENCE_LEVELS];
-
-function parseRequire(list: string | undefined): PropertyName[] {
-  if (list === undefined) return [];
-  const names = list
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  for (const n of names) {
-    if (!isPropertyName(n))
-      throw new UsageError(`--require: unknown property "${n}" (known: ${PROPERTY_NAMES.join(", ")})`);
-  }
-  // A property named twice (two --require lists that overlap) is required once.
-  return [...new Set(names)] as PropertyName[];
-}
-
-class InputFileError extends Error {}
-
-/**
- * `--resolved URL=FILE`, split at the last "=" (a URL may hold "=", a file name rarely does): by
- * URL, the file the caller resolved it to. A URL given twice is a usage error, as any option
- * that would otherwise keep one value silently.
- */
-function parseResolved(list: readonly string[]): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const item of list) {
-    const at = item.lastIndexOf("=");
-    const url = at > 0 ? item.slice(0, at) : "";
-    const file = at > 0 ? item.slice(at + 1) : "";
-    if (url === "" || file === "")
-      throw new UsageError(`--resolved: "${printable(item)}" is not URL=FILE (split at the last "=")`);
-    if (files.has(url)) throw new UsageError(`--resolved: the URL "${printable(url)}" is given twice`);
-    files.set(url, file);
-  }
-  return files;
-}
-
-/** The SHA-256 and length of each --resolved file, by URL: the verifier compares them, never fetches. */
-async function readResolved(files: ReadonlyMap<string, string>): Promise<Map<string, ResolvedContent>> {
-  const resolved = new Map<string, ResolvedContent>();
-  for (const [url, file] of files) resolved.set(url, resolvedContentOf(await readOrFail(file, "--resolved")));
-  return resolved;
-}
-
-async function readOrFail(path: string, what: string): Promise<Uint8Array> {
-  const r = await readInput(path);
-  if (!r.ok) throw new InputFileError(`${what}: ${r.message}`);
-  return r.bytes;
-}
-
-/** How a path is named in reports and messages: standard input is `stdin` everywhere. */
-function nameOf(path: string): string {
-  return path === "-" ? "stdin" : path;
-}
-
-/** The caller's file a report-level error is about, named as the user gave it. */
-function errorSource(error: InputError, trustPath: string | undefined, flags: VerifyFlags): string | undefined {
-  // An --interim error names its position (`--interim[i]: …`): the i-th file given.
-  const interimIndex = error.source === "--interim" ? Number(/^--interim\[(\d+)\]/.exec(error.message)?.[1]) : NaN;
-  const file =
-    error.source === "trust"
-      ? trustPath
-      : error.source === "--task"
-        ? flags.task
-        : error.source === "--first-task"
-          ? flags.firstTask
-          : error.source === "--interim"
-            ? flags.interim[interimIndex]
-            : undefined;
-  if (file === undefined) return undefined;
-  return `${error.source === "trust" ? "trust file" : error.source} ${nameOf(file)}`;
-}
-
-function writeOut(io: CliIo, text: string): Promise<void> {
-  if (io.write) return io.write(text);
-  io.stdout(text);
-  return Promise.resolve();
-}
-
-/** Where the report goes: stdout, or the -o file (written as it grows, never held whole). */
-interface Sink {
-  write(text: string): Promise<void>;
-  /** Closes the output (once: later calls only answer); false after a write error, said on stderr. */
-  close(): boolean;
-}
-
-function openSink(flags: VerifyFlags, io: CliIo): Sink | string {
-  if (flags.quiet) return { write: async () => {}, close: () => true };
-  if (flags.output === undefined) return { write: (t) => writeOut(io, t), close: () => true };
-  let fd: number;
-  try {
-    fd = openSync(flags.output, "w");
-  } catch (e) {
-    return `a2a-evidence: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`;
-  }
-  let fault: string | undefined;
-  let closed = false;
-  return {
-    write: async (t) => {
-      if (fault !== undefined || closed) return;
-      try {
-        writeSync(fd, t);
-      } catch (e) {
-        fault = (e as NodeJS.ErrnoException).code ?? String(e);
-      }
-    },
-    close: () => {
-      if (closed) return fault === undefined;
-      closed = true;
-      closeSync(fd);
-      if (fault !== undefined) io.stderr(`a2a-evidence: cannot write ${printable(flags.output as string)}: ${fault}\n`);
-      return fault === undefined;
-    },
-  };
-}
-
-/** An input as the run reads it (standard input, read again, gives what it gave the first time). */
-async function readItem(path: string): Promise<InputItem> {
-  const r = await readInput(path);
-  return r.ok ? { source: nameOf(path), data: r.bytes } : { source: nameOf(path), readError: r.message };
-}
-
-/**
- * The request as worker threads receive it: structured-cloneable. A --cosignatures file is passed
- * as the bytes the main thread read and verified (a parsed value's number lexemes would not
- * survive the copy; read again, a pipe gives nothing and a file may have changed); the comparison
- * across inputs stays with the main thread, so workers need no --checkpoints list.
- */
-function forWorkers(request: RunRequest, cosignatures: Uint8Array | undefined): RunRequest {
-  const { checkpoints: _checkpoints, cosignatures: _cosignatures, ...rest } = request;
-  return cosignatures === undefined ? rest : { ...rest, cosignatures };
-}
-
-/** What the run was given beside its inputs, for a shard's report (the files as the bytes read). */
-function given(request: RunRequest): Omit<RunGiven, "continuity"> {
-  const bytes = (d: unknown) => (d instanceof Uint8Array ? d : undefined);
-  return {
-    trust: bytes(request.trust),
-    task: bytes(request.task),
-    firstTask: bytes(request.firstTask),
-    interim: request.interim?.filter((d) => d instanceof Uint8Array),
-    authority: request.authority,
-    tenant: request.tenant,
-    at: request.at,
-  };
-}
+import { openSink, writeOut, type Sink } from "./sink.js";
+import {
+  checkFlags,
+  errorSource,
+  forWorkers,
+  given,
+  MIN_LEVELS,
+  nameOf,
+  readMaterial,
+  type Checked,
+  type Material,
+  type VerifyFlags,
+} from "./verify-setup.js";
 
 async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: CommandHost): Promise<number> {
-  const minEvidence = flags.minEvidence as EvidenceLevelOrNone | undefined;
-  if (minEvidence !== undefined && !MIN_LEVELS.includes(minEvidence)) {
-    throw new UsageError(`--min-evidence: unknown level "${flags.minEvidence}" (known: ${MIN_LEVELS.join(", ")})`);
-  }
-  const jobs = flags.jobs === undefined ? 1 : Number(flags.jobs);
-  if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 64)
-    throw new UsageError(`--jobs: "${printable(flags.jobs ?? "")}" is not a number of threads from 1 to 64`);
-  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-  if (flags.shard !== undefined && !shard)
-    throw new UsageError(`--shard: "${printable(flags.shard)}" is not i/n with 1 ≤ i ≤ n (e.g. 2/4)`);
-  const policy = {
-    require: parseRequire(flags.require),
-    ...(minEvidence !== undefined ? { minEvidence } : {}),
-    ...(flags.insecureAcceptUncommittedParts ? { acceptUncommittedParts: true } : {}),
-  };
-  const resolvedFiles = parseResolved(flags.resolved);
-  const fromStdin = [
-    ...args,
-    flags.trust,
-    flags.task,
-    flags.firstTask,
-    ...flags.interim,
-    flags.cosignatures,
-    ...(flags.checkpoints ?? []),
-    ...resolvedFiles.values(),
-  ].filter((i) => i === "-" || i === "@-").length;
-  if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
-  if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
-    throw new UsageError(
-      `--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`,
-    );
-  }
-  if (flags.explain && (flags.quiet || flags.format !== "text"))
-    throw new UsageError(
-      "--explain follows the text report: it takes neither -q nor --format other than text (inspect --format json explains for tools)",
-    );
-  const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
-  if (fromStdin > 0 && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
-
-  let cosignatureBytes: Uint8Array | undefined;
-  const continuityBytes: Uint8Array[] = [];
-  const continuity = await readContinuityFlags(flags, async (path) => {
-    const r = await readInput(path);
-    if (r.ok) continuityBytes.push(r.bytes);
-    if (r.ok && path === flags.cosignatures) cosignatureBytes = r.bytes;
-    return r;
-  });
-  if (!continuity.ok) {
-    io.stderr(`a2a-evidence: ${printable(continuity.message)}\n`);
+  const checked = checkFlags(args, flags, io);
+  const material = await readMaterial(flags, checked);
+  if (typeof material === "string") {
+    io.stderr(`a2a-evidence: ${printable(material)}\n`);
     return 2;
   }
-  const reportPolicy = {
-    require: policy.require,
-    minEvidence: minEvidence ?? null,
-    ...(flags.insecureAcceptUncommittedParts ? { acceptUncommittedParts: true as const } : {}),
-  };
   // Said once (contract §9.38): a text report on stdout carries every error; a one-line summary
   // goes to stderr when the report is for a tool, goes to a file or is not written.
   const sayErrors = Boolean(flags.quiet) || flags.output !== undefined || !isTextFormat(flags.format);
@@ -284,48 +70,35 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   // The text report fits the terminal it is shown on, else 100 columns (contract §9.37).
   const width = flags.output === undefined && io.stdoutIsTTY && io.stdoutColumns ? io.stdoutColumns : TEXT_WIDTH;
   const options = { verbose: Boolean(flags.verbose), style: makeStyle(color), width };
-
-  let opened: Opened;
-  let request: RunRequest = {};
-  try {
-    request = {
-      ...policy,
-      ...(flags.authority !== undefined ? { authority: flags.authority } : {}),
-      ...(flags.tenant !== undefined ? { tenant: flags.tenant } : {}),
-      ...(flags.at !== undefined ? { at: flags.at } : {}),
-      ...continuity.value,
-      ...(trustPath !== undefined ? { trust: await readOrFail(trustPath, "trust file") } : {}),
-      ...(flags.task !== undefined ? { task: await readOrFail(flags.task, "--task") } : {}),
-      ...(flags.firstTask !== undefined ? { firstTask: await readOrFail(flags.firstTask, "--first-task") } : {}),
-      ...(flags.interim.length > 0
-        ? { interim: await Promise.all(flags.interim.map((f) => readOrFail(f, "--interim"))) }
-        : {}),
-      ...(resolvedFiles.size > 0 ? { resolved: await readResolved(resolvedFiles) } : {}),
-    };
-    opened = openRun(request);
-  } catch (e) {
-    if (!(e instanceof InputFileError)) throw e;
-    opened = { ok: false, policy: reportPolicy, error: { code: "INPUT_UNREADABLE", message: e.message } };
-  }
+  const { opened } = material;
   if (!opened.ok) {
-    const named = errorSource(opened.error, trustPath, flags);
+    const named = errorSource(opened.error, checked.trustPath, flags);
     if (sayErrors) io.stderr(errorLine(named, opened.error));
-    return writeWhole(withShard(errorReport(opened.policy, opened.error), shard), flags, io, options, named);
+    return writeWhole(withShard(errorReport(opened.policy, opened.error), checked.shard), flags, io, options, named);
   }
-  const run = opened.run;
+  const plan = await planInputs(args, flags, checked, material, io);
+  return verifyInputs({ flags, io, host, checked, material, run: opened.run, plan, options, sayErrors });
+}
 
-  // The files the run reads besides its inputs: a directory walk skips them (contract §9.35).
-  const configuration = [
-    ...args.filter((a) => a.startsWith("@") && a !== "@-").map((a) => a.slice(1)),
-    trustPath,
-    flags.task,
-    flags.firstTask,
-    ...flags.interim,
-    flags.cosignatures,
-    ...(flags.checkpoints ?? []),
-    ...resolvedFiles.values(),
-  ];
-  const expanded = await expandInputs(args, [...configuration, flags.output]);
+/** The inputs of a run: those it verifies and, with --shard, the others it compares them with. */
+interface InputPlan {
+  readonly expanded: Expanded;
+  /** The inputs compared, in the whole run's order. */
+  readonly compared: readonly string[];
+  /** The places among them of the inputs this run verifies and reports. */
+  readonly own: readonly number[];
+  readonly shardMember: ShardReport | undefined;
+}
+
+async function planInputs(
+  args: readonly string[],
+  flags: VerifyFlags,
+  checked: Checked,
+  material: Material,
+  io: CliIo,
+): Promise<InputPlan> {
+  const { shard, configuration } = checked;
+  const expanded = await expandInputs([...args], [...configuration, flags.output]);
   const clobbered =
     flags.output === undefined ? undefined : readFileAt(flags.output, [...expanded.paths, ...configuration]);
   if (clobbered !== undefined && flags.output !== undefined)
@@ -335,129 +108,154 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   expanded.paths.forEach((p, j) => {
     if (!shard || inShard(p, shard)) positions.push(j);
   });
-  const paths = positions.map((j) => expanded.paths[j] as string);
-  const shardMember =
-    shard && shardReport(shard, expanded, positions, { ...given(request), continuity: continuityBytes });
-  // The other shards' inputs are not verified here, but their checkpoints are compared with this
-  // shard's, in the whole run's order: a log forked between two inputs is found whichever shards
-  // they fall in, and each input's report is what the whole run says of it.
-  const compared = shard && paths.length > 0 ? expanded.paths : paths;
-  if (shard && paths.length === 0 && expanded.errors.length === 0 && !flags.quiet) {
+  const shardMember = shard && shardReport(shard, expanded, positions, given(material));
+  if (shard && positions.length === 0 && expanded.errors.length === 0 && !flags.quiet) {
     io.stderr(
       `a2a-evidence: shard ${shard.index}/${shard.count} holds none of the ${expanded.paths.length} inputs; nothing verified\n`,
     );
   }
+  // The other shards' inputs are not verified here, but their checkpoints are compared with this
+  // shard's, in the whole run's order: a log forked between two inputs is found whichever shards
+  // they fall in, and each input's report is what the whole run says of it.
+  if (shard && positions.length > 0) return { expanded, compared: expanded.paths, own: positions, shardMember };
+  const compared = positions.map((j) => expanded.paths[j] as string);
+  return { expanded, compared, own: compared.map((_p, k) => k), shardMember };
+}
+
+interface Verifying {
+  readonly flags: VerifyFlags;
+  readonly io: CliIo;
+  readonly host: CommandHost;
+  readonly checked: Checked;
+  readonly material: Material;
+  readonly run: Run;
+  readonly plan: InputPlan;
+  readonly options: RenderOptions;
+  readonly sayErrors: boolean;
+}
+
+/**
+ * Drives the run's passes over the inputs. A log forked is a fact about every input together:
+ * with several, each input is verified as its checkpoints are looked at and its report waits in
+ * the spool (in worker threads, in each worker's), the checkpoints are compared, then each report
+ * is completed with what was found and written; an input is read and verified again only where
+ * its report cannot be completed (a fork) or was not kept (--explain explains the bytes it reports).
+ */
+async function verifyInputs(v: Verifying): Promise<number> {
+  const { flags, io, host, run, plan } = v;
+  const { compared, own } = plan;
+  const paths = own.map((k) => compared[k] as string);
+  const compare = compared.length > 1 || v.material.request.checkpoints !== undefined;
+  const named = compared.map((path) => ({ path, source: nameOf(path) }));
   // Worker threads read files themselves: standard input stays with the main thread.
   const pool: JobPool | undefined =
-    jobs > 1 && host.workerEntry && paths.length > 1 && !compared.includes("-") && !flags.explain
-      ? new (await import("./jobs.js")).JobPool(host.workerEntry, jobs, forWorkers(request, cosignatureBytes))
+    v.checked.jobs > 1 && host.workerEntry && paths.length > 1 && !compared.includes("-") && !flags.explain
+      ? new (await import("./jobs.js")).JobPool(host.workerEntry, v.checked.jobs, forWorkers(v.material), named)
       : undefined;
-  const named = paths.map((path) => ({ path, source: nameOf(path) }));
-  const skips = new Skips(expanded, paths, Boolean(flags.skipUnknown));
-  const progress = new Progress(io, paths.length + expanded.errors.length, Boolean(flags.quiet));
-
-  // A log forked is a fact about every input together: with several, look at each one's
-  // checkpoints first, compare, then report each with what was found. Read once: each input is
-  // verified as it is looked at and its report waits in the spool (or, where it cannot, the input
-  // is read and verified again after the comparison); worker threads look first and verify after.
-  let findings: ReturnType<Run["compare"]>;
+  const progress = new Progress(io, paths.length + plan.expanded.errors.length, Boolean(flags.quiet));
   let spool: ReportSpool | undefined;
   let sink: Sink | undefined;
   // Whatever ends the run (an output that cannot be opened, a writer that throws), the spool's
   // file is closed and the worker threads are stopped: a live worker keeps the process running.
   try {
-    if (compared.length > 1 || continuity.value.checkpoints !== undefined) {
-      const sightings: (InputCheckpoints | undefined)[] = new Array(compared.length).fill(undefined);
-      const mine = new Set(positions);
-      if (pool) {
-        const everyone = compared === paths ? named : compared.map((path) => ({ path, source: nameOf(path) }));
-        await pool.run(everyone, "sighting", undefined, async (j, d) => {
-          sightings[j] = d.sighting;
-          if (compared === paths || mine.has(j)) progress.tick("comparing checkpoints");
-        });
-      } else {
-        spool = flags.explain ? undefined : ReportSpool.open();
-        for (const [k, path] of paths.entries()) {
-          const item = await readItem(path);
-          const loaded = run.load(item);
-          sightings[compared === paths ? k : (positions[k] as number)] = run.sighting(item.source, loaded);
-          spool?.put(k, run.verify(item.source, loaded));
-          progress.tick(spool ? "verifying" : "comparing checkpoints");
-        }
-        if (compared !== paths) {
-          for (const [j, path] of compared.entries()) {
-            if (mine.has(j)) continue;
-            const item = await readItem(path);
-            sightings[j] = run.sighting(item.source, run.load(item));
-          }
-        }
-      }
-      const all = run.compare(sightings);
-      findings = all && compared !== paths ? positions.map((j) => all[j]) : all;
-      progress.restart();
-    }
-
-    const streaming = streamingRenderer(flags.format, options);
+    const streaming = streamingRenderer(flags.format, v.options);
     const out = streaming ? openSink(flags, io) : undefined;
     if (typeof out === "string") {
       io.stderr(out);
       return 2;
     }
     sink = out;
-    const tally = new Tally();
-    const errors = new ErrorSummary();
-    const held: InputReport[] = [];
-    const emit = async (input: InputReport) => {
-      if (skips.skips(input)) return progress.tick("verifying");
-      errors.add(input);
-      if (streaming && out) await out.write(streaming.input(input, tally.inputs));
-      else held.push(input);
-      tally.add(input);
-      progress.tick("verifying");
-    };
-    const explained: string[] = [];
-    if (streaming && out) await out.write(streaming.head(shardMember));
-    for (const e of expanded.errors) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
-    if (pool) {
-      // Each input to the worker that took its sighting, which holds the bytes of a pipe.
-      const slotted = compared === paths ? named : named.map((n, k) => ({ ...n, slot: positions[k] as number }));
-      await pool.run(slotted, "verify", findings, (_k, d) => emit(d.report as InputReport));
-      await pool.close();
-    } else {
-      for (const [k, path] of paths.entries()) {
-        const kept = spool?.take(k);
-        const settled = kept === undefined ? undefined : run.settle(kept, findings?.[k]);
-        if (settled !== undefined) {
-          await emit(settled);
-          continue;
-        }
-        const item = await readItem(path);
-        await emit(run.verify(item.source, run.load(item), findings?.[k]));
-        // --explain: each input's explanation, as inspect prints it, of the very bytes just
-        // verified (read once: a file that changes cannot make the two disagree); after the report.
-        if (flags.explain) explained.push(explanationOf(item, request));
-      }
-    }
-    for (const e of skips.emptied()) await emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
-    progress.done();
-    // Said once the report is out, so it closes what the user sees.
-    const sayAfter = (code: number) => {
-      const summary = sayErrors ? errors.line() : undefined;
-      if (summary !== undefined) io.stderr(summary);
-      const skipped = skips.line();
-      if (skipped !== undefined && !flags.quiet) io.stderr(`a2a-evidence: ${skipped}\n`);
-      return code;
-    };
-    const report = assembleReport(run.policy, held);
-    if (!streaming || !out) return sayAfter(await writeWhole(report, flags, io, options));
-    await out.write(streaming.tail(tally, { ...run.policy, exitCode: tally.worst() }));
-    if (explained.length > 0) await out.write(explained.join(""));
-    return sayAfter(out.close() ? tally.worst() : 2);
+    spool = compare && !pool && !flags.explain ? ReportSpool.open() : undefined;
+    const passes =
+      pool?.passes() ??
+      localPasses(
+        run,
+        (k) => readItem(named[k]?.path ?? "", named[k]?.source ?? ""),
+        spool ? holdReports(run, spool) : HOLD_NOTHING,
+      );
+    const output = new RunOutput(v, paths, progress, out);
+    const looked = pool || spool ? "verifying" : "comparing checkpoints";
+    const steps = drive(
+      run,
+      passes,
+      {
+        count: compared.length,
+        own,
+        compare,
+        onSighted: () => progress.tick(looked),
+        beforeReports: () => output.start(),
+      },
+      (_k, report, item) => output.emit(report, item),
+    );
+    await runAsync(steps);
+    await pool?.close();
+    return await output.finish();
   } finally {
     spool?.close();
     // An -o file is closed however the run ends (a writer that throws included), not left open.
     sink?.close();
     await pool?.close();
+  }
+}
+
+/** The report as the run writes it: streamed input by input, or held for a format written whole. */
+class RunOutput {
+  private readonly streaming;
+  private readonly tally = new Tally();
+  private readonly errors = new ErrorSummary();
+  private readonly held: InputReport[] = [];
+  private readonly explained: string[] = [];
+  private readonly skips: Skips;
+
+  constructor(
+    private readonly v: Verifying,
+    paths: readonly string[],
+    private readonly progress: Progress,
+    private readonly out: Sink | undefined,
+  ) {
+    this.streaming = streamingRenderer(v.flags.format, v.options);
+    this.skips = new Skips(v.plan.expanded, paths, Boolean(v.flags.skipUnknown));
+  }
+
+  /** Before the first report: the head, then the arguments that could not be expanded. */
+  async start(): Promise<void> {
+    this.progress.restart();
+    if (this.streaming && this.out) await this.out.write(this.streaming.head(this.v.plan.shardMember));
+    for (const e of this.v.plan.expanded.errors)
+      await this.emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
+  }
+
+  async emit(input: InputReport, item?: Parameters<typeof explanationOf>[0]): Promise<void> {
+    if (!this.skips.skips(input)) {
+      this.errors.add(input);
+      if (this.streaming && this.out) await this.out.write(this.streaming.input(input, this.tally.inputs));
+      else this.held.push(input);
+      this.tally.add(input);
+    }
+    this.progress.tick("verifying");
+    // --explain: each input's explanation, as inspect prints it, of the very bytes just
+    // verified (read once: a file that changes cannot make the two disagree); after the report.
+    if (this.v.flags.explain && item) this.explained.push(explanationOf(item, this.v.material.request));
+  }
+
+  async finish(): Promise<number> {
+    const { flags, io, run } = this.v;
+    for (const e of this.skips.emptied())
+      await this.emit(failedInput(e.path, { code: "INPUT_UNREADABLE", detail: e.message }));
+    this.progress.done();
+    // Said once the report is out, so it closes what the user sees.
+    const sayAfter = (code: number) => {
+      const summary = this.v.sayErrors ? this.errors.line() : undefined;
+      if (summary !== undefined) io.stderr(summary);
+      const skipped = this.skips.line();
+      if (skipped !== undefined && !flags.quiet) io.stderr(`a2a-evidence: ${skipped}\n`);
+      return code;
+    };
+    if (!this.streaming || !this.out)
+      return sayAfter(await writeWhole(assembleReport(run.policy, this.held), flags, io, this.v.options));
+    await this.out.write(this.streaming.tail(this.tally, { ...run.policy, exitCode: this.tally.worst() }));
+    if (this.explained.length > 0) await this.out.write(this.explained.join(""));
+    return sayAfter(this.out.close() ? this.tally.worst() : 2);
   }
 }
 
@@ -545,34 +343,50 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
       "--at <time>",
       "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED",
     );
-  addContinuityOptions(command)
-    // Repeatable: each list adds to the earlier ones, so an appended --require never drops one.
-    .option(
-      "--require <properties>",
-      "comma-separated properties that must be PASS (repeatable)",
-      (list: string, previous: string | undefined) => {
-        // `--require "$PROPS"` with an empty variable must not read as a requirement that holds.
-        if (list.split(",").every((s) => s.trim() === ""))
-          throw new UsageError(`--require: "${printable(list)}" names no property`);
-        return previous === undefined ? list : `${previous},${list}`;
-      },
-    )
-    .addOption(
-      new Option(
-        "--min-evidence <level>",
-        `least evidence level that exits 0 (default: the negotiated minimum, else ${DEFAULT_MIN_EVIDENCE}; NONE also drops the default identityAuthorityBinding and taskBinding requirements)`,
-      ).choices(MIN_LEVELS as string[]),
-    )
-    .option(
-      "--resolved <url=file>",
-      "the content a url Part was resolved to, compared with its RESOLVED commitment (repeatable)",
-      (item: string, previous: string[]) => [...previous, item],
-      [] as string[],
-    )
-    .option(
-      "--insecure-accept-uncommitted-parts",
-      "accept a taskBinding that is INCONCLUSIVE only because a v1 record leaves data, raw or url Parts uncommitted (named in every report)",
-    )
+  addPolicyOptions(addContinuityOptions(command));
+  addOutputOptions(command).action(async (inputs: string[], flags: VerifyFlags) => {
+    setExit(await runVerify(inputs, flags, io, host ?? {}));
+  });
+  onlyOnce(command, ONCE);
+}
+
+/** What the run requires: --require, --min-evidence, the --resolved contents, the insecure opt-in. */
+function addPolicyOptions(command: Command): Command {
+  return (
+    command
+      // Repeatable: each list adds to the earlier ones, so an appended --require never drops one.
+      .option(
+        "--require <properties>",
+        "comma-separated properties that must be PASS (repeatable)",
+        (list: string, previous: string | undefined) => {
+          // `--require "$PROPS"` with an empty variable must not read as a requirement that holds.
+          if (list.split(",").every((s) => s.trim() === ""))
+            throw new UsageError(`--require: "${printable(list)}" names no property`);
+          return previous === undefined ? list : `${previous},${list}`;
+        },
+      )
+      .addOption(
+        new Option(
+          "--min-evidence <level>",
+          `least evidence level that exits 0 (default: the negotiated minimum, else ${DEFAULT_MIN_EVIDENCE}; NONE also drops the default identityAuthorityBinding and taskBinding requirements)`,
+        ).choices(MIN_LEVELS as string[]),
+      )
+      .option(
+        "--resolved <url=file>",
+        "the content a url Part was resolved to, compared with its RESOLVED commitment (repeatable)",
+        (item: string, previous: string[]) => [...previous, item],
+        [] as string[],
+      )
+      .option(
+        "--insecure-accept-uncommitted-parts",
+        "accept a taskBinding that is INCONCLUSIVE only because a v1 record leaves data, raw or url Parts uncommitted (named in every report)",
+      )
+  );
+}
+
+/** How the run goes and what it writes: --format, --shard, --jobs, -o, -q, -v, --explain, … */
+function addOutputOptions(command: Command): Command {
+  return command
     .addOption(new Option("--format <format>", "report format").choices(FORMAT_NAMES).default("text"))
     .option("--shard <i/n>", "verify only the i-th of n disjoint parts of the inputs (chosen by path)")
     .option("--jobs <n>", "verify with n worker threads (same output, in the same order)")
@@ -597,9 +411,5 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
           "  a2a-evidence verify --trust trust.json --task observed-task.json bundle.json",
         ].join("\n"),
       ),
-    )
-    .action(async (inputs: string[], flags: VerifyFlags) => {
-      setExit(await runVerify(inputs, flags, io, host ?? {}));
-    });
-  onlyOnce(command, ONCE);
+    );
 }

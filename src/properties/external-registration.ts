@@ -260,6 +260,18 @@ function stampChecks(
           values,
         }),
   );
+  return receiptChecks(ctx, record, receipt, entryHash, { subject, url }, checks);
+}
+
+/** The stamp's receipt, once its entry hash is bound: decoded, folded to a root, placed and signed. */
+function receiptChecks(
+  ctx: EvidenceContext,
+  record: JsonObject,
+  receipt: Uint8Array | undefined,
+  entryHash: string,
+  { subject, url }: { readonly subject: string; readonly url: string },
+  checks: Check[],
+): StampResult {
   if (!receipt) {
     checks.push(check("witness.receipt", "FAIL", "receipt_b64 is not strict standard base64", { subject }));
     return { checks, counted: true };

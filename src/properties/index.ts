@@ -12,7 +12,17 @@
  */
 import type { EvidenceContext } from "../evidence/context.js";
 import type { CheckBuilders } from "./shared/checks.js";
-import type { PropertyResult } from "./shared/types.js";
+import type { EarlierResults, PropertyResult } from "./shared/types.js";
+import type { LevelProperty } from "../level.js";
+import type { Evidence } from "../input/load.js";
+import type { TrustConfig } from "../trust/config.js";
+import type { CrossInputFindings, InputCheckpoints } from "../witness/equivocation.js";
+import {
+  CONTINUITY_CROSS_INPUT,
+  REGISTRATION_CROSS_INPUT,
+  type CrossInputComparison,
+  type CrossInputStep,
+} from "./cross-input.js";
 import { contentBinding, CHECKS as CONTENT_BINDING } from "./content-binding.js";
 import { producerSignature, CHECKS as PRODUCER_SIGNATURE } from "./producer-signature.js";
 import { taskBinding, CHECKS as TASK_BINDING } from "./task-binding/index.js";
@@ -27,14 +37,15 @@ import { referenceConsistency, CHECKS as REFERENCE_CONSISTENCY } from "./referen
 import { negotiation, CHECKS as NEGOTIATION } from "./negotiation.js";
 import { peacReceipts, CHECKS as PEAC_RECEIPTS } from "./peac-receipts.js";
 
-/** The results of the properties before this one, for a property that judges claims about them. */
-export type EarlierResults = Readonly<Partial<Record<string, PropertyResult>>>;
+export type { EarlierResults } from "./shared/types.js";
 
 export interface PropertySpec<Name extends string = string, Id extends string = string> {
   readonly name: Name;
   readonly checks: readonly Id[];
   readonly needsProfile: Id | false;
   readonly run: (ctx: EvidenceContext, earlier: EarlierResults) => PropertyResult;
+  /** The property's part in the comparison across a run's inputs, when it has one (properties/cross-input.ts). */
+  readonly crossInput?: CrossInputStep;
 }
 
 function property<const Name extends string, Id extends string>(
@@ -42,8 +53,9 @@ function property<const Name extends string, Id extends string>(
   checks: CheckBuilders<Id>,
   needsProfile: NoInfer<Id> | false,
   run: (ctx: EvidenceContext, earlier: EarlierResults) => PropertyResult,
+  crossInput?: CrossInputStep,
 ): PropertySpec<Name, Id> {
-  return { name, checks: checks.ids, needsProfile, run };
+  return { name, checks: checks.ids, needsProfile, run, ...(crossInput ? { crossInput } : {}) };
 }
 
 export const PROPERTIES = [
@@ -52,8 +64,14 @@ export const PROPERTIES = [
   property("taskBinding", TASK_BINDING, "task.observed", taskBinding),
   property("localInclusion", LOCAL_INCLUSION, "inclusion.proof", localInclusion),
   property("checkpointSignature", CHECKPOINT_SIGNATURE, "checkpoint.shape", checkpointSignature),
-  property("externalRegistration", EXTERNAL_REGISTRATION, "registration.verified", externalRegistration),
-  property("continuity", CONTINUITY, "witness.assertion", continuity),
+  property(
+    "externalRegistration",
+    EXTERNAL_REGISTRATION,
+    "registration.verified",
+    externalRegistration,
+    REGISTRATION_CROSS_INPUT,
+  ),
+  property("continuity", CONTINUITY, "witness.assertion", continuity, CONTINUITY_CROSS_INPUT),
   property("identityAuthorityBinding", IDENTITY_AUTHORITY_BINDING, "authority.keyAuthorized", identityAuthorityBinding),
   property("captureCoverage", CAPTURE_COVERAGE, "capturePolicy.coverage", captureCoverage),
   property("outcomeCorroboration", OUTCOME_CORROBORATION, "corroboration.present", outcomeCorroboration),
@@ -64,6 +82,12 @@ export const PROPERTIES = [
 
 export type PropertyName = (typeof PROPERTIES)[number]["name"];
 export type Properties = Readonly<Record<PropertyName, PropertyResult>>;
+
+// Every property a level needs is a property of the registry (a typo here fails to compile).
+const LEVEL_PROPERTIES_ARE_PROPERTIES: LevelProperty extends PropertyName ? true : never = true;
+void LEVEL_PROPERTIES_ARE_PROPERTIES;
+
+export { levelReport, type EvidenceLevelReport } from "./level.js";
 
 export const PROPERTY_NAMES: readonly PropertyName[] = PROPERTIES.map((p) => p.name);
 
@@ -87,3 +111,43 @@ export function runProperties(ctx: EvidenceContext): Properties {
   }
   return done as Properties;
 }
+
+/** The comparison across inputs: the one a row declares (a second would be a registry error). */
+const COMPARISON: CrossInputComparison = (() => {
+  const declared = PROPERTIES.flatMap((p): CrossInputComparison[] =>
+    "crossInput" in p && p.crossInput?.comparison ? [p.crossInput.comparison] : [],
+  );
+  if (declared.length !== 1) throw new Error(`the registry declares ${declared.length} cross-input comparisons`);
+  return declared[0] as CrossInputComparison;
+})();
+
+/** What one input shows for the comparison across inputs. */
+export function crossInputSighting(
+  source: string,
+  evidence: Evidence,
+  trust: TrustConfig | undefined,
+): InputCheckpoints | undefined {
+  return COMPARISON.sighting(source, evidence, trust);
+}
+
+/** Every input's findings, in order; undefined when there is nothing to compare. */
+export const compareAcrossInputs: CrossInputComparison["compare"] = (sightings, seen, trust, fileLines) =>
+  COMPARISON.compare(sightings, seen, trust, fileLines);
+
+/**
+ * An input's property results without findings, completed with its findings by each row's
+ * cross-input step: the very results verifying with the findings gives, or undefined when only
+ * verifying again gives them.
+ */
+export function settleAcrossInputs(properties: Properties, findings: CrossInputFindings): Properties | undefined {
+  const settled: Partial<Record<PropertyName, PropertyResult>> = {};
+  for (const p of PROPERTIES) {
+    if (!("crossInput" in p) || p.crossInput === undefined) continue;
+    const after = p.crossInput.settle(properties[p.name], findings);
+    if (after === undefined) return undefined;
+    settled[p.name] = after;
+  }
+  return { ...properties, ...settled };
+}
+
+export type { VerifyOptions } from "../evidence/context.js";

@@ -89,27 +89,7 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
   const copies = first ? copiesCheck(first) : undefined;
   // A copy that shows a requirement the Message it copies does not carry is no absent requirement.
   if (copies?.state === "FAIL" && (requirement === undefined || requirement === null)) return decide([copies], "");
-  if (!first || requirement === undefined || requirement === null) {
-    // The acceptance restates the minimum the caller asked for: shown without the requirement it
-    // answers, the requirement was taken out of the history, and with it the bar the caller set.
-    const accepted = memberAt(extensionMetadata(ctx.firstTask), "evidenceAcceptance");
-    if (isJsonObject(accepted)) {
-      const said = `the first Task shows evidenceAcceptance (state ${showValue(member(accepted, "state"))}, minimumEvidence ${showValue(member(accepted, "minimumEvidence"))})`;
-      if (!first) {
-        return only(
-          "acceptance.requested",
-          "INCONCLUSIVE",
-          `${said}, but no Message of the input shows the requirement it answers (history not returned): what the caller asked for cannot be read`,
-        );
-      }
-      return only(
-        "acceptance.requested",
-        "FAIL",
-        `${said}, but the first Message ${first.message.messageId} carries no evidence requirement: the requirement was removed from the history (hiding the minimum the caller set), or the server answered a requirement the caller did not make`,
-      );
-    }
-    return only("requirement.wellFormed", "NOT_PRESENT", "no evidence requirement in the Task's first Message");
-  }
+  if (!first || requirement === undefined || requirement === null) return noRequirement(ctx, first);
   const checks: Check[] = copies ? [copies] : [];
   const wellFormed = wellFormedCheck(requirement);
   checks.push(wellFormed);
@@ -129,6 +109,42 @@ export function negotiation(ctx: EvidenceContext): PropertyResult {
     return decide(checks, "");
   }
   checks.push(sameTaskCheck(firstTask, ctx.observedTask, ctx.payload));
+  return acceptedChecks(ctx, checks, firstTask, req);
+}
+
+/**
+ * No requirement in the first Message (or no first Message): NOT_PRESENT, unless the first Task's
+ * acceptance shows there was one.
+ */
+function noRequirement(ctx: EvidenceContext, first: ReturnType<typeof findFirstMessage>): PropertyResult {
+  // The acceptance restates the minimum the caller asked for: shown without the requirement it
+  // answers, the requirement was taken out of the history, and with it the bar the caller set.
+  const accepted = memberAt(extensionMetadata(ctx.firstTask), "evidenceAcceptance");
+  if (isJsonObject(accepted)) {
+    const said = `the first Task shows evidenceAcceptance (state ${showValue(member(accepted, "state"))}, minimumEvidence ${showValue(member(accepted, "minimumEvidence"))})`;
+    if (!first) {
+      return only(
+        "acceptance.requested",
+        "INCONCLUSIVE",
+        `${said}, but no Message of the input shows the requirement it answers (history not returned): what the caller asked for cannot be read`,
+      );
+    }
+    return only(
+      "acceptance.requested",
+      "FAIL",
+      `${said}, but the first Message ${first.message.messageId} carries no evidence requirement: the requirement was removed from the history (hiding the minimum the caller set), or the server answered a requirement the caller did not make`,
+    );
+  }
+  return only("requirement.wellFormed", "NOT_PRESENT", "no evidence requirement in the Task's first Message");
+}
+
+/** The acceptance on the first Task and what follows from it, after the checks so far. */
+function acceptedChecks(
+  ctx: EvidenceContext,
+  checks: Check[],
+  firstTask: NonNullable<EvidenceContext["firstTask"]>,
+  req: JsonObject,
+): PropertyResult {
   const acceptance = extensionMetadata(firstTask);
   const accepted = memberAt(acceptance, "evidenceAcceptance");
   if (!isJsonObject(accepted) || member(accepted, "state") !== ACCEPTED) {

@@ -105,6 +105,14 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
   const issuers = ctx.trust?.peacIssuers ?? NO_ISSUERS;
   const now = parseAt(ctx.options.at);
   const memo = new Map<string, ReceiptVerdict>();
+  const verdictOf = (jws: string): ReceiptVerdict => {
+    let verdict = memo.get(jws);
+    if (verdict === undefined) {
+      verdict = verifyReceipt(jws, issuers, now ?? undefined);
+      memo.set(jws, verdict);
+    }
+    return verdict;
+  };
   const checks: Check[] = [];
   const outcomes: CarrierOutcome[] = [];
 
@@ -115,64 +123,7 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
       continue;
     }
     const placement = PLACEMENT_WARNING[hit.placement];
-    for (const c of payload.value.carriers) {
-      const carrier = readCarrier(c.value, payload.value.maxSize);
-      if (!carrier.ok) {
-        outcomes.push({
-          path: c.path,
-          check: check("peac.carrier", "FAIL", carrier.detail, { subject: c.path, code: carrier.code }),
-        });
-        continue;
-      }
-      const { receiptRef, receiptJws } = carrier.value;
-      const warnings = [...(placement ? [placement] : []), ...payload.value.metaWarnings, ...carrier.warnings];
-      const base = { receipt_ref: receiptRef };
-      if (receiptJws === undefined) {
-        const detail = "reference only (no receipt_jws): nothing to verify offline, and receipt_url is never fetched";
-        outcomes.push({
-          path: c.path,
-          ref: receiptRef,
-          check: check("peac.carrier", "INCONCLUSIVE", detail, {
-            subject: c.path,
-            code: "PEAC_REFERENCE_ONLY",
-            values: withWarnings(base, warnings),
-          }),
-        });
-        continue;
-      }
-      if (payload.value.format === "reference")
-        warnings.push("format_mismatch: meta.format is reference but the carrier embeds receipt_jws");
-      const computed = computeReceiptRef(receiptJws);
-      if (computed !== receiptRef) {
-        const values = withWarnings({ ...base, computed }, warnings);
-        outcomes.push({
-          path: c.path,
-          ref: receiptRef,
-          check: check("peac.carrier", "FAIL", `receipt_ref mismatch: expected ${computed}, got ${receiptRef}`, {
-            subject: c.path,
-            code: "PEAC_RECEIPT_REF_MISMATCH",
-            values,
-          }),
-        });
-        continue;
-      }
-      let verdict = memo.get(receiptJws);
-      if (verdict === undefined) {
-        verdict = verifyReceipt(receiptJws, issuers, now ?? undefined);
-        memo.set(receiptJws, verdict);
-      }
-      const values = withWarnings({ ...base, ...verdict.claims }, [...warnings, ...verdict.warnings]);
-      outcomes.push({
-        path: c.path,
-        ref: receiptRef,
-        verdict,
-        check: check("peac.carrier", verdict.state, verdict.detail, {
-          subject: c.path,
-          ...(verdict.code ? { code: verdict.code } : {}),
-          values,
-        }),
-      });
-    }
+    for (const c of payload.value.carriers) outcomes.push(carrierOutcome(c, payload.value, placement, verdictOf));
   }
 
   checks.push(...duplicateJti(outcomes).map((o) => o.check));
@@ -184,6 +135,64 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
       `${receipts} PEAC receipt(s) at ${outcomes.length} place(s), each signed by its issuer's pinned key and unmodified; ` +
       "this does not show that they are about this Task (PEAC receipt claims carry no Task binding)",
   );
+}
+
+/** One carrier's outcome: read, its receipt_ref recomputed, its receipt verified (once per receipt). */
+function carrierOutcome(
+  c: { readonly path: string; readonly value: JsonValue },
+  payload: Extract<ReturnType<typeof readPayload>, { ok: true }>["value"],
+  placement: string | undefined,
+  verdictOf: (jws: string) => ReceiptVerdict,
+): CarrierOutcome {
+  const carrier = readCarrier(c.value, payload.maxSize);
+  if (!carrier.ok) {
+    return {
+      path: c.path,
+      check: check("peac.carrier", "FAIL", carrier.detail, { subject: c.path, code: carrier.code }),
+    };
+  }
+  const { receiptRef, receiptJws } = carrier.value;
+  const warnings = [...(placement ? [placement] : []), ...payload.metaWarnings, ...carrier.warnings];
+  const base = { receipt_ref: receiptRef };
+  if (receiptJws === undefined) {
+    const detail = "reference only (no receipt_jws): nothing to verify offline, and receipt_url is never fetched";
+    return {
+      path: c.path,
+      ref: receiptRef,
+      check: check("peac.carrier", "INCONCLUSIVE", detail, {
+        subject: c.path,
+        code: "PEAC_REFERENCE_ONLY",
+        values: withWarnings(base, warnings),
+      }),
+    };
+  }
+  if (payload.format === "reference")
+    warnings.push("format_mismatch: meta.format is reference but the carrier embeds receipt_jws");
+  const computed = computeReceiptRef(receiptJws);
+  if (computed !== receiptRef) {
+    const values = withWarnings({ ...base, computed }, warnings);
+    return {
+      path: c.path,
+      ref: receiptRef,
+      check: check("peac.carrier", "FAIL", `receipt_ref mismatch: expected ${computed}, got ${receiptRef}`, {
+        subject: c.path,
+        code: "PEAC_RECEIPT_REF_MISMATCH",
+        values,
+      }),
+    };
+  }
+  const verdict = verdictOf(receiptJws);
+  const values = withWarnings({ ...base, ...verdict.claims }, [...warnings, ...verdict.warnings]);
+  return {
+    path: c.path,
+    ref: receiptRef,
+    verdict,
+    check: check("peac.carrier", verdict.state, verdict.detail, {
+      subject: c.path,
+      ...(verdict.code ? { code: verdict.code } : {}),
+      values,
+    }),
+  };
 }
 
 function withWarnings(values: Record<string, string>, warnings: readonly string[]): Record<string, string> {

@@ -35,8 +35,8 @@ import {
   type EvidenceLevel,
 } from "../profile.js";
 import type { Check, PropertyResult } from "./shared/types.js";
-import type { EarlierResults } from "./index.js";
-import { LEVEL_NEEDS } from "./level.js";
+import type { EarlierResults } from "./shared/types.js";
+import { LEVEL_NEEDS } from "../level.js";
 import { checksFor, type IdOf, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { deliveredIn, deliveryModeOf } from "../evidence/delivery.js";

@@ -3,8 +3,7 @@
  * that they say the same thing. Optional fields (a check's `operator`, `values`) are read
  * defensively: a report built by another version or by hand may lack them or carry odd types.
  */
-import { DEFAULT_MIN_EVIDENCE, DEFAULT_REQUIRED } from "../policy.js";
-import { EVIDENCE_LEVELS } from "../profile.js";
+import { DEFAULT_MIN_EVIDENCE, policyTerms, type Policy, type PolicyTerms } from "../policy.js";
 import { asText } from "./untrusted.js";
 import {
   PROPERTY_NAMES,
@@ -64,12 +63,25 @@ export function checkOperator(c: Check): string | undefined {
 }
 
 /**
+ * What the report's policy asks of an input that negotiated `negotiated` (policy.ts states it, for
+ * the verdict and here alike). A report from elsewhere is read defensively: a `require` that is
+ * not a list requires nothing beyond the default two.
+ */
+function termsOf(report: Report, negotiated: string | null): PolicyTerms {
+  const { require, minEvidence } = report.policy;
+  const policy: Policy = {
+    ...(Array.isArray(require) ? { require } : {}),
+    ...(minEvidence !== null && minEvidence !== undefined ? { minEvidence } : {}),
+  };
+  return policyTerms(policy, negotiated);
+}
+
+/**
  * Whether the policy requires the property to be PASS: `--require`d, or one of the two the default
- * policy always requires unless `--min-evidence NONE` (policy.ts).
+ * policy always requires unless `--min-evidence NONE`.
  */
 export function isRequired(report: Report, name: PropertyName): boolean {
-  if (Array.isArray(report.policy.require) && report.policy.require.includes(name)) return true;
-  return report.policy.minEvidence !== "NONE" && DEFAULT_REQUIRED.includes(name);
+  return termsOf(report, null).required.includes(name);
 }
 
 /** The properties the policy requires to be PASS, in report order; "none" when there are none. */
@@ -83,11 +95,9 @@ export function minimumText(report: Report): string {
   return report.policy.minEvidence ?? `the negotiated minimum, else ${DEFAULT_MIN_EVIDENCE}`;
 }
 
-/** The level this input had to reach: --min-evidence, else the negotiated minimum, else the default (policy.ts). */
+/** The level this input had to reach: --min-evidence, else the negotiated minimum, else the default. */
 export function inputMinimum(report: Report, input: VerifiedInput): string {
-  const negotiated = input.evidenceLevel.negotiated;
-  const known = negotiated !== null && (EVIDENCE_LEVELS as readonly string[]).includes(negotiated);
-  return report.policy.minEvidence ?? (known ? negotiated : DEFAULT_MIN_EVIDENCE);
+  return termsOf(report, input.evidenceLevel.negotiated).minimum.level;
 }
 
 /**

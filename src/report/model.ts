@@ -9,14 +9,14 @@ import type { FailureCode } from "../codes/index.js";
 import type { EvidenceLevelOrNone } from "../profile.js";
 import type { InputShape } from "../input/classify.js";
 import type { PropertyName, Properties } from "../properties/index.js";
+import type { EvidenceLevelReport } from "../level.js";
 import type { State } from "../properties/shared/types.js";
-import type { EvidenceLevelReport } from "../properties/level.js";
 import type { ExitCode, InputExitCode } from "../policy.js";
 import { TOOL_VERSION } from "../version.js";
 
 export { STATES, type State, type Check, type PropertyResult } from "../properties/shared/types.js";
 export { PROPERTY_NAMES, type PropertyName, type Properties } from "../properties/index.js";
-export type { EvidenceLevelReport } from "../properties/level.js";
+export type { EvidenceLevelReport } from "../level.js";
 
 export interface InputError {
   readonly code: FailureCode | "USAGE";
@@ -138,4 +138,11 @@ export function withShard(report: Report, shard: ShardReport | undefined): Repor
   if (shard === undefined) return report;
   const { reportVersion, tool, ...rest } = report;
   return { reportVersion, tool, shard, ...rest };
+}
+
+/** The closing summary of a run over several inputs (report/summary.ts counts it). */
+export interface Summary {
+  readonly inputs: number;
+  readonly exitCodes: Readonly<Record<"0" | "1" | "2" | "3", number>>;
+  readonly properties: Readonly<Record<PropertyName, Readonly<Record<State, number>>>>;
 }

@@ -17,7 +17,6 @@ import { MAX_LISTED } from "../json/diff.js";
 import { EXIT_ORDER } from "../policy.js";
 import { errorText, policyReasons } from "./explain.js";
 
-/** The summary's shape is part of the report's (model.ts). */
 export type { Summary } from "./model.js";
 
 export class Tally {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runCli, tempFile } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/external.js";
 import { JobPool } from "../../src/cli/jobs.js";
+import { runAsync } from "../../src/run.js";
 import type { Worker } from "node:worker_threads";
 
 const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, file);
@@ -43,17 +44,29 @@ describe("--jobs: a worker thread that stops", () => {
     const entry = tempFile(
       "worker.mjs",
       'import { parentPort } from "node:worker_threads";\n' +
-        'parentPort.on("message", (job) => { parentPort.postMessage({ k: job.k }); setTimeout(() => process.exit(0), 100); });\n',
+        'parentPort.on("message", (job) => { parentPort.postMessage({ k: job.k, at: job.at }); setTimeout(() => process.exit(0), 100); });\n',
     );
-    const pool = new JobPool(entry, 1, {} as never);
+    const pool = new JobPool(entry, 1, {} as never, [{ path: "a.json", source: "a.json" }]);
     const worker = (pool as unknown as { workers: Worker[] }).workers[0] as Worker;
-    const input = [{ path: "a.json", source: "a.json" }];
-    await pool.run(input, "sighting", undefined, async () => {});
+    const passes = pool.passes();
+    await runAsync(
+      passes.sight(
+        1,
+        () => true,
+        () => {},
+      ),
+    );
     // After the pass (which sets its own listeners), before the worker's exit 100 ms on.
     await new Promise((resolve) => worker.once("exit", resolve));
-    await expect(pool.run(input, "verify", undefined, async () => {})).rejects.toThrow(
-      "a worker thread stopped (exit code 0) before its inputs were verified",
-    );
+    await expect(
+      runAsync(
+        passes.report(
+          [0],
+          () => undefined,
+          () => {},
+        ),
+      ),
+    ).rejects.toThrow("a worker thread stopped (exit code 0) before its inputs were verified");
     await pool.close();
   });
 

@@ -27,3 +27,6 @@ export interface PropertyResult {
   readonly detail: string;
   readonly checks: readonly Check[];
 }
+
+/** The results of the properties before this one, for a property that judges claims about them. */
+export type EarlierResults = Readonly<Partial<Record<string, PropertyResult>>>;

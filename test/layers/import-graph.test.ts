@@ -1,0 +1,135 @@
+/**
+ * The promises the layers make, held on the import graph of src/ (read from the sources, no
+ * dependency): no import circle, and no file over 600 lines (the generated validators aside).
+ * What the driver's area owns must hold now; a circle or a long file elsewhere is reported (on
+ * stderr) until the restructuring of those areas lands, then every file is held.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const SRC = join(REPO_ROOT, "src");
+const MAX_LINES = 600;
+
+/** Files held now; the rest are reported. */
+const HELD = [
+  /^run\.ts$/,
+  /^verify(-input)?\.ts$/,
+  /^policy\.ts$/,
+  /^level\.ts$/,
+  /^cli\/(?!fetch\.ts$)/,
+  /^report\/(?!html\.ts$)/,
+  /^peac\//,
+  /^witness\/equivocation\.ts$/,
+  /^properties\/(index|level|cross-input|negotiation|external-registration|peac-receipts)\.ts$/,
+];
+const held = (file: string) => HELD.some((r) => r.test(file));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sources(path);
+    return e.name.endsWith(".ts") && !e.name.endsWith(".generated.ts") ? [relative(SRC, path)] : [];
+  });
+}
+
+/** The files of src/ each file imports (`import`, `export … from`, `import()`; type-only imports too). */
+export function importGraph(files: readonly string[]): Map<string, string[]> {
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  const specifier = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+  for (const file of files) {
+    const text = readFileSync(join(SRC, file), "utf8");
+    const targets = new Set<string>();
+    for (const m of text.matchAll(specifier)) {
+      const spec = m[1] ?? m[2] ?? "";
+      if (!spec.startsWith(".")) continue;
+      const target = relative(SRC, resolve(dirname(join(SRC, file)), spec)).replace(/\.js$/, ".ts");
+      if (known.has(target)) targets.add(target);
+    }
+    graph.set(file, [...targets]);
+  }
+  return graph;
+}
+
+/** Every circle of the graph, one per strongly connected component (Tarjan), as a path through it. */
+export function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop() as string;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+const files = sources(SRC);
+const lines = (file: string) => readFileSync(join(SRC, file), "utf8").split("\n").length - 1;
+
+describe("the layers of src/", () => {
+  it("the circle finder finds a circle and only a circle", () => {
+    const graph = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts"]],
+      ["d.ts", ["a.ts"]],
+    ]);
+    expect(circles(graph)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(
+      circles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", []],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it("no import circle (the driver's area now; the others reported)", () => {
+    const found = circles(importGraph(files));
+    const ours = found.filter((c) => c.some(held));
+    for (const c of found.filter((c) => !c.some(held)))
+      process.stderr.write(`layers: an import circle outside the driver's area: ${c.join(" → ")}\n`);
+    expect(ours.map((c) => c.join(" → "))).toEqual([]);
+  });
+
+  it(`no file over ${MAX_LINES} lines (generated validators aside; the driver's area now, the others reported)`, () => {
+    const long = files.filter((f) => lines(f) > MAX_LINES);
+    for (const f of long.filter((f) => !held(f)))
+      process.stderr.write(`layers: ${f} has ${lines(f)} lines (over ${MAX_LINES})\n`);
+    expect(long.filter(held)).toEqual([]);
+  });
+
+  it("the level rules are a leaf: src/level.ts imports nothing of the properties", () => {
+    const graph = importGraph(files);
+    expect((graph.get("level.ts") ?? []).filter((f) => f !== "profile.ts")).toEqual([]);
+  });
+
+  it("run.ts reads the properties only through the registry (properties/index.ts)", () => {
+    const graph = importGraph(files);
+    expect((graph.get("run.ts") ?? []).filter((f) => f.startsWith("properties/"))).toEqual(["properties/index.ts"]);
+  });
+});
