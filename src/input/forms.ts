@@ -11,6 +11,7 @@ import { ok, type Result } from "../result.js";
 import { decodedDocument, type InputValue } from "./decoded.js";
 import { decodeJsonText } from "./document.js";
 import { decodeProtobufInput, isDecodedProtobuf, looksLikeProtobuf } from "./protobuf/input.js";
+import { unseenIn, withUnseen } from "./protobuf/unseen.js";
 import { foldStream, looksLikeStream } from "./stream/framing.js";
 
 export interface InputForm {
@@ -22,12 +23,18 @@ export interface InputForm {
   readonly decode: (b: Uint8Array | string) => Result<InputValue>;
 }
 
-/** A binary input: a gRPC stream folds; a Task or SendMessageResponse is the JSON document its ProtoJSON is. */
+/**
+ * A binary input: a gRPC stream folds; a Task or SendMessageResponse is the JSON document its
+ * ProtoJSON is, still carrying the unknown fields skipped inside committed content (contract §3.1).
+ */
 function decodeProtobuf(b: Uint8Array): Result<InputValue> {
   const r = decodeProtobufInput(b);
   if (!r.ok) return r;
   const v = r.value;
-  return ok(isDecodedProtobuf(v) ? decodedDocument(v.form, v.value, v.notes) : v);
+  if (!isDecodedProtobuf(v)) return ok(v);
+  const unseen = unseenIn(v);
+  const document = decodedDocument(v.form, v.value, v.notes);
+  return ok(unseen ? withUnseen(document, unseen) : document);
 }
 
 /** Tried in order; the first whose `detect` holds decodes the input. */
