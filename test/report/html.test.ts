@@ -158,14 +158,19 @@ describe("html: hostile strings", () => {
   });
 });
 
-describe("html: a page over several inputs", () => {
-  const report = batchReport();
-  const html = renderHtml(report, PLAIN);
-  const rows = [
+/** The table of inputs' rows: exit class, link, name, exit, level, reason. */
+function tableRows(html: string): RegExpMatchArray[] {
+  return [
     ...html.matchAll(
       /<tr class="input exit-(\d)"><td><a href="#(input-\d+)">([^<]*)<\/a><\/td><td>(\d)<\/td><td>([^<]*)<\/td><td class="detail">([^<]*)<\/td><\/tr>/g,
     ),
   ];
+}
+
+describe("html: a page over several inputs", () => {
+  const report = batchReport();
+  const html = renderHtml(report, PLAIN);
+  const rows = tableRows(html);
 
   it("opens with a table of its inputs: name, exit, achieved level and the first reason, each linked to its section", () => {
     assertSelfContained(html);
@@ -242,11 +247,7 @@ describe("html: the table of inputs under hostile names and reasons", () => {
     ),
   };
   const html = renderHtml(report, PLAIN);
-  const rows = [
-    ...html.matchAll(
-      /<tr class="input exit-(\d)"><td><a href="#(input-\d+)">([^<]*)<\/a><\/td><td>(\d)<\/td><td>([^<]*)<\/td><td class="detail">([^<]*)<\/td><\/tr>/g,
-    ),
-  ];
+  const rows = tableRows(html);
 
   it("keeps one row per input, each linked to its own section though every name is the same", () => {
     assertSelfContained(html);
