@@ -23,7 +23,10 @@ export interface InputForm {
   readonly decode: (b: Uint8Array | string) => Result<InputValue>;
 }
 
-/** A binary input: a gRPC stream folds; a Task or SendMessageResponse is the JSON document its ProtoJSON is. */
+/**
+ * A binary input: a gRPC stream folds; a Task or SendMessageResponse is the JSON document its
+ * ProtoJSON is, still carrying the unknown fields skipped inside committed content (contract §3.1).
+ */
 function decodeProtobuf(b: Uint8Array): Result<InputValue> {
   const r = decodeProtobufInput(b);
   if (!r.ok) return r;

@@ -16,6 +16,7 @@ import { extensionMetadata, type A2AArtifact, type A2AMessage, type A2ATask } fr
 import { classifyInput, firstResponse, streamClassified, type Classified, type InputShape } from "./classify.js";
 import { isFoldedStream } from "./stream/fold.js";
 import { asJsonInput, toInputValue, type InputValue } from "./decode.js";
+import { isEventArray } from "./decoded.js";
 import { CARRIER_PRIORITY, DEFAULT_LOAD_LIMITS, locateInTask, type LoadLimits, type LocatedBundle } from "./locate.js";
 import { readV1Message, readV1Task } from "./read.js";
 import type { InputData } from "./data.js";
@@ -181,7 +182,10 @@ export function loadTaskInput(
   role: "task" | "first-task",
   limits: LoadLimits = DEFAULT_LOAD_LIMITS,
 ): Result<Observation> {
-  const value = asJsonInput(input);
+  // A JSON array of events is a stream as an SSE body is: its first event is the first response.
+  if (role === "first-task" && isEventArray(input) && !input.folded.ok) return input.folded;
+  const value =
+    role === "first-task" && isEventArray(input) && input.folded.ok ? input.folded.value : asJsonInput(input);
   if (role === "first-task" && isFoldedStream(value)) {
     // A stream's first event is SendMessage's first response: a Task, or a direct Message.
     if (value.kind === "message") {
@@ -207,7 +211,6 @@ export function loadTaskInput(
       const m = readV1Message(direct.value, direct.path);
       return m.ok ? ok({ firstMessage: m.value, firstFrom: "--first-task" }) : m;
     }
-    // A JSON array of events is classified from its fold, as a stream.
     const c = classifyInput(input);
     if (!c.ok) return c;
     const chosen = c.value.firstTask ?? c.value.finalTask;

@@ -13,6 +13,7 @@ import { toPlain, type JsonObject } from "../../src/json/value.js";
 import { verify, type InputData } from "../../src/verify.js";
 import { isFailedInput, type VerifiedInput } from "../../src/report/model.js";
 import { inspect } from "../../src/inspect/index.js";
+import { isNotAnInput } from "../../src/cli/inputs.js";
 
 function varint(n: number): number[] {
   const out: number[] = [];
@@ -247,5 +248,61 @@ describe("an unknown protobuf field inside content the evidence commits to", () 
     expect(unknownChecks(bare)[0]).toMatchObject({ subject: "--task artifacts[0].parts[0]" });
     expect([bare.properties.taskBinding.state, bare.exitCode]).toEqual(["INCONCLUSIVE", 3]);
     expect(run(x.bundleBytes, { task }).exitCode).toBe(0);
+  });
+});
+
+/** A SendMessageResponse holding `task` (field 1): SendMessage's answer on gRPC. */
+function responseOf(taskBytes: Uint8Array): Uint8Array {
+  return Uint8Array.from([0x0a, ...varint(taskBytes.length), ...taskBytes]);
+}
+
+describe("unknown fields in every form a gRPC Task reaches the verifier in", () => {
+  const firstTask = grpcTaskBytes(x.firstTask as JsonObject);
+  const inPart: [number, number][] = [
+    [5, 0],
+    [5, 0],
+  ];
+
+  it("a binary SendMessageResponse as --first-task: INCONCLUSIVE, not PASS; the honest one passes", () => {
+    const [first] = splice(firstTask, inPart, UNKNOWN);
+    const r = run(task, { firstTask: responseOf(first) });
+    expect(unknownChecks(r)[0]).toMatchObject({
+      state: "INCONCLUSIVE",
+      subject: "--first-task task.history[0].parts[0]",
+    });
+    expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["INCONCLUSIVE", 3]);
+    expect(run(task, { firstTask: responseOf(firstTask) }).exitCode).toBe(0);
+  });
+
+  it("a binary Task given as the input's bytes or as a parsed Uint8Array copy: the same INCONCLUSIVE", () => {
+    const [bytes] = splice(task, [[4, 0]], UNKNOWN);
+    const copy = new Uint8Array(bytes.length + 7).subarray(7);
+    copy.set(bytes);
+    for (const data of [bytes, copy]) {
+      const r = run(data);
+      expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["INCONCLUSIVE", 3]);
+    }
+  });
+});
+
+describe("a binary input that fails to decode is an input error, never 'not an A2A input'", () => {
+  it("a Task with status given twice (and no id): INPUT_PROTOBUF_DUPLICATE, which --skip-unknown does not skip", () => {
+    // Read as a SendMessageResponse these bytes are only unknown fields: the Task reading's fault is the answer.
+    const status = [0x1a, 0x02, 0x08, 0x03];
+    const report = verify({ inputs: [{ source: "t.binpb", data: Uint8Array.from([...status, ...status]) }] });
+    const input = report.inputs[0];
+    if (!input || !isFailedInput(input)) throw new Error("expected an input error");
+    expect([input.error.code, input.error.path, input.exitCode]).toEqual(["INPUT_PROTOBUF_DUPLICATE", "status", 2]);
+    expect(input.error.message).toContain("singular field status is given twice (at byte 4");
+    expect(isNotAnInput(input.error)).toBe(false);
+  });
+
+  it("a Task that decodes but has no status stays INPUT_UNKNOWN_SHAPE ('not an A2A input')", () => {
+    // Task {id "A", field 7 = 1}; read as a SendMessageResponse its field 1 is a Task that faults.
+    const report = verify({ inputs: [{ source: "t.binpb", data: Uint8Array.from([0x0a, 0x01, 0x41, 0x38, 0x01]) }] });
+    const input = report.inputs[0];
+    if (!input || !isFailedInput(input)) throw new Error("expected an input error");
+    expect([input.error.code, input.exitCode]).toEqual(["INPUT_UNKNOWN_SHAPE", 2]);
+    expect(isNotAnInput(input.error)).toBe(true);
   });
 });

@@ -137,6 +137,24 @@ describe("a stream that begins with the stored Task of a later turn", () => {
       2,
     ]);
   });
+
+  it("given as --first-task as a JSON array of the same events, is refused alike (exit 2), never taken for its final Task", () => {
+    const sse = Buffer.from(stream(stored())).toString("utf8");
+    const events = sse
+      .split("\n\n")
+      .filter((e) => e !== "")
+      .map((e) => e.slice("data: ".length));
+    const report = verify({
+      inputs: [{ source: "final", data: e.input }],
+      firstTask: utf8(`[${events.join(",")}]`),
+      trust: e.trust,
+    });
+    expect([report.error?.code, report.error?.source, report.policy.exitCode]).toEqual([
+      "INPUT_NOT_A_TASK",
+      "--first-task",
+      2,
+    ]);
+  });
 });
 
 describe("a stream whose first Task shows no later client turn is the first response, judged as such", () => {

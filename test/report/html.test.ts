@@ -158,14 +158,19 @@ describe("html: hostile strings", () => {
   });
 });
 
-describe("html: a page over several inputs", () => {
-  const report = batchReport();
-  const html = renderHtml(report, PLAIN);
-  const rows = [
+/** The table of inputs' rows: exit class, link, name, exit, level, reason. */
+function tableRows(html: string): RegExpMatchArray[] {
+  return [
     ...html.matchAll(
       /<tr class="input exit-(\d)"><td><a href="#(input-\d+)">([^<]*)<\/a><\/td><td>(\d)<\/td><td>([^<]*)<\/td><td class="detail">([^<]*)<\/td><\/tr>/g,
     ),
   ];
+}
+
+describe("html: a page over several inputs", () => {
+  const report = batchReport();
+  const html = renderHtml(report, PLAIN);
+  const rows = tableRows(html);
 
   it("opens with a table of its inputs: name, exit, achieved level and the first reason, each linked to its section", () => {
     assertSelfContained(html);
@@ -223,5 +228,41 @@ describe("html: a page over several inputs", () => {
     const css = (page: string) => /<style>([\s\S]*)<\/style>/.exec(page)?.[1] ?? "";
     expect(css(html).startsWith(css(one))).toBe(true);
     expect(css(one)).toBe(css(renderHtml(vectorReport("neg-taskBinding-task-id"), PLAIN)));
+  });
+});
+
+describe("html: the table of inputs under hostile names and reasons", () => {
+  const base = batchReport();
+  const hostile = `::add-mask::<script>alert(1)</script>\u202eSSAP\u2066 "' ${"n".repeat(3000)}`;
+  const report = {
+    ...base,
+    inputs: base.inputs.map((i) =>
+      "error" in i
+        ? { ...i, source: hostile, error: { ...i.error, message: `PASS</td><td>PASS \u202e${hostile}` } }
+        : {
+            ...i,
+            source: hostile,
+            ...(i.exitCode === 1 ? { reasons: i.reasons.map((r) => r.replace(/: .*/, ": PASS\u202e PASS")) } : {}),
+          },
+    ),
+  };
+  const html = renderHtml(report, PLAIN);
+  const rows = tableRows(html);
+
+  it("keeps one row per input, each linked to its own section though every name is the same", () => {
+    assertSelfContained(html);
+    expect(rows.map((m) => m[2])).toEqual(["input-1", "input-2", "input-3", "input-4", "input-5"]);
+    for (const m of rows) expect(html.split(`id="${m[2]}"`)).toHaveLength(2);
+    expect(html).not.toContain("<script>");
+    expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(rows[0]?.[3]).toContain("::add-mask::&lt;script&gt;");
+  });
+
+  it("a FAIL row's reason still names the FAIL, an error row its code, whatever the text after it says", () => {
+    const byExit = new Map(rows.map((m) => [m[4], m[6] ?? ""]));
+    expect(byExit.get("1")).toMatch(/^producerSignature FAIL: PASS\\u202e PASS$/);
+    expect(byExit.get("2")).toMatch(/^INPUT_UNKNOWN_SHAPE: PASS&lt;\/td&gt;&lt;td&gt;PASS \\u202e::add-mask::/);
+    const sticky = /<div class="sticky exit-1">(.*?)<\/div>/.exec(html)?.[1] ?? "";
+    expect(sticky).toContain('first exit 1: <a href="#input-5">::add-mask::&lt;script&gt;');
   });
 });

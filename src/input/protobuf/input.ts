@@ -9,7 +9,7 @@
  *
  * A Task and a SendMessageResponse both start with field 1 (LEN). Both readings are tried; the one
  * that decodes and has what its message requires (a Task's `status`, a response's member) is
- * taken. When neither decodes, the fault of the reading that got further is reported.
+ * taken. When neither is taken, a reading's fault is reported (of two, the one that got further).
  */
 import { hasMember, type JsonObject, type JsonValue } from "../../json/value.js";
 import { DEFAULT_JSON_LIMITS } from "../../json/strict-json.js";
@@ -94,9 +94,12 @@ function decodeSingle(b: Uint8Array): Result<DecodedProtobuf> {
     };
     return ok(withUnseen(decoded, r.unseen));
   }
-  if (task instanceof ProtoFault && response instanceof ProtoFault) {
-    return faultFailure(task.offset >= response.offset ? task : response);
-  }
+  // A reading that faulted is reported unless the other read some field it knows: bytes refused as
+  // a Task are a malformed input, never "not an A2A input" (which --skip-unknown skips).
+  const clean = [task, response].filter((r): r is Decoded => !(r instanceof ProtoFault));
+  const faults = [task, response].filter((r): r is ProtoFault => r instanceof ProtoFault);
+  const furthest = faults.reduce<ProtoFault | undefined>((a, f) => (a && a.offset >= f.offset ? a : f), undefined);
+  if (furthest && !clean.some((d) => Object.keys(d.value).length > 0)) return faultFailure(furthest);
   return fail(
     "INPUT_UNKNOWN_SHAPE",
     "the binary input is neither an A2A Task (no status) nor a SendMessageResponse (no task or message member)",
