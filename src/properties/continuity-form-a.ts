@@ -31,6 +31,7 @@ import type { WitnessEquivocation, WitnessStatement } from "../witness/pool.js";
 import { showTimestamp } from "../witness/time.js";
 import { checksFor } from "./shared/checks.js";
 import type { Check } from "./shared/types.js";
+import { witnessKeyWindow } from "../keys/witness-window.js";
 
 /** Form A's check ids, in the order its checks are listed above. */
 export const FORM_A_IDS = [
@@ -273,8 +274,11 @@ export function formAChecks(input: FormAInput): Check[] {
       });
       const time = timeCheck(signed.value.timestamp, input, subject);
       checks.push(time);
+      const window = witnessKeyWindow(hit.key, signed.value.timestamp, input.at, label, subject);
+      if (window) checks.push(window);
       const list = verified.get(hit.witness) ?? [];
-      list.push({ role, timestamp: signed.value.timestamp, usable: time.state !== "INCONCLUSIVE" });
+      const inWindow = window === undefined || window.state === "PASS";
+      list.push({ role, timestamp: signed.value.timestamp, usable: time.state !== "INCONCLUSIVE" && inWindow });
       verified.set(hit.witness, list);
     }
   }

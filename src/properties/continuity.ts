@@ -65,11 +65,13 @@ import { stampedHeads } from "./external-registration.js";
 import { manifestCheckpoint } from "./shared/manifest-checkpoint.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { findNarrowing } from "./shared/widening.js";
+import { priorKeyWindow, successionCheck } from "../keys/continuity-keys.js";
 
 export const CHECKS = checksFor([
   "prior.checkpoint",
   "chain.link",
   "chain.key",
+  "key.window",
   "cosignature.evidence",
   "cosignature.type",
   ...FORM_A_IDS,
@@ -172,6 +174,16 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
     : [check("chain.link", "NOT_CHECKED", "the checkpoint is malformed (reported under checkpointSignature)")];
 
   const carried = carriedEvidence(ctx, cp.ok ? cp.value : undefined, gate?.prior ?? null);
+  const priorWindow =
+    cp.ok && gate?.prior
+      ? priorKeyWindow(ctx, {
+          current: cp.value,
+          prior: gate.prior,
+          lines: carried.lines,
+          otherRoles: otherRoleKeys(ctx, cp.value, gate.prior),
+        })
+      : undefined;
+  if (priorWindow) checks.push(priorWindow);
   if (carried.lines.length === 0 && carried.unsupported.length === 0 && carried.problems.length === 0) {
     // Nothing a witness said: the chain can still FAIL, and a fork seen across inputs does too.
     checks.push(
@@ -190,7 +202,7 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
   }
 
   if (gate !== undefined && gate.prior !== null && gate.outcome === "chained" && cp.ok)
-    checks.push(keyCheck(cp.value, gate.prior));
+    checks.push(successionCheck(ctx, cp.value, gate.prior) ?? keyCheck(cp.value, gate.prior));
   checks.push(...carried.problems);
   if (carried.problems.length === 0) {
     checks.push(
@@ -548,7 +560,11 @@ function cosignatureFile(ctx: EvidenceContext): Result<CosignatureFile> | undefi
 }
 
 /** Contract §9.19: keys in any other role, so a witness holding one is producer-operated. */
-function otherRoleKeys(ctx: EvidenceContext, current: Checkpoint, prior: Checkpoint | null): Map<string, string> {
+export function otherRoleKeys(
+  ctx: EvidenceContext,
+  current: Checkpoint,
+  prior: Checkpoint | null,
+): Map<string, string> {
   const roles = new Map<string, string>();
   const add = (hex: string | undefined, role: string) => {
     if (hex !== undefined && !roles.has(hex)) roles.set(hex, role);

@@ -23,6 +23,7 @@ import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
 import { findNarrowing, widenedReason } from "./shared/widening.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
+import { producerKeyWindow } from "../keys/signature-windows.js";
 
 export const CHECKS = checksFor([
   "capsuleId.recompute",
@@ -31,6 +32,7 @@ export const CHECKS = checksFor([
   "envelope.keyId",
   "manifest.producerEnvelope",
   "interim.signature",
+  "key.window",
 ]);
 const { check, only } = CHECKS;
 
@@ -90,6 +92,8 @@ function producerSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
   const envelope = envelopeChecks(signature, keyId, signedId);
   checks.push(...envelope);
   checks.push(manifestEnvelopeCheck(ctx, capsule));
+  const window = producerKeyWindow(ctx, keyId);
+  if (window) checks.push(window);
   return decide(checks, () => `producer key ${String(keyId)} signed capsule_id ${String(signedId)}`);
 }
 
