@@ -23,8 +23,16 @@ import type { PinnedPeacIssuer } from "../peac/receipt.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "./shared/context.js";
+import { peacKeyWindow } from "../keys/peac-window.js";
 
-export const CHECKS = checksFor(["peac.task", "peac.carriers", "peac.payload", "peac.carrier", "peac.time"]);
+export const CHECKS = checksFor([
+  "peac.task",
+  "peac.carriers",
+  "peac.payload",
+  "peac.carrier",
+  "peac.time",
+  "key.window",
+]);
 const { check, only } = CHECKS;
 
 /**
@@ -107,6 +115,7 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
   const memo = new Map<string, ReceiptVerdict>();
   const checks: Check[] = [];
   const outcomes: CarrierOutcome[] = [];
+  const windows: Check[] = [];
 
   for (const hit of hits) {
     const payload = readPayload(hit.value, hit.path);
@@ -172,11 +181,14 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
           values,
         }),
       });
+      const window = verdict.state === "PASS" ? peacKeyWindow(issuers, verdict, ctx.options, c.path) : undefined;
+      if (window) windows.push(window);
     }
   }
 
   checks.push(...duplicateJti(outcomes).map((o) => o.check));
   checks.push(...timeCheck(outcomes, ctx.options.at, now));
+  checks.push(...windows);
   const receipts = new Set(outcomes.map((o) => o.ref)).size;
   return decide(
     checks,
