@@ -513,6 +513,7 @@ export function renderExplanationText(e: Explanation): string {
   for (const k of e.keys.keys.items) {
     l.add(2, `${k.role}: ${k.key}`);
     l.add(4, k.matches.length > 0 ? `matches ${k.matches.join(", ")}: ${k.detail}` : k.detail);
+    if (k.window !== undefined) l.add(4, `window: ${k.window}; judged at ${k.judgedAt ?? "no trusted time"}`);
   }
   l.more(2, e.keys.keys, "key(s)");
   l.add(0, "");
