@@ -94,7 +94,8 @@ export function judgeOwnClaim(
       code: "KEY_REVOKED",
       detail: `the key is revoked as of ${showTime(w.revokedAt)}${callerAt === undefined ? " and no --at places this signature before it" : `; --at ${showTime(callerAt.seconds)} is not before it`} (its own timestamp cannot): not counted`,
     };
-  const j = judgeAt({ ...w, revokedAt: undefined } as KeyWindow, earliest([claimed, callerAt]));
+  const { revokedAt: _handled, ...rest } = w;
+  const j = judgeAt(rest, earliest([claimed, callerAt]));
   // Another party's signature outside its own key's window is not counted; it is no finding about the evidence.
   return j.state === "FAIL" ? { ...j, state: "INCONCLUSIVE", detail: `${j.detail}: not counted` } : j;
 }
