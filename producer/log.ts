@@ -83,6 +83,7 @@ export function transparencyService(w: WitnessOptions): TransparencyService {
     signer: w.alg === "ES256" ? p256FromSeed(seed) : ed25519FromSeed(seed),
     treeSize,
     leafIndex: w.leafIndex ?? treeSize - 1,
+    ...(w.iat !== undefined ? { iat: w.iat } : {}),
   };
 }
 
@@ -158,6 +159,7 @@ export function buildRecordsLog(
   // A log's first checkpoint has prev_size 0 and prev_root "" (§4.4); each later one chains to the one before.
   const signed = plan.map((c, i) => {
     const prev = plan[i - 1];
+    const rotated = i === 0 && priorAt !== null && priorAt.keyLabel !== null ? priorAt.keyLabel : undefined;
     return signCheckpoint(
       {
         logId: o.logId,
@@ -167,7 +169,7 @@ export function buildRecordsLog(
         prevRoot: prev === undefined ? "" : bytesToHex(mmr.root(prev.leafCount)),
         timestamp: c.timestamp,
       },
-      signer,
+      rotated === undefined ? signer : ed25519FromSeed(seedFromLabel(rotated)),
     );
   });
 

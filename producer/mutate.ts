@@ -247,6 +247,7 @@ function logOptionsOf(manifest: JsonObject): { options: LogOptions; leafIndex: n
         ? {
             leafCount: leafCountForSize(integer(prior.mmr_size, "priorCheckpoint.mmr_size")),
             timestamp: prior.timestamp as string,
+            keyLabel: null,
           }
         : null,
       witnesses: [] as WitnessOptions[],

@@ -33,6 +33,8 @@ export interface WitnessOptions {
   readonly operator?: "independent" | "producer";
   /** A stub record (`is_stub`), which no trust file lists and which never counts. */
   readonly stub?: boolean;
+  /** POSIX seconds the receipt's protected header states as its CWT `iat` (claim 6 of label 15); default none. */
+  readonly iat?: number;
 }
 
 /**
@@ -83,6 +85,8 @@ export interface PriorCheckpointOptions {
   /** Leaves in the log when the prior checkpoint was signed; 1 ≤ leafCount < total leaves. */
   readonly leafCount: number;
   readonly timestamp?: string;
+  /** Signed by another producer key than the record (a key rotation between the two checkpoints). */
+  readonly keyLabel?: string | null;
 }
 
 /**
@@ -241,7 +245,11 @@ export function resolveOptions(o: ExchangeOptions): ResolvedOptions {
     priorCheckpoint:
       prior === null
         ? null
-        : { leafCount: prior.leafCount, timestamp: prior.timestamp ?? "2026-10-01T09:00:00.000000Z" },
+        : {
+            leafCount: prior.leafCount,
+            timestamp: prior.timestamp ?? "2026-10-01T09:00:00.000000Z",
+            keyLabel: prior.keyLabel ?? null,
+          },
     witnesses,
     continuity: o.continuity ?? null,
     carrier,

@@ -149,6 +149,14 @@ export interface AssemblyOptions {
   readonly witnessed: boolean;
 }
 
+/** The producer keys a witness enrols for the log: the record's, and the prior checkpoint's across a rotation. */
+function enrolledKeys(o: ResolvedOptions, signer: Ed25519Signer): string[] {
+  const rotated = o.priorCheckpoint?.keyLabel ?? null;
+  return rotated === null
+    ? [signer.publicKeyHex]
+    : [signer.publicKeyHex, ed25519FromSeed(seedFromLabel(rotated)).publicKeyHex];
+}
+
 /** The manifest, coreManifestDigest, reference and bundle of a sealed capsule in its log. */
 export function assembleRecord(
   payload: JsonObject,
@@ -166,7 +174,7 @@ export function assembleRecord(
   const { evidenceId, capsule, signer } = sealed;
   // Witnesses see the checkpoints as the producer signed them, before any manifest hook runs.
   const witnessed =
-    o.continuity === null || !a.witnessed ? null : witnessLog(o.continuity, log, o.logId, signer.publicKeyHex);
+    o.continuity === null || !a.witnessed ? null : witnessLog(o.continuity, log, o.logId, enrolledKeys(o, signer));
   const manifest = jsonObject({
     capturePolicyId: o.capturePolicyId,
     cllCheckpoint: log.cllCheckpoint,

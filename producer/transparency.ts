@@ -33,6 +33,8 @@ export interface TransparencyService {
   readonly treeSize: number;
   /** Where our entry lands in that log. */
   readonly leafIndex: number;
+  /** The CWT `iat` its receipt states, when it states one. */
+  readonly iat?: number;
 }
 
 function fillerEntry(url: string, index: number): Uint8Array {
@@ -46,12 +48,15 @@ export function receiptFor(
   leafIndex: number,
   auditPath: readonly Uint8Array[],
   treeRoot: Uint8Array,
+  iat?: number,
 ): Uint8Array {
   const inclusionProof = encodeCbor([treeSize, leafIndex, [...auditPath]]);
   return coseSign1({
     protectedHeader: [
       [COSE_LABEL_VDS, VDS_RFC9162_SHA256],
       [COSE_LABEL_ALG, signer.alg === "EdDSA" ? COSE_ALG_EDDSA : COSE_ALG_ES256],
+      // CWT claims (label 15) with iat (claim 6): the time the service states it issued the receipt.
+      ...(iat !== undefined ? [[15, new Map([[6, iat]])] as [number, Map<number, number>]] : []),
     ],
     unprotectedHeader: new Map([[COSE_LABEL_VDP, new Map([[VDP_INCLUSION_PROOFS, [inclusionProof]]])]]),
     payload: treeRoot,
@@ -80,7 +85,7 @@ export function register(ts: TransparencyService, entryHash: string): JsonObject
     i === ts.leafIndex ? (hexToBytes(entryHash) as Uint8Array) : fillerEntry(ts.url, i),
   );
   const tree = new Rfc9162Tree(entries);
-  const receipt = receiptFor(ts.signer, ts.treeSize, ts.leafIndex, tree.auditPath(ts.leafIndex), tree.root());
+  const receipt = receiptFor(ts.signer, ts.treeSize, ts.leafIndex, tree.auditPath(ts.leafIndex), tree.root(), ts.iat);
   return jsonObject({
     entry_hash: entryHash,
     leaf_index: int(ts.leafIndex),

@@ -20,6 +20,7 @@ import { STREAM_VECTORS } from "./vectors-stream.js";
 import { grpcTwins } from "./vectors-grpc.js";
 import { BINDING_VECTORS } from "./vectors-binding.js";
 import { CONTINUITY_VECTORS } from "./vectors-continuity.js";
+import { KEY_VECTORS } from "./vectors-keys.js";
 import { LIFECYCLE_NOTES, LIFECYCLE_VECTORS } from "./vectors-lifecycle.js";
 
 export interface VectorDefinition {
@@ -412,6 +413,7 @@ const JSON_VECTORS: readonly VectorDefinition[] = [
   ...STREAM_VECTORS,
   ...CONTINUITY_VECTORS,
   ...LIFECYCLE_VECTORS,
+  ...KEY_VECTORS,
 ];
 
 export const VECTORS: readonly VectorDefinition[] = [...JSON_VECTORS, ...grpcTwins(JSON_VECTORS), ...BINDING_VECTORS];

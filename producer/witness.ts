@@ -141,8 +141,8 @@ export class CllWitness {
   constructor(
     readonly name: string,
     readonly signer: Ed25519Signer,
-    /** log_id → the producer key (hex) enrolled for its origin. */
-    private readonly enrolled: ReadonlyMap<string, string>,
+    /** log_id → the producer key (hex) enrolled for its origin, or its keys across a rotation. */
+    private readonly enrolled: ReadonlyMap<string, string | readonly string[]>,
   ) {
     this.keyId = sha256(utf8(name), Uint8Array.of(0x0a, COSIGNATURE_TYPE), signer.publicKeyRaw).slice(0, 4);
     this.keyIdHex = bytesToHex(this.keyId);
@@ -159,7 +159,9 @@ export class CllWitness {
     const key = this.enrolled.get(logId);
     if (key === undefined) throw new WitnessRefusal(404, `no log enrolled for ${NOTE_ORIGIN_PREFIX}${logId}`);
     const signature = typeof checkpoint.signature === "string" ? hexToBytes(checkpoint.signature) : undefined;
-    const signedBy = checkpoint.key_id === key ? this.signerKey(key) : undefined;
+    const keyId = checkpoint.key_id;
+    const accepted = typeof key === "string" ? [key] : key;
+    const signedBy = typeof keyId === "string" && accepted.includes(keyId) ? this.signerKey(keyId) : undefined;
     if (!signature || !signedBy || !verify(null, utf8(checkpointDigestHex(checkpoint)), signedBy, signature)) {
       throw new WitnessRefusal(403, "the checkpoint is not signed by the key enrolled for its log");
     }
@@ -267,7 +269,7 @@ export function witnessLog(
     readonly consistencyProof: JsonObject | null;
   },
   logId: string,
-  producerKeyHex: string,
+  producerKeyHex: string | readonly string[],
 ): WitnessedLog {
   const lines = { current: [] as string[], prior: [] as string[] };
   const witnesses: JsonObject[] = [];

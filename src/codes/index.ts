@@ -15,6 +15,7 @@ import { CARD_CODES } from "./card.js";
 import { PEAC_CODES } from "./peac.js";
 import { WITNESS_CODES } from "./witness.js";
 import { PARTS_CODES } from "./parts.js";
+import { KEY_WINDOW_CODES } from "./keys.js";
 
 export const FAILURE_CODES = [
   ...JSON_CODES,
@@ -29,6 +30,7 @@ export const FAILURE_CODES = [
   ...PEAC_CODES,
   ...WITNESS_CODES,
   ...PARTS_CODES,
+  ...KEY_WINDOW_CODES,
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];

@@ -43,6 +43,8 @@ export interface InspectRequest {
   readonly cosignatures?: InputData;
   /** `--interim` files: interim records sealed at the Task's pauses, or the paused Tasks that carry them. */
   readonly interim?: readonly InputData[];
+  /** The caller's verification time (RFC 3339), as verify's --at: keys with a window are judged with it. */
+  readonly at?: string;
 }
 
 /**
@@ -75,7 +77,10 @@ export function inspect(request: InspectRequest, options: InspectOptions): Ok<Ex
     }
     const value = toInputValue(request.data);
     if (!value.ok) return refused("input", value);
-    const verifyOptions = cosignatures?.ok ? { cosignatures: cosignatures.value } : {};
+    const verifyOptions = {
+      ...(cosignatures?.ok ? { cosignatures: cosignatures.value } : {}),
+      ...(request.at !== undefined ? { at: request.at } : {}),
+    };
     const evidence = loadEvidence(value.value, caller.value);
     if (!evidence.ok) {
       const pending =

@@ -6,6 +6,7 @@
 import { isJsonObject, member, memberAt } from "../json/value.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { listed } from "./common.js";
+import { withKeyTiming } from "../keys/inspect-windows.js";
 import {
   isAbsent,
   type Absent,
@@ -30,7 +31,7 @@ export function keysSection(ctx: EvidenceContext, parts: KeysInput, o: InspectOp
     const id = `${k.role}\n${k.key}`;
     if (seen.has(id)) return;
     seen.add(id);
-    keys.push(k);
+    keys.push(withKeyTiming(ctx, k));
   };
   const authority = ctx.payload ? member(ctx.payload, "authority") : undefined;
   const capsuleKey = ctx.capsule ? member(ctx.capsule, "key_id") : undefined;

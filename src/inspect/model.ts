@@ -298,6 +298,10 @@ export interface KeyMatch {
   /** JSON paths of the trust-file entries that pin it (empty: none). */
   readonly matches: readonly string[];
   readonly detail: string;
+  /** The window the trust file gives the key (contract §5.1), when it gives one. */
+  readonly window?: string;
+  /** With a window: the trusted time its signature is judged at, and where that time came from. */
+  readonly judgedAt?: string;
 }
 
 export interface KeysSection {

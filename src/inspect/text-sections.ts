@@ -167,6 +167,7 @@ export function keysLines(l: Lines, keys: Explanation["keys"]): void {
   for (const k of keys.keys.items) {
     l.add(2, `${k.role}: ${k.key}`);
     l.add(4, k.matches.length > 0 ? `matches ${k.matches.join(", ")}: ${k.detail}` : k.detail);
+    if (k.window !== undefined) l.add(4, `window: ${k.window}; judged at ${k.judgedAt ?? "no trusted time"}`);
   }
   l.more(2, keys.keys, "key(s)");
 }

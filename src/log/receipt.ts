@@ -136,6 +136,15 @@ export function checkReceipt(receipt: Uint8Array, leafEntry: Uint8Array, trace?:
   });
 }
 
+/** A receipt's signed `iat`: claim 6 of the CWT claims map (label 15) in its protected header. */
+export function receiptIatOf(receipt: CheckedReceipt): bigint | undefined {
+  const claims = receipt.message.protectedHeader.get(HEADER_CWT_CLAIMS);
+  if (!(claims instanceof Map)) return undefined;
+  const iat = claims.get(6);
+  if (typeof iat === "bigint") return iat >= 0n ? iat : undefined;
+  return typeof iat === "number" && Number.isSafeInteger(iat) && iat >= 0 ? BigInt(iat) : undefined;
+}
+
 /** Unprotected 396 must be a map whose −1 is a non-empty array of at most 16 bstr. */
 function inclusionProofs(msg: Sign1): Result<Uint8Array[]> {
   const vdp = msg.unprotectedHeader.get(HEADER_VDP);

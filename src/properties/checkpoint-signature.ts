@@ -19,12 +19,14 @@ import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
+import { checkpointKeyWindow } from "../keys/signature-windows.js";
 
 export const CHECKS = checksFor([
   "checkpoint.shape",
   "checkpoint.signature",
   "checkpoint.signer",
   "interim.checkpoint",
+  "key.window",
 ]);
 const { check, only } = CHECKS;
 
@@ -96,6 +98,8 @@ function checkpointSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
           ),
   );
   checks.push(signerCheck(ctx, keyId));
+  const window = checkpointKeyWindow(ctx, keyId);
+  if (window) checks.push(window);
   return decide(checks, `checkpoint signature under key_id=${keyId}`);
 }
 

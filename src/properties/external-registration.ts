@@ -40,6 +40,7 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
+import { serviceKeyWindow } from "../keys/service-window.js";
 
 export const CHECKS = checksFor([
   "witness.entryHash",
@@ -47,6 +48,7 @@ export const CHECKS = checksFor([
   "witness.treePosition",
   "witness.signature",
   "witness.stub",
+  "key.window",
   "registration.consistent",
   "registration.verified",
 ]);
@@ -313,11 +315,14 @@ function receiptChecks(
   const operator = service ? judgeOperator(ctx, service.keys, service.operator) : undefined;
   const sig = signatureCheck(service, operator, rv, subject, url, ctx.trust !== undefined);
   checks.push(sig);
+  const window = sig.state === "PASS" && service ? serviceKeyWindow(service, rv, ctx.options, subject) : undefined;
+  if (window) checks.push(window);
+  const counts = sig.state === "PASS" && (window === undefined || window.state === "PASS");
   return {
     checks,
     counted: true,
-    ...(sig.state === "PASS" && operator ? { verifiedBy: `${url} (${operatorText(operator)})` } : {}),
-    ...(sig.state === "PASS" && rv.treeSize !== null ? { head: { url, treeSize: rv.treeSize, root } } : {}),
+    ...(counts && operator ? { verifiedBy: `${url} (${operatorText(operator)})` } : {}),
+    ...(counts && rv.treeSize !== null ? { head: { url, treeSize: rv.treeSize, root } } : {}),
   };
 }
 

@@ -23,8 +23,16 @@ import type { PinnedPeacIssuer } from "../peac/receipt.js";
 import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "../evidence/context.js";
+import { peacKeyWindow } from "../keys/peac-window.js";
 
-export const CHECKS = checksFor(["peac.task", "peac.carriers", "peac.payload", "peac.carrier", "peac.time"]);
+export const CHECKS = checksFor([
+  "peac.task",
+  "peac.carriers",
+  "peac.payload",
+  "peac.carrier",
+  "peac.time",
+  "key.window",
+]);
 const { check, only } = CHECKS;
 
 /**
@@ -115,6 +123,7 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
   };
   const checks: Check[] = [];
   const outcomes: CarrierOutcome[] = [];
+  const windows: Check[] = [];
 
   for (const hit of hits) {
     const payload = readPayload(hit.value, hit.path);
@@ -123,11 +132,18 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
       continue;
     }
     const placement = PLACEMENT_WARNING[hit.placement];
-    for (const c of payload.value.carriers) outcomes.push(carrierOutcome(c, payload.value, placement, verdictOf));
+    for (const c of payload.value.carriers) {
+      const outcome = carrierOutcome(c, payload.value, placement, verdictOf);
+      outcomes.push(outcome);
+      const verdict = outcome.verdict;
+      const window = verdict?.state === "PASS" ? peacKeyWindow(issuers, verdict, ctx.options, c.path) : undefined;
+      if (window) windows.push(window);
+    }
   }
 
   checks.push(...duplicateJti(outcomes).map((o) => o.check));
   checks.push(...timeCheck(outcomes, ctx.options.at, now));
+  checks.push(...windows);
   const receipts = new Set(outcomes.map((o) => o.ref)).size;
   return decide(
     checks,

@@ -23,6 +23,7 @@ import type { EvidenceContext } from "../evidence/context.js";
 import { widenedReason } from "../evidence/widening.js";
 import { capsuleIdReading, recomputedCapsuleId, type CapsuleIdReading } from "../evidence/capsule-id.js";
 import { interimChecks, withInterim } from "./shared/interim.js";
+import { producerKeyWindow } from "../keys/signature-windows.js";
 
 export const CHECKS = checksFor([
   "capsuleId.recompute",
@@ -31,6 +32,7 @@ export const CHECKS = checksFor([
   "envelope.keyId",
   "manifest.producerEnvelope",
   "interim.signature",
+  "key.window",
 ]);
 const { check, only } = CHECKS;
 
@@ -90,6 +92,8 @@ function producerSignatureOfRecord(ctx: EvidenceContext): PropertyResult {
   const envelope = envelopeChecks(signature, keyId, signedId);
   checks.push(...envelope);
   checks.push(manifestEnvelopeCheck(ctx, capsule));
+  const window = producerKeyWindow(ctx, keyId);
+  if (window) checks.push(window);
   return decide(checks, () => `producer key ${String(keyId)} signed capsule_id ${String(signedId)}`);
 }
 

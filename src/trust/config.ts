@@ -27,6 +27,7 @@ import type { InputShape } from "../input/classify.js";
 import { classifyValue } from "../input/decode.js";
 import { loadAgents, type TrustedAgent } from "./agents.js";
 import { loadPeacIssuers, type TrustedPeacIssuer } from "./peac-issuers.js";
+import { keySpec, readKeyWindow, type KeyWindow } from "../keys/window.js";
 
 export type Operator = "independent" | "producer" | "unspecified";
 
@@ -34,6 +35,8 @@ export interface TrustedKey {
   readonly key: PublicKeyInfo;
   /** Where the key is in the trust file, for reports. */
   readonly path: string;
+  /** Its window over time (contract §5.1); absent for a bare key. */
+  readonly window?: KeyWindow;
 }
 
 export interface TrustedService {
@@ -46,6 +49,8 @@ export interface TrustedService {
 export interface TrustedWitnessKey extends WitnessKey {
   /** Where the key is in the trust file, for reports. */
   readonly path: string;
+  /** Its window over time (contract §5.1); absent for a bare key. */
+  readonly window?: KeyWindow;
 }
 
 /** A continuity witness (contract §9.22): a note signer name, its cosignature keys, who runs it. */
@@ -135,9 +140,12 @@ function importKeys(keys: JsonValue[], path: string): Result<TrustedKey[]> {
   const out: TrustedKey[] = [];
   for (const [i, k] of keys.entries()) {
     const at = joinPath(path, i);
-    const r = importPublicKey(k);
-    if (!r.ok) return fail("TRUST_KEY_INVALID", `${r.detail} (${r.code})`, at);
-    out.push({ key: r.value, path: at });
+    const window = readKeyWindow(k, at);
+    if (!window.ok) return window;
+    const spec = keySpec(k);
+    const r = importPublicKey(spec);
+    if (!r.ok) return fail("TRUST_KEY_INVALID", `${r.detail} (${r.code})`, spec === k ? at : joinPath(at, "key"));
+    out.push({ key: r.value, path: at, ...(window.value ? { window: window.value } : {}) });
   }
   return ok(out);
 }
@@ -324,10 +332,14 @@ function loadWitnesses(v: JsonObject): Result<TrustedWitness[]> {
       ids.add(id);
     }
     const keys: TrustedWitnessKey[] = [];
-    for (const [k, spec] of (member(entry, "keys") as string[]).entries()) {
+    for (const [k, item] of (member(entry, "keys") as JsonValue[]).entries()) {
       const path = joinPath(at, "keys", k);
+      const window = readKeyWindow(item, path);
+      if (!window.ok) return window;
+      const spec = keySpec(item) as string;
       const r = importWitnessKey(spec, name);
-      if (!r.ok) return fail("TRUST_KEY_INVALID", `${r.detail} (${r.code})`, path);
+      if (!r.ok)
+        return fail("TRUST_KEY_INVALID", `${r.detail} (${r.code})`, spec === item ? path : joinPath(path, "key"));
       const owner = keyOwners.get(r.value.publicKeyHex);
       if (owner !== undefined)
         return fail(
@@ -341,7 +353,7 @@ function loadWitnesses(v: JsonObject): Result<TrustedWitness[]> {
       if (nameKeyIds.has(nameKeyId))
         return fail("TRUST_DUPLICATE_ENTRY", `${name}+${r.value.keyIdHex} names two keys`, path);
       nameKeyIds.add(nameKeyId);
-      keys.push({ ...r.value, path });
+      keys.push({ ...r.value, path, ...(window.value ? { window: window.value } : {}) });
     }
     out.push({
       name,

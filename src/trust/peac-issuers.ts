@@ -23,6 +23,7 @@ import { isCanonicalIss } from "../peac/claims.js";
 import { pointRejection } from "../peac/ed25519.js";
 import { isWellFormedKid } from "../peac/jws.js";
 import type { PinnedPeacIssuer } from "../peac/receipt.js";
+import { readWindowMembers, type KeyWindow } from "../keys/window.js";
 
 export interface TrustedPeacKey {
   readonly kid: string;
@@ -31,6 +32,8 @@ export interface TrustedPeacKey {
   readonly hex: string;
   /** Where the key is in the trust file. */
   readonly path: string;
+  /** Its window over time (contract §5.1); absent when the entry has none. */
+  readonly window?: KeyWindow;
 }
 
 export interface TrustedPeacIssuer extends PinnedPeacIssuer {
@@ -103,7 +106,9 @@ export function loadPeacIssuers(v: JsonObject): Result<Map<string, TrustedPeacIs
           `the PEAC Ed25519 profile rejects this key (${rejection})`,
           joinPath(kat, "key"),
         );
-      keys.set(kid, { kid, raw, hex, path: joinPath(kat, "key") });
+      const window = readWindowMembers(k, kat);
+      if (!window.ok) return window;
+      keys.set(kid, { kid, raw, hex, path: joinPath(kat, "key"), ...(window.value ? { window: window.value } : {}) });
     }
     out.set(iss, { iss, keys, revokedKids: revoked });
   }

@@ -2,6 +2,14 @@
  * The trust file schema, as a value: the verification library stays free of file reads. A test
  * keeps it identical to schemas/trust-config.schema.json, which is what users and editors see.
  */
+/** The members a key's window adds to the object that holds the key (contract §5.1). */
+const WINDOW_MEMBERS = {
+  validFrom: { $ref: "#/$defs/time" },
+  validUntil: { $ref: "#/$defs/time" },
+  revokedAt: { $ref: "#/$defs/time" },
+  reason: { type: "string" },
+} as const;
+
 export const TRUST_CONFIG_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   $id: "https://a2a-evidence.dev/schemas/trust-config.schema.json",
@@ -87,7 +95,15 @@ export const TRUST_CONFIG_SCHEMA = {
                 type: "array",
                 minItems: 1,
                 items: {
-                  $ref: "#/$defs/witnessKey",
+                  if: {
+                    type: "object",
+                  },
+                  then: {
+                    $ref: "#/$defs/witnessKeyOverTime",
+                  },
+                  else: {
+                    $ref: "#/$defs/witnessKey",
+                  },
                 },
               },
               operator: {
@@ -156,7 +172,7 @@ export const TRUST_CONFIG_SCHEMA = {
         peacIssuers: {
           type: "array",
           description:
-            "PEAC receipt issuers (Wire 0.2 interaction records): the Ed25519 keys each issuer signs with, by kid, and the kids it has revoked.",
+            "PEAC receipt issuers (Wire 0.2 interaction records): the Ed25519 keys each issuer signs with, by kid (each with an optional window, contract §5.1), and the kids it has revoked.",
           items: {
             type: "object",
             required: ["iss", "keys"],
@@ -181,6 +197,7 @@ export const TRUST_CONFIG_SCHEMA = {
                     key: {
                       $ref: "#/$defs/key",
                     },
+                    ...WINDOW_MEMBERS,
                   },
                 },
               },
@@ -224,8 +241,37 @@ export const TRUST_CONFIG_SCHEMA = {
       type: "array",
       minItems: 1,
       items: {
-        $ref: "#/$defs/key",
+        if: {
+          type: "object",
+          required: ["key"],
+          properties: {
+            key: true,
+          },
+        },
+        then: {
+          $ref: "#/$defs/keyOverTime",
+        },
+        else: {
+          $ref: "#/$defs/key",
+        },
       },
+    },
+    keyOverTime: {
+      description:
+        "A key with a window (contract §5.1): valid from validFrom, until validUntil, compromised from revokedAt on. Times are RFC 3339 UTC in whole seconds, e.g. 2026-10-01T09:30:00Z.",
+      type: "object",
+      required: ["key"],
+      additionalProperties: false,
+      properties: {
+        key: {
+          $ref: "#/$defs/key",
+        },
+        ...WINDOW_MEMBERS,
+      },
+    },
+    time: {
+      description: "RFC 3339 UTC in whole seconds: YYYY-MM-DDTHH:MM:SSZ.",
+      type: "string",
     },
     key: {
       description:
@@ -256,6 +302,18 @@ export const TRUST_CONFIG_SCHEMA = {
         "A 64-hex raw Ed25519 public key, or a C2SP cosignature/v1 verifier key <name>+<8 hex key ID>+<base64(0x04 ‖ key)>.",
       type: "string",
       pattern: "^(?:[0-9a-f]{64}|[^+]+\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]+={0,2})$",
+    },
+    witnessKeyOverTime: {
+      description: "A witness key with a window (contract §5.1).",
+      type: "object",
+      required: ["key"],
+      additionalProperties: false,
+      properties: {
+        key: {
+          $ref: "#/$defs/witnessKey",
+        },
+        ...WINDOW_MEMBERS,
+      },
     },
     operator: {
       enum: ["independent", "producer"],

@@ -229,6 +229,22 @@ const MAP: Record<string, (e: Explanation, c: Check) => Record<string, string | 
     return { kid: s.kid, capsuleId: s.signedId };
   },
   "envelope.keyId": (e) => ({ kid: present(e.producerEnvelope).kid }),
+  // Keys over time: inspect names, for the producer's signatures, the time each is judged at.
+  "key.window": (e, c) => {
+    const role = c.detail.startsWith("the record's producer signature")
+      ? "the capsule's key_id"
+      : c.detail.startsWith("the checkpoint's signature")
+        ? "the checkpoint's key_id"
+        : c.detail.startsWith("the prior checkpoint's signature")
+          ? "the prior checkpoint's key_id"
+          : undefined;
+    const k = role === undefined ? undefined : present(e.keys).keys.items.find((x) => x.role.startsWith(role));
+    if (k?.judgedAt === undefined) return {};
+    const m = /^(\S+) \((.*)\)$/.exec(k.judgedAt);
+    return k.judgedAt.startsWith("no trusted time")
+      ? { trustedTime: "none" }
+      : { trustedTime: m?.[1], timeSource: m?.[2] };
+  },
   "inclusion.verify": (e, c) => {
     const s = present(e.inclusion);
     stateIs(c, s.equal && s.root === s.checkpointRoot, "the bagged root equals the checkpoint's");

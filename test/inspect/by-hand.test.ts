@@ -280,7 +280,9 @@ function byHand(e: Explanation, trust: unknown, input: unknown): number {
       // The line: "— <name> <base64(key ID ‖ be64 timestamp ‖ signature)>"; the key: "<name>+<id>+base64(0x04 ‖ key)" or raw hex.
       const sig = Buffer.from(l.line.split(" ")[2] as string, "base64");
       expect(BigInt(`0x${sig.subarray(4, 12).toString("hex")}`).toString()).toBe(l.timestamp);
-      const pinned = at(trust, l.trustPath) as string;
+      const pinnedAt = at(trust, l.trustPath) as string | { key: string };
+      // A key with a window (contract §5.1) is pinned as {"key", …}.
+      const pinned = typeof pinnedAt === "string" ? pinnedAt : pinnedAt.key;
       const raw = /^[0-9a-f]{64}$/.test(pinned)
         ? pinned
         : Buffer.from(pinned.split("+").slice(2).join("+"), "base64").subarray(1).toString("hex");

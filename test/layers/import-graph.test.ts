@@ -1,8 +1,7 @@
 /**
  * The promises the layers make, held on the import graph of src/ (read from the sources, no
  * dependency): no import circle, and no file over 600 lines (the generated validators aside).
- * What the driver's area owns must hold now; a circle or a long file elsewhere is reported (on
- * stderr) until the restructuring of those areas lands, then every file is held.
+ * Every file of src/ is held.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -11,20 +10,6 @@ import { REPO_ROOT } from "../helpers/external.js";
 
 const SRC = join(REPO_ROOT, "src");
 const MAX_LINES = 600;
-
-/** Files held now; the rest are reported. */
-const HELD = [
-  /^run\.ts$/,
-  /^verify(-input)?\.ts$/,
-  /^policy\.ts$/,
-  /^level\.ts$/,
-  /^cli\/(?!fetch\.ts$)/,
-  /^report\/(?!html\.ts$)/,
-  /^peac\//,
-  /^witness\/equivocation\.ts$/,
-  /^properties\/(index|level|cross-input|negotiation|external-registration|peac-receipts)\.ts$/,
-];
-const held = (file: string) => HELD.some((r) => r.test(file));
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -108,19 +93,12 @@ describe("the layers of src/", () => {
     ).toEqual([]);
   });
 
-  it("no import circle (the driver's area now; the others reported)", () => {
-    const found = circles(importGraph(files));
-    const ours = found.filter((c) => c.some(held));
-    for (const c of found.filter((c) => !c.some(held)))
-      process.stderr.write(`layers: an import circle outside the driver's area: ${c.join(" → ")}\n`);
-    expect(ours.map((c) => c.join(" → "))).toEqual([]);
+  it("no import circle in src/", () => {
+    expect(circles(importGraph(files)).map((c) => c.join(" → "))).toEqual([]);
   });
 
-  it(`no file over ${MAX_LINES} lines (generated validators aside; the driver's area now, the others reported)`, () => {
-    const long = files.filter((f) => lines(f) > MAX_LINES);
-    for (const f of long.filter((f) => !held(f)))
-      process.stderr.write(`layers: ${f} has ${lines(f)} lines (over ${MAX_LINES})\n`);
-    expect(long.filter(held)).toEqual([]);
+  it(`no file over ${MAX_LINES} lines (generated validators aside)`, () => {
+    expect(files.filter((f) => lines(f) > MAX_LINES)).toEqual([]);
   });
 
   it("the level rules are a leaf: src/level.ts imports nothing of the properties", () => {

@@ -351,7 +351,10 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
   const authorized = arr(trust.producers)
     .filter(isJsonObject)
     .find((p) => p.authority === payload.authority);
-  f.authorityKey = arr(authorized?.keys).includes(str(capsule.key_id));
+  // A key object with a window (contract §5.1) pins its `key`; windows are not modelled here.
+  f.authorityKey = arr(authorized?.keys)
+    .map((k) => (isJsonObject(k) ? k.key : k))
+    .includes(str(capsule.key_id));
 
   // taskBinding
   const observedArtifacts = arr(finalTask.artifacts)
@@ -467,7 +470,8 @@ function cosignatureFacts(
   const prior = isJsonObject(manifest.priorCheckpoint) ? manifest.priorCheckpoint : undefined;
   const witnesses = arr(trust.witnesses).filter(isJsonObject);
   const pins = witnesses.flatMap((w) =>
-    arr(w.keys).map((vkey) => {
+    arr(w.keys).map((item) => {
+      const vkey = isJsonObject(item) ? item.key : item;
       const [name, id, ...rest] = str(vkey).split("+");
       return { w, name, id, key: (base64ToBytesStrict(rest.join("+")) ?? new Uint8Array(1)).subarray(1) };
     }),

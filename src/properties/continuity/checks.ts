@@ -7,6 +7,7 @@ export const CHECKS = checksFor([
   "prior.checkpoint",
   "chain.link",
   "chain.key",
+  "key.window",
   "cosignature.evidence",
   "cosignature.type",
   ...FORM_A_IDS,

@@ -32,6 +32,7 @@ import type { WitnessEquivocation, WitnessStatement } from "../../witness/pool.j
 import { showTimestamp } from "../../witness/time.js";
 import { checksFor } from "../shared/checks.js";
 import type { Check } from "../shared/types.js";
+import { witnessKeyWindow } from "../../keys/witness-window.js";
 
 /** Form A's check ids, in the order its checks are listed above. */
 export const FORM_A_IDS = [
@@ -286,10 +287,12 @@ function lineChecks(carried: CarriedLine, role: CheckpointRole, note: CllNote, l
     where: subject,
   });
   const time = timeCheck(signed.value.timestamp, lines.input, subject);
+  const window = witnessKeyWindow(hit.key, signed.value.timestamp, lines.input.at, label, subject);
+  const inWindow = window === undefined || window.state === "PASS";
   const list = lines.verified.get(hit.witness) ?? [];
-  list.push({ role, timestamp: signed.value.timestamp, usable: time.state !== "INCONCLUSIVE" });
+  list.push({ role, timestamp: signed.value.timestamp, usable: time.state !== "INCONCLUSIVE" && inWindow });
   lines.verified.set(hit.witness, list);
-  return [passed, time];
+  return window ? [passed, time, window] : [passed, time];
 }
 
 /** A cosignature that does not verify over its note FAILs; a diagnosis, not a rescue, says when it was moved. */

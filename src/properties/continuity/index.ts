@@ -46,6 +46,7 @@ import type { Check, PropertyResult } from "../shared/types.js";
 import { CHECKS, check, only } from "./checks.js";
 import { chainGate, keyCheck } from "./chain.js";
 import { withCrossInput } from "./cross-input.js";
+import { priorKeyWindow, successionCheck } from "../../keys/continuity-keys.js";
 
 export { CHECKS };
 
@@ -71,6 +72,16 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
     : [check("chain.link", "NOT_CHECKED", "the checkpoint is malformed (reported under checkpointSignature)")];
 
   const carried = carriedEvidence(ctx, cp.ok ? cp.value : undefined, gate?.prior ?? null);
+  const priorWindow =
+    cp.ok && gate?.prior
+      ? priorKeyWindow(ctx, {
+          current: cp.value,
+          prior: gate.prior,
+          lines: carried.lines,
+          otherRoles: otherRoleKeys(ctx, cp.value, gate.prior),
+        })
+      : undefined;
+  if (priorWindow) checks.push(priorWindow);
   if (carried.lines.length === 0 && carried.unsupported.length === 0 && carried.problems.length === 0) {
     // Nothing a witness said: the chain can still FAIL, and a fork seen across inputs does too.
     checks.push(
@@ -89,7 +100,7 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
   }
 
   if (gate !== undefined && gate.prior !== null && gate.outcome === "chained" && cp.ok)
-    checks.push(keyCheck(cp.value, gate.prior));
+    checks.push(successionCheck(ctx, cp.value, gate.prior) ?? keyCheck(cp.value, gate.prior));
   checks.push(
     ...carried.problems.map((p) =>
       check("cosignature.evidence", p.state, p.detail, { subject: p.subject, code: p.code }),
@@ -170,7 +181,11 @@ function runEquivocations(ctx: EvidenceContext, own: readonly WitnessStatement[]
 }
 
 /** Contract §9.19: keys in any other role, so a witness holding one is producer-operated. */
-function otherRoleKeys(ctx: EvidenceContext, current: Checkpoint, prior: Checkpoint | null): Map<string, string> {
+export function otherRoleKeys(
+  ctx: EvidenceContext,
+  current: Checkpoint,
+  prior: Checkpoint | null,
+): Map<string, string> {
   const roles = new Map<string, string>();
   const add = (hex: string | undefined, role: string) => {
     if (hex !== undefined && !roles.has(hex)) roles.set(hex, role);

@@ -1,0 +1,63 @@
+/**
+ * What `inspect` says of a key over time (contract §5.1): the window a trust-file entry gives the
+ * key, and the trusted time its signature is judged at — the same times the `key.window` checks of
+ * `verify` use, so the explanation never contradicts the report.
+ */
+import type { KeyMatch } from "../inspect/model.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { showTime, windowText, type KeyWindow } from "./window.js";
+import type { TimeSource } from "./judge.js";
+import { hasWindows, pinnedProducerWindows } from "./pinned.js";
+import { checkpointTime, priorCheckpointTime, recordTime } from "./trusted-time.js";
+
+function judged(t: TimeSource | undefined): string {
+  return t === undefined
+    ? "no trusted time (no independent witness or service time, no --at)"
+    : `${showTime(t.seconds)} (${t.source})`;
+}
+
+function windows(list: readonly (KeyWindow | undefined)[]): string | undefined {
+  const texts = list.filter((w): w is KeyWindow => w !== undefined).map(windowText);
+  return texts.length > 0 ? texts.join("; ") : undefined;
+}
+
+/** The time a producer-key role's signature is judged at. */
+function producerRoleTime(ctx: EvidenceContext, role: string): TimeSource | undefined {
+  if (role.startsWith("the prior checkpoint's")) return priorCheckpointTime(ctx);
+  if (role.startsWith("the checkpoint's")) return checkpointTime(ctx);
+  return recordTime(ctx);
+}
+
+/**
+ * The key match with its window and the time it is judged at, when the trust file pins it with a
+ * window; the match as it was otherwise. Roles are `keysSection`'s.
+ */
+export function withKeyTiming(ctx: EvidenceContext, k: KeyMatch): KeyMatch {
+  if (!hasWindows(ctx.trust) || k.matches.length === 0) return k;
+  if (k.role.startsWith("Transparency Service ")) {
+    const service = ctx.trust?.transparencyServices.get(k.role.slice("Transparency Service ".length));
+    const window = windows((service?.keys ?? []).filter((x) => k.matches.includes(x.path)).map((x) => x.window));
+    return window === undefined
+      ? k
+      : {
+          ...k,
+          window,
+          judgedAt:
+            "the receipt's own signed iat, bounded by --at (a revoked key counts only with --at before revokedAt)",
+        };
+  }
+  if (k.role.startsWith("witness ")) {
+    const keys = (ctx.trust?.witnesses ?? []).flatMap((w) => w.keys.filter((x) => k.matches.includes(x.path)));
+    const window = windows(keys.map((x) => x.window));
+    return window === undefined
+      ? k
+      : {
+          ...k,
+          window,
+          judgedAt:
+            "each cosignature's own timestamp, bounded by --at (a revoked key counts only with --at before revokedAt)",
+        };
+  }
+  const window = windows(pinnedProducerWindows(ctx, k.key).map((x) => x.window));
+  return window === undefined ? k : { ...k, window, judgedAt: judged(producerRoleTime(ctx, k.role)) };
+}

@@ -1,0 +1,158 @@
+/**
+ * The producer's signatures judged at a trusted time (contract §5.1): the record's envelope
+ * (producerSignature) and the checkpoint's (checkpointSignature).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  CURRENT_COSIGNED,
+  PLAIN,
+  TS,
+  WITNESSED,
+  build,
+  expectWindow,
+  producerWindow,
+  run,
+  trustOf,
+} from "./harness.js";
+
+const witnessed = build(WITNESSED);
+const plain = build(PLAIN);
+const WITNESS_SOURCE = /cosignature of independent witness .* over the current checkpoint .*includes the record/;
+
+describe("a revoked producer key", () => {
+  const revoked = producerWindow({ revokedAt: "2026-10-01T10:00:00Z", reason: "signing host compromised" });
+
+  it("PASSes for a record an independent witness cosigned before the revocation", () => {
+    const { input, exitCode } = run(witnessed, trustOf(witnessed, revoked));
+    expectWindow(input, "producerSignature", "PASS", { state: "PASS", time: CURRENT_COSIGNED, source: WITNESS_SOURCE });
+    expectWindow(input, "checkpointSignature", "PASS", { state: "PASS", time: CURRENT_COSIGNED });
+    expect(input.properties.continuity.state).toBe("PASS");
+    expect(exitCode).toBe(0);
+  });
+
+  it("FAILs KEY_REVOKED for the same record with no witness: nothing shows it was signed before", () => {
+    const { input, exitCode } = run(plain, trustOf(plain, revoked));
+    expectWindow(input, "producerSignature", "FAIL", { state: "FAIL", code: "KEY_REVOKED", time: "none" });
+    expectWindow(input, "checkpointSignature", "FAIL", { state: "FAIL", code: "KEY_REVOKED", time: "none" });
+    expect(exitCode).toBe(1);
+  });
+
+  it("FAILs when the witness cosigned only after the revocation", () => {
+    const after = producerWindow({ revokedAt: "2026-10-01T09:30:05Z" });
+    const { input, exitCode } = run(witnessed, trustOf(witnessed, after));
+    expectWindow(input, "producerSignature", "FAIL", { state: "FAIL", code: "KEY_REVOKED", time: CURRENT_COSIGNED });
+    expect(exitCode).toBe(1);
+  });
+
+  it("is not rescued by the producer's own times (sealTime, the capsule's and checkpoint's timestamps)", () => {
+    // Every time the producer states is hours before the revocation; none of them is proof.
+    const early = build({
+      ...PLAIN,
+      sealTime: "2026-10-01T08:00:00.000000+00:00",
+      capsuleTimestamp: "2026-10-01T08:00:00.000000Z",
+      checkpointTimestamp: "2026-10-01T08:00:01.000000Z",
+      priorCheckpoint: { leafCount: 5, timestamp: "2026-10-01T07:00:00.000000Z" },
+    });
+    const { input, exitCode } = run(early, trustOf(early, producerWindow({ revokedAt: "2026-10-01T09:00:00Z" })));
+    const c = expectWindow(input, "producerSignature", "FAIL", { state: "FAIL", code: "KEY_REVOKED", time: "none" });
+    expect(c.values?.timeSource).toBeUndefined();
+    expect(exitCode).toBe(1);
+  });
+
+  it("PASSes when --at places the verification before the revocation", () => {
+    const { input } = run(plain, trustOf(plain, revoked), { at: "2026-10-01T09:45:00Z" });
+    expectWindow(input, "producerSignature", "PASS", { state: "PASS", time: "2026-10-01T09:45:00Z", source: /^--at$/ });
+  });
+
+  it("an earlier witness time is used over a later --at", () => {
+    const { input } = run(witnessed, trustOf(witnessed, revoked), { at: "2026-10-01T09:59:00Z" });
+    expectWindow(input, "producerSignature", "PASS", { state: "PASS", time: CURRENT_COSIGNED, source: WITNESS_SOURCE });
+  });
+});
+
+describe("a retired producer key (validUntil)", () => {
+  const retired = producerWindow({ validUntil: "2026-10-01T12:00:00Z" });
+
+  it("PASSes with proof of time before validUntil", () => {
+    const { input } = run(witnessed, trustOf(witnessed, retired));
+    expectWindow(input, "producerSignature", "PASS", { state: "PASS", time: CURRENT_COSIGNED, source: WITNESS_SOURCE });
+  });
+
+  it("is INCONCLUSIVE KEY_VALIDITY_UNPROVEN without proof of time", () => {
+    const { input, exitCode } = run(plain, trustOf(plain, retired));
+    expectWindow(input, "producerSignature", "INCONCLUSIVE", {
+      state: "INCONCLUSIVE",
+      code: "KEY_VALIDITY_UNPROVEN",
+      time: "none",
+    });
+    expect(exitCode).toBe(3);
+  });
+
+  it("is INCONCLUSIVE when the only time is after validUntil", () => {
+    const { input } = run(plain, trustOf(plain, retired), { at: "2026-10-02T00:00:00Z" });
+    expectWindow(input, "producerSignature", "INCONCLUSIVE", {
+      state: "INCONCLUSIVE",
+      code: "KEY_VALIDITY_UNPROVEN",
+      time: "2026-10-02T00:00:00Z",
+    });
+  });
+});
+
+describe("a producer key used before its validFrom", () => {
+  it("FAILs KEY_NOT_YET_VALID when the record provably existed before the key was valid", () => {
+    const { input, exitCode } = run(
+      witnessed,
+      trustOf(witnessed, producerWindow({ validFrom: "2026-10-01T10:00:00Z" })),
+    );
+    expectWindow(input, "producerSignature", "FAIL", {
+      state: "FAIL",
+      code: "KEY_NOT_YET_VALID",
+      time: CURRENT_COSIGNED,
+    });
+    expect(exitCode).toBe(1);
+  });
+
+  it("holds when the key was valid by then, and with no time at all", () => {
+    const valid = producerWindow({ validFrom: "2026-10-01T09:00:00Z" });
+    expectWindow(run(witnessed, trustOf(witnessed, valid)).input, "producerSignature", "PASS", {
+      state: "PASS",
+      time: CURRENT_COSIGNED,
+    });
+    const late = producerWindow({ validFrom: "2026-10-01T10:00:00Z" });
+    expectWindow(run(plain, trustOf(plain, late)).input, "producerSignature", "PASS", { state: "PASS", time: "none" });
+  });
+});
+
+describe("a Transparency Service's signed iat as trusted time", () => {
+  const stamped = build({ ...PLAIN, witnesses: [{ url: TS, treeSize: 7, leafIndex: 4, iat: 1790847060 }] });
+  const IAT = "2026-10-01T09:31:00Z";
+  const revoked = producerWindow({ revokedAt: "2026-10-01T10:00:00Z" });
+
+  it("an independent service's iat over the record's checkpoint places the record before the revocation", () => {
+    const { input } = run(stamped, trustOf(stamped, revoked));
+    expectWindow(input, "producerSignature", "PASS", {
+      state: "PASS",
+      time: IAT,
+      source: /iat of the receipt from independent Transparency Service https:\/\/ts\.a2a-evidence\.example/,
+    });
+    expect(input.properties.externalRegistration.state).toBe("PASS");
+  });
+
+  it("a producer-operated service's iat is not a trusted time", () => {
+    const { input } = run(
+      stamped,
+      trustOf(stamped, (t) => {
+        revoked(t);
+        (t.transparencyServices[0] as { operator: string }).operator = "producer";
+      }),
+    );
+    expectWindow(input, "producerSignature", "FAIL", { state: "FAIL", code: "KEY_REVOKED", time: "none" });
+  });
+});
+
+describe("a trust file without windows", () => {
+  it("adds no key.window check anywhere", () => {
+    const { input } = run(witnessed, trustOf(witnessed));
+    for (const p of Object.values(input.properties)) expect(p.checks.some((c) => c.id === "key.window")).toBe(false);
+  });
+});
