@@ -82,49 +82,12 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
         })
       : undefined;
   if (priorWindow) checks.push(priorWindow);
-  if (carried.lines.length === 0 && carried.unsupported.length === 0 && carried.problems.length === 0) {
-    // Nothing a witness said: the chain can still FAIL, and a fork seen across inputs does too.
-    checks.push(
-      check(
-        "witness.assertion",
-        "NOT_PRESENT",
-        carried.otherNotes > 0
-          ? `${NO_ASSERTION}; ${carried.otherNotes} --cosignatures entr(ies) cosign other checkpoints`
-          : NO_ASSERTION,
-      ),
-    );
-    const failed = checks.find((c) => c.state === "FAIL");
-    if (failed) return { state: "FAIL", detail: failed.detail, checks };
-    const link = checks.find((c) => c.id === "chain.link" && c.state === "PASS");
-    return { state: "NOT_PRESENT", detail: link ? `${NO_ASSERTION}; ${link.detail}` : NO_ASSERTION, checks };
-  }
+  if (carried.lines.length === 0 && carried.unsupported.length === 0 && carried.problems.length === 0)
+    return nothingCarried(checks, carried.otherNotes);
 
   if (gate !== undefined && gate.prior !== null && gate.outcome === "chained" && cp.ok)
     checks.push(successionCheck(ctx, cp.value, gate.prior) ?? keyCheck(cp.value, gate.prior));
-  checks.push(
-    ...carried.problems.map((p) =>
-      check("cosignature.evidence", p.state, p.detail, { subject: p.subject, code: p.code }),
-    ),
-  );
-  if (carried.problems.length === 0) {
-    checks.push(
-      check(
-        "cosignature.evidence",
-        "PASS",
-        `${carried.lines.length} cosignature line(s): ${carried.fromBundle} in continuityEvidence, ${carried.lines.length - carried.fromBundle} from --cosignatures`,
-      ),
-    );
-  }
-  if (carried.unsupported.length > 0) {
-    const list = carried.unsupported.slice(0, 20).map((u) => `${u.path} ${JSON.stringify(u.type)}`);
-    checks.push(
-      check(
-        "cosignature.type",
-        "NOT_CHECKED",
-        `${carried.unsupported.length} entr(ies) of a type this verifier does not implement, ignored: ${list.join(", ")}${carried.unsupported.length > 20 ? ` and ${carried.unsupported.length - 20} more` : ""}`,
-      ),
-    );
-  }
+  checks.push(...carrierChecks(carried));
   if (!cp.ok || gate === undefined) {
     checks.push(
       check(
@@ -150,6 +113,50 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
     }),
   );
   return decide(checks, () => checks.find((c) => c.id === "witness.quorum")?.detail ?? "");
+}
+
+/** Nothing a witness said: the chain can still FAIL, and a fork seen across inputs does too. */
+function nothingCarried(checks: Check[], otherNotes: number): PropertyResult {
+  checks.push(
+    check(
+      "witness.assertion",
+      "NOT_PRESENT",
+      otherNotes > 0
+        ? `${NO_ASSERTION}; ${otherNotes} --cosignatures entr(ies) cosign other checkpoints`
+        : NO_ASSERTION,
+    ),
+  );
+  const failed = checks.find((c) => c.state === "FAIL");
+  if (failed) return { state: "FAIL", detail: failed.detail, checks };
+  const link = checks.find((c) => c.id === "chain.link" && c.state === "PASS");
+  return { state: "NOT_PRESENT", detail: link ? `${NO_ASSERTION}; ${link.detail}` : NO_ASSERTION, checks };
+}
+
+/** The carriers themselves: well-formed, and entries of a type this verifier does not implement. */
+function carrierChecks(carried: ReturnType<typeof carriedEvidence>): Check[] {
+  const checks = carried.problems.map((p) =>
+    check("cosignature.evidence", p.state, p.detail, { subject: p.subject, code: p.code }),
+  );
+  if (carried.problems.length === 0) {
+    checks.push(
+      check(
+        "cosignature.evidence",
+        "PASS",
+        `${carried.lines.length} cosignature line(s): ${carried.fromBundle} in continuityEvidence, ${carried.lines.length - carried.fromBundle} from --cosignatures`,
+      ),
+    );
+  }
+  if (carried.unsupported.length > 0) {
+    const list = carried.unsupported.slice(0, 20).map((u) => `${u.path} ${JSON.stringify(u.type)}`);
+    checks.push(
+      check(
+        "cosignature.type",
+        "NOT_CHECKED",
+        `${carried.unsupported.length} entr(ies) of a type this verifier does not implement, ignored: ${list.join(", ")}${carried.unsupported.length > 20 ? ` and ${carried.unsupported.length - 20} more` : ""}`,
+      ),
+    );
+  }
+  return checks;
 }
 
 /** The property's state without a quorum check: nothing here can make it PASS. */
