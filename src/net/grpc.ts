@@ -6,9 +6,15 @@
  * checked as bytes arrive, and each failure told apart. A gRPC status other than OK is a failure
  * naming the status and the server's message; so is a compressed or malformed answer frame.
  */
-import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from "node:http2";
+import {
+  connect,
+  constants,
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type IncomingHttpHeaders,
+} from "node:http2";
 import { fail, ok, type Result } from "../result.js";
-import { describeSocketError, type HttpDeps, type HttpLimits } from "./http.js";
+import { describeSocketError, settleOnce, startTimers, type HttpDeps, type HttpLimits } from "./http.js";
 
 export interface GrpcCall {
   /** The server's origin: `http://host:port` (cleartext) or `https://host:port`. */
@@ -101,45 +107,74 @@ function frame(message: Uint8Array): Buffer {
   return out;
 }
 
+/** Why the response headers of a gRPC answer refuse it: an HTTP status other than 200, or a type not gRPC. */
+function responseFailure(h: IncomingHttpHeaders, where: string): Result<never> | undefined {
+  const status = Number(h[constants.HTTP2_HEADER_STATUS]);
+  if (status !== 200) return fail("NET_HTTP_STATUS", `HTTP ${status} from ${where} (a gRPC server answers 200)`);
+  if (!/^application\/grpc(?:[+;]|$)/.test(header(h, "content-type") ?? ""))
+    return fail(
+      "NET_UNEXPECTED_RESPONSE",
+      `the answer from ${where} is ${header(h, "content-type") ?? "not typed"}, not gRPC`,
+    );
+  return undefined;
+}
+
+/** Reads the whole answer on `stream`: headers, the capped body, trailers, and the status it ends with. */
+function readAnswer(
+  stream: ClientHttp2Stream,
+  call: GrpcCall,
+  where: string,
+  limits: HttpLimits,
+  finish: (r: Result<GrpcAnswer>) => void,
+): void {
+  // A stream cancelled because its session failed carries the session's error (refused, TLS, DNS).
+  stream.on("error", (e) => {
+    const cause = (e as Error & { cause?: unknown }).cause;
+    finish(describeSocketError((cause instanceof Error ? cause : e) as NodeJS.ErrnoException, call.origin));
+  });
+  let headers: IncomingHttpHeaders = {};
+  let trailers: IncomingHttpHeaders | undefined;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  stream.on("response", (h) => {
+    headers = h;
+    const bad = responseFailure(h, where);
+    if (bad) finish(bad);
+  });
+  stream.on("trailers", (t) => (trailers = t));
+  stream.on("data", (chunk: Buffer) => {
+    total += chunk.length;
+    if (total > limits.maxBodyBytes + FRAME_HEADER)
+      finish(fail("NET_BODY_TOO_LARGE", `the gRPC answer exceeds the ${limits.maxBodyBytes}-byte cap`));
+    else chunks.push(chunk);
+  });
+  // A stream reset before its end (RST_STREAM, GOAWAY) says nothing more: one clear failure.
+  stream.on("close", () => finish(fail("NET_IO", `the gRPC stream to ${where} closed before the answer was complete`)));
+  stream.on("end", () => {
+    const bad = statusFailure(trailers ?? headers, where);
+    if (bad) return finish(bad);
+    const message = unaryMessage(Buffer.concat(chunks), where);
+    finish(message.ok ? ok({ httpStatus: 200, headers, message: message.value }) : message);
+  });
+}
+
 /** Sends one unary call and reads the whole answer, within the limits. Never throws. */
 export function grpcUnary(call: GrpcCall, limits: HttpLimits, deps: HttpDeps = {}): Promise<Result<GrpcAnswer>> {
   const where = `${call.origin.host}${call.path}`;
   return new Promise((resolve) => {
     let session: ClientHttp2Session | undefined;
-    const timers: NodeJS.Timeout[] = [];
-    let settled = false;
-    const finish = (r: Result<GrpcAnswer>) => {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      session?.destroy();
-      resolve(r);
-    };
-    timers.push(
-      setTimeout(
-        () =>
-          finish(fail("NET_TIMEOUT", `no complete answer from ${call.origin.host} within ${limits.totalTimeoutMs} ms`)),
-        limits.totalTimeoutMs,
-      ),
-    );
-    const connectTimer = setTimeout(
-      () =>
-        finish(
-          fail("NET_CONNECT_TIMEOUT", `no connection to ${call.origin.host} within ${limits.connectTimeoutMs} ms`),
-        ),
-      limits.connectTimeoutMs,
-    );
-    timers.push(connectTimer);
+    const outcome = settleOnce(resolve, () => session?.destroy());
+    const connectTimer = startTimers(outcome, limits, call.origin.host, "answer");
     try {
       session = connect(call.origin.origin, deps.lookup ? { lookup: deps.lookup } : {});
     } catch (e) {
-      finish(
+      outcome.finish(
         fail("NET_BAD_URL", `cannot connect to ${call.origin.href}: ${e instanceof Error ? e.message : String(e)}`),
       );
       return;
     }
     session.once("connect", () => clearTimeout(connectTimer));
-    session.on("error", (e) => finish(describeSocketError(e as NodeJS.ErrnoException, call.origin)));
+    session.on("error", (e) => outcome.finish(describeSocketError(e as NodeJS.ErrnoException, call.origin)));
     const stream = session.request({
       [constants.HTTP2_HEADER_METHOD]: "POST",
       [constants.HTTP2_HEADER_PATH]: call.path,
@@ -147,44 +182,7 @@ export function grpcUnary(call: GrpcCall, limits: HttpLimits, deps: HttpDeps = {
       te: "trailers",
       ...call.metadata,
     });
-    // A stream cancelled because its session failed carries the session's error (refused, TLS, DNS).
-    stream.on("error", (e) => {
-      const cause = (e as Error & { cause?: unknown }).cause;
-      finish(describeSocketError((cause instanceof Error ? cause : e) as NodeJS.ErrnoException, call.origin));
-    });
-    let headers: IncomingHttpHeaders = {};
-    let trailers: IncomingHttpHeaders | undefined;
-    const chunks: Buffer[] = [];
-    let total = 0;
-    stream.on("response", (h) => {
-      headers = h;
-      const status = Number(h[constants.HTTP2_HEADER_STATUS]);
-      if (status !== 200) finish(fail("NET_HTTP_STATUS", `HTTP ${status} from ${where} (a gRPC server answers 200)`));
-      else if (!/^application\/grpc(?:[+;]|$)/.test(header(h, "content-type") ?? ""))
-        finish(
-          fail(
-            "NET_UNEXPECTED_RESPONSE",
-            `the answer from ${where} is ${header(h, "content-type") ?? "not typed"}, not gRPC`,
-          ),
-        );
-    });
-    stream.on("trailers", (t) => (trailers = t));
-    stream.on("data", (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limits.maxBodyBytes + FRAME_HEADER)
-        finish(fail("NET_BODY_TOO_LARGE", `the gRPC answer exceeds the ${limits.maxBodyBytes}-byte cap`));
-      else chunks.push(chunk);
-    });
-    // A stream reset before its end (RST_STREAM, GOAWAY) says nothing more: one clear failure.
-    stream.on("close", () =>
-      finish(fail("NET_IO", `the gRPC stream to ${where} closed before the answer was complete`)),
-    );
-    stream.on("end", () => {
-      const bad = statusFailure(trailers ?? headers, where);
-      if (bad) return finish(bad);
-      const message = unaryMessage(Buffer.concat(chunks), where);
-      finish(message.ok ? ok({ httpStatus: 200, headers, message: message.value }) : message);
-    });
+    readAnswer(stream, call, where, limits, outcome.finish);
     stream.end(frame(call.message));
   });
 }

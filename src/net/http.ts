@@ -6,7 +6,7 @@
  * at the first byte over it, before the body is buffered; DNS, refusal, TLS and reset errors keep
  * their errno; and the body is the exact bytes received, never re-decoded text.
  */
-import { request as httpRequest, type IncomingHttpHeaders, type ClientRequest } from "node:http";
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ClientRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { fail, ok, type Result } from "../result.js";
@@ -56,6 +56,97 @@ export function describeSocketError(e: NodeJS.ErrnoException, url: URL): Result<
   return fail("NET_IO", `connection to ${where} failed (${code || e.message})`);
 }
 
+/** The one outcome of an exchange: the first result wins, stops the timers and closes the connection. */
+export interface Outcome<T> {
+  readonly finish: (r: Result<T>) => void;
+  readonly timers: NodeJS.Timeout[];
+}
+
+export function settleOnce<T>(resolve: (r: Result<T>) => void, close: () => void): Outcome<T> {
+  const timers: NodeJS.Timeout[] = [];
+  let settled = false;
+  const finish = (r: Result<T>) => {
+    if (settled) return;
+    settled = true;
+    for (const t of timers) clearTimeout(t);
+    close();
+    resolve(r);
+  };
+  return { finish, timers };
+}
+
+/**
+ * Starts the total timer, then the connect timer, of an exchange with `host`; `what` names the
+ * awaited whole ("response", "answer"). Returns the connect timer, to clear once connected.
+ */
+export function startTimers<T>(outcome: Outcome<T>, limits: HttpLimits, host: string, what: string): NodeJS.Timeout {
+  outcome.timers.push(
+    setTimeout(
+      () => outcome.finish(fail("NET_TIMEOUT", `no complete ${what} from ${host} within ${limits.totalTimeoutMs} ms`)),
+      limits.totalTimeoutMs,
+    ),
+  );
+  const connectTimer = setTimeout(
+    () => outcome.finish(fail("NET_CONNECT_TIMEOUT", `no connection to ${host} within ${limits.connectTimeoutMs} ms`)),
+    limits.connectTimeoutMs,
+  );
+  outcome.timers.push(connectTimer);
+  return connectTimer;
+}
+
+/** Opens the request; a synchronous refusal (a bad URL or header) is a failure, not a throw. */
+function openRequest(req: HttpRequest, deps: HttpDeps): Result<ClientRequest> {
+  const send = req.url.protocol === "https:" ? httpsRequest : httpRequest;
+  try {
+    return ok(
+      send(req.url, {
+        method: req.method,
+        headers: { ...req.headers, ...(req.body ? { "Content-Length": String(req.body.length) } : {}) },
+        // A fresh connection per exchange: no pooled socket outlives the command.
+        agent: false,
+        ...(deps.lookup ? { lookup: deps.lookup } : {}),
+      }),
+    );
+  } catch (e) {
+    return fail("NET_BAD_URL", `cannot send to ${req.url.href}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Reads the whole body of a response, refusing it at the first byte over the cap. */
+function readResponse(
+  res: IncomingMessage,
+  url: URL,
+  limits: HttpLimits,
+  finish: (r: Result<HttpResponse>) => void,
+): void {
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
+    finish(
+      fail("NET_BODY_TOO_LARGE", `the response declares ${declared} bytes, over the ${limits.maxBodyBytes}-byte cap`),
+    );
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  res.on("data", (chunk: Buffer) => {
+    total += chunk.length;
+    if (total > limits.maxBodyBytes) {
+      finish(fail("NET_BODY_TOO_LARGE", `the response body exceeds the ${limits.maxBodyBytes}-byte cap`));
+      return;
+    }
+    chunks.push(chunk);
+  });
+  res.on("error", (e) => finish(describeSocketError(e as NodeJS.ErrnoException, url)));
+  res.on("aborted", () => finish(fail("NET_IO", `the connection to ${url.host} closed before the body was complete`)));
+  res.on("end", () => {
+    if (!res.complete) {
+      finish(fail("NET_IO", `the connection to ${url.host} closed before the body was complete`));
+      return;
+    }
+    finish(ok({ status: res.statusCode ?? 0, headers: res.headers, body: new Uint8Array(Buffer.concat(chunks)) }));
+  });
+}
+
 /** Sends one request and reads the whole response, within the limits. Never throws. */
 export function exchange(
   req: HttpRequest,
@@ -63,79 +154,19 @@ export function exchange(
   deps: HttpDeps = {},
 ): Promise<Result<HttpResponse>> {
   return new Promise((resolve) => {
-    let settled = false;
-    let client: ClientRequest | undefined;
-    const timers: NodeJS.Timeout[] = [];
-    const finish = (r: Result<HttpResponse>) => {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      client?.destroy();
-      resolve(r);
-    };
-    const send = req.url.protocol === "https:" ? httpsRequest : httpRequest;
-    try {
-      client = send(req.url, {
-        method: req.method,
-        headers: { ...req.headers, ...(req.body ? { "Content-Length": String(req.body.length) } : {}) },
-        // A fresh connection per exchange: no pooled socket outlives the command.
-        agent: false,
-        ...(deps.lookup ? { lookup: deps.lookup } : {}),
-      });
-    } catch (e) {
-      finish(fail("NET_BAD_URL", `cannot send to ${req.url.href}: ${e instanceof Error ? e.message : String(e)}`));
+    const opened = openRequest(req, deps);
+    if (!opened.ok) {
+      resolve(opened);
       return;
     }
-    timers.push(
-      setTimeout(
-        () =>
-          finish(fail("NET_TIMEOUT", `no complete response from ${req.url.host} within ${limits.totalTimeoutMs} ms`)),
-        limits.totalTimeoutMs,
-      ),
-    );
-    const connectTimer = setTimeout(
-      () =>
-        finish(fail("NET_CONNECT_TIMEOUT", `no connection to ${req.url.host} within ${limits.connectTimeoutMs} ms`)),
-      limits.connectTimeoutMs,
-    );
-    timers.push(connectTimer);
+    const client = opened.value;
+    const outcome = settleOnce(resolve, () => client.destroy());
+    const connectTimer = startTimers(outcome, limits, req.url.host, "response");
     client.on("socket", (socket) => {
       socket.once(req.url.protocol === "https:" ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
     });
-    client.on("error", (e) => finish(describeSocketError(e as NodeJS.ErrnoException, req.url)));
-    client.on("response", (res) => {
-      const declared = Number(res.headers["content-length"]);
-      if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
-        finish(
-          fail(
-            "NET_BODY_TOO_LARGE",
-            `the response declares ${declared} bytes, over the ${limits.maxBodyBytes}-byte cap`,
-          ),
-        );
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let total = 0;
-      res.on("data", (chunk: Buffer) => {
-        total += chunk.length;
-        if (total > limits.maxBodyBytes) {
-          finish(fail("NET_BODY_TOO_LARGE", `the response body exceeds the ${limits.maxBodyBytes}-byte cap`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on("error", (e) => finish(describeSocketError(e as NodeJS.ErrnoException, req.url)));
-      res.on("aborted", () =>
-        finish(fail("NET_IO", `the connection to ${req.url.host} closed before the body was complete`)),
-      );
-      res.on("end", () => {
-        if (!res.complete) {
-          finish(fail("NET_IO", `the connection to ${req.url.host} closed before the body was complete`));
-          return;
-        }
-        finish(ok({ status: res.statusCode ?? 0, headers: res.headers, body: new Uint8Array(Buffer.concat(chunks)) }));
-      });
-    });
+    client.on("error", (e) => outcome.finish(describeSocketError(e as NodeJS.ErrnoException, req.url)));
+    client.on("response", (res) => readResponse(res, req.url, limits, outcome.finish));
     client.end(req.body ? Buffer.from(req.body) : undefined);
   });
 }
