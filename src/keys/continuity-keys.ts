@@ -9,6 +9,7 @@
 import { member } from "../json/value.js";
 import type { Checkpoint } from "../log/checkpoint.js";
 import { bytesToHex } from "../util/bytes.js";
+import type { WitnessStatement } from "../witness/pool.js";
 import type { CarriedLine } from "../witness/evidence.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import type { Check } from "../properties/shared/types.js";
@@ -23,6 +24,8 @@ export interface PriorKeyInput {
   readonly prior: Checkpoint;
   readonly lines: readonly CarriedLine[];
   readonly otherRoles: ReadonlyMap<string, string>;
+  /** The witness keys that equivocated in the run (they vouch for no time). */
+  readonly equivocating: (own: readonly WitnessStatement[]) => ReadonlySet<string>;
 }
 
 /** The `key.window` check of the prior checkpoint's key, when it is pinned with a window. */

@@ -21,7 +21,7 @@ import type { EvidenceContext } from "../evidence/context.js";
 import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { judgeOperator } from "../evidence/operator.js";
 import { carriedEvidence } from "../evidence/cosignatures.js";
-import { otherRoleKeys } from "../properties/continuity/index.js";
+import { otherRoleKeys, runEquivocations } from "../properties/continuity/index.js";
 import { isStub } from "../evidence/receipts.js";
 import { localInclusion } from "../properties/local-inclusion.js";
 import { earliest, judgeOwnClaim, type TimeSource } from "./judge.js";
@@ -60,6 +60,7 @@ export function checkpointTimes(ctx: EvidenceContext): CheckpointTimes {
       lines: (ctx.trust?.witnesses.length ?? 0) > 0 ? carriedEvidence(ctx, current, prior).lines : [],
       otherRoles: otherRoleKeys(ctx, current, prior),
       at: callerAt(ctx.options),
+      equivocating: (own) => new Set(runEquivocations(ctx, own).keys()),
     });
     return {
       ...optional("current", earliest([...witnessed.current, ...receiptTimes(ctx, current)])),

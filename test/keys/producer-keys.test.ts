@@ -13,7 +13,10 @@ import {
   producerWindow,
   run,
   trustOf,
+  W1,
 } from "./harness.js";
+import { CllWitness, cllNote, leavesForSize } from "../../producer/witness.js";
+import { ed25519FromSeed, seedFromLabel } from "../../producer/ed25519.js";
 
 const witnessed = build(WITNESSED);
 const plain = build(PLAIN);
@@ -154,5 +157,30 @@ describe("a trust file without windows", () => {
   it("adds no key.window check anywhere", () => {
     const { input } = run(witnessed, trustOf(witnessed));
     for (const p of Object.values(input.properties)) expect(p.checks.some((c) => c.id === "key.window")).toBe(false);
+  });
+});
+
+describe("a witness that equivocated in the run vouches for no time (contract §9.40, §5.1)", () => {
+  const revoked = producerWindow({ revokedAt: "2026-10-01T10:00:00Z", reason: "signing host compromised" });
+
+  /** The witness's own key (same seed as the producer's witness) signing the current size with another root. */
+  function forkedFile(e: ReturnType<typeof build>): string {
+    const cp = e.bundle.manifest as { cllCheckpoint: { log_id: string; mmr_size: unknown } };
+    const leaves = leavesForSize(Number(String(cp.cllCheckpoint.mmr_size))) as number;
+    const note = cllNote(cp.cllCheckpoint.log_id, leaves, new Uint8Array(32).fill(0x5a));
+    const witness = new CllWitness(W1, ed25519FromSeed(seedFromLabel(`witness ${W1}`)), new Map());
+    return JSON.stringify([{ type: "c2sp-cosignature/v1", note, lines: [witness.cosign(note, 1_790_000_000n)] }]);
+  }
+
+  it("a revoked key is not rescued by the cosignature time of a witness that also cosigned a fork: KEY_REVOKED", () => {
+    const { input, exitCode } = run(witnessed, trustOf(witnessed, revoked), { cosignatures: forkedFile(witnessed) });
+    expectWindow(input, "producerSignature", "FAIL", { state: "FAIL", code: "KEY_REVOKED", time: "none" });
+    expect(exitCode).toBe(1);
+  });
+
+  it("the honest look-alike, the same witness with no fork in the run, still PASSes", () => {
+    const { input, exitCode } = run(witnessed, trustOf(witnessed, revoked));
+    expectWindow(input, "producerSignature", "PASS", { state: "PASS", time: CURRENT_COSIGNED, source: WITNESS_SOURCE });
+    expect(exitCode).toBe(0);
   });
 });

@@ -79,6 +79,7 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
           prior: gate.prior,
           lines: carried.lines,
           otherRoles: otherRoleKeys(ctx, cp.value, gate.prior),
+          equivocating: (own) => new Set(runEquivocations(ctx, own).keys()),
         })
       : undefined;
   if (priorWindow) checks.push(priorWindow);
@@ -174,7 +175,10 @@ function neverPass(checks: Check[]): PropertyResult {
  * The witness keys that equivocated in the run (contract §9.40): within the --cosignatures file,
  * between it and this input's verified lines, and across inputs as the comparison found.
  */
-function runEquivocations(ctx: EvidenceContext, own: readonly WitnessStatement[]): Map<string, WitnessEquivocation> {
+export function runEquivocations(
+  ctx: EvidenceContext,
+  own: readonly WitnessStatement[],
+): Map<string, WitnessEquivocation> {
   const pool =
     ctx.options.cosignaturePool?.() ??
     ctx.once("cosignaturePool", () => {
