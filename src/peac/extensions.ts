@@ -151,151 +151,160 @@ export function extensionSchemas(): ReadonlyMap<string, Rule> {
 }
 
 const buildSchemas = (): ReadonlyMap<string, Rule> =>
-  new Map<string, Rule>([
-    [
-      P + "commerce",
-      obj({
-        payment_rail: s(128),
-        amount_minor: str({ min: 1, max: 64, pattern: /^-?[0-9]+$/ }),
-        currency: s(16),
-        reference: o(s(256, 0)),
-        asset: o(s(256, 0)),
-        env: o(enumOf(["live", "test"])),
-        event: o(enumOf(["authorization", "capture", "settlement", "refund", "void", "chargeback"])),
+  new Map<string, Rule>([...transactionSchemas(), ...dataGovernanceSchemas(), ...contentSchemas()]);
+
+/** Commerce, access, challenge, identity and correlation: what happened and between whom. */
+const transactionSchemas = (): Array<[string, Rule]> => [
+  [
+    P + "commerce",
+    obj({
+      payment_rail: s(128),
+      amount_minor: str({ min: 1, max: 64, pattern: /^-?[0-9]+$/ }),
+      currency: s(16),
+      reference: o(s(256, 0)),
+      asset: o(s(256, 0)),
+      env: o(enumOf(["live", "test"])),
+      event: o(enumOf(["authorization", "capture", "settlement", "refund", "void", "chargeback"])),
+    }),
+  ],
+  [P + "access", obj({ resource: s(2048), action: s(256), decision: enumOf(["allow", "deny", "review"]) })],
+  [
+    P + "challenge",
+    obj({
+      challenge_type: enumOf([
+        "payment_required",
+        "identity_required",
+        "consent_required",
+        "attestation_required",
+        "rate_limited",
+        "purpose_disallowed",
+        "custom",
+      ]),
+      problem: obj(
+        {
+          status: int({ min: 100, max: 599 }),
+          type: str({ min: 1, max: 2048, url: true }),
+          title: o(s(256, 0)),
+          detail: o(s(4096, 0)),
+          instance: o(s(2048, 0)),
+        },
+        "passthrough",
+      ),
+      resource: o(s(2048, 0)),
+      action: o(s(256, 0)),
+      requirements: o(record()),
+    }),
+  ],
+  [P + "identity", obj({ proof_ref: o(s(256, 0)) })],
+  [
+    P + "correlation",
+    obj({
+      trace_id: o(str({ length: 32, pattern: /^[0-9a-f]{32}$/ })),
+      span_id: o(str({ length: 16, pattern: /^[0-9a-f]{16}$/ })),
+      workflow_id: o(s(256)),
+      parent_jti: o(s(256)),
+      depends_on: o(arr(s(256), { max: 64 })),
+    }),
+  ],
+];
+
+/** Consent, privacy, safety and compliance: the rules the data and the model were handled under. */
+const dataGovernanceSchemas = (): Array<[string, Rule]> => [
+  [
+    P + "consent",
+    obj({
+      consent_basis: s(128),
+      consent_status: enumOf(["granted", "withdrawn", "denied", "expired"]),
+      data_categories: o(arr(s(128), { max: 64 })),
+      retention_period: o(duration),
+      consent_method: o(s(128)),
+      withdrawal_uri: o(httpsUriHint),
+      scope: o(s(256)),
+      jurisdiction: o(s(16)),
+    }),
+  ],
+  [
+    P + "privacy",
+    obj({
+      data_classification: s(128),
+      processing_basis: o(s(128)),
+      retention_period: o(duration),
+      retention_mode: o(enumOf(["time_bound", "indefinite", "session_only"])),
+      recipient_scope: o(enumOf(["internal", "processor", "third_party", "public"])),
+      anonymization_method: o(s(128)),
+      data_subject_category: o(s(128)),
+      transfer_mechanism: o(s(128)),
+    }),
+  ],
+  [
+    P + "safety",
+    obj({
+      review_status: enumOf(["reviewed", "pending", "flagged", "not_applicable"]),
+      risk_level: o(enumOf(["unacceptable", "high", "limited", "minimal"])),
+      assessment_method: o(s(256)),
+      safety_measures: o(arr(s(256), { max: 32 })),
+      incident_ref: o(s(256)),
+      model_ref: o(s(256)),
+      category: o(s(128)),
+    }),
+  ],
+  [
+    P + "compliance",
+    obj({
+      framework: s(256),
+      compliance_status: enumOf(["compliant", "non_compliant", "partial", "under_review", "exempt"]),
+      audit_ref: o(s(256)),
+      auditor: o(s(256)),
+      audit_date: o(isoDate),
+      scope: o(s(512)),
+      validity_period: o(duration),
+      evidence_ref: o(sha256Digest),
+    }),
+  ],
+];
+
+/** Provenance, attribution and purpose: where content came from and what it may be used for. */
+const contentSchemas = (): Array<[string, Rule]> => [
+  [
+    P + "provenance",
+    obj({
+      source_type: s(128),
+      source_ref: o(s(256)),
+      source_uri: o(httpsUriHint),
+      build_provenance_uri: o(httpsUriHint),
+      verification_method: o(s(128)),
+      custody_chain: o(arr(obj({ custodian: s(256), action: s(128), timestamp: rfc3339 }), { max: 16 })),
+      slsa: o(obj({ track: s(64), level: int({ min: 0, max: 4 }), version: s(16) })),
+    }),
+  ],
+  [
+    P + "attribution",
+    obj({
+      creator_ref: s(256),
+      license_spdx: o(str({ min: 1, max: 128, refine: [isSpdxExpression, "must be a valid SPDX license expression"] })),
+      obligation_type: o(s(128)),
+      attribution_text: o(s(1024)),
+      content_signal_source: o(
+        enumOf(["tdmrep_json", "content_signal_header", "content_usage_header", "robots_txt", "custom"]),
+      ),
+      content_digest: o(sha256Digest),
+    }),
+  ],
+  [
+    P + "purpose",
+    obj({
+      external_purposes: arr(purposeToken, {
+        min: 1,
+        max: 32,
+        refine: [uniqueStrings, "external_purposes must contain unique items"],
       }),
-    ],
-    [P + "access", obj({ resource: s(2048), action: s(256), decision: enumOf(["allow", "deny", "review"]) })],
-    [
-      P + "challenge",
-      obj({
-        challenge_type: enumOf([
-          "payment_required",
-          "identity_required",
-          "consent_required",
-          "attestation_required",
-          "rate_limited",
-          "purpose_disallowed",
-          "custom",
-        ]),
-        problem: obj(
-          {
-            status: int({ min: 100, max: 599 }),
-            type: str({ min: 1, max: 2048, url: true }),
-            title: o(s(256, 0)),
-            detail: o(s(4096, 0)),
-            instance: o(s(2048, 0)),
-          },
-          "passthrough",
-        ),
-        resource: o(s(2048, 0)),
-        action: o(s(256, 0)),
-        requirements: o(record()),
-      }),
-    ],
-    [P + "identity", obj({ proof_ref: o(s(256, 0)) })],
-    [
-      P + "correlation",
-      obj({
-        trace_id: o(str({ length: 32, pattern: /^[0-9a-f]{32}$/ })),
-        span_id: o(str({ length: 16, pattern: /^[0-9a-f]{16}$/ })),
-        workflow_id: o(s(256)),
-        parent_jti: o(s(256)),
-        depends_on: o(arr(s(256), { max: 64 })),
-      }),
-    ],
-    [
-      P + "consent",
-      obj({
-        consent_basis: s(128),
-        consent_status: enumOf(["granted", "withdrawn", "denied", "expired"]),
-        data_categories: o(arr(s(128), { max: 64 })),
-        retention_period: o(duration),
-        consent_method: o(s(128)),
-        withdrawal_uri: o(httpsUriHint),
-        scope: o(s(256)),
-        jurisdiction: o(s(16)),
-      }),
-    ],
-    [
-      P + "privacy",
-      obj({
-        data_classification: s(128),
-        processing_basis: o(s(128)),
-        retention_period: o(duration),
-        retention_mode: o(enumOf(["time_bound", "indefinite", "session_only"])),
-        recipient_scope: o(enumOf(["internal", "processor", "third_party", "public"])),
-        anonymization_method: o(s(128)),
-        data_subject_category: o(s(128)),
-        transfer_mechanism: o(s(128)),
-      }),
-    ],
-    [
-      P + "safety",
-      obj({
-        review_status: enumOf(["reviewed", "pending", "flagged", "not_applicable"]),
-        risk_level: o(enumOf(["unacceptable", "high", "limited", "minimal"])),
-        assessment_method: o(s(256)),
-        safety_measures: o(arr(s(256), { max: 32 })),
-        incident_ref: o(s(256)),
-        model_ref: o(s(256)),
-        category: o(s(128)),
-      }),
-    ],
-    [
-      P + "compliance",
-      obj({
-        framework: s(256),
-        compliance_status: enumOf(["compliant", "non_compliant", "partial", "under_review", "exempt"]),
-        audit_ref: o(s(256)),
-        auditor: o(s(256)),
-        audit_date: o(isoDate),
-        scope: o(s(512)),
-        validity_period: o(duration),
-        evidence_ref: o(sha256Digest),
-      }),
-    ],
-    [
-      P + "provenance",
-      obj({
-        source_type: s(128),
-        source_ref: o(s(256)),
-        source_uri: o(httpsUriHint),
-        build_provenance_uri: o(httpsUriHint),
-        verification_method: o(s(128)),
-        custody_chain: o(arr(obj({ custodian: s(256), action: s(128), timestamp: rfc3339 }), { max: 16 })),
-        slsa: o(obj({ track: s(64), level: int({ min: 0, max: 4 }), version: s(16) })),
-      }),
-    ],
-    [
-      P + "attribution",
-      obj({
-        creator_ref: s(256),
-        license_spdx: o(
-          str({ min: 1, max: 128, refine: [isSpdxExpression, "must be a valid SPDX license expression"] }),
-        ),
-        obligation_type: o(s(128)),
-        attribution_text: o(s(1024)),
-        content_signal_source: o(
-          enumOf(["tdmrep_json", "content_signal_header", "content_usage_header", "robots_txt", "custom"]),
-        ),
-        content_digest: o(sha256Digest),
-      }),
-    ],
-    [
-      P + "purpose",
-      obj({
-        external_purposes: arr(purposeToken, {
-          min: 1,
-          max: 32,
-          refine: [uniqueStrings, "external_purposes must contain unique items"],
-        }),
-        purpose_basis: o(s(128)),
-        purpose_limitation: o(bool()),
-        data_minimization: o(bool()),
-        compatible_purposes: o(
-          arr(purposeToken, { max: 32, refine: [uniqueStrings, "compatible_purposes must contain unique items"] }),
-        ),
-        peac_purpose_mapping: o(all(str({ min: 1, max: 64, pattern: PURPOSE_TOKEN }))),
-      }),
-    ],
-  ]);
+      purpose_basis: o(s(128)),
+      purpose_limitation: o(bool()),
+      data_minimization: o(bool()),
+      compatible_purposes: o(
+        arr(purposeToken, { max: 32, refine: [uniqueStrings, "compatible_purposes must contain unique items"] }),
+      ),
+      peac_purpose_mapping: o(all(str({ min: 1, max: 64, pattern: PURPOSE_TOKEN }))),
+    }),
+  ],
+];

@@ -18,10 +18,11 @@ import {
   kernelConstraintViolation,
   timeFailure,
   typeAndWarnings,
+  type ClaimsFailure,
   type Warning,
 } from "./claims.js";
 import { verifyPeacEd25519 } from "./ed25519.js";
-import { decodeCompactJws } from "./jws.js";
+import { decodeCompactJws, type DecodedJws } from "./jws.js";
 import { printable } from "../util/printable.js";
 
 /** A pinned issuer as the receipt verifier needs it: raw Ed25519 keys by kid, and revoked kids. */
@@ -71,6 +72,78 @@ function claimSummary(header: JsonObject, payload: JsonObject): Record<string, s
 
 const showWarning = (w: Warning): string => (w.pointer !== undefined ? `${w.code} ${w.pointer}` : w.code);
 
+/** A verdict that stops before the time rules, carrying the receipt's claims as decoded. */
+type Stopped = (
+  state: "FAIL" | "INCONCLUSIVE",
+  code: PeacCode,
+  detail: string,
+  warnings?: readonly string[],
+) => ReceiptVerdict;
+
+const stoppedWith =
+  (claims: Readonly<Record<string, string>>): Stopped =>
+  (state, code, detail, warnings = []) => ({
+    state,
+    code,
+    detail,
+    claims,
+    warnings,
+    timeChecked: false,
+  });
+
+/** The pinned key that verified the signature, with the issuer and kid as reports show them. */
+interface Signer {
+  readonly iss: string;
+  readonly shownKid: string;
+  readonly shownIss: string;
+  readonly keyPath: string;
+}
+
+/**
+ * The key step: revocation, the pinned key by the receipt's own iss and kid, then the signature.
+ * Returns the verdict when the receipt stops here, else who signed it.
+ */
+function pinnedSigner(
+  decoded: DecodedJws,
+  issuers: ReadonlyMap<string, PinnedPeacIssuer>,
+  typedFailure: ClaimsFailure | undefined,
+  warnings: readonly string[],
+  failed: Stopped,
+): ReceiptVerdict | Signer {
+  const { payload, kid } = decoded;
+  const iss = member(payload, "iss") as string;
+  const shownKid = printable(JSON.stringify(kid));
+  // A did: issuer's method-specific id may hold any character but "#", "?" and "/".
+  const shownIss = printable(iss);
+  const issuer = issuers.get(iss);
+  if (issuer?.revokedKids.has(kid))
+    return failed(
+      "FAIL",
+      "E_REVOKED_KEY_USED",
+      `the trust file lists kid ${shownKid} as revoked for ${shownIss}${issuer.keys.has(kid) ? " (it also pins a key under that kid: revocation wins)" : ""}`,
+      warnings,
+    );
+  const key = issuer?.keys.get(kid);
+  if (key === undefined) {
+    // Without a key the signature cannot be judged, but a strict-profile violation is certain.
+    if (typedFailure) return failed("FAIL", typedFailure.code, typedFailure.detail, warnings);
+    const why =
+      issuer === undefined
+        ? `no PEAC issuer ${shownIss} is pinned`
+        : `${shownIss} has no pinned key with kid ${shownKid}`;
+    return failed("INCONCLUSIVE", "E_KEY_NOT_FOUND", `${why}: the signature cannot be checked offline`, warnings);
+  }
+  const sig = verifyPeacEd25519(key.raw, decoded.signingInput, decoded.signature);
+  if (!sig.valid)
+    return failed(
+      "FAIL",
+      "E_INVALID_SIGNATURE",
+      `${sig.reason} under the pinned key ${shownKid} of ${shownIss}`,
+      warnings,
+    );
+  return { iss, shownKid, shownIss, keyPath: key.path };
+}
+
 /**
  * Verifies one receipt. `issuers` is the trust file's peacIssuers (empty when none are pinned);
  * `now` is the caller's time in Unix seconds, or undefined to leave the time rules unchecked.
@@ -83,21 +156,9 @@ export function verifyReceipt(
   const decoded = decodeCompactJws(jws);
   if (!decoded.ok)
     return { state: "FAIL", code: decoded.code, detail: decoded.detail, claims: {}, warnings: [], timeChecked: false };
-  const { header, payload, kid, wire } = decoded.value;
+  const { header, payload, wire } = decoded.value;
   const claims = { wire, ...claimSummary(header, payload) };
-  const failed = (
-    state: "FAIL" | "INCONCLUSIVE",
-    code: PeacCode,
-    detail: string,
-    warnings: readonly string[] = [],
-  ): ReceiptVerdict => ({
-    state,
-    code,
-    detail,
-    claims,
-    warnings,
-    timeChecked: false,
-  });
+  const failed = stoppedWith(claims);
   if (wire === "0.1") {
     return failed(
       "INCONCLUSIVE",
@@ -114,39 +175,11 @@ export function verifyReceipt(
     return failed("FAIL", "E_INVALID_FORMAT", `Wire 0.2 claims do not conform: ${describeIssues(issues)}`);
   const typed = typeAndWarnings(payload);
   const warnings = typed.warnings.map(showWarning);
+  const signer = pinnedSigner(decoded.value, issuers, typed.failure, warnings, failed);
+  if ("state" in signer) return signer;
+  const { iss, shownKid, shownIss } = signer;
 
-  const iss = member(payload, "iss") as string;
-  const shownKid = printable(JSON.stringify(kid));
-  // A did: issuer's method-specific id may hold any character but "#", "?" and "/".
-  const shownIss = printable(iss);
-  const issuer = issuers.get(iss);
-  if (issuer?.revokedKids.has(kid))
-    return failed(
-      "FAIL",
-      "E_REVOKED_KEY_USED",
-      `the trust file lists kid ${shownKid} as revoked for ${shownIss}${issuer.keys.has(kid) ? " (it also pins a key under that kid: revocation wins)" : ""}`,
-      warnings,
-    );
-  const key = issuer?.keys.get(kid);
-  if (key === undefined) {
-    // Without a key the signature cannot be judged, but a strict-profile violation is certain.
-    if (typed.failure) return failed("FAIL", typed.failure.code, typed.failure.detail, warnings);
-    const why =
-      issuer === undefined
-        ? `no PEAC issuer ${shownIss} is pinned`
-        : `${shownIss} has no pinned key with kid ${shownKid}`;
-    return failed("INCONCLUSIVE", "E_KEY_NOT_FOUND", `${why}: the signature cannot be checked offline`, warnings);
-  }
-  const sig = verifyPeacEd25519(key.raw, decoded.value.signingInput, decoded.value.signature);
-  if (!sig.valid)
-    return failed(
-      "FAIL",
-      "E_INVALID_SIGNATURE",
-      `${sig.reason} under the pinned key ${shownKid} of ${shownIss}`,
-      warnings,
-    );
-
-  const verified = { ...claims, key: key.path };
+  const verified = { ...claims, key: signer.keyPath };
   if (now !== undefined) {
     const late = timeFailure(payload, now);
     if (late)

@@ -90,20 +90,34 @@ export const MAX_SEEN_CHECKPOINTS = 10_000;
 
 const keyHex = (cp: Checkpoint) => bytesToHex(cp.keyId);
 
-/**
- * Findings per input, in the order given. `seen` is the caller's list of checkpoints seen before
- * (a --checkpoints file); its entries take part in every comparison but get no findings of their own.
- */
-export function findEquivocations(
-  inputs: readonly InputCheckpoints[],
-  seen: readonly Checkpoint[] = [],
-  identityOf: (keyIdHex: string) => string = (k) => k,
-): CrossInputFindings[] {
-  const sources = [...inputs.map((i) => i.source), ...seen.map((_, i) => joinPath("--checkpoints", i))];
-  /** (identity, log_id) → size → root → statements, and the log's statement count. */
-  const logs = new Map<string, { sizes: Map<number, Map<string, Statement[]>>; total: number }>();
+/** (identity, log_id) → size → root → statements, and the log's statement count. */
+type Logs = Map<string, { sizes: Map<number, Map<string, Statement[]>>; total: number }>;
+
+interface OwnStatement {
+  readonly log: string;
+  readonly size: number;
+  readonly root: string;
+  readonly what: string;
+}
+
+/** Every signed statement of the run, grouped by log and size. */
+interface StatementPool {
+  readonly logs: Logs;
   /** Each input's own statements (at most four: two checkpoints, two prev_roots). */
-  const own = inputs.map(() => [] as Array<{ log: string; size: number; root: string; what: string }>);
+  readonly own: OwnStatement[][];
+  /** Per input, whether its current checkpoint is signed (and so a statement). */
+  readonly currentSigned: boolean[];
+  readonly logOf: (cp: Checkpoint) => string;
+}
+
+/** Each signed checkpoint of the inputs and of `seen`, stated as its root and its prev_root. */
+function poolStatements(
+  inputs: readonly InputCheckpoints[],
+  seen: readonly Checkpoint[],
+  identityOf: (keyIdHex: string) => string,
+): StatementPool {
+  const logs: Logs = new Map();
+  const own = inputs.map(() => [] as OwnStatement[]);
   const logOf = (cp: Checkpoint) => `${identityOf(keyHex(cp))}\n${cp.logId}`;
   const state = (cp: Checkpoint, source: number, what: string) => {
     const log = logOf(cp);
@@ -134,6 +148,51 @@ export function findEquivocations(
   seen.forEach((cp, j) => {
     if (signed(cp)) state(cp, inputs.length + j, "a previously seen");
   });
+  return { logs, own, currentSigned, logOf };
+}
+
+/** The first statement at this size from a source other than `i`, whose root differs from `unlike` when given. */
+function otherAt(logs: Logs, log: string, size: number, i: number, unlike?: string): Statement | undefined {
+  for (const [root, list] of logs.get(log)?.sizes.get(size) ?? []) {
+    if (root === unlike) continue;
+    const s = list.find((x) => x.source !== i);
+    if (s !== undefined) return s;
+  }
+  return undefined;
+}
+
+/** Input `i`'s statements that another source contradicts: one fork per log and size. */
+function forksOf(logs: Logs, mine: readonly OwnStatement[], i: number, sources: readonly string[]): Fork[] {
+  const forks: Fork[] = [];
+  for (const m of mine) {
+    // Another root at this size, stated by another source: a disagreement inside one input is
+    // its own chain's FAIL, not a fork between inputs.
+    const conflicting = otherAt(logs, m.log, m.size, i, m.root);
+    const logId = m.log.slice(m.log.indexOf("\n") + 1);
+    if (conflicting === undefined || forks.some((f) => f.mmrSize === m.size && f.logId === logId)) continue;
+    forks.push({
+      logId,
+      mmrSize: m.size,
+      root: m.root,
+      statedBy: m.what,
+      otherRoot: conflicting.root,
+      otherStatedBy: `${conflicting.what} in ${sources[conflicting.source]}`,
+    });
+  }
+  return forks;
+}
+
+/**
+ * Findings per input, in the order given. `seen` is the caller's list of checkpoints seen before
+ * (a --checkpoints file); its entries take part in every comparison but get no findings of their own.
+ */
+export function findEquivocations(
+  inputs: readonly InputCheckpoints[],
+  seen: readonly Checkpoint[] = [],
+  identityOf: (keyIdHex: string) => string = (k) => k,
+): CrossInputFindings[] {
+  const sources = [...inputs.map((i) => i.source), ...seen.map((_, i) => joinPath("--checkpoints", i))];
+  const { logs, own, currentSigned, logOf } = poolStatements(inputs, seen, identityOf);
   const descending = new Map<string, number[]>();
   const sizesDown = (log: string) => {
     let d = descending.get(log);
@@ -143,37 +202,13 @@ export function findEquivocations(
     }
     return d;
   };
-  /** The first statement at this size from a source other than `i`, whose root differs from `unlike` when given. */
-  const otherAt = (log: string, size: number, i: number, unlike?: string): Statement | undefined => {
-    for (const [root, list] of logs.get(log)?.sizes.get(size) ?? []) {
-      if (root === unlike) continue;
-      const s = list.find((x) => x.source !== i);
-      if (s !== undefined) return s;
-    }
-    return undefined;
-  };
 
   return inputs.map((input, i): CrossInputFindings => {
     const mine = own[i] ?? [];
-    const forks: Fork[] = [];
     let compared = 0;
     for (const log of new Set(mine.map((m) => m.log)))
       compared += (logs.get(log)?.total ?? 0) - mine.filter((m) => m.log === log).length;
-    for (const m of mine) {
-      // Another root at this size, stated by another source: a disagreement inside one input is
-      // its own chain's FAIL, not a fork between inputs.
-      const conflicting = otherAt(m.log, m.size, i, m.root);
-      const logId = m.log.slice(m.log.indexOf("\n") + 1);
-      if (conflicting === undefined || forks.some((f) => f.mmrSize === m.size && f.logId === logId)) continue;
-      forks.push({
-        logId,
-        mmrSize: m.size,
-        root: m.root,
-        statedBy: m.what,
-        otherRoot: conflicting.root,
-        otherStatedBy: `${conflicting.what} in ${sources[conflicting.source]}`,
-      });
-    }
+    const forks = forksOf(logs, mine, i, sources);
     let stale: string | undefined;
     const current = input.current;
     if (current !== undefined && currentSigned[i]) {
@@ -181,7 +216,7 @@ export function findEquivocations(
       // The largest size another source states; this input's own sizes (at most four) are skipped.
       for (const size of sizesDown(log)) {
         if (size <= current.mmrSize) break;
-        const other = otherAt(log, size, i);
+        const other = otherAt(logs, log, size, i);
         if (other === undefined) continue;
         stale = `a checkpoint of log ${JSON.stringify(current.logId)} at mmr_size ${size} was seen in ${sources[other.source]}, larger than this one (${current.mmrSize})`;
         break;
