@@ -1,15 +1,17 @@
 /**
- * The promises the layers make, held on the import graph of src/ (read from the sources, no
- * dependency): no import circle, and no file over 600 lines (the generated validators aside).
- * Every file of src/ is held.
+ * The promises the layers make, held on every file of src/ (the generated validators aside): no
+ * import circle (the import graph read from the sources), no file over 600 lines, and no function
+ * over 80 (measured with the TypeScript parser).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
 
 const SRC = join(REPO_ROOT, "src");
 const MAX_LINES = 600;
+const MAX_FUNCTION_LINES = 80;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -110,4 +112,32 @@ describe("the layers of src/", () => {
     const graph = importGraph(files);
     expect((graph.get("run.ts") ?? []).filter((f) => f.startsWith("properties/"))).toEqual(["properties/index.ts"]);
   });
+
+  it(`no function over ${MAX_FUNCTION_LINES} lines (first to last line, comments included)`, () => {
+    const long = files.flatMap((f) => longFunctions(f)).map((x) => `${x.file}:${x.line} ${x.name} (${x.lines})`);
+    expect(long).toEqual([]);
+  });
 });
+
+/** Functions, methods and arrows of a file longer than MAX_FUNCTION_LINES, by the TypeScript parser. */
+function longFunctions(file: string): { file: string; line: number; name: string; lines: number }[] {
+  const src = ts.createSourceFile(file, readFileSync(join(SRC, file), "utf8"), ts.ScriptTarget.Latest, true);
+  const out: { file: string; line: number; name: string; lines: number }[] = [];
+  const visit = (n: ts.Node): void => {
+    if (
+      ts.isFunctionDeclaration(n) ||
+      ts.isMethodDeclaration(n) ||
+      ts.isArrowFunction(n) ||
+      ts.isFunctionExpression(n)
+    ) {
+      const first = src.getLineAndCharacterOfPosition(n.getStart()).line;
+      const last = src.getLineAndCharacterOfPosition(n.getEnd()).line;
+      const named = (n as { name?: ts.Node }).name;
+      if (last - first + 1 > MAX_FUNCTION_LINES)
+        out.push({ file, line: first + 1, name: named ? named.getText(src) : "(anonymous)", lines: last - first + 1 });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(src);
+  return out;
+}
