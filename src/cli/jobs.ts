@@ -15,14 +15,13 @@ import {
   reportOne,
   runAsync,
   type Emit,
-  type InputItem,
   type Passes,
   type RunRequest,
   type Steps,
 } from "../run.js";
 import type { InputReport } from "../report/model.js";
 import type { CrossInputFindings, InputCheckpoints } from "../witness/equivocation.js";
-import { readInput } from "./read.js";
+import { readItem } from "./read-item.js";
 import { ReportSpool } from "./spool.js";
 
 interface Job {
@@ -49,11 +48,6 @@ const IN_FLIGHT_PER_WORKER = 4;
 export const JOB_WORKER_ARG = "--a2a-evidence-job-worker";
 
 /** An input as the run reads it, from its path. */
-export async function readItem(path: string, source: string): Promise<InputItem> {
-  const r = await readInput(path);
-  return r.ok ? { source, data: r.bytes } : { source, readError: r.message };
-}
-
 export function runJobWorker(): void {
   if (isMainThread) throw new Error("runJobWorker runs in a worker thread");
   const { request } = (workerData as { a2aEvidenceJobs: { request: RunRequest } }).a2aEvidenceJobs;

@@ -24,7 +24,8 @@ import { drive, HOLD_NOTHING, holdReports, localPasses, runAsync, type Run } fro
 import { expandInputs, inShard, Skips, type Expanded } from "./inputs.js";
 import { Progress } from "./progress.js";
 import { ReportSpool } from "./spool.js";
-import { readItem, type JobPool } from "./jobs.js";
+import type { JobPool } from "./jobs.js";
+import { readItem } from "./read-item.js";
 import { DEFAULT_MIN_EVIDENCE } from "../policy.js";
 import { shardReport } from "./shard-run.js";
 import { printable } from "../util/printable.js";
