@@ -113,9 +113,10 @@ export const KEY_VECTORS: readonly VectorDefinition[] = [
     expected: expectation({
       producerSignature: "INCONCLUSIVE",
       checkpointSignature: "INCONCLUSIVE",
+      continuity: "INCONCLUSIVE",
       referenceConsistency: "INCONCLUSIVE",
     }),
-    note: "KEY_VALIDITY_UNPROVEN: it may have been signed in time, nothing shows it. The EXTERNALLY_REGISTERED claim then cannot be confirmed (contract §9.10).",
+    note: "KEY_VALIDITY_UNPROVEN: it may have been signed in time, nothing shows it — the prior checkpoint's signature too, so the chain is unproven (continuity INCONCLUSIVE). The EXTERNALLY_REGISTERED claim then cannot be confirmed (contract §9.10).",
   },
   {
     name: "neg-keys-not-yet-valid",

@@ -129,6 +129,9 @@ function nothingCarried(checks: Check[], otherNotes: number): PropertyResult {
   );
   const failed = checks.find((c) => c.state === "FAIL");
   if (failed) return { state: "FAIL", detail: failed.detail, checks };
+  // A prior checkpoint's key that cannot be shown in its window (key.window) leaves the chain unproven.
+  const unproven = checks.find((c) => c.state === "INCONCLUSIVE");
+  if (unproven) return { state: "INCONCLUSIVE", detail: unproven.detail, checks };
   const link = checks.find((c) => c.id === "chain.link" && c.state === "PASS");
   return { state: "NOT_PRESENT", detail: link ? `${NO_ASSERTION}; ${link.detail}` : NO_ASSERTION, checks };
 }
