@@ -6,13 +6,7 @@
  * checked as bytes arrive, and each failure told apart. A gRPC status other than OK is a failure
  * naming the status and the server's message; so is a compressed or malformed answer frame.
  */
-import {
-  connect,
-  constants,
-  type ClientHttp2Session,
-  type ClientHttp2Stream,
-  type IncomingHttpHeaders,
-} from "node:http2";
+import { connect, constants, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
 import { fail, ok, type Result } from "../result.js";
 import { describeSocketError, settleOnce, startTimers, type HttpDeps, type HttpLimits } from "./http.js";
 
@@ -127,7 +121,7 @@ function readAnswer(
   limits: HttpLimits,
   finish: (r: Result<GrpcAnswer>) => void,
 ): void {
-  // A stream cancelled because its session failed carries the session's error (refused, TLS, DNS).
+  // A stream cancelled because its connection failed carries the connection's error (refused, TLS, DNS).
   stream.on("error", (e) => {
     const cause = (e as Error & { cause?: unknown }).cause;
     finish(describeSocketError((cause instanceof Error ? cause : e) as NodeJS.ErrnoException, call.origin));
@@ -162,20 +156,20 @@ function readAnswer(
 export function grpcUnary(call: GrpcCall, limits: HttpLimits, deps: HttpDeps = {}): Promise<Result<GrpcAnswer>> {
   const where = `${call.origin.host}${call.path}`;
   return new Promise((resolve) => {
-    let session: ClientHttp2Session | undefined;
-    const outcome = settleOnce(resolve, () => session?.destroy());
+    let connection: ReturnType<typeof connect> | undefined;
+    const outcome = settleOnce(resolve, () => connection?.destroy());
     const connectTimer = startTimers(outcome, limits, call.origin.host, "answer");
     try {
-      session = connect(call.origin.origin, deps.lookup ? { lookup: deps.lookup } : {});
+      connection = connect(call.origin.origin, deps.lookup ? { lookup: deps.lookup } : {});
     } catch (e) {
       outcome.finish(
         fail("NET_BAD_URL", `cannot connect to ${call.origin.href}: ${e instanceof Error ? e.message : String(e)}`),
       );
       return;
     }
-    session.once("connect", () => clearTimeout(connectTimer));
-    session.on("error", (e) => outcome.finish(describeSocketError(e as NodeJS.ErrnoException, call.origin)));
-    const stream = session.request({
+    connection.once("connect", () => clearTimeout(connectTimer));
+    connection.on("error", (e) => outcome.finish(describeSocketError(e as NodeJS.ErrnoException, call.origin)));
+    const stream = connection.request({
       [constants.HTTP2_HEADER_METHOD]: "POST",
       [constants.HTTP2_HEADER_PATH]: call.path,
       [constants.HTTP2_HEADER_CONTENT_TYPE]: "application/grpc",
