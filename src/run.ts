@@ -31,6 +31,7 @@ import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocatio
 import type { Policy } from "./policy.js";
 import { failedInput, isFailedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
 import { verifyEvidence } from "./verify-input.js";
+import { EvidenceContext } from "./evidence/context.js";
 
 /** Everything a run takes besides its inputs. */
 export interface RunRequest extends VerifyOptions, Policy {
@@ -57,16 +58,27 @@ export interface Run {
   readonly policy: Omit<PolicyReport, "exitCode">;
   /** Loads an input: its Evidence, or the report of an input that cannot be verified. */
   load(item: InputItem): Evidence | InputReport;
-  /** What the input shows of its logs, for the comparison across inputs. */
-  sighting(source: string, loaded: Evidence | InputReport): InputCheckpoints | undefined;
+  /**
+   * What the input shows of its logs, for the comparison across inputs; `ctx`, when given, is the
+   * context the input is verified with, whose readings the sighting shares.
+   */
+  sighting(source: string, loaded: Evidence | InputReport, ctx?: EvidenceContext): InputCheckpoints | undefined;
   /** The first pass over one input: loads it, takes its sighting and hands what it loaded to `hold`. */
   first(k: number, item: InputItem, hold?: Holder): InputCheckpoints | undefined;
   /** Every input's findings, in order; undefined when there is nothing to compare. */
   compare(
     sightings: readonly (InputCheckpoints | undefined)[],
   ): readonly (CrossInputFindings | undefined)[] | undefined;
-  /** The input's report, with its findings from the comparison. Never throws. */
-  verify(source: string, loaded: Evidence | InputReport, findings?: CrossInputFindings): InputReport;
+  /**
+   * The input's report, with its findings from the comparison. Never throws. `ctx`, without
+   * findings only, is a context made for this input by `context` (its readings are reused).
+   */
+  verify(
+    source: string,
+    loaded: Evidence | InputReport,
+    findings?: CrossInputFindings,
+    ctx?: EvidenceContext,
+  ): InputReport;
   /**
    * A report `verify` gave without findings, completed with the input's findings: the very report
    * `verify` gives with them, or undefined when only verifying again gives it. The comparison
@@ -179,22 +191,36 @@ function runOf(
         return evidence.ok ? evidence.value : failedInput(source, evidence);
       }, source);
     },
-    sighting(source, loaded) {
-      if (!isEvidence(loaded)) return undefined;
-      const s = guarded(() => crossInputSighting(source, loaded, trust), source);
+    sighting(source, loaded, ctx) {
+      if (!isEvidence(loaded) || loaded.bundles.length === 0) return undefined;
+      const s = guarded(() => crossInputSighting(source, ctx ?? new EvidenceContext(loaded, trust, options)), source);
       return s !== undefined && "source" in s && "error" in s ? undefined : (s as InputCheckpoints | undefined);
     },
     first(k, item, hold) {
       const loaded = this.load(item);
-      const sighting = this.sighting(item.source, loaded);
-      hold?.keep(k, item.source, loaded);
+      // The sighting and the verification without findings read one context: what the sighting
+      // reads of the logs (checkpoints, stamps) is read and verified once.
+      const ctx =
+        hold?.verifiesNow && isEvidence(loaded) && loaded.bundles.length > 0
+          ? guarded(() => new EvidenceContext(loaded, trust, options), item.source)
+          : undefined;
+      const shared = ctx instanceof EvidenceContext ? ctx : undefined;
+      const sighting = this.sighting(item.source, loaded, shared);
+      hold?.keep(k, item.source, loaded, shared);
       return sighting;
     },
     compare: (sightings) => compareAcrossInputs(sightings, seen, trust, witnessLines.statements()),
-    verify(source, loaded, findings) {
+    verify(source, loaded, findings, ctx) {
       if (!isEvidence(loaded)) return loaded;
       return guarded(
-        () => verifyEvidence(source, loaded, trust, findings ? { ...options, crossInput: findings } : options),
+        () =>
+          verifyEvidence(
+            source,
+            loaded,
+            trust,
+            findings ? { ...options, crossInput: findings } : options,
+            findings ? undefined : ctx,
+          ),
         source,
       );
     },
@@ -217,22 +243,11 @@ function runOf(
 
 /** What the first pass keeps of an input for the last: enough to report it without reading it again. */
 export interface Holder {
-  keep(k: number, source: string, loaded: Evidence | InputReport): void;
+  /** True when `keep` verifies the input at once (without findings): it can share the sighting's context. */
+  readonly verifiesNow?: boolean;
+  keep(k: number, source: string, loaded: Evidence | InputReport, ctx?: EvidenceContext): void;
   /** Input k's report with its findings from what was kept, or undefined: read and verify it again. */
   take(k: number, findings: CrossInputFindings | undefined): InputReport | undefined;
-}
-
-/** Keeps each input's loaded Evidence, in memory: for inputs the caller already holds in memory. */
-export function holdLoaded(run: Run): Holder {
-  const kept = new Map<number, { readonly source: string; readonly loaded: Evidence | InputReport }>();
-  return {
-    keep: (k, source, loaded) => void kept.set(k, { source, loaded }),
-    take(k, findings) {
-      const held = kept.get(k);
-      kept.delete(k);
-      return held && run.verify(held.source, held.loaded, findings);
-    },
-  };
 }
 
 /** Where reports wait between the passes (the CLI's spool: a file, so memory stays flat). */
@@ -245,10 +260,24 @@ export interface ReportStore {
 /** Verifies each input as it is sighted and keeps its report: the last pass settles it with its findings. */
 export function holdReports(run: Run, store: ReportStore): Holder {
   return {
-    keep: (k, source, loaded) => void store.put(k, run.verify(source, loaded)),
+    verifiesNow: true,
+    keep: (k, source, loaded, ctx) => void store.put(k, run.verify(source, loaded, undefined, ctx)),
     take(k, findings) {
       const kept = store.take(k);
       return kept === undefined ? undefined : run.settle(kept, findings);
+    },
+  };
+}
+
+/** Reports held in memory: for inputs the caller already holds in memory (the library's verify()). */
+export function memoryStore(): ReportStore {
+  const kept = new Map<number, InputReport>();
+  return {
+    put: (k, report) => (kept.set(k, report), true),
+    take(k) {
+      const report = kept.get(k);
+      kept.delete(k);
+      return report;
     },
   };
 }

@@ -17,8 +17,13 @@ function verifyEvidence(
   evidence: Evidence,
   trust: TrustConfig | undefined,
   options: VerifyOptions & Policy,
+  shared?: EvidenceContext,
 ): VerifiedInput {
-  const ctx = new EvidenceContext(evidence, trust, options);
+  // A context the caller made for this very evidence, trust and options (its readings are kept).
+  const ctx =
+    shared !== undefined && shared.evidence === evidence && shared.trust === trust && shared.options === options
+      ? shared
+      : new EvidenceContext(evidence, trust, options);
   const properties = runProperties(ctx);
   const evidenceLevel = levelReport(ctx, properties);
   const decision = decidePolicy(properties, evidenceLevel, options, {

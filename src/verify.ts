@@ -8,7 +8,16 @@
  * object. Never throws on bad input: an unusable input, trust file or observed Task is reported,
  * with exit code 2.
  */
-import { drive, holdLoaded, localPasses, openRun, runSync, type InputItem, type RunRequest } from "./run.js";
+import {
+  drive,
+  holdReports,
+  localPasses,
+  memoryStore,
+  openRun,
+  runSync,
+  type InputItem,
+  type RunRequest,
+} from "./run.js";
 import { combinedExitCode } from "./policy.js";
 import { TOOL, errorReport, type InputReport, type PolicyReport, type Report } from "./report/model.js";
 import { summarize } from "./report/summary.js";
@@ -49,8 +58,9 @@ export function verify(request: VerifyRequest): Report {
     // A log forked is a fact about several inputs (or the checkpoints seen before): one alone has nothing to compare.
     compare: items.length > 1 || (request.checkpoints?.length ?? 0) > 0,
   };
-  // The inputs are in memory already: each is loaded once and kept loaded until it is reported.
-  const passes = localPasses(run, (k) => items[k], holdLoaded(run));
+  // The inputs are in memory already: each is verified as it is sighted, and its report is held
+  // until the comparison completes it (or, where only verifying again can, it is verified again).
+  const passes = localPasses(run, (k) => items[k], holdReports(run, memoryStore()));
   runSync(drive(run, passes, plan, (_k, report) => void inputs.push(report)));
   return assembleReport(run.policy, inputs);
 }

@@ -11,7 +11,7 @@
  * that only verifying again gives it.
  */
 import type { Checkpoint } from "../log/checkpoint.js";
-import type { Evidence } from "../input/load.js";
+import type { EvidenceContext } from "../evidence/context.js";
 import type { TrustConfig } from "../trust/config.js";
 import type { WitnessStatement } from "../witness/pool.js";
 import type { CrossInputFindings, InputCheckpoints } from "../witness/equivocation.js";
@@ -21,12 +21,8 @@ import type { PropertyResult } from "./shared/types.js";
 
 /** The sighting and comparison of the inputs' logs: declared by the one property that compares. */
 export interface CrossInputComparison {
-  /** What one input shows of its logs, for the comparison. */
-  readonly sighting: (
-    source: string,
-    evidence: Evidence,
-    trust: TrustConfig | undefined,
-  ) => InputCheckpoints | undefined;
+  /** What one input shows of its logs, for the comparison, read from its verification's context. */
+  readonly sighting: (source: string, ctx: EvidenceContext) => InputCheckpoints | undefined;
   /** Every input's findings, in order; undefined when there is nothing to compare. */
   readonly compare: (
     sightings: readonly (InputCheckpoints | undefined)[],

@@ -30,7 +30,7 @@ import { showValue, valueText } from "../json/diff.js";
 import { memberAt, isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
 import { bytesToHex, hexToBytes } from "../util/bytes.js";
-import { checkpointEntryHash } from "../log/checkpoint.js";
+import { checkpointEntryHash, type Checkpoint } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
 import type { TrustedService } from "../trust/config.js";
 import type { RegistrationFork, StampedHead } from "../witness/equivocation.js";
@@ -72,14 +72,12 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
     );
   }
   const records = cp.value.witnesses ?? [];
-  const entryHash = checkpointEntryHash(cp.value);
   const checks: Check[] = [];
   const verified: string[] = [];
   const heads: TreeHead[] = [];
   let counted = 0;
-  records.forEach((record, i) => {
+  stampsOf(ctx, cp.value, parsed?.narrowed === true).forEach((r, i) => {
     const path = joinPath(CHECKPOINT_PATH, "witnesses", i);
-    const r = stampChecks(ctx, record, path, entryHash, parsed?.narrowed === true);
     checks.push(...r.checks);
     if (r.counted) counted++;
     if (r.verifiedBy) verified.push(r.verifiedBy);
@@ -115,7 +113,7 @@ export function externalRegistration(ctx: EvidenceContext): PropertyResult {
 }
 
 interface StampResult {
-  readonly checks: Check[];
+  readonly checks: readonly Check[];
   /** A non-stub stamp (whether or not it verified). */
   readonly counted: boolean;
   /** "url (operator label)" when the stamp verified under a pinned key. */
@@ -201,14 +199,26 @@ export function stampedHeads(ctx: EvidenceContext): StampedHead[] {
   const parsed = manifestCheckpoint(ctx);
   const cp = parsed?.result;
   if (!cp?.ok || (ctx.trust?.transparencyServices.size ?? 0) === 0) return [];
-  const entryHash = checkpointEntryHash(cp.value);
-  return (cp.value.witnesses ?? []).flatMap((record, i) => {
+  return stampsOf(ctx, cp.value, parsed?.narrowed === true).flatMap((r, i) => {
     const where = joinPath(CHECKPOINT_PATH, "witnesses", i);
-    const head = stampChecks(ctx, record, where, entryHash, parsed?.narrowed === true).head;
+    const head = r.head;
     // Copied out of the input: a run holds every input's sighting until all are compared.
     return head
       ? [{ url: Buffer.from(head.url, "utf8").toString("utf8"), treeSize: head.treeSize, root: head.root, where }]
       : [];
+  });
+}
+
+/**
+ * Every witness record's stamp checks, in order: computed once per input, for the property and
+ * for the sighting the comparison across inputs reads (receipts are decoded and verified once).
+ */
+function stampsOf(ctx: EvidenceContext, cp: Checkpoint, narrowed: boolean): readonly StampResult[] {
+  return ctx.once("stamps", () => {
+    const entryHash = checkpointEntryHash(cp);
+    return (cp.witnesses ?? []).map((record, i) =>
+      stampChecks(ctx, record, joinPath(CHECKPOINT_PATH, "witnesses", i), entryHash, narrowed),
+    );
   });
 }
 

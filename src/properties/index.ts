@@ -14,8 +14,6 @@ import type { EvidenceContext } from "../evidence/context.js";
 import type { CheckBuilders } from "./shared/checks.js";
 import type { EarlierResults, PropertyResult } from "./shared/types.js";
 import type { LevelProperty } from "../level.js";
-import type { Evidence } from "../input/load.js";
-import type { TrustConfig } from "../trust/config.js";
 import type { CrossInputFindings, InputCheckpoints } from "../witness/equivocation.js";
 import {
   CONTINUITY_CROSS_INPUT,
@@ -122,12 +120,8 @@ const COMPARISON: CrossInputComparison = (() => {
 })();
 
 /** What one input shows for the comparison across inputs. */
-export function crossInputSighting(
-  source: string,
-  evidence: Evidence,
-  trust: TrustConfig | undefined,
-): InputCheckpoints | undefined {
-  return COMPARISON.sighting(source, evidence, trust);
+export function crossInputSighting(source: string, ctx: EvidenceContext): InputCheckpoints | undefined {
+  return COMPARISON.sighting(source, ctx);
 }
 
 /** Every input's findings, in order; undefined when there is nothing to compare. */

@@ -14,26 +14,29 @@ import {
   type CrossInputFindings,
   type InputCheckpoints,
 } from "../../witness/equivocation.js";
-import type { Evidence } from "../../input/load.js";
 import { parseContinuityEvidence } from "../../witness/evidence.js";
 import { StatementPool, pinnedWitnessKeys, statementsOf, type WitnessStatement } from "../../witness/pool.js";
-import { EvidenceContext } from "../../evidence/context.js";
+import type { EvidenceContext } from "../../evidence/context.js";
 import { stampedHeads } from "../external-registration.js";
 import type { Check, PropertyResult } from "../shared/types.js";
 import { findNarrowing } from "../../evidence/widening.js";
+import { manifestCheckpoint } from "../../evidence/manifest-checkpoint.js";
 import { check, EVIDENCE_PATH, present } from "./checks.js";
 
 /**
  * What one input shows of its logs, for comparison with the other inputs (undefined: nothing to
  * show): its checkpoints, and its witness lines that verify under the trust file's keys.
  */
-export function sightingOf(source: string, evidence: Evidence, trust?: TrustConfig): InputCheckpoints | undefined {
-  const primary = evidence.bundles[0];
-  if (!primary) return undefined;
-  const base = inputCheckpoints(source, primary.bundle, primary.carrier === "data" || primary.carrier === "inline");
+export function sightingOf(source: string, ctx: EvidenceContext): InputCheckpoints | undefined {
+  const primary = ctx.located;
+  const trust = ctx.trust;
+  const base = inputCheckpoints(source, primary.bundle, ctx.structuredCarrier, () => {
+    // The manifest's checkpoint as the properties read it: parsed (and narrowed) once per input.
+    const m = manifestCheckpoint(ctx)?.result;
+    return m?.ok && verifyCheckpointSignature(m.value).ok ? m.value : undefined;
+  });
   const cosigned = (trust?.witnesses.length ?? 0) > 0 ? cosignedIn(base, primary.bundle, trust) : [];
-  const stamped =
-    (trust?.transparencyServices.size ?? 0) > 0 ? stampedHeads(new EvidenceContext(evidence, trust, {})) : [];
+  const stamped = (trust?.transparencyServices.size ?? 0) > 0 ? stampedHeads(ctx) : [];
   return { ...base, ...(cosigned.length > 0 ? { cosigned } : {}), ...(stamped.length > 0 ? { stamped } : {}) };
 }
 
@@ -137,7 +140,12 @@ export function crossInputCheck(f: CrossInputFindings): Check {
  * as presented, or — from a protobuf carrier that may have widened its integers — under a
  * narrowing its producer's signature verifies for.
  */
-export function inputCheckpoints(source: string, bundle: JsonObject, structuredCarrier: boolean): InputCheckpoints {
+export function inputCheckpoints(
+  source: string,
+  bundle: JsonObject,
+  structuredCarrier: boolean,
+  current?: () => Checkpoint | undefined,
+): InputCheckpoints {
   const read = (name: "cllCheckpoint" | "priorCheckpoint"): Checkpoint | undefined => {
     const presented = memberAt(bundle, "manifest", name);
     if (!isJsonObject(presented)) return undefined;
@@ -151,9 +159,9 @@ export function inputCheckpoints(source: string, bundle: JsonObject, structuredC
     const n = findNarrowing(presented, (candidate) => signed(candidate) !== undefined);
     return n.kind === "match" ? signed(n.value) : undefined;
   };
-  const current = read("cllCheckpoint");
+  const cp = current ? current() : read("cllCheckpoint");
   const prior = read("priorCheckpoint");
-  return { source, ...(current ? { current: detached(current) } : {}), ...(prior ? { prior: detached(prior) } : {}) };
+  return { source, ...(cp ? { current: detached(cp) } : {}), ...(prior ? { prior: detached(prior) } : {}) };
 }
 
 /**
