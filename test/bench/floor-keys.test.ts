@@ -6,12 +6,12 @@
  * is larger than the unavoidable work, and the ratio against it reads lower than the verifier's
  * real overhead. Calls are counted, never timed.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
+import { makeBenchInputs, runCounter } from "../helpers/bench-inputs.js";
 
 const BUILT = existsSync(join(REPO_ROOT, "dist", "index.js"));
 if (!BUILT) process.stderr.write("SKIPPED: floor key test: dist/ is not built (npm run build)\n");
@@ -51,21 +51,8 @@ let counts: { verify: { keys: number; signatures: number }; floor: { keys: numbe
 
 beforeAll(() => {
   if (!BUILT) return;
-  const spec = { dir: work, listing: "inputs.json", distinct: 2, transcript: [], leaves: [], artifactBytes: [] };
-  const made = spawnSync(
-    process.execPath,
-    ["--import", "tsx", join(REPO_ROOT, "bench", "inputs.ts"), JSON.stringify(spec)],
-    {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-    },
-  );
-  if (made.status !== 0) throw new Error(`bench inputs: ${made.stderr}`);
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", COUNTER, REPO_ROOT, work], {
-    encoding: "utf8",
-  });
-  if (run.status !== 0) throw new Error(`counter: ${run.stderr}`);
-  counts = JSON.parse(run.stdout);
+  makeBenchInputs(work, 2);
+  counts = runCounter(COUNTER, work);
 }, 300_000);
 
 describe.skipIf(!BUILT)("the in-process floor against warm verify()", () => {

@@ -5,12 +5,12 @@
  * Calls to node:crypto are counted, never timed: two inputs verified together cost what each costs
  * alone, but for the sighting's own read of the prior checkpoint (one digest each).
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
+import { makeBenchInputs, runCounter } from "../helpers/bench-inputs.js";
 
 const BUILT = existsSync(join(REPO_ROOT, "dist", "index.js"));
 if (!BUILT) process.stderr.write("SKIPPED: work-once test: dist/ is not built (npm run build)\n");
@@ -56,21 +56,8 @@ let counts: { alone: Counts[]; together: Counts };
 
 beforeAll(() => {
   if (!BUILT) return;
-  const spec = { dir: work, listing: "inputs.json", distinct: 5, transcript: [], leaves: [], artifactBytes: [] };
-  const made = spawnSync(
-    process.execPath,
-    ["--import", "tsx", join(REPO_ROOT, "bench", "inputs.ts"), JSON.stringify(spec)],
-    {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-    },
-  );
-  if (made.status !== 0) throw new Error(`bench inputs: ${made.stderr}`);
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", COUNTER, REPO_ROOT, work], {
-    encoding: "utf8",
-  });
-  if (run.status !== 0) throw new Error(`counter: ${run.stderr}`);
-  counts = JSON.parse(run.stdout);
+  makeBenchInputs(work, 5);
+  counts = runCounter(COUNTER, work);
 }, 300_000);
 
 describe.skipIf(!BUILT)("a run over several inputs does each input's crypto once", () => {
