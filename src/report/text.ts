@@ -88,6 +88,35 @@ function shown(text: string, verbose: boolean): string {
  * where it must, unless `whole` (verbose: a hash is never cut).
  */
 function chunks(text: string, first: number, rest: number, whole = false): string[] {
+  return SURROGATE.test(text) ? codePointChunks(text, first, rest, whole) : unitChunks(text, first, rest, whole);
+}
+
+/** A code unit that is half of a surrogate pair (or a lone one): the only units that are not a code point each. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** `chunks` of a text whose every code unit is a code point: the same cuts, counted on the string itself. */
+function unitChunks(text: string, first: number, rest: number, whole: boolean): string[] {
+  const lines: string[] = [];
+  let line = "";
+  const room = () => (lines.length === 0 ? first : rest);
+  for (let word of text.split(" ")) {
+    if (line.length > 0 && line.length + 1 + word.length > room()) {
+      lines.push(line);
+      line = "";
+    } else if (line.length > 0) line += " ";
+    while (!whole && line.length + word.length > room()) {
+      const cut = room() - line.length;
+      lines.push(line + word.slice(0, cut));
+      line = "";
+      word = word.slice(cut);
+    }
+    line += word;
+  }
+  lines.push(line);
+  return lines;
+}
+
+function codePointChunks(text: string, first: number, rest: number, whole: boolean): string[] {
   const lines: string[] = [];
   let line: string[] = [];
   const room = () => (lines.length === 0 ? first : rest);
@@ -108,7 +137,10 @@ function chunks(text: string, first: number, rest: number, whole = false): strin
   return [...lines, line.join("")];
 }
 
-const visibleLength = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, "")].length;
+const visibleLength = (text: string) => {
+  const plain = text.includes("\u001b") ? text.replace(/\u001b\[[0-9;]*m/g, "") : text;
+  return SURROGATE.test(plain) ? [...plain].length : plain.length;
+};
 
 /**
  * `head` then `text`, wrapped at spaces so each line fits `width`; the next lines start at column
