@@ -51,6 +51,8 @@ export interface Evidence {
   readonly streamShown?: StreamObservations;
   /** Unknown protobuf fields inside committed content of what was observed (contract §3.1). */
   readonly unseen?: UnseenFields;
+  /** Unknown protobuf fields inside committed content of the paused Tasks `--interim` gave. */
+  readonly interimUnseen?: UnseenFields;
 }
 
 /** What one JSON document holds, before the caller's observation is merged in. */
@@ -158,6 +160,8 @@ export interface Observation {
   readonly sent?: SentMessages;
   /** Unknown protobuf fields inside committed content of the --first-task input. */
   readonly firstUnseen?: UnseenFields;
+  /** Unknown protobuf fields inside committed content of the --interim inputs, each path labelled with its flag. */
+  readonly interimUnseen?: UnseenFields;
 }
 
 function hasSent(s: SentMessages | undefined): s is SentMessages {
@@ -277,14 +281,18 @@ export function loadCallerObservation(
     observation = { ...observation, ...r.value, ...(unseen ? { firstUnseen: unseen } : {}) };
   }
   const interim: LocatedBundle[] = [];
+  const interimUnseen: (readonly [string, UnseenFields | undefined])[] = [];
   for (const [i, data] of interimData.entries()) {
     const v = toInputValue(data);
     if (!v.ok) return about("--interim", v);
     const r = loadInterimInput(v.value, i);
     if (!r.ok) return about("--interim", r);
     interim.push(...r.value);
+    interimUnseen.push([`--interim[${i}]`, unseenIn(v.value)]);
   }
-  return ok(interim.length > 0 ? { ...observation, interim } : observation);
+  if (interim.length === 0) return ok(observation);
+  const unseen = mergeUnseen(interimUnseen);
+  return ok({ ...observation, interim, ...(unseen ? { interimUnseen: unseen } : {}) });
 }
 
 /** §9.16 for the caller's own word: one recorded request, never one file's replacing another's. */
@@ -354,6 +362,7 @@ export function loadEvidence(
     ...(observedTask ? { observedTask } : {}),
     ...(streamShown ? { streamShown } : {}),
     ...(unseen ? { unseen } : {}),
+    ...(observation.interimUnseen ? { interimUnseen: observation.interimUnseen } : {}),
     ...(first.firstTask ? { firstTask: first.firstTask } : {}),
     ...(first.firstMessage ? { firstMessage: first.firstMessage } : {}),
     ...(sent?.request ? { request: sent.request } : {}),

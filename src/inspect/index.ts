@@ -136,6 +136,10 @@ export function explain(source: string, ctx: EvidenceContext, o: InspectOptions)
     keys: keysSection(ctx, { envelope: producerEnvelope, receipts, continuity }, o),
     commitments: commitmentsSection(ctx, o),
     interim: interimSection(ctx, o),
-    notes: listed([...evidence.notes, ...unseenLines(evidence.unseen)], o, (n) => n),
+    notes: listed(
+      [...evidence.notes, ...unseenLines(evidence.unseen), ...unseenLines(evidence.interimUnseen)],
+      o,
+      (n) => n,
+    ),
   };
 }

@@ -5,7 +5,9 @@
  * honest exchange's gRPC forms (encoded by @a2a-js/sdk), with one field spliced in byte by byte.
  */
 import { describe, expect, it } from "vitest";
-import { buildExchange } from "../../producer/exchange.js";
+import { uuidFromLabel } from "../../producer/a2a.js";
+import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
+import type { ExchangeOptions } from "../../producer/options.js";
 import { streamEvents } from "../../producer/stream.js";
 import { VECTORS } from "../../producer/vectors.js";
 import { grpcStreamBytes, grpcTaskBytes } from "../../producer/vectors-grpc.js";
@@ -14,6 +16,7 @@ import { verify, type InputData } from "../../src/verify.js";
 import { isFailedInput, type VerifiedInput } from "../../src/report/model.js";
 import { inspect } from "../../src/inspect/index.js";
 import { isNotAnInput } from "../../src/cli/inputs.js";
+import { agent, user } from "../helpers/messages.js";
 
 function varint(n: number): number[] {
   const out: number[] = [];
@@ -281,6 +284,140 @@ describe("unknown fields in every form a gRPC Task reaches the verifier in", () 
     for (const data of [bytes, copy]) {
       const r = run(data);
       expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["INCONCLUSIVE", 3]);
+    }
+  });
+});
+
+describe("an unknown protobuf field in the paused Task given with --interim", () => {
+  // A Task that paused for the caller's bank login, and the same Task ended; the terminal record
+  // cites the interim record sealed at the pause, which the paused Task carries.
+  const lifecycle: ExchangeOptions = {
+    taskId: uuidFromLabel("grpc interim task"),
+    contextId: uuidFromLabel("grpc interim context"),
+    transcript: [
+      user("grpc interim 0", "Send 100 EUR to Bob."),
+      agent("grpc interim 1", "Confirm with your bank login."),
+      { transition: { from: "TASK_STATE_WORKING", to: "TASK_STATE_AUTH_REQUIRED" } },
+      { transition: { from: "TASK_STATE_AUTH_REQUIRED", to: "TASK_STATE_WORKING" }, bound: false },
+      agent("grpc interim 2", "Sent."),
+    ],
+    artifacts: [
+      { artifactId: uuidFromLabel("grpc interim quote"), name: "quote", parts: ["100 EUR = 108 USD"], after: 0 },
+    ],
+    leavesBefore: 2,
+    interim: [{ at: 2 }],
+  };
+  const done = buildExchange({ ...lifecycle, envelope: "jsonrpc" });
+  const paused = buildPausedExchange({
+    ...lifecycle,
+    envelope: "paused",
+    transcript: (lifecycle.transcript ?? []).slice(0, 3),
+  });
+  // One binding throughout, as a gRPC client holds it: the terminal Task in binary form too.
+  const doneBytes = grpcTaskBytes(done.finalTask);
+  const pausedBytes = grpcTaskBytes(paused.pausedTask);
+  const inHistoryPart: readonly (readonly [number, number])[] = [
+    [5, 0],
+    [5, 0],
+  ];
+
+  function withInterim(interim: InputData): VerifiedInput {
+    const report = verify({
+      inputs: [{ source: "done.binpb", data: doneBytes }],
+      trust: done.trust,
+      interim: [interim],
+    });
+    const input = report.inputs[0];
+    if (!input || isFailedInput(input)) throw new Error(`input failed: ${JSON.stringify(input ?? report.error)}`);
+    return input;
+  }
+  const interimStates = (r: VerifiedInput) =>
+    r.properties.taskBinding.checks.filter((c) => c.id.startsWith("interim.")).map((c) => [c.id, c.state]);
+
+  it("the honest paused Task in binary form: interim.cited, .prefix and .observed PASS, exit 0", () => {
+    const r = withInterim(pausedBytes);
+    expect(interimStates(r)).toEqual([
+      ["interim.cited", "PASS"],
+      ["interim.prefix", "PASS"],
+      ["interim.observed", "PASS"],
+    ]);
+    expect(unknownChecks(r)).toEqual([]);
+    expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["PASS", 0]);
+  });
+
+  it.each([
+    ["a Part of a history Message", inHistoryPart, "Part", "history[0].parts[0]"],
+    ["a content Artifact", [[4, 0]] as const, "Artifact", "artifacts[0]"],
+    ["the evidence Artifact that carries the record", [[4, 1]] as const, "Artifact", "artifacts[1]"],
+  ])("in %s: taskBinding INCONCLUSIVE at protobuf.unknownField, the file named, exit 3", (_, path, owner, at) => {
+    const [bytes, offset] = splice(pausedBytes, path, UNKNOWN);
+    const r = withInterim(bytes);
+    const checks = unknownChecks(r);
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({
+      state: "INCONCLUSIVE",
+      subject: `--interim[0] ${at}`,
+      values: { field: "99", wireType: "VARINT", offset: String(offset) },
+    });
+    expect(checks[0]?.detail).toContain(`unknown field 99 (wire type VARINT) in ${owner} at byte ${offset}`);
+    expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["INCONCLUSIVE", 3]);
+  });
+
+  it("in a Part of a history Message of a binary SendMessageResponse: INCONCLUSIVE too", () => {
+    const [bytes, offset] = splice(pausedBytes, inHistoryPart, UNKNOWN);
+    const r = withInterim(responseOf(bytes));
+    expect(unknownChecks(r)[0]).toMatchObject({
+      state: "INCONCLUSIVE",
+      subject: "--interim[0] task.history[0].parts[0]",
+      values: { offset: String(offset + 1 + varint(bytes.length).length) },
+    });
+    expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["INCONCLUSIVE", 3]);
+  });
+
+  it("beside a bare bundle: listed (not counted) without the terminal Task, INCONCLUSIVE with it as --task", () => {
+    const [bytes, offset] = splice(pausedBytes, inHistoryPart, UNKNOWN);
+    const run = (task?: InputData) => {
+      const report = verify({
+        inputs: [{ source: "bundle.json", data: done.bundleBytes }],
+        trust: done.trust,
+        interim: [bytes],
+        ...(task ? { task } : {}),
+      });
+      const input = report.inputs[0];
+      if (!input || isFailedInput(input)) throw new Error(`input failed: ${JSON.stringify(input ?? report.error)}`);
+      return input;
+    };
+    const alone = run();
+    expect(unknownChecks(alone)).toMatchObject([
+      { state: "NOT_CHECKED", subject: "--interim[0] history[0].parts[0]", values: { offset: String(offset) } },
+    ]);
+    expect([alone.properties.taskBinding.state, alone.exitCode]).toEqual(["NOT_CHECKED", 3]);
+    const observed = run(doneBytes);
+    expect(unknownChecks(observed)).toMatchObject([
+      { state: "INCONCLUSIVE", subject: "--interim[0] history[0].parts[0]", values: { offset: String(offset) } },
+    ]);
+    expect([observed.properties.taskBinding.state, observed.exitCode]).toEqual(["INCONCLUSIVE", 3]);
+  });
+
+  it("inspect lists it among the notes", () => {
+    const [bytes, offset] = splice(pausedBytes, inHistoryPart, UNKNOWN);
+    const r = inspect(
+      { source: "done.binpb", data: doneBytes, trust: done.trust, interim: [bytes] },
+      { bytes: false, all: true },
+    );
+    if (!r.ok) throw new Error(r.detail);
+    expect(r.value.notes.items).toContain(
+      `unknown protobuf field 99 (wire type VARINT) in Part at --interim[0] history[0].parts[0] (byte ${offset}): content the evidence commits to that the verifier cannot see (taskBinding INCONCLUSIVE)`,
+    );
+  });
+
+  it("outside committed content (the Task, its status): ignored as for the input, exit 0", () => {
+    for (const path of [[], [[3, 0]]] as const) {
+      const [bytes] = splice(pausedBytes, path, UNKNOWN);
+      const r = withInterim(bytes);
+      expect(unknownChecks(r)).toEqual([]);
+      expect(interimStates(r).map(([, state]) => state)).toEqual(["PASS", "PASS", "PASS"]);
+      expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["PASS", 0]);
     }
   });
 });

@@ -50,7 +50,9 @@
  *                                                 pauses a stream showed are transcript.transition's
  *   protobuf.unknownField (per unknown field)     a gRPC input's Message, Part or Artifact carried a
  *                                                 protobuf field the verifier does not know: INCONCLUSIVE
- *                                                 (contract §3.1), the content it holds is not bound
+ *                                                 (contract §3.1), the content it holds is not bound;
+ *                                                 a paused Task's under --interim are listed after the
+ *                                                 interim checks
  *   interim.cited                                 every supplied interim record is cited, every citation
  *                                                 well-formed (a dropped citation FAILs)
  *   interim.prefix (per cited, supplied record)   it is this Task's record at that pause: same Task, the
@@ -83,8 +85,9 @@ export function taskBinding(ctx: EvidenceContext): PropertyResult {
   const payload = ctx.payload;
   if (!payload) return only("task.observed", "NOT_PRESENT", "the bundle carries no taskEvidencePayload");
   const task = ctx.observedTask;
-  // The interim records the caller supplied are observed too, with or without the terminal Task.
-  const interim = interimCitationChecks(ctx, payload, check);
+  // The interim records the caller supplied are observed too, with or without the terminal Task;
+  // so is what a paused Task given with --interim holds in fields the verifier cannot read.
+  const interim = [...interimCitationChecks(ctx, payload, check), ...unseenChecks(ctx.evidence.interimUnseen, check)];
   const sent = requestChecks(ctx, payload, check);
   if (!task) {
     // Without the terminal Task nothing is bound, but a server copy that contradicts what the
