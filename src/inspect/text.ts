@@ -5,7 +5,7 @@
  * note, a signed message) are split into lines first, and each is indented under its label.
  */
 import { type Explanation, type PendingExplanation } from "./model.js";
-import { Lines, absent, locationLines } from "./text-lines.js";
+import { Lines, absent } from "./text-lines.js";
 import { receiptsLines, continuityLines, keysLines, commitmentsLines } from "./text-sections.js";
 import { recordLines } from "./text-record.js";
 import { interimLines, notesLines } from "./text-interim.js";
@@ -21,10 +21,8 @@ export function renderExplanationText(e: Explanation): string {
   l.kv(2, "trust file", e.options.trust ? `given (${e.keys.trust} shape)` : "none (keys are matched against nothing)");
   l.add(0, "");
 
-  l.add(0, "1. Where the bundle was found");
-  locationLines(l, e.location);
-  l.add(0, "");
   recordLines(l, e, [
+    "1. Where the bundle was found",
     "2. evidenceId",
     "3. coreManifestDigest",
     "4. capsule_id, and the capsule's digests",
