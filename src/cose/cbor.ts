@@ -16,6 +16,7 @@
  */
 import type { CoseCode } from "../codes/cose.js";
 import { fail, ok, type Result } from "../result.js";
+import { concatBytes } from "../util/bytes.js";
 
 /** A CBOR float, kept apart from integers so a typed reader can refuse it. */
 export class CborFloat {
@@ -350,7 +351,7 @@ export function encodeSigStructure(
   externalAad: Uint8Array,
   payload: Uint8Array,
 ): Uint8Array {
-  const parts = [
+  return concatBytes(
     SIGNATURE1,
     bstrHead(protectedBytes.length),
     protectedBytes,
@@ -358,14 +359,5 @@ export function encodeSigStructure(
     externalAad,
     bstrHead(payload.length),
     payload,
-  ];
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  );
 }

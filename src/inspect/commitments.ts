@@ -7,26 +7,13 @@
  */
 import { valueText } from "../json/diff.js";
 import { hasMember, isJsonObject, member, type JsonValue } from "../json/value.js";
-import { textOfParts, type A2AArtifact, type A2AMessage, type A2APart } from "../input/a2a.js";
+import { type A2AArtifact, type A2AMessage, type A2APart } from "../input/a2a.js";
 import type { EvidenceContext } from "../evidence/context.js";
-import { sha256HexOfText } from "../util/bytes.js";
-import { listed } from "./common.js";
+import { listed, observedText } from "./common.js";
 import { traceRows } from "./traces.js";
 import { transitionRow } from "./transitions.js";
 import { partRows } from "../evidence/parts.js";
 import type { Absent, ArtifactRow, CommitmentsSection, InspectOptions, ObservedText, TranscriptRow } from "./model.js";
-
-/** What an observed Message's or Artifact's commitment is over; `prefix` names a --task file's paths. */
-function observedText(at: string, parts: readonly A2APart[], prefix: string, o: InspectOptions): ObservedText {
-  const t = textOfParts(parts);
-  return {
-    at: `${prefix}${at}`,
-    textParts: t.textParts,
-    otherParts: t.otherParts,
-    recomputed: sha256HexOfText(t.text),
-    ...(o.bytes ? { text: t.text } : {}),
-  };
-}
 
 function str(v: JsonValue | undefined): string | null {
   return v === undefined || v === null ? null : valueText(v);

@@ -1,14 +1,37 @@
 /** What every area of the explanation shares: bytes as shown, capped lists, failures. */
 import { MAX_LISTED } from "../json/diff.js";
+import { textOfParts, type A2APart } from "../input/a2a.js";
 import type { Failure } from "../result.js";
-import { bytesToHex, sha256Hex, utf8 } from "../util/bytes.js";
-import type { Bytes, InspectOptions, Listed, StepFailure } from "./model.js";
+import { bytesToHex, sha256Hex, sha256HexOfText, utf8 } from "../util/bytes.js";
+import type { Bytes, InspectOptions, Listed, MmrFoldStep, ObservedText, StepFailure } from "./model.js";
 
 export const hex = bytesToHex;
 
 /** Binary bytes (CBOR): length and SHA-256; with --bytes (or `always`), the hex too. */
 export function binary(b: Uint8Array, o: InspectOptions, always = false): Bytes {
   return { length: b.length, sha256: sha256Hex(b), ...(o.bytes || always ? { hex: bytesToHex(b) } : {}) };
+}
+
+/** What an observed Message's or Artifact's commitment is over; `prefix` names a --task file's paths. */
+export function observedText(at: string, parts: readonly A2APart[], prefix: string, o: InspectOptions): ObservedText {
+  const t = textOfParts(parts);
+  return {
+    at: `${prefix}${at}`,
+    textParts: t.textParts,
+    otherParts: t.otherParts,
+    recomputed: sha256HexOfText(t.text),
+    ...(o.bytes ? { text: t.text } : {}),
+  };
+}
+
+/** One fold of an MMR climb, as an inclusion or consistency proof's trace reports it. */
+export function foldStep(
+  position: number,
+  sibling: Uint8Array,
+  siblingIsLeft: boolean,
+  result: Uint8Array,
+): MmrFoldStep {
+  return { position, sibling: hex(sibling), siblingSide: siblingIsLeft ? "left" : "right", result: hex(result) };
 }
 
 /** Text hashed as its UTF-8 bytes: length and SHA-256; with --bytes (or `always`), the text too. */

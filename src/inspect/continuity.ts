@@ -21,7 +21,7 @@ import { cosignedMessage, parseTimestampedSignature, verifyCosignature } from ".
 import type { CarriedLine, CheckpointRole } from "../witness/evidence.js";
 import { parseSignatureLine } from "../witness/note.js";
 import { checkpointOf } from "./checkpoint.js";
-import { hex, listed, stepFailure, text } from "./common.js";
+import { foldStep, hex, listed, stepFailure, text } from "./common.js";
 import type {
   Absent,
   ConsistencyClimb,
@@ -190,12 +190,7 @@ export function consistencyTrace(proof: ConsistencyProof): {
         newPeak = j;
       },
       fold: (position, sibling, siblingIsLeft, result) =>
-        folds.push({
-          position,
-          sibling: hex(sibling),
-          siblingSide: siblingIsLeft ? "left" : "right",
-          result: hex(result),
-        }),
+        folds.push(foldStep(position, sibling, siblingIsLeft, result)),
       top: (i, top) => {
         const target = proof.newPeaks[newPeak];
         climbs.push({

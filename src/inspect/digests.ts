@@ -26,6 +26,7 @@ import type {
   DigestSection,
   InspectOptions,
   Narrowed,
+  StepFailure,
 } from "./model.js";
 
 function present(v: JsonValue | undefined): v is JsonValue {
@@ -65,26 +66,17 @@ function digestSection(
   const claimed = present(claimedValue) ? valueText(claimedValue) : null;
   const rule = `SHA-256(pyjson(${of}))`;
   const base = { of, rule, claimedAt, claimed };
-  if (!isJsonObject(value)) {
-    return {
-      ...base,
-      preimage: null,
-      numberFlags: { items: [], omitted: 0 },
-      recomputed: null,
-      equal: false,
-      failure: malformed(`${of} is not a JSON object`, of),
-    };
-  }
+  const stopped = (failure: StepFailure): DigestSection => ({
+    ...base,
+    preimage: null,
+    numberFlags: { items: [], omitted: 0 },
+    recomputed: null,
+    equal: false,
+    failure,
+  });
+  if (!isJsonObject(value)) return stopped(malformed(`${of} is not a JSON object`, of));
   const r = pyjson(value);
-  if (!r.ok)
-    return {
-      ...base,
-      preimage: null,
-      numberFlags: { items: [], omitted: 0 },
-      recomputed: null,
-      equal: false,
-      failure: stepFailure(r),
-    };
+  if (!r.ok) return stopped(stepFailure(r));
   const recomputed = sha256HexOfText(r.value.text);
   const equal = recomputed === claimed;
   const searched =

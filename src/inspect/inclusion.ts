@@ -8,7 +8,7 @@ import { leafPosition, verifyInclusion, type Mountain } from "../log/mmr.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { inclusionEvidence, PROOF_PATH } from "../evidence/inclusion.js";
 import { hexToBytes, isHex64 } from "../util/bytes.js";
-import { hex, stepFailure } from "./common.js";
+import { foldStep, hex, stepFailure } from "./common.js";
 import type { Absent, BagFoldStep, InclusionSection, MmrFoldStep, StepFailure } from "./model.js";
 
 export function inclusionSection(ctx: EvidenceContext): InclusionSection | Absent {
@@ -60,12 +60,7 @@ export function inclusionSection(ctx: EvidenceContext): InclusionSection | Absen
       },
       leaf: (h) => (leafHash = hex(h)),
       fold: (position, sibling, siblingIsLeft, result) =>
-        folds.push({
-          position,
-          sibling: hex(sibling),
-          siblingSide: siblingIsLeft ? "left" : "right",
-          result: hex(result),
-        }),
+        folds.push(foldStep(position, sibling, siblingIsLeft, result)),
       peaks: (list, index) => {
         peaks = list.map(hex);
         peakIndex = index;

@@ -20,7 +20,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../json/value.js";
-import { textOfParts, type A2AMessage } from "../input/a2a.js";
+import type { A2AMessage } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/locate.js";
 import { verifyConsistency } from "../log/mmr.js";
 import { linkOf, position, type Link } from "../evidence/inclusion.js";
@@ -28,9 +28,9 @@ import { citationFault, effectsOf, ownCitations, sameCitations, stateAt, transcr
 import type { EvidenceContext } from "../evidence/context.js";
 import { interimRecords, type InterimRecord } from "../evidence/interim.js";
 import { manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
-import { bytesToHex, sha256HexOfText } from "../util/bytes.js";
+import { bytesToHex } from "../util/bytes.js";
 import { checkpointSection } from "./checkpoint.js";
-import { hex, listed, malformed, stepFailure } from "./common.js";
+import { hex, listed, malformed, observedText, stepFailure } from "./common.js";
 import { consistencyTrace } from "./continuity.js";
 import { agentDigestsSection, capsuleIdSection, evidenceIdSection, manifestDigestSection } from "./digests.js";
 import { envelopeSection } from "./envelope.js";
@@ -46,7 +46,6 @@ import {
   type InterimRecordSection,
   type InterimSection,
   type LogRelation,
-  type ObservedText,
   type PausedTaskSection,
   type PrefixSection,
 } from "./model.js";
@@ -421,16 +420,7 @@ function pausedTaskSection(r: InterimRecord, o: InspectOptions, taskPrefix?: str
   const task = paused.task;
   // The paused Task's paths are named in its file, as its bundle's location is.
   const prefix = taskPrefix ?? /^(--interim\[\d+\]:|--task:)/.exec(r.located.location)?.[0] ?? "";
-  const observed = (at: string, parts: A2AMessage["parts"]): ObservedText => {
-    const t = textOfParts(parts);
-    return {
-      at: `${prefix}${at}`,
-      textParts: t.textParts,
-      otherParts: t.otherParts,
-      recomputed: sha256HexOfText(t.text),
-      ...(o.bytes ? { text: t.text } : {}),
-    };
-  };
+  const observed = (at: string, parts: A2AMessage["parts"]) => observedText(at, parts, prefix, o);
   const payload = r.ctx.payload;
   const taskId = payload ? member(payload, "taskId") : undefined;
   const contextId = payload ? (member(payload, "contextId") ?? "") : undefined;

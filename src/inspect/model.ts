@@ -403,7 +403,6 @@ export interface PausedTaskSection {
   }>;
 }
 
-/** One interim record, derived step by step as the terminal record is (sections 1–7), then related to it. */
 /** A record's own derivation, sections 1–7: the terminal record's, and each interim record's. */
 export interface RecordDerivation {
   readonly location: LocationSection;
@@ -416,6 +415,7 @@ export interface RecordDerivation {
   readonly checkpoint: CheckpointSection | Absent;
 }
 
+/** One interim record, derived step by step as the terminal record is (sections 1–7), then related to it. */
 export interface InterimRecordSection extends RecordDerivation {
   /** How verify's interim checks name it: "interim record <evidenceId> at <where>". */
   readonly label: string;

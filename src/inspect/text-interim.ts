@@ -8,7 +8,7 @@ import {
   type PausedTaskSection,
   type PrefixSection,
 } from "./model.js";
-import { Lines, equalText, failureLine, observedLine, observedText, locationLines } from "./text-lines.js";
+import { Lines, equalText, failureLine, observedLine, observedText } from "./text-lines.js";
 import { recordLines } from "./text-record.js";
 
 export function notesLines(l: Lines, notes: Listed<string>): void {
@@ -69,10 +69,8 @@ function recordOfInterim(l: Lines, r: InterimRecordSection, terminal: boolean): 
     `${r.sealedIn ?? "(no terminalState)"}${r.sealTime !== null ? `, sealTime ${r.sealTime} (reported, never proof of time)` : ""}`,
   );
   const own = new Lines();
-  own.add(0, "where it was found");
-  locationLines(own, r.location);
-  own.add(0, "");
   recordLines(own, r, [
+    "where it was found",
     "its evidenceId",
     "its coreManifestDigest",
     "its capsule_id, and the capsule's digests",

@@ -1,4 +1,4 @@
-/** One record's derivation as text: evidenceId, coreManifestDigest, capsule_id, envelope, inclusion, checkpoint. */
+/** One record's derivation as text: where it was found, evidenceId, coreManifestDigest, capsule_id, envelope, inclusion, checkpoint. */
 import { isAbsent, type RecordDerivation } from "./model.js";
 import {
   type Lines,
@@ -11,6 +11,7 @@ import {
   digest,
   cose,
   checkpoint,
+  locationLines,
 } from "./text-lines.js";
 
 /** The capsule's identity: its rule, canonical bytes, recomputed and carried capsule_id. */
@@ -115,16 +116,16 @@ function inclusionLines(l: Lines, inc: RecordDerivation["inclusion"]): void {
   if (inc.root !== null) failureLine(l, 2, inc.failure, true);
 }
 
-/** One record's derivation, evidenceId to checkpoint, under the section titles given. */
-export function recordLines(l: Lines, e: RecordDerivation, titles: readonly string[]): void {
-  const [evidenceTitle, manifestTitle, capsuleTitle, envelopeTitle, inclusionTitle, checkpointTitle] = titles as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
+/** The titles of a record's seven sections, where it was found to its checkpoint. */
+export type RecordTitles = readonly [string, string, string, string, string, string, string];
+
+/** One record's derivation, where it was found to its checkpoint, under the section titles given. */
+export function recordLines(l: Lines, e: RecordDerivation, titles: RecordTitles): void {
+  const [locationTitle, evidenceTitle, manifestTitle, capsuleTitle, envelopeTitle, inclusionTitle, checkpointTitle] =
+    titles;
+  l.add(0, locationTitle);
+  locationLines(l, e.location);
+  l.add(0, "");
   digest(l, evidenceTitle, e.evidenceId);
   l.add(0, "");
   digest(l, manifestTitle, e.coreManifestDigest);

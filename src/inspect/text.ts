@@ -4,27 +4,30 @@
  * as it is written, so no string from the input can reach a terminal raw; multi-line values (a
  * note, a signed message) are split into lines first, and each is indented under its label.
  */
-import { type Explanation, type PendingExplanation } from "./model.js";
-import { Lines, absent, locationLines } from "./text-lines.js";
+import { type Explanation, type ExplanationHead, type PendingExplanation } from "./model.js";
+import { Lines, absent } from "./text-lines.js";
 import { receiptsLines, continuityLines, keysLines, commitmentsLines } from "./text-sections.js";
 import { recordLines } from "./text-record.js";
 import { interimLines, notesLines } from "./text-interim.js";
 
-export function renderExplanationText(e: Explanation): string {
-  const l = new Lines();
+/** What was inspected, in what shape, and whether a trust file was given (`given` says so when it was). */
+function headLines(l: Lines, e: ExplanationHead, given: string): void {
   l.add(0, `inspect ${e.source}`);
   l.add(
     2,
     "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)",
   );
   l.kv(2, "input shape", e.shape);
-  l.kv(2, "trust file", e.options.trust ? `given (${e.keys.trust} shape)` : "none (keys are matched against nothing)");
+  l.kv(2, "trust file", e.options.trust ? given : "none (keys are matched against nothing)");
   l.add(0, "");
+}
 
-  l.add(0, "1. Where the bundle was found");
-  locationLines(l, e.location);
-  l.add(0, "");
+export function renderExplanationText(e: Explanation): string {
+  const l = new Lines();
+  headLines(l, e, `given (${e.keys.trust} shape)`);
+
   recordLines(l, e, [
+    "1. Where the bundle was found",
     "2. evidenceId",
     "3. coreManifestDigest",
     "4. capsule_id, and the capsule's digests",
@@ -59,14 +62,7 @@ export function renderExplanationText(e: Explanation): string {
 /** A Task that has not ended: what it is, what verify says of it, and the interim records it carries. */
 export function renderPendingText(e: PendingExplanation): string {
   const l = new Lines();
-  l.add(0, `inspect ${e.source}`);
-  l.add(
-    2,
-    "every derivation step verify takes, with the bytes and values it compares; no verdict, no policy (verify reports those)",
-  );
-  l.kv(2, "input shape", e.shape);
-  l.kv(2, "trust file", e.options.trust ? "given" : "none (keys are matched against nothing)");
-  l.add(0, "");
+  headLines(l, e, "given");
   l.add(0, `The Task has not ended: ${e.pending.code}`);
   l.kv(2, "Task", `${e.pending.task}, in ${e.pending.state}`);
   l.kv(2, "evidenceStatus", e.pending.evidenceStatus ?? "absent");

@@ -190,16 +190,36 @@ class Parser {
     }
   }
 
+  /** The closing bracket `close` (its char code), consumed: the object or array is left. */
+  private closes(close: number): boolean {
+    if (this.text.charCodeAt(this.pos) !== close) return false;
+    this.pos++;
+    this.depth--;
+    return true;
+  }
+
+  /** After a member or an element: a comma (false: more follow) or the closing bracket (true, consumed). */
+  private endsAt(close: number): boolean {
+    this.skipWs();
+    if (this.text.charCodeAt(this.pos) === 0x2c) {
+      this.pos++;
+      this.skipWs();
+      return false;
+    }
+    if (this.closes(close)) return true;
+    throw new ParseFault(
+      "JSON_SYNTAX",
+      `unexpected ${this.describeChar()}: expected ',' or '${String.fromCharCode(close)}'`,
+      this.pos,
+    );
+  }
+
   private parseObject(): JsonValue {
     this.enter();
     const obj = newJsonObject();
     this.pos++; // {
     this.skipWs();
-    if (this.text.charCodeAt(this.pos) === 0x7d) {
-      this.pos++;
-      this.depth--;
-      return obj;
-    }
+    if (this.closes(0x7d)) return obj;
     for (;;) {
       if (this.text.charCodeAt(this.pos) !== 0x22) {
         throw new ParseFault("JSON_SYNTAX", `unexpected ${this.describeChar()}: expected a member name`, this.pos);
@@ -223,19 +243,7 @@ class Parser {
       } catch (e) {
         throw within(e, key);
       }
-      this.skipWs();
-      const c = this.text.charCodeAt(this.pos);
-      if (c === 0x2c) {
-        this.pos++;
-        this.skipWs();
-        continue;
-      }
-      if (c === 0x7d) {
-        this.pos++;
-        this.depth--;
-        return obj;
-      }
-      throw new ParseFault("JSON_SYNTAX", `unexpected ${this.describeChar()}: expected ',' or '}'`, this.pos);
+      if (this.endsAt(0x7d)) return obj;
     }
   }
 
@@ -244,30 +252,14 @@ class Parser {
     const arr: JsonValue[] = [];
     this.pos++; // [
     this.skipWs();
-    if (this.text.charCodeAt(this.pos) === 0x5d) {
-      this.pos++;
-      this.depth--;
-      return arr;
-    }
+    if (this.closes(0x5d)) return arr;
     for (;;) {
       try {
         arr.push(this.parseValue());
       } catch (e) {
         throw within(e, arr.length);
       }
-      this.skipWs();
-      const c = this.text.charCodeAt(this.pos);
-      if (c === 0x2c) {
-        this.pos++;
-        this.skipWs();
-        continue;
-      }
-      if (c === 0x5d) {
-        this.pos++;
-        this.depth--;
-        return arr;
-      }
-      throw new ParseFault("JSON_SYNTAX", `unexpected ${this.describeChar()}: expected ',' or ']'`, this.pos);
+      if (this.endsAt(0x5d)) return arr;
     }
   }
 

@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 import { Task as TaskCodec } from "@a2a-js/sdk";
 import type { AfterArgs } from "@a2a-js/sdk/client";
 import { evidenceGate } from "../../src/a2a-js/index.js";
-import { isFailedInput } from "../../src/report/model.js";
-import { refusal } from "../helpers/gate.js";
+import { onlyInput, refusal } from "../helpers/gate.js";
 
 const read = (vector: string, file: string) => JSON.parse(readFileSync(`vectors/${vector}/${file}`, "utf8"));
 
@@ -28,8 +27,7 @@ describe("the gate's refusal names each required property that is not PASS", () 
     const e = await refusal(answerWith("inconclusive-taskBinding-data-part"));
     expect(e.reason).toBe("POLICY_NOT_MET");
     expect(e.report?.policy.exitCode).toBe(3);
-    const input = e.report?.inputs[0];
-    if (!input || isFailedInput(input)) throw new Error("no verified input");
+    const input = onlyInput(e.report);
     const { taskBinding, negotiation } = input.properties;
     expect(taskBinding.state).toBe("INCONCLUSIVE");
     expect(input.reasons).toContain(`taskBinding is INCONCLUSIVE: ${taskBinding.detail}`);
@@ -40,8 +38,7 @@ describe("the gate's refusal names each required property that is not PASS", () 
 
   it("the honest look-alike (the same capture without the data part: taskBinding PASS) names no taskBinding", async () => {
     const e = await refusal(answerWith("valid-capture"));
-    const input = e.report?.inputs[0];
-    if (!input || isFailedInput(input)) throw new Error("no verified input");
+    const input = onlyInput(e.report);
     expect(input.properties.taskBinding.state).toBe("PASS");
     expect(e.message).not.toContain("taskBinding");
     // What remains unmet is only what the gate itself did not see: the first Task's acceptance.

@@ -6,7 +6,6 @@ import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Command } from "commander";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../../src/cli/main.js";
 import type * as VectorsModule from "../../src/cli/vectors.js";
 import {
   registerVectorsCommand,
@@ -21,6 +20,7 @@ import { PROPERTY_NAMES, isFailedInput } from "../../src/report/model.js";
 import { verify } from "../../src/verify.js";
 import { buildExchange } from "../../producer/exchange.js";
 import { jsonText } from "../../producer/json-text.js";
+import { capturedIo } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/external.js";
 
 const SHIPPED = join(REPO_ROOT, "vectors");
@@ -58,16 +58,9 @@ function expectedOf(name: string): Record<string, unknown> {
 }
 
 async function run(dirs: string[], format: "text" | "json" = "text") {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: {},
-    stdoutIsTTY: false,
-  };
+  const { io, out } = capturedIo();
   const code = await runVectorsCommand(dirs, { format, color: true }, io);
-  return { code, stdout, stderr };
+  return { code, ...out };
 }
 
 function oneLine(stderr: string): string {
@@ -90,9 +83,8 @@ describe("a2a-evidence vectors", () => {
   });
 
   it("runs through the command registered on a program", async () => {
-    let stdout = "";
     let exit = -1;
-    const io: CliIo = { stdout: (t) => void (stdout += t), stderr: () => undefined, env: {}, stdoutIsTTY: false };
+    const { io, out } = capturedIo();
     const program = new Command().exitOverride();
     registerVectorsCommand(program, { io, setExit: (c) => void (exit = c) });
     await program.parseAsync(
@@ -100,7 +92,7 @@ describe("a2a-evidence vectors", () => {
       { from: "user" },
     );
     expect(exit).toBe(0);
-    expect((JSON.parse(stdout) as VectorsReport).vectors.map((v) => [v.name, v.result])).toEqual([
+    expect((JSON.parse(out.stdout) as VectorsReport).vectors.map((v) => [v.name, v.result])).toEqual([
       ["valid-minimal", "match"],
       ["valid-stream-ndjson", "match"],
     ]);

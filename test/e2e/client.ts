@@ -95,7 +95,7 @@ export const isSend = (t: RequestOf): boolean =>
 export async function sdkClient(
   baseUrl: string,
   binding: Binding,
-  options: { tap: Tap; interceptors?: CallInterceptor[] },
+  options: { tap: Tap; interceptors?: CallInterceptor[]; polling?: boolean },
 ): Promise<Client> {
   const factory = new ClientFactory({
     transports: [
@@ -104,7 +104,7 @@ export async function sdkClient(
     ],
     cardResolver: undefined,
     preferredTransports: [binding],
-    clientConfig: { polling: true, interceptors: options.interceptors ?? [] },
+    clientConfig: { polling: options.polling ?? true, interceptors: options.interceptors ?? [] },
   });
   return factory.createFromUrl(baseUrl);
 }

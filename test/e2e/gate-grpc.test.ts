@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SDK_OBJECT_NOTE, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
 import { registerFetchCommand } from "../../src/cli/fetch.js";
-import { isFailedInput, verify, type Report, type VerifiedInput } from "../../src/index.js";
+import { verify } from "../../src/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
-import { refusal } from "../helpers/gate.js";
+import { onlyInput, refusal } from "../helpers/gate.js";
 import { runCommand } from "../helpers/commands.js";
 import { REFERENCE_REQUIREMENT, resumeRequest, sendRequest } from "./client.js";
 import { keepingGate } from "./gated.js";
@@ -35,12 +35,6 @@ async function gated(options: Partial<EvidenceGateOptions> = {}, polling = true)
 }
 
 const send = (kind: string) => sendRequest(kind, "seal this gated grpc exchange", null);
-
-function onlyInput(report: Report | undefined): VerifiedInput {
-  const input = report?.inputs[0];
-  if (!input || isFailedInput(input)) throw new Error("no verified input");
-  return input;
-}
 
 /** The evidenceId of the binary Task `fetch --binding grpc` saves for this Task. */
 async function fetchedEvidenceId(id: string): Promise<string | null> {

@@ -5,8 +5,7 @@
  * not it (taskBinding `transcript.request`, contract §3).
  */
 import { describe, expect, it } from "vitest";
-import { isFailedInput } from "../../src/index.js";
-import { refusal } from "../helpers/gate.js";
+import { onlyInput, refusal } from "../helpers/gate.js";
 import { BINDINGS, sendRequest } from "./client.js";
 import { gatedClient, useLiveServer } from "./gated.js";
 import { pollToTerminal } from "./harness.js";
@@ -22,8 +21,7 @@ for (const binding of BINDINGS) {
       const e = await refusal(pollToTerminal(client, first.id));
       expect(accepted).toHaveLength(0);
       expect(e.reason).toBe("EVIDENCE_FAILED");
-      const input = e.report?.inputs[0];
-      if (!input || isFailedInput(input)) throw new Error("no verified input");
+      const input = onlyInput(e.report);
       expect(input.properties.taskBinding.state).toBe("FAIL");
       expect(input.properties.taskBinding.checks.find((c) => c.id === "transcript.request")?.state).toBe("FAIL");
       expect(e.report?.policy.exitCode).toBe(1);

@@ -5,11 +5,9 @@
  * answers with a Message and one whose terminal record drops the interim record it showed at the
  * pause are each refused with an EvidencePolicyError naming the reason.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evidenceGate, SDK_OBJECT_NOTE, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
-import { isFailedInput, type Report, type VerifiedInput } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { evidenceGate, SDK_OBJECT_NOTE } from "../../src/a2a-js/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
-import { producerTrust } from "../../producer/seal.js";
 import {
   BINDINGS,
   isSend,
@@ -22,50 +20,18 @@ import {
   isGetTask,
   type Binding,
 } from "./client.js";
-import { refusal } from "../helpers/gate.js";
+import { onlyInput, refusal } from "../helpers/gate.js";
+import { gatedClient, useLiveServer } from "./gated.js";
 import { INPUT_REQUIRED, pollToTerminal, pollUntil } from "./harness.js";
-import { E2E_AUTHORITY } from "./kinds.js";
 import { INTERIM_PASSES, lifecycleChecks } from "./reports.js";
-import { startLiveServer, type LiveServer } from "./server.js";
 
-const TRUST = producerTrust({ authority: E2E_AUTHORITY });
-
-let server: LiveServer;
-beforeAll(async () => {
-  server = await startLiveServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-function gated(binding: Binding, options: Partial<EvidenceGateOptions> = {}, polling = true) {
-  const accepted: Report[] = [];
-  const gate = evidenceGate({
-    requirement: { minimumEvidence: "EXTERNALLY_REGISTERED", maximumRegistrationDelaySeconds: 60 },
-    trust: TRUST,
-    onAccepted: (report) => accepted.push(report),
-    ...options,
-  });
-  const tap = new Tap();
-  const client = sdkClient(server.baseUrl, binding, { tap, interceptors: [gate] }).then((c) => {
-    if (!polling) (c.config as { polling?: boolean }).polling = false;
-    return c;
-  });
-  return { client, tap, accepted };
-}
+const live = useLiveServer();
 
 const send = (kind: string) => sendRequest(kind, "seal this gated exchange", null);
 
-function onlyInput(report: Report | undefined): VerifiedInput {
-  const input = report?.inputs[0];
-  if (!input || isFailedInput(input)) throw new Error("no verified input");
-  return input;
-}
-
 /** Through the gated client: the Task sent, polled until it waits for input (passed through), resumed, polled on (the verdict). */
 async function pauseAndResume(binding: Binding, kind: string) {
-  const { client, tap, accepted } = gated(binding);
-  const c = await client;
+  const { client: c, tap, accepted } = await gatedClient(live(), binding);
   const first = await c.sendMessage(send(kind));
   if ("messageId" in first) throw new Error("expected a Task");
   const waiting = await pollUntil(c, first.id, new Set([INPUT_REQUIRED]));
@@ -86,8 +52,7 @@ for (const binding of BINDINGS) {
   describe(`the gate over ${binding}`, () => {
     for (const kind of ["one-shot", "failed"]) {
       it(`accepts the honest agent's ${kind} Task, after adding the requirement and the header itself`, async () => {
-        const { client, tap, accepted } = gated(binding);
-        const c = await client;
+        const { client: c, tap, accepted } = await gatedClient(live(), binding);
         const first = await c.sendMessage(send(kind));
         if ("messageId" in first) throw new Error("expected a Task");
         const sent = tap.last(isSend);
@@ -99,12 +64,11 @@ for (const binding of BINDINGS) {
         const final = await pollToTerminal(c, first.id);
         expect(final.status).toMatchObject({ state: kind === "failed" ? "TASK_STATE_FAILED" : "TASK_STATE_COMPLETED" });
         expect(accepted).toHaveLength(1);
-        const input = accepted[0]?.inputs[0];
-        if (!input || isFailedInput(input)) throw new Error("no verified input");
+        const input = onlyInput(accepted[0]?.report);
         expect(input.properties.negotiation.state).toBe("PASS");
         expect(input.evidenceLevel.achieved).toBe("EXTERNALLY_REGISTERED");
         expect(input.notes).toContain(SDK_OBJECT_NOTE);
-        expect(accepted[0]?.policy).toEqual({
+        expect(accepted[0]?.report.policy).toEqual({
           require: ["negotiation"],
           minEvidence: "EXTERNALLY_REGISTERED",
           exitCode: 0,
@@ -113,13 +77,12 @@ for (const binding of BINDINGS) {
     }
 
     it("refuses a getTask answered with another Task, though that Task's own evidence holds (TASK_MISMATCH)", async () => {
-      const { client, tap, accepted } = gated(binding);
-      const c = await client;
+      const { client: c, tap, accepted } = await gatedClient(live(), binding);
       const a = await c.sendMessage(send("one-shot"));
       const b = await c.sendMessage(send("one-shot"));
       if ("messageId" in a || "messageId" in b) throw new Error("expected Tasks");
       // Both end (seen by a client without the gate, so the gate still follows both).
-      const plain = await sdkClient(server.baseUrl, binding, { tap: new Tap() });
+      const plain = await sdkClient(live().baseUrl, binding, { tap: new Tap() });
       await pollToTerminal(plain, a.id);
       await pollToTerminal(plain, b.id);
       tap.rewrite = (r) =>
@@ -133,12 +96,11 @@ for (const binding of BINDINGS) {
       tap.rewrite = undefined;
       await c.getTask({ tenant: "", id: b.id });
       expect(accepted).toHaveLength(1);
-      expect(onlyInput(accepted[0]).properties.negotiation.state).toBe("PASS");
+      expect(onlyInput(accepted[0]?.report).properties.negotiation.state).toBe("PASS");
     });
 
     it("refuses a new Message answered with the first response of an earlier one (TASK_MISMATCH)", async () => {
-      const { client, tap, accepted } = gated(binding);
-      const c = await client;
+      const { client: c, tap, accepted } = await gatedClient(live(), binding);
       const a = await c.sendMessage(send("one-shot"));
       if ("messageId" in a) throw new Error("expected a Task");
       const replayed = new TextDecoder().decode(await tap.last(isSend).body);
@@ -174,8 +136,8 @@ for (const binding of BINDINGS) {
       const final = await pollToTerminal(c, first.id);
       expect(final.status).toMatchObject({ state: "TASK_STATE_COMPLETED" });
       expect(accepted).toHaveLength(1);
-      expect(accepted[0]?.policy.exitCode).toBe(0);
-      const input = onlyInput(accepted[0]);
+      expect(accepted[0]?.report.policy.exitCode).toBe(0);
+      const input = onlyInput(accepted[0]?.report);
       expect(input.properties.negotiation.checks.find((ch) => ch.id === "requirement.unchanged")?.state).toBe("PASS");
       // One of each: the gate kept the paused Task once, however often it was polled.
       expect(lifecycleChecks(input).filter((l) => l.startsWith("interim."))).toEqual(INTERIM_PASSES);
@@ -205,8 +167,7 @@ for (const binding of BINDINGS) {
 
     for (const lookWhilePaused of [true, false]) {
       it(`a paused Task over streams${lookWhilePaused ? ", with a gated getTask while it waits: its interim record is verified at the end" : " only: the resumption stream's first event is the paused Task with the resuming Message appended, whose interim record is verified at the end"}`, async () => {
-        const { client, accepted } = gated(binding);
-        const c = await client;
+        const { client: c, accepted } = await gatedClient(live(), binding);
         let taskId = "";
         let contextId = "";
         for await (const event of c.sendMessageStream(send("paused"))) {
@@ -218,8 +179,8 @@ for (const binding of BINDINGS) {
         expect(accepted).toHaveLength(0);
         await c.getTask({ tenant: "", id: taskId });
         expect(accepted).toHaveLength(1);
-        expect(accepted[0]?.policy.exitCode).toBe(0);
-        const input = onlyInput(accepted[0]);
+        expect(accepted[0]?.report.policy.exitCode).toBe(0);
+        const input = onlyInput(accepted[0]?.report);
         expect(lifecycleChecks(input).filter((l) => l.startsWith("interim."))).toEqual(INTERIM_PASSES);
         // Only the copy from the resumption window shows the resuming Message, and says so.
         const observed = input.properties.taskBinding.checks.find((ch) => ch.id === "interim.observed")?.detail;
@@ -232,15 +193,13 @@ for (const binding of BINDINGS) {
     }
 
     it("refuses a silent downgrade at the terminal Task (EVIDENCE_FAILED: negotiation status.meetsMinimum FAIL)", async () => {
-      const { client, accepted } = gated(binding);
-      const c = await client;
+      const { client: c, accepted } = await gatedClient(live(), binding);
       const first = await c.sendMessage(send("silent-downgrade"));
       if ("messageId" in first) throw new Error("expected a Task");
       const e = await refusal(pollToTerminal(c, first.id));
       expect(e.reason).toBe("EVIDENCE_FAILED");
       expect(e.report?.policy.exitCode).toBe(1);
-      const input = e.report?.inputs[0];
-      if (!input || isFailedInput(input)) throw new Error("no verified input");
+      const input = onlyInput(e.report);
       expect(input.properties.negotiation.state).toBe("FAIL");
       expect(input.properties.negotiation.checks.find((ch) => ch.state === "FAIL")?.id).toBe("status.meetsMinimum");
       expect(input.evidenceLevel).toEqual({
@@ -253,7 +212,7 @@ for (const binding of BINDINGS) {
     });
 
     it("refuses an agent that never accepts, on the first Task (NOT_ACCEPTED)", async () => {
-      const e = await refusal((await gated(binding).client).sendMessage(send("never-accepts")));
+      const e = await refusal((await gatedClient(live(), binding)).client.sendMessage(send("never-accepts")));
       expect(e.reason).toBe("NOT_ACCEPTED");
       expect(e.message).toMatch(/no evidenceAcceptance/);
       expect(e.report).toBeUndefined();
@@ -261,27 +220,26 @@ for (const binding of BINDINGS) {
     });
 
     it("refuses an acceptance on other terms, on the first Task (ACCEPTANCE_TERMS)", async () => {
-      const e = await refusal((await gated(binding).client).sendMessage(send("lower-acceptance")));
+      const e = await refusal((await gatedClient(live(), binding)).client.sendMessage(send("lower-acceptance")));
       expect(e.reason).toBe("ACCEPTANCE_TERMS");
       expect(e.message).toMatch(/accepts minimumEvidence "SIGNED_RECORD", not the requested "EXTERNALLY_REGISTERED"/);
     });
 
     it("refuses a direct Message reply (DIRECT_MESSAGE)", async () => {
-      const e = await refusal((await gated(binding).client).sendMessage(send("message-reply")));
+      const e = await refusal((await gatedClient(live(), binding)).client.sendMessage(send("message-reply")));
       expect(e.reason).toBe("DIRECT_MESSAGE");
       expect(e.task?.messageId).toMatch(/^reply-/);
     });
 
     it("refuses a blocking sendMessage before anything is sent (BLOCKING_MODE)", async () => {
-      const { client, tap } = gated(binding, {}, false);
-      const e = await refusal((await client).sendMessage(send("one-shot")));
+      const { client, tap } = await gatedClient(live(), binding, {}, false);
+      const e = await refusal(client.sendMessage(send("one-shot")));
       expect(e.reason).toBe("BLOCKING_MODE");
       expect(tap.exchanges.filter(isSend)).toHaveLength(0);
     });
 
     it("a stream: checks acceptance on the first task event; the gated getTask gives the verdict", async () => {
-      const { client, accepted } = gated(binding);
-      const c = await client;
+      const { client: c, accepted } = await gatedClient(live(), binding);
       let taskId = "";
       for await (const event of c.sendMessageStream(send("one-shot"))) {
         if (event.payload?.$case === "task") taskId = event.payload.value.id;
@@ -289,11 +247,11 @@ for (const binding of BINDINGS) {
       expect(accepted).toHaveLength(0);
       await c.getTask({ tenant: "", id: taskId });
       expect(accepted).toHaveLength(1);
-      expect(accepted[0]?.policy.exitCode).toBe(0);
+      expect(accepted[0]?.report.policy.exitCode).toBe(0);
     });
 
     it("a stream from an agent that never accepts ends with NOT_ACCEPTED", async () => {
-      const c = await gated(binding).client;
+      const { client: c } = await gatedClient(live(), binding);
       const e = await refusal(
         (async () => {
           for await (const _ of c.sendMessageStream(send("never-accepts"))) void _;
@@ -306,32 +264,31 @@ for (const binding of BINDINGS) {
 
 describe("the gate's policy is the caller's", () => {
   it("PREFERRED: an agent that never accepts passes; one that accepted and downgraded is still refused", async () => {
-    const { client, accepted } = gated("HTTP+JSON", {
+    const { client: c, accepted } = await gatedClient(live(), "HTTP+JSON", {
       requirement: {
         requirement: "PREFERRED",
         minimumEvidence: "EXTERNALLY_REGISTERED",
         maximumRegistrationDelaySeconds: 60,
       },
     });
-    const c = await client;
     const ignored = await c.sendMessage(send("never-accepts"));
     if ("messageId" in ignored) throw new Error("expected a Task");
     await pollToTerminal(c, ignored.id);
     expect(accepted).toHaveLength(1);
-    expect(accepted[0]?.inputs[0]).toMatchObject({ error: { code: "INPUT_NO_EVIDENCE" } });
+    expect(accepted[0]?.report.inputs[0]).toMatchObject({ error: { code: "INPUT_NO_EVIDENCE" } });
     const downgraded = await c.sendMessage(send("silent-downgrade"));
     if ("messageId" in downgraded) throw new Error("expected a Task");
     expect((await refusal(pollToTerminal(c, downgraded.id))).reason).toBe("EVIDENCE_FAILED");
   });
 
   it("a Task this gate first meets when resuming it: the stored Task is no first response, so the acceptance is unobserved (POLICY_NOT_MET), not FAILed", async () => {
-    const plain = await sdkClient(server.baseUrl, "JSONRPC", { tap: new Tap() });
+    const plain = await sdkClient(live().baseUrl, "JSONRPC", { tap: new Tap() });
     const first = await plain.sendMessage(sendRequest("paused", "sent without the gate"), {
       serviceParameters: { "A2A-Extensions": EXTENSION_URI },
     });
     if ("messageId" in first) throw new Error("expected a Task");
     const waiting = await pollUntil(plain, first.id, new Set([INPUT_REQUIRED]));
-    const c = await gated("JSONRPC").client;
+    const { client: c } = await gatedClient(live(), "JSONRPC");
     // The resume response shows the stored Task with the resuming Message already appended.
     const resumed = await c.sendMessage(
       resumeRequest("paused", { id: first.id, contextId: String(waiting.contextId) }),
@@ -347,13 +304,13 @@ describe("the gate's policy is the caller's", () => {
   });
 
   it("a getTask of a Task this gate never saw sent: acceptance unobserved, POLICY_NOT_MET under REQUIRED", async () => {
-    const plain = await sdkClient(server.baseUrl, "JSONRPC", { tap: new Tap() });
+    const plain = await sdkClient(live().baseUrl, "JSONRPC", { tap: new Tap() });
     const first = await plain.sendMessage(sendRequest("one-shot", "sent without the gate"), {
       serviceParameters: { "A2A-Extensions": EXTENSION_URI },
     });
     if ("messageId" in first) throw new Error("expected a Task");
     await pollToTerminal(plain, first.id);
-    const e = await refusal((await gated("JSONRPC").client).getTask({ tenant: "", id: first.id }));
+    const e = await refusal((await gatedClient(live(), "JSONRPC")).client.getTask({ tenant: "", id: first.id }));
     expect(e.reason).toBe("POLICY_NOT_MET");
     expect(e.message).toMatch(/negotiation INCONCLUSIVE/);
     expect(e.report?.policy.exitCode).toBe(3);
@@ -366,7 +323,7 @@ describe("the gate's policy is the caller's", () => {
   });
 
   it("a message that already carries another requirement is a programming error", async () => {
-    const c = await gated("JSONRPC").client;
+    const { client: c } = await gatedClient(live(), "JSONRPC");
     await expect(
       c.sendMessage(sendRequest("one-shot", "x", { ...REFERENCE_REQUIREMENT, minimumEvidence: "SIGNED_RECORD" })),
     ).rejects.toThrow(/already carries a different evidence requirement/);

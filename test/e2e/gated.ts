@@ -3,14 +3,11 @@ import { afterAll, beforeAll } from "vitest";
 import { evidenceGate, type EvidenceGateOptions } from "../../src/a2a-js/index.js";
 import type { Report } from "../../src/index.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
-import { producerTrust } from "../../producer/seal.js";
 import { isSend, sdkClient, Tap, type Binding } from "./client.js";
-import { E2E_AUTHORITY } from "./kinds.js";
+import { TRUST } from "./reports.js";
 import { startLiveServer, type LiveServer } from "./server.js";
 
 export type Json = Record<string, unknown>;
-
-const TRUST = producerTrust({ authority: E2E_AUTHORITY });
 
 /** A gate asking for EXTERNALLY_REGISTERED under the producer's trust, keeping what it let through. */
 export function keepingGate(options: Partial<EvidenceGateOptions> = {}) {
@@ -24,10 +21,16 @@ export function keepingGate(options: Partial<EvidenceGateOptions> = {}) {
   return { gate, accepted };
 }
 
-export async function gatedClient(live: LiveServer, binding: Binding, options: Partial<EvidenceGateOptions> = {}) {
+/** An SDK client over the binding with a keeping gate, its exchanges tapped; `polling: false` makes its sendMessage blocking. */
+export async function gatedClient(
+  live: LiveServer,
+  binding: Binding,
+  options: Partial<EvidenceGateOptions> = {},
+  polling = true,
+) {
   const { gate, accepted } = keepingGate(options);
   const tap = new Tap();
-  const client = await sdkClient(live.baseUrl, binding, { tap, interceptors: [gate] });
+  const client = await sdkClient(live.baseUrl, binding, { tap, interceptors: [gate], polling });
   return { client, tap, accepted };
 }
 

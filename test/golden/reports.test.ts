@@ -5,7 +5,7 @@
  *
  * Each vector is rendered as JSON and as verbose text, with its trust file and without one.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verify } from "../../src/verify.js";
@@ -13,23 +13,16 @@ import { renderJson } from "../../src/report/json.js";
 import { renderText } from "../../src/report/text.js";
 import { makeStyle } from "../../src/report/style.js";
 import { REPO_ROOT } from "../helpers/external.js";
-import { vectorExtra } from "../helpers/vector-input.js";
+import { namedVectorInput, shippedVectorNames, SHIPPED_VECTORS, vectorExtra } from "../helpers/vector-input.js";
 
-const VECTORS = join(REPO_ROOT, "vectors");
 const GOLDEN = join(REPO_ROOT, "test", "golden", "reports");
 const update = process.env.UPDATE_GOLDEN === "1";
-const names = readdirSync(VECTORS)
-  .filter((n) => existsSync(join(VECTORS, n, "expected.json")))
-  .sort();
-const inputFile = (dir: string) =>
-  ["input.json", "input.sse", "input.ndjson", "input.binpb", "input.grpc"].find((f) =>
-    existsSync(join(dir, f)),
-  ) as string;
+const names = shippedVectorNames();
 
 function rendered(name: string, withTrust: boolean): string {
-  const dir = join(VECTORS, name);
+  const dir = join(SHIPPED_VECTORS, name);
   const report = verify({
-    inputs: [{ source: `${name}/${inputFile(dir)}`, data: readFileSync(join(dir, inputFile(dir))) }],
+    inputs: [namedVectorInput(name)],
     ...vectorExtra(dir),
     ...(withTrust ? { trust: readFileSync(join(dir, "trust.json")) } : {}),
   });

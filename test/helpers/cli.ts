@@ -11,6 +11,22 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+/** A CliIo that keeps what is written to stdout and stderr (in `out`); `more` sets its other members. */
+export function capturedIo(more: Partial<Omit<CliIo, "stdout" | "stderr">> = {}): {
+  io: CliIo;
+  out: { stdout: string; stderr: string };
+} {
+  const out = { stdout: "", stderr: "" };
+  const io: CliIo = {
+    stdout: (t) => void (out.stdout += t),
+    stderr: (t) => void (out.stderr += t),
+    env: {},
+    stdoutIsTTY: false,
+    ...more,
+  };
+  return { io, out };
+}
+
 export async function runCli(
   args: string[],
   options: {
@@ -22,22 +38,14 @@ export async function runCli(
     columns?: number;
   } = {},
 ): Promise<CliRun> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
+  const { io, out } = capturedIo({
     env: options.env ?? {},
     stdoutIsTTY: options.tty ?? false,
     ...(options.columns !== undefined ? { stdoutColumns: options.columns } : {}),
     stderrIsTTY: options.stderrTTY ?? false,
-  };
+  });
   const code = await main(args, io, options.host);
-  return { code, stdout, stderr };
+  return { code, ...out };
 }
 
 export function tempFile(name: string, content: string | Uint8Array): string {

@@ -3,20 +3,13 @@
  * captured streams — the way main() runs the built-in ones (usage errors exit 2).
  */
 import { Command, CommanderError } from "commander";
-import type { CliIo, CommandContext } from "../../src/cli/io.js";
-import type { CliRun } from "./cli.js";
+import type { CommandContext } from "../../src/cli/io.js";
+import { capturedIo, type CliRun } from "./cli.js";
 
 export type Register = (program: Command, ctx: CommandContext) => unknown;
 
 export async function runCommand(register: Register, args: string[]): Promise<CliRun> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: {},
-    stdoutIsTTY: false,
-  };
+  const { io, out } = capturedIo();
   let code = 0;
   const program = new Command()
     .name("a2a-evidence")
@@ -34,5 +27,5 @@ export async function runCommand(register: Register, args: string[]): Promise<Cl
     if (!(e instanceof CommanderError)) throw e;
     code = e.exitCode === 0 ? 0 : 2;
   }
-  return { code, stdout, stderr };
+  return { code, ...out };
 }

@@ -1,7 +1,18 @@
 /** A vector folder's input as verify() takes it: the bytes of input.json, input.sse or input.ndjson (verify() folds streams). */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { InputData } from "../../src/verify.js";
+import { REPO_ROOT } from "./external.js";
+
+/** The shipped vectors' folder. */
+export const SHIPPED_VECTORS = join(REPO_ROOT, "vectors");
+
+/** The shipped vectors' names (each folder with an expected.json), sorted. */
+export function shippedVectorNames(): string[] {
+  return readdirSync(SHIPPED_VECTORS)
+    .filter((n) => existsSync(join(SHIPPED_VECTORS, n, "expected.json")))
+    .sort();
+}
 
 /** The input file of a vector folder: input.json, input.sse, input.ndjson, input.binpb or input.grpc. */
 export function vectorInputFile(dir: string): string {
@@ -12,6 +23,12 @@ export function vectorInputFile(dir: string): string {
 
 export function vectorInput(dir: string): InputData {
   return readFileSync(join(dir, vectorInputFile(dir)));
+}
+
+/** A shipped vector's input as verify() lists it, its source named `<vector>/<input file>`. */
+export function namedVectorInput(name: string): { source: string; data: InputData } {
+  const dir = join(SHIPPED_VECTORS, name);
+  return { source: `${name}/${vectorInputFile(dir)}`, data: vectorInput(dir) };
 }
 
 /**

@@ -120,6 +120,20 @@ describe("strict JSON", () => {
     expect(failure('{"a":[1,2,tru]}').path).toBe("a[2]");
   });
 
+  it("names what may follow a member or an element: a comma or the bracket that closes it", () => {
+    const at = (text: string) => {
+      const r = failure(text);
+      return [r.code, r.detail, r.path, r.offset];
+    };
+    expect(at('{"a":1 "b":2}')).toEqual(["JSON_SYNTAX", "unexpected '\"': expected ',' or '}'", "$", 7]);
+    expect(at("[1 2]")).toEqual(["JSON_SYNTAX", "unexpected '2': expected ',' or ']'", "$", 3]);
+    expect(at('{"a":[1,2}')).toEqual(["JSON_SYNTAX", "unexpected '}': expected ',' or ']'", "a", 9]);
+    expect(at('[{"a":1]')).toEqual(["JSON_SYNTAX", "unexpected ']': expected ',' or '}'", "[0]", 7]);
+    expect(at('{"a":1')).toEqual(["JSON_SYNTAX", "unexpected end of input: expected ',' or '}'", "$", 6]);
+    expect(at("[1")).toEqual(["JSON_SYNTAX", "unexpected end of input: expected ',' or ']'", "$", 2]);
+    for (const empty of ["{}", "[]", "{ }", "[ ]", "[[[]]]", '{"a":{}}']) expect(parse(empty).ok, empty).toBe(true);
+  });
+
   it("skips a UTF-8 byte order mark", () => {
     const r = parseStrictJson(new Uint8Array([0xef, 0xbb, 0xbf, 0x31]));
     expect(r.ok && r.value instanceof JsonNumber && r.value.lexeme).toBe("1");
