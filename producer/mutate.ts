@@ -112,16 +112,24 @@ export function fieldsOf(checkpoint: JsonObject): CheckpointFields {
   };
 }
 
-/** The receipt's signature algorithm, read from its protected header (label 1): ES256 or EdDSA. */
-function receiptAlg(receiptB64: JsonValue | undefined): "EdDSA" | "ES256" {
+/**
+ * What a receipt's protected header says that a new receipt must say again: its signature
+ * algorithm (label 1: ES256 or EdDSA) and the CWT `iat` it states (label 15, claim 6), if any.
+ */
+function receiptHeader(receiptB64: JsonValue | undefined): { alg: "EdDSA" | "ES256"; iat?: number } {
   const bytes = typeof receiptB64 === "string" ? base64ToBytesStrict(receiptB64) : undefined;
-  if (!bytes || bytes[0] !== 0xd2) return "EdDSA";
+  if (!bytes || bytes[0] !== 0xd2) return { alg: "EdDSA" };
   try {
     const sign1 = decode(bytes.subarray(1), { useMaps: true }) as unknown[];
     const header = decode(sign1[0] as Uint8Array, { useMaps: true }) as Map<number, unknown>;
-    return header.get(1) === -7 ? "ES256" : "EdDSA";
+    const claims = header.get(15);
+    const iat = claims instanceof Map ? claims.get(6) : undefined;
+    return {
+      alg: header.get(1) === -7 ? "ES256" : "EdDSA",
+      ...(typeof iat === "number" && Number.isSafeInteger(iat) ? { iat } : {}),
+    };
   } catch {
-    return "EdDSA";
+    return { alg: "EdDSA" };
   }
 }
 
@@ -147,7 +155,7 @@ function registerAgain(
     if (w.is_stub === true) return stubRecord(w.ts_url, entryHash);
     if (!(w.tree_size instanceof JsonNumber) || !(w.leaf_index instanceof JsonNumber)) return w;
     const url = w.ts_url;
-    const alg = receiptAlg(w.receipt_b64);
+    const { alg, iat } = receiptHeader(w.receipt_b64);
     const given = keys.transparencyService?.(url, alg);
     const by = given ?? transparencyServiceKey(url, alg);
     const expected = services?.get(url);
@@ -157,10 +165,9 @@ function registerAgain(
         `${url} signed with a key not derived from its url: pass keys.transparencyService`,
       );
     }
-    return register(
-      { url, signer: by, treeSize: integer(w.tree_size, "tree_size"), leafIndex: integer(w.leaf_index, "leaf_index") },
-      entryHash,
-    );
+    const treeSize = integer(w.tree_size, "tree_size");
+    const leafIndex = integer(w.leaf_index, "leaf_index");
+    return register({ url, signer: by, treeSize, leafIndex, ...(iat !== undefined ? { iat } : {}) }, entryHash);
   });
 }
 

@@ -71,7 +71,8 @@ export function renderVector(given: VectorDefinition): VectorFiles {
       ? renderStreamInput(def, exchange as Exchange, def.options.jsonRpcId ?? 1)
       : // The Task JSON is written the way the reference's Python emitter wrote its vector files.
         ["input.json", jsonText(exchange.input)];
-  return new Map([[`${def.name}/${inputName}`, inputText], ...trustAndExpected]);
+  const args = def.args ? [[`${def.name}/args.json`, jsonText([...def.args])] as const] : [];
+  return new Map([[`${def.name}/${inputName}`, inputText], ...trustAndExpected, ...args]);
 }
 
 /** The exit code, the level and the properties whose state differs from the honest baseline. */
@@ -114,17 +115,21 @@ export function renderReadme(
     "  (both `null` for a `pending-*` vector: a Task that has not ended has nothing to verify yet);",
     '- optionally `args.json`: a JSON array of further `verify` arguments, such as `["--min-evidence", "NONE"]` or',
     '  `["--task", "task.json"]`, file paths relative to the folder. The options it may hold are `--task`,',
-    "  `--first-task`, `--authority`, `--tenant`, `--require` and `--min-evidence`; the trust file is `trust.json`.",
+    "  `--first-task`, `--authority`, `--tenant`, `--require`, `--min-evidence` and `--at`; the trust file is",
+    "  `trust.json`.",
     "",
     "`a2a-evidence vectors [DIR...]` runs folders of this format (a DIR is one vector folder or a folder of them;",
     "without one, the vectors shipped with the package) and prints which match.",
     "",
     "`exitCode` is for `a2a-evidence verify --trust trust.json [args…] input.*`; without `args.json` that is the",
     "default policy (docs/exit-codes.md: the level reaches the negotiated minimum, else SIGNED_RECORD, and",
-    "identityAuthorityBinding and taskBinding PASS). Only the `valid-binding-*` vectors have an `args.json`: it",
-    "names the first Task (`first.json` or `first.binpb`, SendMessage's answer in that binding's form); in every",
-    "other vector everything observed is in the input. The four `valid-binding-*` vectors are one Task, sealed",
-    "once, as each A2A binding carries it (JSON-RPC, REST, gRPC, gRPC stream): one evidenceId, one report.",
+    "identityAuthorityBinding and taskBinding PASS). The `valid-binding-*` vectors have an `args.json` that",
+    "names the first Task (`first.json` or `first.binpb`, SendMessage's answer in that binding's form); the",
+    "`*-keys-revoked-ts-at-*` vectors have one that gives the caller's time (`--at`), which decides whether a",
+    "revoked Transparency Service key's receipt counts; in every other vector everything observed is in the",
+    "input and no time is given. The four `valid-binding-*` vectors are one Task, sealed once, as each A2A",
+    "binding carries it (JSON-RPC, REST, gRPC, gRPC stream): one evidenceId, one report. The two",
+    "`*-keys-revoked-ts-at-*` vectors are one record (one input, one trust file) judged at two times.",
     "",
     "## The vectors",
     "",

@@ -21,6 +21,7 @@ import { grpcTwins } from "./vectors-grpc.js";
 import { BINDING_VECTORS } from "./vectors-binding.js";
 import { CONTINUITY_VECTORS } from "./vectors-continuity.js";
 import { KEY_VECTORS } from "./vectors-keys.js";
+import { KEY_AT_VECTORS } from "./vectors-keys-at.js";
 import { LIFECYCLE_NOTES, LIFECYCLE_VECTORS } from "./vectors-lifecycle.js";
 
 export interface VectorDefinition {
@@ -32,6 +33,8 @@ export interface VectorDefinition {
   readonly expected: Expectation | PendingExpectation;
   /** Why a property besides the targeted one changes, or where the expectation is a judgement. */
   readonly note?: string;
+  /** Further `verify` arguments the vector is judged with, written to its `args.json` (e.g. `--at`). */
+  readonly args?: readonly string[];
 }
 
 /** The producer's other records and a prior checkpoint put our leaf at a non-trivial position. */
@@ -414,6 +417,7 @@ const JSON_VECTORS: readonly VectorDefinition[] = [
   ...CONTINUITY_VECTORS,
   ...LIFECYCLE_VECTORS,
   ...KEY_VECTORS,
+  ...KEY_AT_VECTORS,
 ];
 
 export const VECTORS: readonly VectorDefinition[] = [...JSON_VECTORS, ...grpcTwins(JSON_VECTORS), ...BINDING_VECTORS];

@@ -15,7 +15,8 @@
  *
  * Beside the output, `<file>.fetch.json` records each exchange: URL, binding, headers sent
  * (credentials redacted), HTTP status, content type, the `A2A-Extensions` header received, size
- * and SHA-256. Exactly the URL given is contacted; a redirect is an error, never followed.
+ * and SHA-256. Exactly the URL given is contacted; a redirect is an error, never followed. Which
+ * interface an Agent Card names, and how a URL is read for a binding: fetch-endpoint.ts.
  */
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -44,7 +45,7 @@ import { MESSAGE } from "../input/protobuf/schema.js";
 import { TOOL_VERSION } from "../version.js";
 import { printable } from "../util/printable.js";
 import { onlyOnce, overwriteMessage, readFileAt, wrapHelp, type CliIo, type CommandContext } from "./io.js";
-import { readInput } from "./read.js";
+import { BINDINGS, endpointFromCard, FetchUsage, target, type CardChoice } from "./fetch-endpoint.js";
 
 export interface FetchFlags {
   url?: string;
@@ -73,33 +74,12 @@ export interface FetchDeps extends HttpDeps {
   readonly messageId?: () => string;
 }
 
-const BINDINGS: Record<string, Binding> = { jsonrpc: "jsonrpc", rest: "rest", grpc: "grpc" };
-/** Agent Card protocolBinding names (a2a-wire.md §2) for the three bindings fetch speaks. */
-const CARD_BINDINGS: Record<string, Binding> = { JSONRPC: "jsonrpc", "HTTP+JSON": "rest", GRPC: "grpc" };
-const CARD_NAMES: Record<Binding, string> = { jsonrpc: "JSONRPC", rest: "HTTP+JSON", grpc: "GRPC" };
 const MAX_POLLS = 1000;
-
-class FetchUsage extends Error {}
 
 function integer(value: string, name: string, min: number, max: number): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < min || Number(value) > max)
     throw new FetchUsage(`${name}: expected an integer in ${min}..${max}, got "${value}"`);
   return Number(value);
-}
-
-function parseUrl(text: string, where: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new FetchUsage(`${where}: "${text}" is not an absolute URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new FetchUsage(`${where}: only http and https URLs are fetched, not ${url.protocol}`);
-  // Credentials in a URL end up in logs and in the sidecar: pass them with --header instead.
-  if (url.username !== "" || url.password !== "")
-    throw new FetchUsage(`${where}: a URL with credentials is refused; send them with --header`);
-  return url;
 }
 
 function parseHeaders(list: readonly string[]): Record<string, string> {
@@ -115,71 +95,24 @@ function parseHeaders(list: readonly string[]): Record<string, string> {
   return out;
 }
 
-/**
- * A gRPC target: `http://host:port` (cleartext HTTP/2), `https://host:port`, or a bare `host:port`
- * as Agent Cards list gRPC interfaces (TLS). The gRPC method path is fixed, so no path is allowed.
- */
-function parseGrpcTarget(text: string, where: string): URL {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
-  const url = parseUrl(withScheme, where);
-  if ((url.pathname !== "/" && url.pathname !== "") || url.search !== "" || url.hash !== "")
-    throw new FetchUsage(`${where}: a gRPC target is host:port (or http://host:port for cleartext), not "${text}"`);
-  return url;
-}
-
-const target = (text: string, binding: Binding, where: string) =>
-  binding === "grpc" ? parseGrpcTarget(text, where) : parseUrl(text, where);
-
-/** The interface to call, from the Agent Card: the first v1.x JSONRPC, HTTP+JSON or GRPC entry (the card's order is its preference). */
-async function endpointFromCard(path: string, binding: Binding | undefined): Promise<Endpoint> {
-  const read = await readInput(path);
-  if (!read.ok) throw new FetchUsage(`--card: ${read.message}`);
-  const parsed = parseStrictJson(read.bytes);
-  if (!parsed.ok)
-    throw new FetchUsage(
-      `--card: ${path} is not strict JSON: ${parsed.detail}${parsed.path ? ` (at ${parsed.path})` : ""}`,
-    );
-  const interfaces = isJsonObject(parsed.value) ? member(parsed.value, "supportedInterfaces") : undefined;
-  if (!Array.isArray(interfaces))
-    throw new FetchUsage(`--card: ${path} has no supportedInterfaces (not an A2A v1.0 Agent Card)`);
-  for (const [i, entry] of interfaces.entries()) {
-    if (!isJsonObject(entry)) continue;
-    const kind = CARD_BINDINGS[String(member(entry, "protocolBinding"))];
-    const version = member(entry, "protocolVersion");
-    const url = member(entry, "url");
-    if (
-      !kind ||
-      (binding && kind !== binding) ||
-      typeof version !== "string" ||
-      !/^1\.\d+$/.test(version) ||
-      typeof url !== "string"
-    )
-      continue;
-    const tenant = member(entry, "tenant");
-    return {
-      url: target(url, kind, `--card supportedInterfaces[${i}].url`),
-      binding: kind,
-      ...(typeof tenant === "string" && tenant !== "" ? { tenant } : {}),
-    };
-  }
-  throw new FetchUsage(
-    `--card: ${path} lists no A2A 1.x ${binding ? CARD_NAMES[binding] : "JSONRPC, HTTP+JSON or GRPC"} interface`,
-  );
-}
-
-async function resolveEndpoint(flags: FetchFlags): Promise<Endpoint> {
+/** The interface to call; from a card, also which entry it is and what the caller is told about the choice. */
+async function resolveEndpoint(flags: FetchFlags): Promise<{ ep: Endpoint; card?: CardChoice }> {
   const binding = flags.binding === undefined ? undefined : BINDINGS[flags.binding];
   if (flags.binding !== undefined && !binding)
     throw new FetchUsage(`--binding: expected jsonrpc, rest or grpc, got "${flags.binding}"`);
   if (flags.card !== undefined && flags.url !== undefined) throw new FetchUsage("give --url or --card, not both");
-  const ep = flags.card !== undefined ? await endpointFromCard(flags.card, binding) : undefined;
-  if (ep) return flags.tenant !== undefined ? { ...ep, tenant: flags.tenant } : ep;
+  if (flags.card !== undefined) {
+    const card = await endpointFromCard(flags.card, binding);
+    const ep = card.endpoint;
+    return { ep: flags.tenant !== undefined ? { ...ep, tenant: flags.tenant } : ep, card };
+  }
   if (flags.url === undefined)
     throw new FetchUsage(
       "give the server: --url <interface URL> --binding jsonrpc|rest|grpc, or --card <Agent Card file>",
     );
   if (!binding) throw new FetchUsage("--url needs --binding jsonrpc|rest|grpc");
-  return { url: target(flags.url, binding, "--url"), binding, ...(flags.tenant ? { tenant: flags.tenant } : {}) };
+  const url = target(flags.url, binding, "--url");
+  return { ep: { url, binding, ...(flags.tenant ? { tenant: flags.tenant } : {}) } };
 }
 
 function requirementMessage(flags: FetchFlags, messageId: string): JsonObject {
@@ -309,17 +242,31 @@ function savedCapture(
   return { ...rest, bytes: captureBytes(ep.binding, request, first, final), ...(raw ? { raw } : {}) };
 }
 
+/** Send mode's Message and poll bounds, checked before anything is sent (a usage error throws). */
+interface SendPlan {
+  readonly message: JsonObject;
+  readonly sent: { text: Uint8Array; value: JsonObject };
+  readonly polls: number;
+  readonly interval: number;
+}
+
+function planSend(ep: Endpoint, flags: FetchFlags, deps: FetchDeps): SendPlan {
+  const message = requirementMessage(flags, (deps.messageId ?? randomUUID)());
+  return {
+    message,
+    sent: sentRequest(ep.binding, message),
+    polls: integer(flags.polls, "--polls", 1, MAX_POLLS),
+    interval: integer(flags.pollInterval, "--poll-interval", 0, 60_000),
+  };
+}
+
 async function sendAndPoll(
   ep: Endpoint,
-  flags: FetchFlags,
+  { message, sent, polls, interval }: SendPlan,
   ctx: CallContext,
   deps: FetchDeps,
   historyLength: number | undefined,
 ): Promise<Result<Saved>> {
-  const message = requirementMessage(flags, (deps.messageId ?? randomUUID)());
-  const sent = sentRequest(ep.binding, message);
-  const polls = integer(flags.polls, "--polls", 1, MAX_POLLS);
-  const interval = integer(flags.pollInterval, "--poll-interval", 0, 60_000);
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const calls = callsFor(ep);
   const first = await calls.sendMessage(ep, message, ctx);
@@ -367,7 +314,10 @@ function rawPaths(saved: Saved, output: string): Partial<Record<RawSuffix, strin
   return Object.fromEntries(Object.keys(saved.raw ?? {}).map((k) => [k, `${output}${RAW_SUFFIXES[k as RawSuffix]}`]));
 }
 
-function sidecar(ep: Endpoint, mode: "get" | "send", saved: Saved, output: string): string {
+/** Where the interface called came from, when an Agent Card named it: the file and the entry. */
+type CardSource = { readonly file: string; readonly interface: string } | undefined;
+
+function sidecar(ep: Endpoint, card: CardSource, mode: "get" | "send", saved: Saved, output: string): string {
   const doc = {
     sidecarVersion: 1,
     tool: { name: "a2a-evidence", version: TOOL_VERSION },
@@ -375,6 +325,7 @@ function sidecar(ep: Endpoint, mode: "get" | "send", saved: Saved, output: strin
     url: ep.url.href,
     binding: ep.binding,
     ...(ep.tenant ? { tenant: ep.tenant } : {}),
+    ...(card ? { card } : {}),
     output,
     ...(saved.raw ? { rawAnswers: rawPaths(saved, output) } : {}),
     ...(saved.polls !== undefined ? { polls: saved.polls } : {}),
@@ -395,15 +346,17 @@ function refuseOverwrite(flags: FetchFlags): void {
 }
 
 /** Writes the output, the gRPC answers beside it, and the sidecar. */
-function writeSaved(ep: Endpoint, flags: FetchFlags, saved: Saved): void {
+function writeSaved(ep: Endpoint, card: CardSource, flags: FetchFlags, saved: Saved): void {
   writeFileSync(flags.output, saved.bytes);
   const paths = rawPaths(saved, flags.output);
   for (const [k, path] of Object.entries(paths)) writeFileSync(path, saved.raw?.[k as RawSuffix] as Uint8Array);
-  writeFileSync(`${flags.output}.fetch.json`, sidecar(ep, flags.send === true ? "send" : "get", saved, flags.output));
+  const mode = flags.send === true ? "send" : "get";
+  writeFileSync(`${flags.output}.fetch.json`, sidecar(ep, card, mode, saved, flags.output));
 }
 
 export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {}): Promise<number> {
   let ep: Endpoint;
+  let card: CardSource;
   let saved: Result<Saved>;
   try {
     if ((flags.taskId === undefined) === (flags.send !== true))
@@ -412,7 +365,9 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
       );
     if (flags.send !== true && flags.text !== undefined) throw new FetchUsage("--text is for --send");
     refuseOverwrite(flags);
-    ep = await resolveEndpoint(flags);
+    const resolved = await resolveEndpoint(flags);
+    ep = resolved.ep;
+    card = resolved.card && { file: flags.card as string, interface: resolved.card.entry };
     const limits: HttpLimits = {
       ...DEFAULT_HTTP_LIMITS,
       connectTimeoutMs: integer(flags.connectTimeout, "--connect-timeout", 1, 600_000),
@@ -421,10 +376,13 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
     const ctx: CallContext = { limits, deps, headers: parseHeaders(flags.header) };
     const historyLength =
       flags.historyLength !== undefined ? integer(flags.historyLength, "--history-length", 0, 1_000_000) : undefined;
-    saved =
-      flags.send === true
-        ? await sendAndPoll(ep, flags, ctx, deps, historyLength)
-        : await fetchOnce(ep, flags.taskId as string, ctx, historyLength);
+    const plan = flags.send === true ? planSend(ep, flags, deps) : undefined;
+    // Every option checked: say which of the card's interfaces is called, and over which binding.
+    if (!flags.quiet)
+      for (const line of resolved.card?.lines ?? []) io.stderr(`a2a-evidence: fetch: ${printable(line)}\n`);
+    saved = plan
+      ? await sendAndPoll(ep, plan, ctx, deps, historyLength)
+      : await fetchOnce(ep, flags.taskId as string, ctx, historyLength);
   } catch (e) {
     if (!(e instanceof FetchUsage)) throw e;
     io.stderr(`a2a-evidence: fetch: ${printable(e.message)}\n`);
@@ -441,7 +399,7 @@ export async function runFetch(flags: FetchFlags, io: CliIo, deps: FetchDeps = {
   }
   const sidecarPath = `${flags.output}.fetch.json`;
   try {
-    writeSaved(ep, flags, saved.value);
+    writeSaved(ep, card, flags, saved.value);
   } catch (e) {
     io.stderr(
       `a2a-evidence: fetch: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`,
@@ -495,7 +453,7 @@ export function registerFetchCommand(program: Command, ctx: CommandContext, deps
     )
     .option(
       "--card <file>",
-      "take the URL and binding from this Agent Card file (first 1.x JSONRPC, HTTP+JSON or GRPC interface)",
+      "take the URL and binding from this Agent Card file: its first interface, in the card's order, that fetch can call (A2A 1.x JSONRPC, HTTP+JSON or GRPC), named on stderr",
     )
     .option("--tenant <id>", "the tenant to address")
     .option("--task-id <id>", "GetTask this Task")

@@ -13,6 +13,7 @@ import { renderExplanationText, renderPendingText } from "../inspect/text.js";
 import { printable } from "../util/printable.js";
 import { readInput } from "./read.js";
 import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { checkAtOption } from "./at-option.js";
 
 export const INSPECT_FORMATS = ["text", "json"] as const;
 export type InspectFormat = (typeof INSPECT_FORMATS)[number];
@@ -25,6 +26,7 @@ interface InspectFlags {
   format: InspectFormat;
   bytes?: boolean;
   all?: boolean;
+  at?: string;
 }
 
 /** How a path is named in messages: standard input is `stdin`. */
@@ -57,6 +59,7 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
   const files = [input, trustPath, flags.task, ...flags.interim, flags.cosignatures].filter((p) => p === "-").length;
   if (files > 1) throw new UsageError("standard input ('-') can be given only once");
+  checkAtOption(flags.at);
   if (input === "-" && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
   const read = async (path: string, what: string): Promise<Uint8Array | undefined> => {
     const r = await readInput(path);
@@ -66,7 +69,11 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
   };
   const data = await read(input, "");
   if (data === undefined) return 2;
-  const request: { -readonly [K in keyof InspectRequest]: InspectRequest[K] } = { source: nameOf(input), data };
+  const request: { -readonly [K in keyof InspectRequest]: InspectRequest[K] } = {
+    source: nameOf(input),
+    data,
+    ...(flags.at !== undefined ? { at: flags.at } : {}),
+  };
   for (const [path, key, what] of [
     [trustPath, "trust", "trust file: "],
     [flags.task, "task", "--task: "],
@@ -111,15 +118,15 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
 /**
  * `verify --explain`: one input's explanation as `inspect` prints it, to follow the report; ""
  * for an input that could not be read or explained — the report has already said why. `run` is
- * the verify run's request, of which the explanation takes the trust file, --task, --interim and
- * --cosignatures. A Task that has not ended is explained as pending, as inspect prints it.
+ * the verify run's request, of which the explanation takes the trust file, --task, --interim,
+ * --cosignatures and --at. A Task that has not ended is explained as pending, as inspect prints it.
  */
 export function explanationOf(
   item: { readonly source: string; readonly data?: InspectRequest["data"] },
-  run: Pick<InspectRequest, "trust" | "task" | "cosignatures" | "interim">,
+  run: Pick<InspectRequest, "trust" | "task" | "cosignatures" | "interim" | "at">,
 ): string {
   if (item.data === undefined) return "";
-  const { trust, task, cosignatures, interim } = run;
+  const { trust, task, cosignatures, interim, at } = run;
   const request: InspectRequest = {
     source: item.source,
     data: item.data,
@@ -127,6 +134,7 @@ export function explanationOf(
     ...(task !== undefined ? { task } : {}),
     ...(cosignatures !== undefined ? { cosignatures } : {}),
     ...(interim !== undefined ? { interim } : {}),
+    ...(at !== undefined ? { at } : {}),
   };
   const r = inspect(request, { bytes: false, all: false });
   if (!r.ok) return r.pending ? `\n${renderPendingText(r.pending)}` : "";
@@ -157,6 +165,10 @@ export function registerInspectCommand(program: Command, { io, setExit }: Comman
     )
     .option("--bytes", "print the canonical bytes too, not only their length and SHA-256")
     .option("--all", "list every entry (default: 20 of each list, then how many more)")
+    .option(
+      "--at <time>",
+      "judge key windows against this RFC 3339 time, as verify --at does (without it only independent times judge them)",
+    )
     .addHelpText(
       "after",
       wrapHelp(
@@ -174,5 +186,5 @@ export function registerInspectCommand(program: Command, { io, setExit }: Comman
       setExit(await runInspect(input, flags, io));
     });
   // A second --trust or --task would silently replace the first: which one was meant cannot be known.
-  onlyOnce(command, ["--trust", "--task", "--cosignatures", "--format"]);
+  onlyOnce(command, ["--trust", "--task", "--cosignatures", "--format", "--at"]);
 }

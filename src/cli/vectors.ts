@@ -27,6 +27,7 @@ import { verify, type VerifyRequest } from "../verify.js";
 import { printable, printableJson, printableLineStart } from "../util/printable.js";
 import { readInput } from "./read.js";
 import { onlyOnce, wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { atProblem } from "./at-option.js";
 
 export interface VectorDifference {
   /** `exitCode`, `evidenceLevel`, or a property name. */
@@ -138,19 +139,16 @@ function readExpected(v: JsonValue): Expected {
   };
 }
 
-type ArgKind = "file" | "text" | "properties" | "level";
-const ARGS: Readonly<
-  Record<
-    string,
-    { readonly key: "task" | "firstTask" | "authority" | "tenant" | "require" | "minEvidence"; readonly kind: ArgKind }
-  >
-> = {
+type ArgKind = "file" | "text" | "properties" | "level" | "time";
+type ArgKey = "task" | "firstTask" | "authority" | "tenant" | "require" | "minEvidence" | "at";
+const ARGS: Readonly<Record<string, { readonly key: ArgKey; readonly kind: ArgKind }>> = {
   "--task": { key: "task", kind: "file" },
   "--first-task": { key: "firstTask", kind: "file" },
   "--authority": { key: "authority", kind: "text" },
   "--tenant": { key: "tenant", kind: "text" },
   "--require": { key: "require", kind: "properties" },
   "--min-evidence": { key: "minEvidence", kind: "level" },
+  "--at": { key: "at", kind: "time" },
 };
 
 /** A path named in args.json, inside the folder: a vector from elsewhere must not read the rest of the disk. */
@@ -199,6 +197,12 @@ async function readArgs(folder: string, v: JsonValue): Promise<Partial<VerifyReq
         const unknown = names.find((n) => !isPropertyName(n));
         if (unknown !== undefined) throw new FolderError(`args.json: --require: unknown property "${unknown}"`);
         out[spec.key] = names;
+        break;
+      }
+      case "time": {
+        const problem = atProblem(value);
+        if (problem !== undefined) throw new FolderError(`args.json: --at: ${problem}`);
+        out[spec.key] = value;
         break;
       }
       case "level":

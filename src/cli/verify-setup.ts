@@ -8,7 +8,6 @@ import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties
 import type { InputError } from "../report/model.js";
 import { openRun, type Opened, type RunRequest } from "../run.js";
 import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
-import { RFC3339_OFFSET_DATETIME } from "../peac/extensions.js";
 import { resolvedContentOf, type ResolvedContent } from "../evidence/parts.js";
 import { printable } from "../util/printable.js";
 import type { FormatName } from "../report/index.js";
@@ -17,6 +16,7 @@ import { readInput } from "./read.js";
 import { readContinuityFlags } from "./continuity-flags.js";
 import type { RunGiven, Shard } from "./shard-run.js";
 import { UsageError, type CliIo } from "./io.js";
+import { checkAtOption } from "./at-option.js";
 
 export interface VerifyFlags {
   trust?: string;
@@ -155,11 +155,7 @@ export function checkFlags(args: readonly string[], flags: VerifyFlags, io: CliI
     (i) => i === "-" || i === "@-",
   ).length;
   if (fromStdin > 1) throw new UsageError("standard input ('-') can be given only once");
-  if (flags.at !== undefined && !RFC3339_OFFSET_DATETIME.test(flags.at)) {
-    throw new UsageError(
-      `--at: "${printable(flags.at)}" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)`,
-    );
-  }
+  checkAtOption(flags.at);
   if (flags.explain && (flags.quiet || flags.format !== "text"))
     throw new UsageError(
       "--explain follows the text report: it takes neither -q nor --format other than text (inspect --format json explains for tools)",

@@ -41,6 +41,7 @@ import {
   type CommandContext,
   type CommandHost,
 } from "./io.js";
+import { AT_HELP } from "./at-option.js";
 import { ErrorSummary, errorLine } from "./error-summary.js";
 import { openSink, writeOut, type Sink } from "./sink.js";
 import {
@@ -340,10 +341,7 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
     )
     .option("--authority <name>", "the authority the caller expects the producer to be")
     .option("--tenant <id>", "the tenant the caller addressed")
-    .option(
-      "--at <time>",
-      "judge time rules (receipt and cosignature times) against this RFC 3339 time; without it they are NOT_CHECKED",
-    );
+    .option("--at <time>", AT_HELP);
   addPolicyOptions(addContinuityOptions(command));
   addOutputOptions(command).action(async (inputs: string[], flags: VerifyFlags) => {
     setExit(await runVerify(inputs, flags, io, host ?? {}));

@@ -9,6 +9,7 @@ import { showTime, windowText, type KeyWindow } from "./window.js";
 import type { TimeSource } from "./judge.js";
 import { hasWindows, pinnedProducerWindows } from "./pinned.js";
 import { checkpointTime, priorCheckpointTime, recordTime } from "./trusted-time.js";
+import { callerAt } from "./service-window.js";
 
 function judged(t: TimeSource | undefined): string {
   return t === undefined
@@ -29,6 +30,16 @@ function producerRoleTime(ctx: EvidenceContext, role: string): TimeSource | unde
 }
 
 /**
+ * How a Transparency Service's or witness's own signature is judged: at the time it claims,
+ * bounded by --at (named when given).
+ */
+function ownClaimTime(ctx: EvidenceContext, claimed: string): string {
+  const at = callerAt(ctx.options);
+  const bound = at === undefined ? "--at" : `--at ${showTime(at.seconds)}`;
+  return `${claimed}, bounded by ${bound} (a revoked key counts only with --at before revokedAt)`;
+}
+
+/**
  * The key match with its window and the time it is judged at, when the trust file pins it with a
  * window; the match as it was otherwise. Roles are `keysSection`'s.
  */
@@ -42,8 +53,7 @@ export function withKeyTiming(ctx: EvidenceContext, k: KeyMatch): KeyMatch {
       : {
           ...k,
           window,
-          judgedAt:
-            "the receipt's own signed iat, bounded by --at (a revoked key counts only with --at before revokedAt)",
+          judgedAt: ownClaimTime(ctx, "the receipt's own signed iat"),
         };
   }
   if (k.role.startsWith("witness ")) {
@@ -54,8 +64,7 @@ export function withKeyTiming(ctx: EvidenceContext, k: KeyMatch): KeyMatch {
       : {
           ...k,
           window,
-          judgedAt:
-            "each cosignature's own timestamp, bounded by --at (a revoked key counts only with --at before revokedAt)",
+          judgedAt: ownClaimTime(ctx, "each cosignature's own timestamp"),
         };
   }
   const window = windows(pinnedProducerWindows(ctx, k.key).map((x) => x.window));

@@ -242,7 +242,7 @@ describe("a2a-evidence vectors", () => {
       [
         "args-format",
         { "args.json": '["--format", "text"]' },
-        'args.json: unsupported argument "--format" (allowed: --task, --first-task, --authority, --tenant, --require, --min-evidence; the trust file is trust.json)',
+        'args.json: unsupported argument "--format" (allowed: --task, --first-task, --authority, --tenant, --require, --min-evidence, --at; the trust file is trust.json)',
       ],
       ["args-trust", { "args.json": '["--trust=t.json"]' }, 'args.json: unsupported argument "--trust=t.json"'],
       ["args-positional", { "args.json": '["other.json"]' }, 'args.json: unsupported argument "other.json"'],
@@ -254,6 +254,16 @@ describe("a2a-evidence vectors", () => {
         'args.json: --require: unknown property "trusted"',
       ],
       ["args-level", { "args.json": '["--min-evidence", "GOLD"]' }, 'args.json: --min-evidence: unknown level "GOLD"'],
+      [
+        "args-at",
+        { "args.json": '["--at", "2026-10-01T09:45:00"]' },
+        'args.json: --at: "2026-10-01T09:45:00" is not an RFC 3339 date-time with an offset (e.g. 2026-10-01T09:30:00Z)',
+      ],
+      [
+        "args-at-twice",
+        { "args.json": '["--at=2026-10-01T09:45:00Z", "--at", "2026-10-01T09:46:00Z"]' },
+        "args.json: --at is given twice",
+      ],
       [
         "args-escape",
         { "args.json": '["--task", "../valid-minimal/input.json"]' },
@@ -331,6 +341,22 @@ describe("a2a-evidence vectors", () => {
       "min-none",
     );
     expect((await runVectorFolder(none)).differences).toEqual([{ what: "exitCode", expected: "0", got: "3" }]);
+  });
+
+  it("applies args.json: --at is the caller's time, which decides whether a revoked service key's stamp counts", async () => {
+    const root = newRoot();
+    const name = "valid-keys-revoked-ts-at-before";
+    expect((await runVectorFolder(copyVector(name, root, {}, "as-shipped"))).result).toBe("match");
+    const unregistered = [
+      { what: "externalRegistration", expected: "PASS", got: "INCONCLUSIVE" },
+      { what: "referenceConsistency", expected: "PASS", got: "INCONCLUSIVE" },
+      { what: "evidenceLevel", expected: "EXTERNALLY_REGISTERED", got: "SIGNED_RECORD" },
+      { what: "exitCode", expected: "0", got: "3" },
+    ];
+    const without = copyVector(name, root, { "args.json": null }, "without-at");
+    expect((await runVectorFolder(without)).differences).toEqual(unregistered);
+    const after = copyVector(name, root, { "args.json": '["--at=2026-10-01T10:00:00Z"]' }, "at-revocation");
+    expect((await runVectorFolder(after)).differences).toEqual(unregistered);
   });
 
   it("applies args.json: --task and --first-task are files in the folder", async () => {

@@ -86,7 +86,9 @@ describe("fetch --binding grpc against an @a2a-js/sdk gRPC server", () => {
     );
     const file = out("task.binpb");
     const r = await fetchCli(["--card", card, "--task-id", run.taskId, "-o", file]);
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe(
+      `a2a-evidence: fetch: --card: calling supportedInterfaces[0] (GRPC 1.0) at ${grpcUrl()}/ over grpc\n`,
+    );
     expect(r.code).toBe(0);
     expect(new Uint8Array(readFileSync(file))).toEqual(new Uint8Array(run.finalTask));
   });

@@ -88,7 +88,12 @@ describe("fetch against an @a2a-js/sdk server", () => {
         "-o",
         file,
       ]);
-      expect(r.stderr).toBe("");
+      // The card's interface of that binding, named: the only line on stderr.
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^a2a-evidence: fetch: --card: calling supportedInterfaces\\[\\d+\\] \\(\\S+ 1\\.0\\) at \\S+ over ${flag}\\n$`,
+        ),
+      );
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/reached TASK_STATE_COMPLETED/);
       // The SDK server's copies of the Message are that Message: recorded as sent, no mismatch.

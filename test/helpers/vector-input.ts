@@ -32,15 +32,22 @@ export function namedVectorInput(name: string): { source: string; data: InputDat
 }
 
 /**
- * What a vector's `args.json` adds to verify(): the shipped vectors use it only to name the first
- * Task (`--first-task`, a file in the folder); any other argument is refused here, so a vector
- * that needs more is not verified without it.
+ * What a vector's `args.json` adds to verify(): the shipped vectors use it to name the first Task
+ * (`--first-task`, a file in the folder) and the caller's time (`--at`); any other argument is
+ * refused here, so a vector that needs more is not verified without it.
  */
-export function vectorExtra(dir: string): { firstTask?: InputData } {
+export function vectorExtra(dir: string): { firstTask?: InputData; at?: string } {
   const path = join(dir, "args.json");
   if (!existsSync(path)) return {};
   const args = JSON.parse(readFileSync(path, "utf8")) as unknown;
-  if (!Array.isArray(args) || args.length !== 2 || args[0] !== "--first-task" || typeof args[1] !== "string")
-    throw new Error(`${path}: only ["--first-task", <file>] is read by the tests`);
-  return { firstTask: readFileSync(join(dir, args[1])) };
+  if (!Array.isArray(args) || args.length % 2 !== 0) throw new Error(`${path}: not a list of options with values`);
+  const out: { firstTask?: InputData; at?: string } = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const [name, value] = [args[i], args[i + 1]];
+    if (typeof value !== "string") throw new Error(`${path}: ${String(name)} has no value`);
+    if (name === "--first-task" && out.firstTask === undefined) out.firstTask = readFileSync(join(dir, value));
+    else if (name === "--at" && out.at === undefined) out.at = value;
+    else throw new Error(`${path}: only --first-task <file> and --at <time>, once each, are read by the tests`);
+  }
+  return out;
 }

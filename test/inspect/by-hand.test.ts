@@ -46,13 +46,17 @@ const ed25519 = (rawHex: string, message: Buffer, signatureHex: string) =>
     Buffer.from(signatureHex, "hex"),
   );
 
-/** A receipt's signature under the key the trust file pins (raw Ed25519 hex, or PEM), by its protected alg. */
+/**
+ * A receipt's signature under the key the trust file pins (raw Ed25519 hex, or PEM; a key object
+ * with a window pins its `key`), by its protected alg.
+ */
 function pinnedVerify(
-  pinned: unknown,
+  entry: unknown,
   protectedHeader: readonly { label: string; value: string }[],
   message: Buffer,
   signatureHex: string,
 ): boolean {
+  const pinned = typeof entry === "object" && entry !== null && "key" in entry ? entry.key : entry;
   const alg = protectedHeader.find((h) => h.label === "1")?.value ?? "";
   if (typeof pinned === "string" && /^[0-9a-f]{64}$/.test(pinned)) return ed25519(pinned, message, signatureHex);
   // The reference implementation's shape pins base64 of the PEM.

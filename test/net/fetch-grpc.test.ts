@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { registerFetchCommand } from "../../src/cli/fetch.js";
 import { EXTENSION_URI } from "../../src/profile.js";
 import { runCommand } from "../helpers/commands.js";
+import { tempFile } from "../helpers/cli.js";
 
 interface Answer {
   readonly status?: number;
@@ -202,5 +203,59 @@ describe("fetch --binding grpc, a good answer", () => {
     expect(capture.firstTask).toEqual({ messageId: "reply-1", role: "ROLE_AGENT" });
     expect(readFileSync(`${file}.first.binpb`)).toEqual(response);
     expect(existsSync(`${file}.final.binpb`)).toBe(false);
+  });
+});
+
+describe("fetch --card: the card's first interface is GRPC", () => {
+  const cardOf = (...supportedInterfaces: Record<string, unknown>[]) =>
+    tempFile("card.json", JSON.stringify({ name: "n", supportedInterfaces }));
+
+  it("a target fetch can call as --binding grpc: called over gRPC, said on stderr, named in the sidecar", async () => {
+    const message = task("t-1");
+    const { url, seen } = await serve(() => ({ body: frame(message), grpcStatus: "0" }));
+    const card = cardOf(
+      { url, protocolBinding: "GRPC", protocolVersion: "1.0", tenant: "acme" },
+      { url: `${url}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+    );
+    const file = outFile();
+    const r = await fetchCli(["--card", card, "--task-id", "t-1", "-o", file]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `a2a-evidence: fetch: --card: calling supportedInterfaces[0] (GRPC 1.0) at ${url}/ over grpc, tenant acme\n`,
+    );
+    expect(seen.map((h) => h[constants.HTTP2_HEADER_PATH])).toEqual(["/lf.a2a.v1.A2AService/GetTask"]);
+    expect(readFileSync(file)).toEqual(message);
+    const side = JSON.parse(readFileSync(`${file}.fetch.json`, "utf8"));
+    expect(side).toMatchObject({ binding: "grpc", tenant: "acme", card: { interface: "supportedInterfaces[0]" } });
+  });
+
+  it("a bare host:port is TLS, as --url host:port --binding grpc: the same failure against a cleartext server, no other binding tried", async () => {
+    const { url, seen } = await serve(() => ({ body: frame(task("t-1")), grpcStatus: "0" }));
+    const hostPort = new URL(url).host;
+    const card = cardOf(
+      { url: hostPort, protocolBinding: "GRPC", protocolVersion: "1.0" },
+      { url: `${url}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+    );
+    const viaCard = await fetchCli(["--card", card, "--task-id", "t-1", "--timeout", "5000", "-o", outFile()]);
+    const viaUrl = await fetchCli([
+      "--url",
+      hostPort,
+      "--binding",
+      "grpc",
+      "--task-id",
+      "t-1",
+      "--timeout",
+      "5000",
+      "-o",
+      outFile(),
+    ]);
+    expect([viaCard.code, viaUrl.code]).toEqual([2, 2]);
+    const lines = viaCard.stderr.split("\n").filter((l) => l !== "");
+    expect(lines).toEqual([
+      `a2a-evidence: fetch: --card: calling supportedInterfaces[0] (GRPC 1.0) at https://${hostPort}/ over grpc`,
+      viaUrl.stderr.trimEnd(),
+    ]);
+    expect(viaUrl.stderr).toMatch(/^a2a-evidence: fetch: NET_[A-Z_]+: .+\n$/);
+    expect(seen).toEqual([]);
   });
 });

@@ -141,28 +141,137 @@ describe("fetch GetTask: what is sent and what is saved", () => {
     expect(s.requests[0]?.headers.accept).toBe("application/a2a+json, application/json");
     expect(readFileSync(r.out, "utf8")).toBe(TASK.replace("t-1", "t/1"));
   });
+});
 
-  it("--card takes the first 1.x interface of the requested binding", async () => {
+/** An Agent Card file listing these interfaces. */
+const cardFile = (...supportedInterfaces: unknown[]) =>
+  tempFile("card.json", JSON.stringify({ name: "n", supportedInterfaces }));
+const stderrLines = (stderr: string) => stderr.split("\n").filter((l) => l !== "");
+
+describe("fetch --card: the interface called is the card's first that fetch can call, over the binding it names", () => {
+  it("--binding: the first 1.x interface of that binding; the others are not mentioned", async () => {
     const s = await serve((_q, res) => json(res, 200, TASK));
-    const card = tempFile(
-      "card.json",
-      JSON.stringify({
-        name: "n",
-        supportedInterfaces: [
-          { url: "http://127.0.0.1:1/legacy", protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
-          { url: `${s.url}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-          { url: s.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0", tenant: "t0" },
-        ],
-      }),
+    const card = cardFile(
+      { url: "http://127.0.0.1:1/legacy", protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
+      { url: `${s.url}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: s.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0", tenant: "t0" },
     );
     const r = await fetchCli(["--card", card, "--binding", "rest", "--task-id", "t-1"]);
-    expect(r.stderr).toBe("");
-    expect(s.requests[0]?.url).toBe("/a2a/t0/tasks/t-1");
+    expect(r.code).toBe(0);
+    expect(stderrLines(r.stderr)).toEqual([
+      "a2a-evidence: fetch: --card: passed over supportedInterfaces[0] (HTTP+JSON 0.3): not A2A 1.x (protocolVersion Major.Minor, 1.x)",
+      `a2a-evidence: fetch: --card: calling supportedInterfaces[2] (HTTP+JSON 1.0) at ${s.url} over rest, tenant t0`,
+    ]);
+    expect(s.requests.map((q) => q.url)).toEqual(["/a2a/t0/tasks/t-1"]);
     expect(JSON.parse(readFileSync(`${r.out}.fetch.json`, "utf8"))).toMatchObject({
       binding: "rest",
       tenant: "t0",
       url: s.url,
+      card: { file: card, interface: "supportedInterfaces[2]" },
     });
+  });
+
+  it("without --binding: the card's first interface, JSON-RPC here, and no other", async () => {
+    const s = await serve((_q, res) => json(res, 200, `{"jsonrpc":"2.0","id":1,"result":${TASK}}`));
+    const card = cardFile(
+      { url: s.url, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: `${s.url}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+    );
+    const r = await fetchCli(["--card", card, "--task-id", "t-1"]);
+    expect(r.code).toBe(0);
+    expect(stderrLines(r.stderr)).toEqual([
+      `a2a-evidence: fetch: --card: calling supportedInterfaces[0] (JSONRPC 1.0) at ${s.url} over jsonrpc`,
+    ]);
+    expect(s.requests.map((q) => [q.method, q.url, JSON.parse(q.body).method])).toEqual([["POST", "/a2a", "GetTask"]]);
+    expect(JSON.parse(readFileSync(`${r.out}.fetch.json`, "utf8"))).toMatchObject({ binding: "jsonrpc", url: s.url });
+  });
+
+  it("a GRPC interface fetch cannot call as --binding grpc (a path), another binding, another version: passed over, each named, then the first it can call", async () => {
+    const s = await serve((_q, res) => json(res, 200, TASK));
+    const card = cardFile(
+      { url: `${s.url}/grpc`, protocolBinding: "GRPC", protocolVersion: "1.0" },
+      { url: s.url, protocolBinding: "SLIMRPC", protocolVersion: "1.0" },
+      { url: s.url, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      { url: `ws://${new URL(s.url).host}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      "not an interface",
+      { url: s.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.1" },
+    );
+    const r = await fetchCli(["--card", card, "--task-id", "t-1"]);
+    expect(r.code).toBe(0);
+    expect(stderrLines(r.stderr)).toEqual([
+      `a2a-evidence: fetch: --card: passed over supportedInterfaces[0] (GRPC 1.0): url: a gRPC target is host:port (or http://host:port for cleartext), not "${s.url}/grpc"`,
+      "a2a-evidence: fetch: --card: passed over supportedInterfaces[1] (SLIMRPC 1.0): fetch speaks JSONRPC, HTTP+JSON and GRPC only",
+      "a2a-evidence: fetch: --card: passed over supportedInterfaces[2] (JSONRPC 0.3): not A2A 1.x (protocolVersion Major.Minor, 1.x)",
+      "a2a-evidence: fetch: --card: passed over supportedInterfaces[3] (JSONRPC 1.0): url: only http and https URLs are fetched, not ws:",
+      "a2a-evidence: fetch: --card: passed over supportedInterfaces[4]: not an object",
+      `a2a-evidence: fetch: --card: calling supportedInterfaces[5] (HTTP+JSON 1.1) at ${s.url} over rest`,
+    ]);
+    // One request, over REST: nothing was sent to the GRPC interface's URL, nor over another binding.
+    expect(s.requests.map((q) => [q.method, q.url])).toEqual([["GET", "/a2a/tasks/t-1"]]);
+    expect(readFileSync(r.out, "utf8")).toBe(TASK);
+  });
+
+  it("-q: the choice is not said on stderr; the sidecar still names the card's entry", async () => {
+    const s = await serve((_q, res) => json(res, 200, TASK));
+    const card = cardFile(
+      { url: `${s.url}/grpc`, protocolBinding: "GRPC", protocolVersion: "1.0" },
+      { url: s.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+    );
+    const r = await fetchCli(["--card", card, "--task-id", "t-1", "-q"]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, "", ""]);
+    expect(JSON.parse(readFileSync(`${r.out}.fetch.json`, "utf8")).card).toEqual({
+      file: card,
+      interface: "supportedInterfaces[1]",
+    });
+  });
+
+  it("no interface fetch can call: one line naming each, exit 2, nothing sent, nothing written", async () => {
+    const s = await serve((_q, res) => json(res, 200, TASK));
+    const card = cardFile(
+      { url: `${s.url}/grpc`, protocolBinding: "GRPC", protocolVersion: "1.0" },
+      { url: s.url, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+    );
+    const r = await fetchCli(["--card", card, "--task-id", "t-1"]);
+    expect(r.code).toBe(2);
+    expect(stderrLines(r.stderr)).toEqual([
+      `a2a-evidence: fetch: --card: ${card} lists no A2A 1.x JSONRPC, HTTP+JSON or GRPC interface fetch can call (supportedInterfaces[0] (GRPC 1.0): url: a gRPC target is host:port (or http://host:port for cleartext), not "${s.url}/grpc"; supportedInterfaces[1] (JSONRPC 0.3): not A2A 1.x (protocolVersion Major.Minor, 1.x))`,
+    ]);
+    const rest = await fetchCli(["--card", card, "--binding", "rest", "--task-id", "t-1"]);
+    expect(rest.code).toBe(2);
+    expect(rest.stderr).toBe(
+      `a2a-evidence: fetch: --card: ${card} lists no A2A 1.x HTTP+JSON interface fetch can call\n`,
+    );
+    expect(s.requests).toEqual([]);
+    expect(existsSync(r.out) || existsSync(rest.out)).toBe(false);
+  });
+
+  it("a usage error after the card is read is the only line: the choice is said only when a call follows", async () => {
+    const s = await serve((_q, res) => json(res, 200, TASK));
+    const card = cardFile({ url: s.url, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+    const r = await fetchCli(["--card", card, "--send", "--text", "x", "--polls", "0"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('a2a-evidence: fetch: --polls: expected an integer in 1..1000, got "0"\n');
+    expect(s.requests).toEqual([]);
+  });
+
+  it("the card's GRPC interface, first, is called over gRPC even when the server there is no gRPC server: no fallback to another binding", async () => {
+    const s = await serve((_q, res) => json(res, 200, `{"jsonrpc":"2.0","id":1,"result":${TASK}}`));
+    const origin = new URL(s.url).origin;
+    const card = cardFile(
+      { url: origin, protocolBinding: "GRPC", protocolVersion: "1.0" },
+      { url: s.url, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+    );
+    const r = await fetchCli(["--card", card, "--task-id", "t-1"]);
+    expect(r.code).toBe(2);
+    const lines = stderrLines(r.stderr);
+    expect(lines[0]).toBe(
+      `a2a-evidence: fetch: --card: calling supportedInterfaces[0] (GRPC 1.0) at ${origin}/ over grpc`,
+    );
+    expect(lines.slice(1)).toHaveLength(1);
+    expect(lines[1]).toMatch(/^a2a-evidence: fetch: NET_[A-Z_]+: /);
+    // The HTTP/1.1 server was never asked anything in JSON-RPC.
+    expect(s.requests.filter((q) => q.method === "POST")).toEqual([]);
+    expect(existsSync(r.out)).toBe(false);
   });
 });
 

@@ -303,7 +303,9 @@ export function facts(input: string | JsonValue, trustText: string): Record<stri
     const [treeSize, leafIndex, path] = decode(proofs[0] as Uint8Array) as [number, number, Uint8Array[]];
     const root = rfc9162RootFromPath(entryHash, leafIndex, treeSize, path);
     const pin = pins.find((p) => p.url === w.ts_url);
-    const pinned = str(arr(pin?.keys)[0]);
+    // A key object with a window (contract §5.1) pins its `key`; windows are not modelled here.
+    const first = arr(pin?.keys)[0];
+    const pinned = str(isJsonObject(first) ? first.key : first);
     if (
       root === undefined ||
       receipt.protectedMap.get(395) !== 1 ||

@@ -1,14 +1,15 @@
 /**
  * The shipped vectors are one consistent world (contract §9.36): every valid-* vector verified
  * together with every other, in one invocation, exits 0 — no two of them show one log at one size
- * with two roots — and over all vectors no input FAILs for what another input shows.
+ * with two roots — and over all vectors no input FAILs for what another input shows. A valid
+ * vector that gives the caller's time (`--at` in args.json) gives it for the whole run.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tempFile } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/external.js";
-import { vectorInputFile } from "../helpers/vector-input.js";
+import { vectorExtra, vectorInputFile } from "../helpers/vector-input.js";
 
 const VECTORS = join(REPO_ROOT, "vectors");
 const names = readdirSync(VECTORS, { withFileTypes: true })
@@ -17,6 +18,16 @@ const names = readdirSync(VECTORS, { withFileTypes: true })
   .sort();
 const valid = names.filter((n) => n.startsWith("valid-"));
 const inputOf = (name: string) => join(VECTORS, name, vectorInputFile(join(VECTORS, name)));
+
+/**
+ * The caller's time the valid-* vectors are judged at: `--at` is one time for a whole run, so the
+ * valid vectors that give one in args.json must agree on it (a later time would be another world).
+ */
+function worldAt(): string[] {
+  const times = [...new Set(valid.map((n) => vectorExtra(join(VECTORS, n)).at).filter((t) => t !== undefined))];
+  expect(times.length, `the valid-* vectors' --at times: ${times.join(", ")}`).toBeLessThanOrEqual(1);
+  return times.length === 1 ? ["--at", times[0] as string] : [];
+}
 
 type Entry = { [k: string]: unknown; keys?: unknown[] };
 
@@ -73,9 +84,11 @@ const crossInputFails = (inputs: readonly Input[]) =>
   );
 
 describe("the shipped vectors are a consistent world", () => {
-  it("every valid-* vector's input, verified in one invocation with a trust file that pins what they need, exits 0", async () => {
+  it("every valid-* vector's input, verified in one invocation with a trust file that pins what they need (at the caller's time they give), exits 0", async () => {
     expect(valid.length).toBeGreaterThan(20);
-    const r = await runCli(["verify", "--format", "json", "--trust", unionTrust(), ...valid.map(inputOf)]);
+    const at = worldAt();
+    expect(at).toEqual(["--at", "2026-10-01T09:45:00Z"]);
+    const r = await runCli(["verify", "--format", "json", "--trust", unionTrust(), ...at, ...valid.map(inputOf)]);
     const report = JSON.parse(r.stdout) as { inputs: Input[] };
     const failing = report.inputs.filter((i) => i.exitCode !== 0).map((i) => i.source);
     expect(failing).toEqual([]);
