@@ -98,7 +98,7 @@ function capped(items: readonly string[]): string {
 
 export function formAChecks(input: FormAInput): Check[] {
   const checks: Check[] = [];
-  const notes = renderNotes(input, checks);
+  const notes = noteChecks(input, checks);
   const lines: Lines = {
     input,
     notes,
@@ -132,8 +132,8 @@ interface Lines {
   readonly unknown: string[];
 }
 
-/** cosignature.note for each checkpoint some line cosigns: the C2SP note its lines are verified over. */
-function renderNotes(input: FormAInput, checks: Check[]): Partial<Record<CheckpointRole, CllNote>> {
+/** cosignature.note for each checkpoint some line cosigns; the notes its lines were verified over. */
+function noteChecks(input: FormAInput, checks: Check[]): Partial<Record<CheckpointRole, CllNote>> {
   const notes: Partial<Record<CheckpointRole, CllNote>> = {};
   const byRole = (role: CheckpointRole) => input.lines.carried.filter((l: CarriedLine) => l.role === role);
   for (const role of ["current", "prior"] as const) {
