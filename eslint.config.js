@@ -4,58 +4,42 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-// A higher layer is a folder (`../properties/…`) or one of the root stage files (`./verify.js`).
+// The layers, lowest first: a module imports only from its own layer and the layers before it.
+// A layer is named by its folders (`../properties/…`) or its root stage files (`./verify.js`); the
+// base layer's root files are imported by every layer, so they name nothing here.
+const LAYERS = [
+  ["base", []],
+  ["primitives", ["canon", "crypto", "cose", "aac", "log", "peac", "witness"]],
+  ["inputs", ["input", "trust"]],
+  // The reading layer: the bundle and the Task read into typed facts, from the inputs and the
+  // primitives only. The key windows and the properties judge from it; the explanation shows it.
+  ["evidence", ["evidence"]],
+  // Key windows and the trusted time a signature is judged at: from the evidence, never a property.
+  ["keys", ["keys"]],
+  ["properties", ["properties"]],
+  ["policy", ["policy"]],
+  // The renderers read the report's data shape (src/report/model.ts, in the verify layer by the
+  // file rule below), never the driver; the driver never reads a renderer.
+  ["report", ["report"]],
+  ["verify", ["verify"]],
+  ["commands", ["cli", "net", "card", "a2a-js"]],
+];
+// The explanation branches off above `keys`: it reads what the properties read, never a property's
+// judgement, the policy or a report, and of the layers above it only the commands read it.
+const BRANCH = { name: "inspect", folders: ["inspect"], above: "keys", readBy: "commands" };
+
 const ROOT_FILES = ["policy", "verify"];
 const seg = (names) =>
   `(^|/)(${names.filter((n) => !ROOT_FILES.includes(n)).join("|")})/|(^|/)(${names.filter((n) => ROOT_FILES.includes(n)).join("|") || "(?!)"})\\.js$`;
-const HIGHER = {
-  base: [
-    "canon",
-    "crypto",
-    "cose",
-    "aac",
-    "log",
-    "peac",
-    "witness",
-    "input",
-    "trust",
-    "evidence",
-    "properties",
-    "policy",
-    "verify",
-    "report",
-    "inspect",
-    "cli",
-    "net",
-    "card",
-    "a2a-js",
-  ],
-  primitives: [
-    "input",
-    "trust",
-    "evidence",
-    "properties",
-    "policy",
-    "verify",
-    "report",
-    "inspect",
-    "cli",
-    "net",
-    "card",
-    "a2a-js",
-  ],
-  inputs: ["evidence", "properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
-  // The reading layer: the bundle and the Task read into typed facts, from the inputs and the
-  // primitives only. The properties judge from it; the explanation shows it.
-  evidence: ["properties", "policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
-  properties: ["policy", "verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
-  policy: ["verify", "report", "inspect", "cli", "net", "card", "a2a-js"],
-  verify: ["inspect", "cli", "net", "card", "a2a-js"],
-  report: ["verify", "inspect", "cli", "net", "card", "a2a-js"],
-  // The explanation sits beside the properties and the report: it reads the evidence layer as the
-  // properties do, never a property's judgement, and neither it nor the report reads the other.
-  inspect: ["properties", "policy", "verify", "report", "cli", "net", "card", "a2a-js"],
-};
+const position = (name) => LAYERS.findIndex(([n]) => n === name);
+const foldersAfter = (i) => LAYERS.slice(i + 1).flatMap(([, folders]) => folders);
+/** What a layer must not import: every later layer, and the branch unless it is the branch's reader. */
+function higher(name) {
+  if (name === BRANCH.name) return foldersAfter(position(BRANCH.above));
+  const branch = position(name) < position(BRANCH.readBy) ? BRANCH.folders : [];
+  return [...foldersAfter(position(name)), ...branch];
+}
+const HIGHER = Object.fromEntries([...LAYERS.map(([name]) => name), BRANCH.name].map((n) => [n, higher(n)]));
 const IMPURE = [
   "node:fs",
   "node:fs/promises",
@@ -132,7 +116,16 @@ export default tseslint.config(
     },
   },
   layer(
-    ["src/codes/**", "src/result.ts", "src/util/**", "src/json/**", "src/version.ts", "src/profile.ts", "src/level.ts"],
+    [
+      "src/codes/**",
+      "src/result.ts",
+      "src/check.ts",
+      "src/util/**",
+      "src/json/**",
+      "src/version.ts",
+      "src/profile.ts",
+      "src/level.ts",
+    ],
     HIGHER.base,
   ),
   layer(
@@ -141,6 +134,7 @@ export default tseslint.config(
   ),
   layer(["src/input/**", "src/trust/**"], HIGHER.inputs),
   layer(["src/evidence/**"], HIGHER.evidence),
+  layer(["src/keys/**"], HIGHER.keys),
   layer(["src/properties/**"], HIGHER.properties),
   layer(["src/policy.ts"], HIGHER.policy),
   layer(

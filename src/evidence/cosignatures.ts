@@ -20,6 +20,7 @@ import {
   type UnsupportedEntry,
 } from "../witness/evidence.js";
 import type { EvidenceContext } from "./context.js";
+import { manifestCheckpoint, priorCheckpoint } from "./manifest-checkpoint.js";
 
 /** Where a bundle carries its cosignature lines. */
 export const EVIDENCE_PATH = "continuityEvidence";
@@ -48,6 +49,19 @@ export interface Carried {
   /** What is wrong with the carriers themselves: a FAIL or an INCONCLUSIVE `cosignature.evidence`. */
   readonly problems: CarrierProblem[];
   readonly otherNotes: number;
+}
+
+/**
+ * The lines this input carries for its own checkpoints, read once: with a checkpoint that parses,
+ * for it and the prior checkpoint; with a malformed one, the bundle's lines and no file line.
+ */
+export function carriedOf(ctx: EvidenceContext): Carried {
+  return ctx.once("carried", () => {
+    const cp = manifestCheckpoint(ctx)?.result;
+    return cp?.ok
+      ? carriedEvidence(ctx, cp.value, priorCheckpoint(ctx) ?? null)
+      : carriedEvidence(ctx, undefined, null);
+  });
 }
 
 /** The bundle's lines, and the --cosignatures file's lines whose note is this input's. */

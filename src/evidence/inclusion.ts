@@ -6,7 +6,13 @@
  */
 import { asSafeInteger, isJsonObject, member, type JsonValue } from "../json/value.js";
 import { bytesToHex, hexToBytes, isHex64 } from "../util/bytes.js";
-import { parseConsistencyProof, parseInclusionProof, type ConsistencyProof, type InclusionProof } from "../log/mmr.js";
+import {
+  parseConsistencyProof,
+  parseInclusionProof,
+  verifyInclusion,
+  type ConsistencyProof,
+  type InclusionProof,
+} from "../log/mmr.js";
 import { parseCheckpoint, type Checkpoint } from "../log/checkpoint.js";
 import type { Result } from "../result.js";
 import type { EvidenceContext } from "./context.js";
@@ -62,6 +68,26 @@ export function inclusionEvidence(ctx: EvidenceContext): InclusionEvidence | { r
       proof: parseInclusionProof(proofValue, PROOF_PATH),
       capsuleId: member(capsule, "capsule_id"),
     };
+  });
+}
+
+/**
+ * The record's leaf, leaf_hash(capsule_id), verified at its index against the checkpoint's root
+ * (log-and-receipts.md §3.3): undefined when the inclusion's inputs are absent or malformed.
+ * localInclusion judges from it; the trusted time places the record at its checkpoint by it.
+ */
+export function leafInclusion(ctx: EvidenceContext): Result<true> | undefined {
+  return ctx.once("leaf inclusion", () => {
+    const read = inclusionEvidence(ctx);
+    if ("absent" in read || !read.committed || !read.proof.ok || !isHex64(read.capsuleId)) return undefined;
+    const { committed, proof, capsuleId } = read;
+    return verifyInclusion(
+      committed.root,
+      committed.mmrSize,
+      proof.value.leafIndex,
+      hexToBytes(capsuleId) as Uint8Array,
+      proof.value,
+    );
   });
 }
 

@@ -1,5 +1,5 @@
 /** The manifest's checkpoint, parsed once and shared by the log properties. */
-import { memberAt, type JsonValue } from "../json/value.js";
+import { member, memberAt, type JsonValue } from "../json/value.js";
 import { findNarrowing } from "./widening.js";
 import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../log/checkpoint.js";
 import type { Result } from "../result.js";
@@ -49,5 +49,15 @@ export function manifestCheckpoint(ctx: EvidenceContext): ManifestCheckpoint | u
       }
     }
     return { result, narrowed: false };
+  });
+}
+
+/** The manifest's prior checkpoint, parsed once; undefined when none is carried or it is malformed. */
+export function priorCheckpoint(ctx: EvidenceContext): Checkpoint | undefined {
+  return ctx.once("prior checkpoint", () => {
+    const v = ctx.manifest ? member(ctx.manifest, "priorCheckpoint") : undefined;
+    if (v === undefined || v === null) return undefined;
+    const r = parseCheckpoint(v, "manifest.priorCheckpoint");
+    return r.ok ? r.value : undefined;
   });
 }

@@ -6,7 +6,7 @@
 import { isJsonObject, member, memberAt } from "../json/value.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { listed } from "./common.js";
-import { withKeyTiming } from "../keys/inspect-windows.js";
+import { withKeyTiming } from "./key-timing.js";
 import {
   isAbsent,
   type Absent,

@@ -9,33 +9,24 @@
 import { member } from "../json/value.js";
 import type { Checkpoint } from "../log/checkpoint.js";
 import { bytesToHex } from "../util/bytes.js";
-import type { WitnessStatement } from "../witness/pool.js";
-import type { CarriedLine } from "../witness/evidence.js";
 import type { EvidenceContext } from "../evidence/context.js";
-import type { Check } from "../properties/shared/types.js";
+import type { Check } from "../check.js";
 import { earliest, judgeAt, windowCheck } from "./judge.js";
 import { pinnedProducerWindows } from "./pinned.js";
 import { callerAt } from "./service-window.js";
 import { witnessTimes } from "./witness-time.js";
-import { showTime } from "./window.js";
+import { showTime } from "../trust/key-window.js";
 
-export interface PriorKeyInput {
-  readonly current: Checkpoint;
-  readonly prior: Checkpoint;
-  readonly lines: readonly CarriedLine[];
-  readonly otherRoles: ReadonlyMap<string, string>;
-  /** The witness keys that equivocated in the run (they vouch for no time). */
-  readonly equivocating: (own: readonly WitnessStatement[]) => ReadonlySet<string>;
-}
-
-/** The `key.window` check of the prior checkpoint's key, when it is pinned with a window. */
-export function priorKeyWindow(ctx: EvidenceContext, input: PriorKeyInput): Check | undefined {
-  const keyHex = bytesToHex(input.prior.keyId);
+/**
+ * The `key.window` check of the prior checkpoint's key (the manifest's checkpoint parses, and so
+ * does its prior, `prior`), when it is pinned with a window.
+ */
+export function priorKeyWindow(ctx: EvidenceContext, prior: Checkpoint): Check | undefined {
+  const keyHex = bytesToHex(prior.keyId);
   const keys = pinnedProducerWindows(ctx, keyHex);
   if (keys.length === 0) return undefined;
   const at = callerAt(ctx.options);
-  const times = witnessTimes({ witnesses: ctx.trust?.witnesses ?? [], ...input, at });
-  const e = earliest([...times.prior, at]);
+  const e = earliest([...witnessTimes(ctx, at).prior, at]);
   const judged = keys.map((k) => ({ k, j: judgeAt(k.window ?? {}, e) }));
   const worst = judged.find((x) => x.j.state === "FAIL") ?? judged.find((x) => x.j.state !== "PASS") ?? judged[0];
   if (worst === undefined) return undefined;

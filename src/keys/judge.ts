@@ -14,8 +14,8 @@
  * counted (INCONCLUSIVE, never FAIL).
  */
 import type { FailureCode } from "../codes/index.js";
-import type { Check, State } from "../properties/shared/types.js";
-import { showTime, windowText, windowValues, type KeyWindow } from "./window.js";
+import type { Check, State } from "../check.js";
+import { showTime, windowText, windowValues, type KeyWindow } from "../trust/key-window.js";
 
 /** The time a signature is judged at, and where it came from (for the report). */
 export interface TimeSource {

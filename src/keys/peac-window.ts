@@ -6,7 +6,7 @@
  */
 import type { PinnedPeacIssuer, ReceiptVerdict } from "../peac/receipt.js";
 import type { TrustedPeacKey } from "../trust/peac-issuers.js";
-import type { Check } from "../properties/shared/types.js";
+import type { Check } from "../check.js";
 import { judgeAt, windowCheck } from "./judge.js";
 import { callerAt } from "./service-window.js";
 

@@ -7,7 +7,7 @@ import { receiptIatOf, type CheckedReceipt } from "../log/receipt.js";
 import { verifyReceiptSignature } from "../log/receipt.js";
 import type { TrustedKey, TrustedService } from "../trust/config.js";
 import { parseRfc3339 } from "../witness/time.js";
-import type { Check } from "../properties/shared/types.js";
+import type { Check } from "../check.js";
 import { judgeOwnClaim, windowCheck, type TimeSource } from "./judge.js";
 
 /** The caller's --at as a time source; undefined without one (or with one that does not parse). */

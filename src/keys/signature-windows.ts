@@ -6,7 +6,7 @@
  */
 import type { TrustedKey } from "../trust/config.js";
 import type { EvidenceContext } from "../evidence/context.js";
-import type { Check } from "../properties/shared/types.js";
+import type { Check } from "../check.js";
 import { judgeAt, windowCheck, type Judgement, type TimeSource } from "./judge.js";
 import { checkpointTime, recordTime } from "./trusted-time.js";
 import { pinnedProducerWindows } from "./pinned.js";

@@ -14,16 +14,14 @@
  */
 import { isJsonObject, member, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
-import { parseCheckpoint, checkpointEntryHash, type Checkpoint } from "../log/checkpoint.js";
+import { checkpointEntryHash, type Checkpoint } from "../log/checkpoint.js";
 import { checkReceipt, receiptIatOf } from "../log/receipt.js";
 import { base64ToBytesStrict, hexToBytes } from "../util/bytes.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkpoint.js";
 import { judgeOperator } from "../evidence/operator.js";
-import { carriedEvidence } from "../evidence/cosignatures.js";
-import { otherRoleKeys, runEquivocations } from "../properties/continuity/index.js";
+import { leafInclusion } from "../evidence/inclusion.js";
 import { isStub } from "../evidence/receipts.js";
-import { localInclusion } from "../properties/local-inclusion.js";
 import { earliest, judgeOwnClaim, type TimeSource } from "./judge.js";
 import { witnessTimes } from "./witness-time.js";
 import { hasWindows } from "./pinned.js";
@@ -36,14 +34,6 @@ interface CheckpointTimes {
   readonly prior?: TimeSource;
 }
 
-/** The parsed prior checkpoint, when the manifest carries a well-formed one. */
-export function priorCheckpoint(ctx: EvidenceContext): Checkpoint | undefined {
-  const v = ctx.manifest ? member(ctx.manifest, "priorCheckpoint") : undefined;
-  if (v === undefined || v === null) return undefined;
-  const r = parseCheckpoint(v, "manifest.priorCheckpoint");
-  return r.ok ? r.value : undefined;
-}
-
 /** Independent times for the checkpoints (witness cosignatures and receipts), --at left out. */
 export function checkpointTimes(ctx: EvidenceContext): CheckpointTimes {
   return ctx.once("keys.checkpointTimes", () => {
@@ -51,19 +41,9 @@ export function checkpointTimes(ctx: EvidenceContext): CheckpointTimes {
     const parsed = manifestCheckpoint(ctx);
     // A checkpoint rebuilt from widened numbers is a reconstruction: nothing is placed in time by it.
     if (!parsed?.result.ok || parsed.narrowed) return {};
-    const current = parsed.result.value;
-    const prior = priorCheckpoint(ctx) ?? null;
-    const witnessed = witnessTimes({
-      witnesses: ctx.trust?.witnesses ?? [],
-      current,
-      prior,
-      lines: (ctx.trust?.witnesses.length ?? 0) > 0 ? carriedEvidence(ctx, current, prior).lines : [],
-      otherRoles: otherRoleKeys(ctx, current, prior),
-      at: callerAt(ctx.options),
-      equivocating: (own) => new Set(runEquivocations(ctx, own).keys()),
-    });
+    const witnessed = witnessTimes(ctx, callerAt(ctx.options));
     return {
-      ...optional("current", earliest([...witnessed.current, ...receiptTimes(ctx, current)])),
+      ...optional("current", earliest([...witnessed.current, ...receiptTimes(ctx, parsed.result.value)])),
       ...optional("prior", earliest(witnessed.prior)),
     };
   });
@@ -85,8 +65,7 @@ export function priorCheckpointTime(ctx: EvidenceContext): TimeSource | undefine
 
 /** E for the record: the checkpoint's times when its leaf is proven in it, and --at. */
 export function recordTime(ctx: EvidenceContext): TimeSource | undefined {
-  const included = ctx.once("keys.recordIncluded", () => localInclusion(ctx).state === "PASS");
-  const cp = included ? checkpointTimes(ctx).current : undefined;
+  const cp = leafInclusion(ctx)?.ok === true ? checkpointTimes(ctx).current : undefined;
   return earliest([
     cp && { ...cp, source: `${cp.source}, which includes the record`, seconds: cp.seconds },
     callerAt(ctx.options),

@@ -5,7 +5,7 @@
  */
 import type { Result } from "../result.js";
 import type { TrustedWitnessKey } from "../trust/config.js";
-import type { Check } from "../properties/shared/types.js";
+import type { Check } from "../check.js";
 import { earliest, judgeOwnClaim, windowCheck } from "./judge.js";
 
 /** The `key.window` check of a verified cosignature whose witness key has a window; undefined otherwise. */

@@ -20,7 +20,7 @@ import {
   REGISTRATION_CROSS_INPUT,
   type CrossInputComparison,
   type CrossInputStep,
-} from "./cross-input.js";
+} from "./cross-input-steps.js";
 import { contentBinding, CHECKS as CONTENT_BINDING } from "./content-binding.js";
 import { producerSignature, CHECKS as PRODUCER_SIGNATURE } from "./producer-signature.js";
 import { taskBinding, CHECKS as TASK_BINDING } from "./task-binding/index.js";
@@ -42,7 +42,7 @@ export interface PropertySpec<Name extends string = string, Id extends string = 
   readonly checks: readonly Id[];
   readonly needsProfile: Id | false;
   readonly run: (ctx: EvidenceContext, earlier: EarlierResults) => PropertyResult;
-  /** The property's part in the comparison across a run's inputs, when it has one (properties/cross-input.ts). */
+  /** The property's part in the comparison across a run's inputs, when it has one (properties/cross-input-steps.ts). */
   readonly crossInput?: CrossInputStep;
 }
 

@@ -27,7 +27,7 @@ import type { InputShape } from "../input/classify.js";
 import { classifyValue } from "../input/decode.js";
 import { loadAgents, type TrustedAgent } from "./agents.js";
 import { loadPeacIssuers, type TrustedPeacIssuer } from "./peac-issuers.js";
-import { keySpec, readKeyWindow, type KeyWindow } from "../keys/window.js";
+import { keySpec, readKeyWindow, type KeyWindow } from "./key-window.js";
 
 export type Operator = "independent" | "producer" | "unspecified";
 

@@ -23,7 +23,7 @@ import { isCanonicalIss } from "../peac/claims.js";
 import { pointRejection } from "../peac/ed25519.js";
 import { isWellFormedKid } from "../peac/jws.js";
 import type { PinnedPeacIssuer } from "../peac/receipt.js";
-import { readWindowMembers, type KeyWindow } from "../keys/window.js";
+import { readWindowMembers, type KeyWindow } from "./key-window.js";
 
 export interface TrustedPeacKey {
   readonly kid: string;

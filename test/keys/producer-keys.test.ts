@@ -17,6 +17,9 @@ import {
 } from "./harness.js";
 import { CllWitness, cllNote, leavesForSize } from "../../producer/witness.js";
 import { ed25519FromSeed, seedFromLabel } from "../../producer/ed25519.js";
+import type { TaskState } from "../../producer/constants.js";
+import type { ExchangeOptions } from "../../producer/options.js";
+import { agent, user } from "../helpers/messages.js";
 
 const witnessed = build(WITNESSED);
 const plain = build(PLAIN);
@@ -182,5 +185,52 @@ describe("a witness that equivocated in the run vouches for no time (contract §
     const { input, exitCode } = run(witnessed, trustOf(witnessed, revoked));
     expectWindow(input, "producerSignature", "PASS", { state: "PASS", time: CURRENT_COSIGNED, source: WITNESS_SOURCE });
     expect(exitCode).toBe(0);
+  });
+});
+
+describe("the record is placed at its checkpoint's time by its own leaf (contract §5.1)", () => {
+  const revoked = producerWindow({ revokedAt: "2026-10-01T10:00:00Z" });
+  const W: TaskState = "TASK_STATE_WORKING";
+  const IR: TaskState = "TASK_STATE_INPUT_REQUIRED";
+  const paused = (interim: ExchangeOptions["interim"]): ExchangeOptions => ({
+    ...WITNESSED,
+    transcript: [
+      user("keys pause 0", "Transfer 250 EUR to account 42."),
+      agent("keys pause 1", "Which currency account?"),
+      { transition: { from: W, to: IR } },
+      user("keys pause 2", "The EUR one."),
+      { transition: { from: IR, to: W } },
+      agent("keys pause 3", "Transfer 42-0007 booked."),
+    ],
+    interim,
+  });
+
+  // The interim record's own checkpoint is cosigned by no one: its signature by the revoked key
+  // FAILs producerSignature (interim.signature) either way; the terminal record's is judged apart.
+  const interimFailed = (input: ReturnType<typeof run>["input"]) =>
+    input.properties.producerSignature.checks.find((c) => c.id === "interim.signature")?.state;
+
+  it("with a supplied interim record that is a whole record, the witness's time", () => {
+    const e = build(paused([{ at: 2 }]));
+    const { input, exitCode } = run(e, trustOf(e, revoked));
+    expect(input.properties.localInclusion.state).toBe("PASS");
+    expectWindow(input, "producerSignature", "FAIL", { state: "PASS", time: CURRENT_COSIGNED, source: WITNESS_SOURCE });
+    expect(interimFailed(input)).toBe("FAIL");
+    expect(exitCode).toBe(1);
+  });
+
+  it("an interim record at a later leaf FAILs localInclusion, and takes nothing from the record's own time", () => {
+    const e = build(paused([{ at: 2, leaf: "after" }]));
+    const { input, exitCode } = run(e, trustOf(e, revoked));
+    const inclusion = input.properties.localInclusion;
+    expect(inclusion.state).toBe("FAIL");
+    expect(inclusion.checks.filter((c) => c.id !== "interim.inclusion").map((c) => `${c.id} ${c.state}`)).toEqual([
+      "inclusion.proof PASS",
+      "inclusion.verify PASS",
+      "interim.log FAIL",
+    ]);
+    expectWindow(input, "producerSignature", "FAIL", { state: "PASS", time: CURRENT_COSIGNED, source: WITNESS_SOURCE });
+    expect(interimFailed(input)).toBe("FAIL");
+    expect(exitCode).toBe(1);
   });
 });

@@ -14,6 +14,7 @@ import { deriveState } from "../../src/properties/shared/checks.js";
 import type { Check, State } from "../../src/properties/shared/types.js";
 import { loadTrustConfig, type TrustConfig } from "../../src/trust/config.js";
 import { formAChecks, type ChainOutcome, type FormAInput } from "../../src/properties/continuity/form-a.js";
+import { readWitnessLines } from "../../src/evidence/witness-lines.js";
 import type { CarriedLine } from "../../src/witness/evidence.js";
 import { parseRfc3339 } from "../../src/witness/time.js";
 import { CllWitness } from "../../producer/witness.js";
@@ -87,13 +88,16 @@ const lines = (current: string[], prior: string[] = []): CarriedLine[] => [
   ...prior.map((line, i) => ({ role: "prior" as const, line, path: `continuityEvidence[1].lines[${i}]` })),
 ];
 
-function run(o: Partial<FormAInput> & { trustConfig?: TrustConfig | null } = {}): Check[] {
+/** Form A over the carried lines, read as continuity reads them (src/evidence/witness-lines.ts). */
+function run(
+  o: Partial<Omit<FormAInput, "lines">> & { lines?: CarriedLine[]; trustConfig?: TrustConfig | null } = {},
+): Check[] {
   const t = o.trustConfig === null ? undefined : (o.trustConfig ?? trust());
-  return formAChecks({
+  const { lines: carried = lines([LINE_C], [LINE_P]), ...rest } = o;
+  const input = {
     current: C,
     prior: P,
-    chain: "chained",
-    lines: lines([LINE_C], [LINE_P]),
+    chain: "chained" as ChainOutcome,
     witnesses: t?.witnesses,
     policy: t?.continuityPolicy ?? {
       quorum: 1,
@@ -103,8 +107,9 @@ function run(o: Partial<FormAInput> & { trustConfig?: TrustConfig | null } = {})
     },
     otherRoles: new Map([[PRODUCER_KEY, "the checkpoint's key_id"]]),
     at: undefined,
-    ...o,
-  });
+    ...rest,
+  };
+  return formAChecks({ ...input, lines: readWitnessLines({ ...input, lines: carried }) });
 }
 
 /** The state form A's checks decide, and the first check in that state. */

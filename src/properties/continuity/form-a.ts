@@ -23,12 +23,13 @@
 import type { Checkpoint } from "../../log/checkpoint.js";
 import type { Result } from "../../result.js";
 import type { ContinuityPolicy, TrustedWitness, TrustedWitnessKey } from "../../trust/config.js";
-import { renderCllNote, type CllNote } from "../../witness/cll-note.js";
-import { parseTimestampedSignature, verifyCosignature, type TimestampedSignature } from "../../witness/cosignature.js";
+import type { CllNote } from "../../witness/cll-note.js";
+import { verifyCosignature, type TimestampedSignature } from "../../witness/cosignature.js";
 import type { CarriedLine, CheckpointRole } from "../../witness/evidence.js";
 import { labelOf } from "../../evidence/cosignatures.js";
-import { parseSignatureLine } from "../../witness/note.js";
-import type { WitnessEquivocation, WitnessStatement } from "../../witness/pool.js";
+import { producerOperatedWitnesses } from "../../evidence/operator.js";
+import type { LineReading, WitnessLines } from "../../evidence/witness-lines.js";
+import type { WitnessEquivocation } from "../../witness/pool.js";
 import { showTimestamp } from "../../witness/time.js";
 import { checksFor } from "../shared/checks.js";
 import type { Check } from "../shared/types.js";
@@ -67,7 +68,8 @@ export interface FormAInput {
   /** The prior checkpoint, when the bundle carries a well-formed one. */
   readonly prior: Checkpoint | null;
   readonly chain: ChainOutcome;
-  readonly lines: readonly CarriedLine[];
+  /** The carried lines, read against the pinned keys over the checkpoints' notes (src/evidence/witness-lines.ts). */
+  readonly lines: WitnessLines;
   /** undefined: no trust file. */
   readonly witnesses: readonly TrustedWitness[] | undefined;
   readonly policy: ContinuityPolicy;
@@ -76,10 +78,10 @@ export interface FormAInput {
   /** The caller's --at, parsed; undefined when none was given. */
   readonly at: Result<bigint> | undefined;
   /**
-   * The witness keys that equivocated in the run (contract §9.40), given this input's own
-   * verified statements; undefined when nothing else is compared.
+   * The witness keys that equivocated in the run (contract §9.40), this input's verified lines
+   * included; undefined when nothing else is compared.
    */
-  readonly equivocations?: (own: readonly WitnessStatement[]) => ReadonlyMap<string, WitnessEquivocation>;
+  readonly equivocations?: ReadonlyMap<string, WitnessEquivocation>;
 }
 
 interface VerifiedLine {
@@ -89,84 +91,24 @@ interface VerifiedLine {
   readonly usable: boolean;
 }
 
-interface Pinned {
-  readonly witness: TrustedWitness;
-  readonly key: TrustedWitnessKey;
-}
-
 function capped(items: readonly string[]): string {
   const shown = items.slice(0, HINT_CAP).join(", ");
   return items.length > HINT_CAP ? `${shown} and ${items.length - HINT_CAP} more` : shown;
 }
 
-/** Why a witness is producer-operated by itself (contract §9.19), or undefined. */
-function ownProducerReason(w: TrustedWitness, otherRoles: ReadonlyMap<string, string>): string | undefined {
-  if (w.operator === "producer") return "the trust file labels it producer-operated";
-  for (const k of w.keys) {
-    const role = otherRoles.get(k.publicKeyHex);
-    if (role !== undefined) return `its key ${k.publicKeyHex} is also ${role}`;
-  }
-  return undefined;
-}
-
-/**
- * Why each producer-operated witness is (contract §9.19, §9.41): one that is by itself, and every
- * witness of an operator one of whose witnesses is — a quorum counts operators, so an operator
- * shown to act for the producer counts through none of its witnesses.
- */
-export function producerOperatedWitnesses(
-  witnesses: readonly TrustedWitness[],
-  otherRoles: ReadonlyMap<string, string>,
-): Map<TrustedWitness, string> {
-  const out = new Map<TrustedWitness, string>();
-  const byOperator = new Map<string, string>();
-  for (const w of witnesses) {
-    const why = ownProducerReason(w, otherRoles);
-    if (why === undefined) continue;
-    out.set(w, why);
-    if (!byOperator.has(w.operatorId)) byOperator.set(w.operatorId, `${labelOf(w)}: ${why}`);
-  }
-  for (const w of witnesses) {
-    const shared = byOperator.get(w.operatorId);
-    if (shared !== undefined && !out.has(w))
-      out.set(w, `its operator ${w.operatorId} also runs a producer-operated witness (${shared})`);
-  }
-  return out;
-}
-
 export function formAChecks(input: FormAInput): Check[] {
   const checks: Check[] = [];
-  const byRole = {
-    current: input.lines.filter((l) => l.role === "current"),
-    prior: input.lines.filter((l) => l.role === "prior"),
-  };
-  const notes = renderNotes(input, byRole, checks);
-  const pinned = new Map<string, Pinned>();
-  for (const witness of input.witnesses ?? [])
-    for (const key of witness.keys) pinned.set(`${witness.name}\n${key.keyIdHex}`, { witness, key });
+  const notes = noteChecks(input, checks);
   const lines: Lines = {
     input,
     notes,
-    pinned,
     producer: producerOperatedWitnesses(input.witnesses ?? [], input.otherRoles),
     verified: new Map(),
-    statements: [],
     unknown: [],
-    duplicates: 0,
   };
-  for (const role of ["current", "prior"] as const) {
-    const note = notes[role];
-    if (note === undefined) continue;
-    // Exact duplicates count once (contract §9.22); a second, different line of one signer is verified too.
-    const seen = new Set<string>();
-    for (const carried of byRole[role]) {
-      if (seen.has(carried.line)) {
-        lines.duplicates++;
-        continue;
-      }
-      seen.add(carried.line);
-      checks.push(...lineChecks(carried, role, note, lines));
-    }
+  for (const reading of input.lines.read) {
+    const note = notes[reading.carried.role];
+    if (note !== undefined) checks.push(...lineChecks(reading, note, lines));
   }
   if (lines.unknown.length > 0) {
     checks.push(
@@ -185,37 +127,30 @@ export function formAChecks(input: FormAInput): Check[] {
 interface Lines {
   readonly input: FormAInput;
   readonly notes: Partial<Record<CheckpointRole, CllNote>>;
-  readonly pinned: ReadonlyMap<string, Pinned>;
   readonly producer: ReadonlyMap<TrustedWitness, string>;
   readonly verified: Map<TrustedWitness, VerifiedLine[]>;
-  readonly statements: WitnessStatement[];
   readonly unknown: string[];
-  duplicates: number;
 }
 
-/** cosignature.note for each checkpoint some line cosigns: the C2SP note its lines are verified over. */
-function renderNotes(
-  input: FormAInput,
-  byRole: Record<CheckpointRole, readonly CarriedLine[]>,
-  checks: Check[],
-): Partial<Record<CheckpointRole, CllNote>> {
+/** cosignature.note for each checkpoint some line cosigns; the notes its lines were verified over. */
+function noteChecks(input: FormAInput, checks: Check[]): Partial<Record<CheckpointRole, CllNote>> {
   const notes: Partial<Record<CheckpointRole, CllNote>> = {};
+  const byRole = (role: CheckpointRole) => input.lines.carried.filter((l: CarriedLine) => l.role === role);
   for (const role of ["current", "prior"] as const) {
-    if (byRole[role].length === 0) continue;
-    const cp = role === "current" ? input.current : input.prior;
+    if (byRole(role).length === 0) continue;
     const subject = `${role} checkpoint`;
-    if (cp === null) {
+    const note = input.lines.notes[role];
+    if (note === undefined) {
       checks.push(
         check(
           "cosignature.note",
           "NOT_CHECKED",
-          `${byRole.prior.length} line(s) cosign a prior checkpoint the bundle does not carry (or carries malformed): ignored`,
+          `${byRole("prior").length} line(s) cosign a prior checkpoint the bundle does not carry (or carries malformed): ignored`,
           { subject },
         ),
       );
       continue;
     }
-    const note = renderCllNote(cp);
     if (!note.ok) {
       checks.push(
         check(
@@ -244,14 +179,15 @@ function renderNotes(
 }
 
 /** One carried line: a signature line, under a pinned key, verifying over the note, at a usable time. */
-function lineChecks(carried: CarriedLine, role: CheckpointRole, note: CllNote, lines: Lines): Check[] {
+function lineChecks(reading: LineReading, note: CllNote, lines: Lines): Check[] {
+  const { carried, line } = reading;
+  const role = carried.role;
   const subject = carried.path;
-  const line = parseSignatureLine(carried.line);
   if (!line.ok)
     return [
       check("cosignature.line", "FAIL", `not a C2SP signature line: ${line.detail}`, { subject, code: line.code }),
     ];
-  const hit = lines.pinned.get(`${line.value.name}\n${line.value.keyIdHex}`);
+  const hit = reading.pinned;
   if (hit === undefined) {
     lines.unknown.push(`${line.value.name}+${line.value.keyIdHex}`);
     return [];
@@ -259,7 +195,7 @@ function lineChecks(carried: CarriedLine, role: CheckpointRole, note: CllNote, l
   const label = labelOf(hit.witness);
   const values = { witness: label, name: hit.witness.name, keyId: hit.key.keyIdHex, checkpoint: role };
   const operator = lines.producer.has(hit.witness) ? ("producer-operated" as const) : ("independent" as const);
-  const signed = parseTimestampedSignature(line.value.signature);
+  const signed = hit.signed;
   if (!signed.ok) {
     return [
       check("cosignature.signature", "FAIL", `${label}: ${signed.detail}, under a pinned witness key`, {
@@ -271,7 +207,7 @@ function lineChecks(carried: CarriedLine, role: CheckpointRole, note: CllNote, l
     ];
   }
   const at = { ...values, timestamp: signed.value.timestamp.toString() };
-  if (!verifyCosignature(note.text, signed.value, hit.key.key))
+  if (!hit.verified)
     return [unverifiedCheck(label, role, note, lines.notes, signed.value, hit.key, { subject, values: at, operator })];
   const passed = check(
     "cosignature.signature",
@@ -279,13 +215,6 @@ function lineChecks(carried: CarriedLine, role: CheckpointRole, note: CllNote, l
     `${label} cosigned the ${role} checkpoint (cosignature/v1 under key ID ${hit.key.keyIdHex})`,
     { subject, values: at, operator },
   );
-  lines.statements.push({
-    key: hit.key.publicKeyHex,
-    origin: note.origin,
-    size: String(note.leafCount),
-    root: note.rootBase64,
-    where: subject,
-  });
   const time = timeCheck(signed.value.timestamp, lines.input, subject);
   const window = witnessKeyWindow(hit.key, signed.value.timestamp, lines.input.at, label, subject);
   const inWindow = window === undefined || window.state === "PASS";
@@ -328,7 +257,7 @@ function unverifiedCheck(
 function countedChecks(lines: Lines): Check[] {
   const { input, producer } = lines;
   const checks: Check[] = [];
-  const equivocations = input.equivocations?.(lines.statements);
+  const equivocations = input.equivocations;
   const counted = new Map<string, string[]>();
   const notCounted: Check[] = [];
   for (const [witness, verified] of lines.verified) {
@@ -339,7 +268,7 @@ function countedChecks(lines: Lines): Check[] {
       counted.set(witness.operatorId, [...(counted.get(witness.operatorId) ?? []), labelOf(witness)]);
     else notCounted.push(c);
   }
-  checks.push(quorumCheck(input, counted, notCounted, lines.unknown.length, lines.duplicates));
+  checks.push(quorumCheck(input, counted, notCounted, lines.unknown.length, input.lines.duplicates));
   return checks;
 }
 

@@ -26,22 +26,15 @@
  * to cosign a fork make a split view visible — and only to relying parties that check them.
  */
 import { member } from "../../json/value.js";
-import type { Checkpoint } from "../../log/checkpoint.js";
 import { DEFAULT_CONTINUITY_POLICY } from "../../trust/config.js";
-import { bytesToHex, isHex64 } from "../../util/bytes.js";
-import {
-  StatementPool,
-  fileStatements,
-  pinnedWitnessKeys,
-  type WitnessEquivocation,
-  type WitnessStatement,
-} from "../../witness/pool.js";
 import { parseRfc3339 } from "../../witness/time.js";
 import { formAChecks } from "./form-a.js";
 import { decide } from "../shared/checks.js";
 import type { EvidenceContext } from "../../evidence/context.js";
 import { manifestCheckpoint } from "../../evidence/manifest-checkpoint.js";
-import { carriedEvidence, cosignatureFile } from "../../evidence/cosignatures.js";
+import { carriedOf, type Carried } from "../../evidence/cosignatures.js";
+import { otherRoleKeys } from "../../evidence/operator.js";
+import { runEquivocations, witnessLines } from "../../evidence/witness-lines.js";
 import type { Check, PropertyResult } from "../shared/types.js";
 import { CHECKS, check, only } from "./checks.js";
 import { chainGate, keyCheck } from "./chain.js";
@@ -71,17 +64,9 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
     ? [...gate.checks]
     : [check("chain.link", "NOT_CHECKED", "the checkpoint is malformed (reported under checkpointSignature)")];
 
-  const carried = carriedEvidence(ctx, cp.ok ? cp.value : undefined, gate?.prior ?? null);
-  const priorWindow =
-    cp.ok && gate?.prior
-      ? priorKeyWindow(ctx, {
-          current: cp.value,
-          prior: gate.prior,
-          lines: carried.lines,
-          otherRoles: otherRoleKeys(ctx, cp.value, gate.prior),
-          equivocating: (own) => new Set(runEquivocations(ctx, own).keys()),
-        })
-      : undefined;
+  // The lines of this checkpoint and of the prior one the gate read (src/evidence/cosignatures.ts).
+  const carried = carriedOf(ctx);
+  const priorWindow = cp.ok && gate?.prior ? priorKeyWindow(ctx, gate.prior) : undefined;
   if (priorWindow) checks.push(priorWindow);
   if (carried.lines.length === 0 && carried.unsupported.length === 0 && carried.problems.length === 0)
     return nothingCarried(checks, carried.otherNotes);
@@ -105,12 +90,12 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
       current: cp.value,
       prior: gate.prior,
       chain: gate.outcome,
-      lines: carried.lines,
+      lines: witnessLines(ctx),
       witnesses,
       policy: ctx.trust?.continuityPolicy ?? DEFAULT_CONTINUITY_POLICY,
-      otherRoles: otherRoleKeys(ctx, cp.value, gate.prior),
+      otherRoles: otherRoleKeys(ctx),
       at: ctx.options.at === undefined ? undefined : parseRfc3339(ctx.options.at),
-      equivocations: (own) => runEquivocations(ctx, own),
+      equivocations: runEquivocations(ctx),
     }),
   );
   return decide(checks, () => checks.find((c) => c.id === "witness.quorum")?.detail ?? "");
@@ -137,7 +122,7 @@ function nothingCarried(checks: Check[], otherNotes: number): PropertyResult {
 }
 
 /** The carriers themselves: well-formed, and entries of a type this verifier does not implement. */
-function carrierChecks(carried: ReturnType<typeof carriedEvidence>): Check[] {
+function carrierChecks(carried: Carried): Check[] {
   const checks = carried.problems.map((p) =>
     check("cosignature.evidence", p.state, p.detail, { subject: p.subject, code: p.code }),
   );
@@ -172,49 +157,4 @@ function neverPass(checks: Check[]): PropertyResult {
       : "NOT_CHECKED";
   const deciding = checks.find((c) => c.state === state);
   return { state, detail: deciding?.detail ?? "", checks };
-}
-
-/**
- * The witness keys that equivocated in the run (contract §9.40): within the --cosignatures file,
- * between it and this input's verified lines, and across inputs as the comparison found.
- */
-export function runEquivocations(
-  ctx: EvidenceContext,
-  own: readonly WitnessStatement[],
-): Map<string, WitnessEquivocation> {
-  const pool =
-    ctx.options.cosignaturePool?.() ??
-    ctx.once("cosignaturePool", () => {
-      const file = cosignatureFile(ctx);
-      const pinned = pinnedWitnessKeys(ctx.trust?.witnesses);
-      return new StatementPool().add(file?.ok ? fileStatements(file.value, pinned) : []);
-    });
-  const found = pool.with(own);
-  for (const e of ctx.options.crossInput?.witnesses ?? []) if (!found.has(e.key)) found.set(e.key, e);
-  return found;
-}
-
-/** Contract §9.19: keys in any other role, so a witness holding one is producer-operated. */
-export function otherRoleKeys(
-  ctx: EvidenceContext,
-  current: Checkpoint,
-  prior: Checkpoint | null,
-): Map<string, string> {
-  const roles = new Map<string, string>();
-  const add = (hex: string | undefined, role: string) => {
-    if (hex !== undefined && !roles.has(hex)) roles.set(hex, role);
-  };
-  add(bytesToHex(current.keyId), "the checkpoint's key_id");
-  if (prior) add(bytesToHex(prior.keyId), "the prior checkpoint's key_id");
-  const capsuleKey = ctx.capsule ? member(ctx.capsule, "key_id") : undefined;
-  if (isHex64(capsuleKey)) add(capsuleKey, "the capsule's key_id");
-  for (const [authority, keys] of ctx.trust?.producers ?? [])
-    for (const k of keys) add(k.key.ed25519Hex, `a producer key for ${authority} in the trust file`);
-  for (const [url, service] of ctx.trust?.transparencyServices ?? [])
-    for (const k of service.keys) add(k.key.ed25519Hex, `the key of Transparency Service ${url}`);
-  // Contract §9.31: a key that signs an agent's card is that agent's.
-  for (const [card, agent] of ctx.trust?.agents ?? [])
-    for (const k of agent.keys)
-      if (k.type === "Ed25519") add(k.fingerprint, `an Agent Card signing key for ${card} in the trust file`);
-  return roles;
 }

@@ -3,13 +3,13 @@
  * key, and the trusted time its signature is judged at — the same times the `key.window` checks of
  * `verify` use, so the explanation never contradicts the report.
  */
-import type { KeyMatch } from "../inspect/model.js";
+import type { KeyMatch } from "./model.js";
 import type { EvidenceContext } from "../evidence/context.js";
-import { showTime, windowText, type KeyWindow } from "./window.js";
-import type { TimeSource } from "./judge.js";
-import { hasWindows, pinnedProducerWindows } from "./pinned.js";
-import { checkpointTime, priorCheckpointTime, recordTime } from "./trusted-time.js";
-import { callerAt } from "./service-window.js";
+import { showTime, windowText, type KeyWindow } from "../trust/key-window.js";
+import type { TimeSource } from "../keys/judge.js";
+import { hasWindows, pinnedProducerWindows } from "../keys/pinned.js";
+import { checkpointTime, priorCheckpointTime, recordTime } from "../keys/trusted-time.js";
+import { callerAt } from "../keys/service-window.js";
 
 function judged(t: TimeSource | undefined): string {
   return t === undefined

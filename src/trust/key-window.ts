@@ -1,7 +1,7 @@
 /**
  * Keys over time (contract §5.1): a pinned key may carry a window — `validFrom` / `validUntil` for
  * a planned rotation, `revokedAt` for a compromise. This module reads a window from a trust-file
- * key object and judges one signature against it at the time the signed object provably existed.
+ * key object and writes it for reports; src/keys/judge.ts judges a signature against it.
  *
  * Times are RFC 3339 UTC in whole seconds (`2026-10-01T09:30:00Z`): every time they are compared
  * with (a cosignature's timestamp, a receipt's `iat`, `--at`) counts whole seconds. A malformed
