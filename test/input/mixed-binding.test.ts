@@ -6,43 +6,19 @@
  * Message; a copy whose value is another number is not, whichever binding shows it.
  */
 import { describe, expect, it } from "vitest";
-import { uuidFromLabel } from "../../producer/a2a.js";
 import { EXTENSION_URI } from "../../producer/constants.js";
-import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
 import { copyObject, jsonText } from "../../producer/json-text.js";
-import type { ExchangeOptions } from "../../producer/options.js";
 import { grpcTaskBytes } from "../../producer/vectors-grpc.js";
 import { JsonNumber, isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { verify, type VerifyRequest } from "../../src/verify.js";
 import { isFailedInput, type VerifiedInput } from "../../src/report/model.js";
 import { inspect } from "../../src/inspect/index.js";
-import { agent, user } from "../helpers/messages.js";
+import { pausedForLogin } from "../helpers/paused-exchange.js";
 
 // A Task that paused for the caller's bank login and then ended; the terminal record cites the
 // interim record sealed at the pause, which the paused Task carries.
-const lifecycle: ExchangeOptions = {
-  taskId: uuidFromLabel("mixed binding task"),
-  contextId: uuidFromLabel("mixed binding context"),
-  transcript: [
-    user("mixed binding 0", "Send 100 EUR to Bob."),
-    agent("mixed binding 1", "Confirm with your bank login."),
-    { transition: { from: "TASK_STATE_WORKING", to: "TASK_STATE_AUTH_REQUIRED" } },
-    { transition: { from: "TASK_STATE_AUTH_REQUIRED", to: "TASK_STATE_WORKING" }, bound: false },
-    agent("mixed binding 2", "Sent."),
-  ],
-  artifacts: [
-    { artifactId: uuidFromLabel("mixed binding quote"), name: "quote", parts: ["100 EUR = 108 USD"], after: 0 },
-  ],
-  leavesBefore: 2,
-  interim: [{ at: 2 }],
-};
-const done = buildExchange({ ...lifecycle, envelope: "jsonrpc" });
-const paused = buildPausedExchange({
-  ...lifecycle,
-  envelope: "paused",
-  transcript: (lifecycle.transcript ?? []).slice(0, 3),
-});
-const pausedTask = (paused.input.result ?? paused.input) as JsonObject;
+const { done, paused } = pausedForLogin();
+const pausedTask = paused.pausedTask;
 
 function member(v: JsonValue | undefined, ...path: (string | number)[]): JsonObject {
   let at = v;

@@ -84,7 +84,7 @@ describe("strict JSON", () => {
   });
 
   it("sameDecimal: one value however written, compared exactly", () => {
-    for (const [a, b] of [
+    for (const [a, b] of <[string, string][]>[
       ["60", "60.0"],
       ["60", "6e1"],
       ["60.50", "60.5"],
@@ -93,7 +93,7 @@ describe("strict JSON", () => {
       ["0.1", "1e-1"],
     ])
       expect([a, b, sameDecimal(a, b)]).toEqual([a, b, true]);
-    for (const [a, b] of [
+    for (const [a, b] of <[string, string][]>[
       ["60", "61"],
       ["60", "60.5"],
       ["0.1", "0.10000000000000001"],
