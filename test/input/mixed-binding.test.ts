@@ -8,7 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { EXTENSION_URI } from "../../producer/constants.js";
 import { copyObject, jsonText } from "../../producer/json-text.js";
-import { grpcTaskBytes } from "../../producer/vectors-grpc.js";
+import { grpcStreamBytes, grpcTaskBytes } from "../../producer/vectors-grpc.js";
+import { buildExchange } from "../../producer/exchange.js";
+import { streamEvents } from "../../producer/stream.js";
+import { VECTORS } from "../../producer/vectors.js";
 import { JsonNumber, isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { verify, type VerifyRequest } from "../../src/verify.js";
 import { isFailedInput, type VerifiedInput } from "../../src/report/model.js";
@@ -172,6 +175,28 @@ describe("the notes of a binary file given with --first-task or --interim", () =
       `--first-task: ${ignored(offset)}`,
     ]);
     expect(r.exitCode).toBe(0);
+  });
+
+  it("--first-task as a gRPC stream: its ignored unknown fields are listed (the stream's own notes are not)", () => {
+    const x = buildExchange(VECTORS.find((v) => v.name === "valid-stream-sse-rest")?.options);
+    const [first, ...rest] = streamEvents(x).map((e) => grpcStreamBytes([e]));
+    // The first frame's StreamResponse gets field 99 after its last field; its length grows by 3.
+    const body = Uint8Array.from([...(first as Uint8Array).subarray(5), ...UNKNOWN_AT_END]);
+    const header = Buffer.alloc(5);
+    header.writeUInt32BE(body.length, 1);
+    const stream = Uint8Array.from(Buffer.concat([header, body, ...rest]));
+    const report = verify({
+      inputs: [{ source: "done.binpb", data: grpcTaskBytes(x.finalTask) }],
+      trust: x.trust,
+      firstTask: stream,
+    });
+    const input = report.inputs[0];
+    if (!input || isFailedInput(input)) throw new Error(`input failed: ${JSON.stringify(input ?? report.error)}`);
+    expect(input.notes).toEqual([
+      "input is a binary protobuf Task (gRPC GetTask answer)",
+      `--first-task: unknown protobuf field 99 (wire type VARINT) in StreamResponse at event[1] (byte ${body.length - 3 + 5}) was ignored`,
+    ]);
+    expect(input.exitCode).toBe(0);
   });
 
   it("JSON files given with --first-task and --interim add no note: the report is the one without them", () => {
