@@ -11,6 +11,7 @@ import { ok, type Result } from "../result.js";
 import { decodedDocument, type InputValue } from "./decoded.js";
 import { decodeJsonText } from "./document.js";
 import { decodeProtobufInput, isDecodedProtobuf, looksLikeProtobuf } from "./protobuf/input.js";
+import { withBinaryNotes } from "./protobuf/notes.js";
 import { unseenIn, withUnseen } from "./protobuf/unseen.js";
 import { foldStream, looksLikeStream } from "./stream/framing.js";
 
@@ -32,7 +33,7 @@ function decodeProtobuf(b: Uint8Array): Result<InputValue> {
   if (!r.ok) return r;
   const v = r.value;
   if (!isDecodedProtobuf(v)) return ok(v);
-  const document = decodedDocument(v.form, v.value, v.notes);
+  const document = withBinaryNotes(decodedDocument(v.form, v.value, v.notes), v.notes);
   const unseen = unseenIn(v);
   return ok(unseen ? withUnseen(document, unseen) : document);
 }

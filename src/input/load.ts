@@ -24,6 +24,7 @@ import { captureInterims, loadInterimInput } from "./interim.js";
 import { pendingEvidence } from "./pending.js";
 import { readSentMessages, type SentMessages } from "./request.js";
 import type { StreamObservations } from "./stream-observations.js";
+import { binaryNotesIn } from "./protobuf/notes.js";
 import { mergeUnseen, unseenIn, type UnseenFields } from "./protobuf/unseen.js";
 
 /** Where an observed object came from: the input itself, or a file the caller passed beside it. */
@@ -162,6 +163,8 @@ export interface Observation {
   readonly firstUnseen?: UnseenFields;
   /** Unknown protobuf fields inside committed content of the --interim inputs, each path labelled with its flag. */
   readonly interimUnseen?: UnseenFields;
+  /** What decoding a binary --first-task or --interim input noted, each note led by its flag. */
+  readonly notes?: readonly string[];
 }
 
 function hasSent(s: SentMessages | undefined): s is SentMessages {
@@ -255,6 +258,7 @@ export function loadCallerObservation(
 ): Result<Observation> | (Failure & { readonly source: ObservationSource }) {
   const about = (source: ObservationSource, f: Failure) => ({ ...f, source });
   let observation: Observation = {};
+  const notes: string[] = [];
   if (taskData !== undefined) {
     const task = toInputValue(taskData);
     if (!task.ok) return about("--task", task);
@@ -279,6 +283,7 @@ export function loadCallerObservation(
     if (observation.sent && r.value.sent) return about("--first-task", sentTwice("the --task capture"));
     const unseen = unseenIn(firstTask.value);
     observation = { ...observation, ...r.value, ...(unseen ? { firstUnseen: unseen } : {}) };
+    notes.push(...labelled("--first-task", binaryNotesIn(firstTask.value)));
   }
   const interim: LocatedBundle[] = [];
   const interimUnseen: (readonly [string, UnseenFields | undefined])[] = [];
@@ -289,10 +294,17 @@ export function loadCallerObservation(
     if (!r.ok) return about("--interim", r);
     interim.push(...r.value);
     interimUnseen.push([`--interim[${i}]`, unseenIn(v.value)]);
+    notes.push(...labelled(`--interim[${i}]`, binaryNotesIn(v.value)));
   }
+  if (notes.length > 0) observation = { ...observation, notes };
   if (interim.length === 0) return ok(observation);
   const unseen = mergeUnseen(interimUnseen);
   return ok({ ...observation, interim, ...(unseen ? { interimUnseen: unseen } : {}) });
+}
+
+/** Notes on a file given beside the inputs, each led by the flag that gave it. */
+function labelled(flag: string, notes: readonly string[]): string[] {
+  return notes.map((n) => `${flag}: ${n}`);
 }
 
 /** §9.16 for the caller's own word: one recorded request, never one file's replacing another's. */
@@ -371,7 +383,7 @@ export function loadEvidence(
       ...(observedTask ? { observedTask: input.observedTask ? ("input" as const) : ("--task" as const) } : {}),
       ...(firstOrigin ? { first: firstOrigin } : {}),
     },
-    notes: [...input.notes, ...(taskFile?.notes ?? []).map((n) => `--task: ${n}`)],
+    notes: [...input.notes, ...labelled("--task", taskFile?.notes ?? []), ...(observation.notes ?? [])],
     interimBundles: [
       ...input.interimBundles,
       ...(taskFile?.interimBundles ?? []).map(fromTaskFile),

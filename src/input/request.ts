@@ -14,6 +14,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../json/value.js";
+import { sameDecimal } from "../json/strict-json.js";
 import { fail, ok, type Result } from "../result.js";
 import type { A2AMessage } from "./a2a.js";
 import type { Found } from "./classify.js";
@@ -88,9 +89,12 @@ function messageView(m: A2AMessage): JsonObject {
   });
 }
 
-/** One number, however written: what a server's re-encoding may change and nothing more. */
-export const sameValue = (a: JsonNumber, b: JsonNumber): boolean =>
-  a.lexeme === b.lexeme || a.toNumber() === b.toNumber();
+/**
+ * One number, however written: what a server's re-encoding may change and nothing more. A number
+ * in a google.protobuf.Struct is a double, which a JSON binding may print as `60.0` and a binary
+ * one decodes as `60`; a value that is not an integer is compared exactly (`sameDecimal`).
+ */
+export const sameValue = (a: JsonNumber, b: JsonNumber): boolean => sameDecimal(a.lexeme, b.lexeme);
 
 /** How a server copy differs from the Message the client sent, or undefined when it is that Message. */
 export function sentDifference(sent: A2AMessage, copy: A2AMessage): Difference | undefined {
@@ -115,4 +119,25 @@ export function copyDifference(a: A2AMessage, b: A2AMessage): Difference | undef
     delete y[id];
   }
   return firstDifference(x, y, "$", sameValue);
+}
+
+/** Where server copies of one Message first disagree: a copy against the first one. */
+export interface CopiesDisagreement {
+  readonly reference: A2AMessage;
+  readonly copy: A2AMessage;
+  readonly difference: Difference;
+}
+
+/**
+ * The first copy that is not the same Message as the first copy (`copyDifference`: whichever
+ * binding each came in, ProtoJSON's spellings are no difference), or undefined when all agree.
+ */
+export function disagreeingCopy(copies: readonly A2AMessage[]): CopiesDisagreement | undefined {
+  const [reference, ...rest] = copies;
+  if (!reference) return undefined;
+  for (const copy of rest) {
+    const difference = copyDifference(reference, copy);
+    if (difference) return { reference, copy, difference };
+  }
+  return undefined;
 }

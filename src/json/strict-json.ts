@@ -470,6 +470,16 @@ export function roundTrips(lexeme: string): boolean {
   return decimalKey(lexeme) === decimalKey(String(n));
 }
 
+/**
+ * True when two number lexemes are one value however written (`60`, `60.0`, `6e1`; `-0` and `0`,
+ * which a double printed by a decoder does not tell apart), compared exactly: two different
+ * decimals are never one, however close (`0.1` and `0.10000000000000001`), and a lexeme that does
+ * not round-trip (see `roundTrips`) equals only itself.
+ */
+export function sameDecimal(a: string, b: string): boolean {
+  return a === b || (roundTrips(a) && roundTrips(b) && decimalKey(a) === decimalKey(b));
+}
+
 /** Normal form of a decimal lexeme: sign, significant digits without trailing zeros, exponent. */
 function decimalKey(lexeme: string): string {
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(lexeme);

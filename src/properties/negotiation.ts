@@ -5,8 +5,9 @@
  *
  *   requirement.copiesAgree   with the caller's own `request`: every server copy of it shows the
  *                             requirement the caller sent; without it, every copy of the first Message
- *                             in the input is identical, metadata included — copies that disagree FAIL
- *                             whichever of them carries the requirement (§9.8)
+ *                             in the input is the same Message, metadata included (ProtoJSON's spellings,
+ *                             `60.0` for `60`, are no difference, whichever binding each copy came in) —
+ *                             copies that disagree FAIL whichever of them carries the requirement (§9.8)
  *   requirement.wellFormed    requirement ∈ {PREFERRED, REQUIRED}; known profile and level; sane options
  *   acceptance.requested      an acceptance answers a requirement: a first Task that shows
  *                             evidenceAcceptance while the first Message carries no requirement FAILs
@@ -37,7 +38,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../json/value.js";
-import { firstDifference, listCapped, showValue, type Difference } from "../json/diff.js";
+import { firstDifference, listCapped, showValue } from "../json/diff.js";
 import {
   ACCEPTED,
   DELIVERY_MODES,
@@ -56,7 +57,7 @@ import type { Check, PropertyResult } from "./shared/types.js";
 import { checksFor, decide } from "./shared/checks.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { findFirstMessage, requirementOf, type FirstMessage } from "./shared/requirement.js";
-import { sameValue } from "./task-binding/request.js";
+import { disagreeingCopy, sameValue } from "./task-binding/request.js";
 import { deliveredIn, deliveryModeOf } from "../evidence/delivery.js";
 
 export const CHECKS = checksFor([
@@ -222,15 +223,14 @@ function copiesCheck(first: FirstMessage): Check | undefined {
   if (first.sent) return first.copies.length > 0 ? sentCopiesCheck(first) : undefined;
   if (first.copies.length < 2) return undefined;
   const id = "requirement.copiesAgree";
-  for (const c of first.copies.slice(1)) {
-    if (!jsonEquals(first.copies[0]?.json, c.json)) {
-      const d = firstDifference(first.copies[0]?.json, c.json) as Difference;
-      return check(
-        id,
-        "FAIL",
-        `copies of the first Message ${first.message.messageId} disagree: ${c.path} has ${showValue(d.right)} at ${d.path}, ${first.copies[0]?.path} has ${showValue(d.left)}`,
-      );
-    }
+  const found = disagreeingCopy(first.copies);
+  if (found) {
+    const { reference, copy, difference: d } = found;
+    return check(
+      id,
+      "FAIL",
+      `copies of the first Message ${first.message.messageId} disagree: ${copy.path} has ${showValue(d.right)} at ${d.path}, ${reference.path} has ${showValue(d.left)}`,
+    );
   }
   return check(id, "PASS", `${first.copies.length} copies of the first Message ${first.message.messageId} agree`);
 }
@@ -302,7 +302,8 @@ function unchangedCheck(task: A2ATask | undefined, first: A2AMessage, req: JsonO
   for (const m of task?.history ?? []) {
     if (m.messageId === first.messageId) continue;
     const later = requirementOf(m);
-    if (later !== undefined && !jsonEquals(later, req)) {
+    // Compared as copies of one requirement are: `60.0` in one binding is `60` in another.
+    if (later !== undefined && firstDifference(later, req, "$", sameValue) !== undefined) {
       return check(
         id,
         "FAIL",

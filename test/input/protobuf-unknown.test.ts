@@ -5,9 +5,7 @@
  * honest exchange's gRPC forms (encoded by @a2a-js/sdk), with one field spliced in byte by byte.
  */
 import { describe, expect, it } from "vitest";
-import { uuidFromLabel } from "../../producer/a2a.js";
-import { buildExchange, buildPausedExchange } from "../../producer/exchange.js";
-import type { ExchangeOptions } from "../../producer/options.js";
+import { buildExchange } from "../../producer/exchange.js";
 import { streamEvents } from "../../producer/stream.js";
 import { VECTORS } from "../../producer/vectors.js";
 import { grpcStreamBytes, grpcTaskBytes } from "../../producer/vectors-grpc.js";
@@ -16,7 +14,7 @@ import { verify, type InputData } from "../../src/verify.js";
 import { isFailedInput, type VerifiedInput } from "../../src/report/model.js";
 import { inspect } from "../../src/inspect/index.js";
 import { isNotAnInput } from "../../src/cli/inputs.js";
-import { agent, user } from "../helpers/messages.js";
+import { pausedForLogin } from "../helpers/paused-exchange.js";
 
 function varint(n: number): number[] {
   const out: number[] = [];
@@ -291,28 +289,7 @@ describe("unknown fields in every form a gRPC Task reaches the verifier in", () 
 describe("an unknown protobuf field in the paused Task given with --interim", () => {
   // A Task that paused for the caller's bank login, and the same Task ended; the terminal record
   // cites the interim record sealed at the pause, which the paused Task carries.
-  const lifecycle: ExchangeOptions = {
-    taskId: uuidFromLabel("grpc interim task"),
-    contextId: uuidFromLabel("grpc interim context"),
-    transcript: [
-      user("grpc interim 0", "Send 100 EUR to Bob."),
-      agent("grpc interim 1", "Confirm with your bank login."),
-      { transition: { from: "TASK_STATE_WORKING", to: "TASK_STATE_AUTH_REQUIRED" } },
-      { transition: { from: "TASK_STATE_AUTH_REQUIRED", to: "TASK_STATE_WORKING" }, bound: false },
-      agent("grpc interim 2", "Sent."),
-    ],
-    artifacts: [
-      { artifactId: uuidFromLabel("grpc interim quote"), name: "quote", parts: ["100 EUR = 108 USD"], after: 0 },
-    ],
-    leavesBefore: 2,
-    interim: [{ at: 2 }],
-  };
-  const done = buildExchange({ ...lifecycle, envelope: "jsonrpc" });
-  const paused = buildPausedExchange({
-    ...lifecycle,
-    envelope: "paused",
-    transcript: (lifecycle.transcript ?? []).slice(0, 3),
-  });
+  const { done, paused } = pausedForLogin();
   // One binding throughout, as a gRPC client holds it: the terminal Task in binary form too.
   const doneBytes = grpcTaskBytes(done.finalTask);
   const pausedBytes = grpcTaskBytes(paused.pausedTask);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStrictJson, roundTrips } from "../../src/json/strict-json.js";
+import { parseStrictJson, roundTrips, sameDecimal } from "../../src/json/strict-json.js";
 import { JsonNumber, isJsonObject, member } from "../../src/json/value.js";
 
 function parse(text: string) {
@@ -81,6 +81,27 @@ describe("strict JSON", () => {
     expect(roundTrips("9007199254740992")).toBe(true);
     expect(roundTrips("0.95")).toBe(true);
     expect(roundTrips("1.5e-7")).toBe(true);
+  });
+
+  it("sameDecimal: one value however written, compared exactly", () => {
+    for (const [a, b] of <[string, string][]>[
+      ["60", "60.0"],
+      ["60", "6e1"],
+      ["60.50", "60.5"],
+      ["1e+16", "10000000000000000"],
+      ["0", "-0.0"],
+      ["0.1", "1e-1"],
+    ])
+      expect([a, b, sameDecimal(a, b)]).toEqual([a, b, true]);
+    for (const [a, b] of <[string, string][]>[
+      ["60", "61"],
+      ["60", "60.5"],
+      ["0.1", "0.10000000000000001"],
+      ["9007199254740992", "9007199254740993"],
+      ["-1", "1"],
+      ["60", "sixty"],
+    ])
+      expect([a, b, sameDecimal(a, b)]).toEqual([a, b, false]);
   });
 
   it("rejects lone surrogates, raw or escaped", () => {

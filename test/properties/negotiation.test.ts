@@ -394,6 +394,26 @@ describe("negotiation PASS, NOT_PRESENT, INCONCLUSIVE and NOT_CHECKED", () => {
     expectDecided(input, "negotiation", { state: "PASS", check: "requirement.copiesAgree" });
   });
 
+  it.each([
+    ["60", "PASS", 0],
+    ["6e1", "PASS", 0],
+    ["61", "FAIL", 1],
+    ["60.5", "FAIL", 1],
+  ] as const)(
+    "a later Message repeating the requirement with the delay (60.0) written %s: requirement.unchanged %s",
+    (delay, state, exitCode) => {
+      const input = tampered({
+        finalTask: (t) => {
+          const repeated = copy(requirementIn(t));
+          repeated.maximumRegistrationDelaySeconds = new JsonNumber(delay);
+          at(t, "history", 1).metadata = { [EXT]: repeated } as unknown as JsonObject;
+        },
+      });
+      expect(checkOf(input, "negotiation", "requirement.unchanged").state).toBe(state);
+      expect([input.properties.negotiation.state, input.exitCode]).toEqual([state, exitCode]);
+    },
+  );
+
   it("a tighter registration delay than requested is accepted terms", () => {
     const input = tampered(inAcceptance((a) => void (a.maximumRegistrationDelaySeconds = new JsonNumber("30.0"))));
     expect(checkOf(input, "negotiation", "acceptance.terms").state).toBe("PASS");

@@ -17,6 +17,7 @@ import { fail, ok, type Failure, type Result } from "../../result.js";
 import { DEFAULT_STREAM_LIMITS, foldStreamArray, type FoldedStream, type StreamLimits } from "../stream/fold.js";
 import { decodeMessage, ProtoFault, type Decoded } from "./decode.js";
 import { SEND_MESSAGE_RESPONSE, STREAM_RESPONSE, TASK } from "./schema.js";
+import { withBinaryNotes } from "./notes.js";
 import { mergeUnseen, withUnseen, type UnseenFields } from "./unseen.js";
 
 const DECODED: unique symbol = Symbol("a2a-evidence decoded protobuf");
@@ -178,7 +179,10 @@ export function decodeGrpcStream(b: Uint8Array, limits: StreamLimits = DEFAULT_S
   }
   const folded = foldStreamArray(events, limits, "grpc");
   if (!folded.ok) return folded;
-  const stream = notes.length === 0 ? folded.value : { ...folded.value, notes: [...notes, ...folded.value.notes] };
+  const stream = withBinaryNotes(
+    notes.length === 0 ? folded.value : { ...folded.value, notes: [...notes, ...folded.value.notes] },
+    notes,
+  );
   const u = mergeUnseen(unseen);
   return ok(u ? withUnseen(stream, u) : stream);
 }

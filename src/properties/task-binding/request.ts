@@ -15,21 +15,22 @@
  *     partCommitment), and is INCONCLUSIVE when the record does not commit it either.
  *
  * Without a `request`, the copies of the Task's first Message must agree with each other,
- * metadata included (§9.8); the check is listed only when they do not, so a capture whose copies
- * agree reports exactly what it did before.
+ * metadata included (§9.8), compared by the same rule (a copy from a gRPC Task and one from a
+ * JSON-RPC Task are one Message when they differ only in ProtoJSON's spellings); the check is
+ * listed only when they do not, so a capture whose copies agree reports exactly what it did before.
  */
-import { firstDifference, showValue, type Difference } from "../../json/diff.js";
+import { showValue, type Difference } from "../../json/diff.js";
 import { joinPath } from "../../json/path.js";
 import { member, type JsonObject } from "../../json/value.js";
 import { sha256HexOfText } from "../../util/bytes.js";
 import { textOfParts, type A2AMessage, type A2ATask } from "../../input/a2a.js";
-import { copyDifference, sentDifference } from "../../input/request.js";
+import { disagreeingCopy, sentDifference } from "../../input/request.js";
 import type { EvidenceContext } from "../../evidence/context.js";
 import type { Check, State } from "../shared/types.js";
 import type { CheckExtras } from "../shared/checks.js";
 import { readTranscript, type MessageEntry } from "./transcript.js";
 
-export { sameValue, sentDifference } from "../../input/request.js";
+export { disagreeingCopy, sameValue, sentDifference } from "../../input/request.js";
 
 type Make = (id: "transcript.request", state: State, detail: string, extras?: CheckExtras) => Check;
 
@@ -159,28 +160,23 @@ function firstCopiesCheck(
   make: Make,
 ): Check[] {
   const first = ctx.firstTask?.history?.[0] ?? ctx.observedTask?.history?.[0];
-  const all = first ? (copies.get(first.messageId) ?? []) : [];
-  const [reference, ...rest] = all;
-  for (const copy of rest) {
-    const d = firstDifference(reference?.json, copy.json);
-    if (d) {
-      return [
-        make(
-          "transcript.request",
-          "FAIL",
-          `copies of the Task's first Message ${copy.messageId} disagree: ${copy.path} has ${showValue(d.right)} at ${d.path}, ${reference?.path} has ${showValue(d.left)}; one Message, two contents (no request recorded says which one the caller sent)`,
-          { subject: "first Message" },
-        ),
-      ];
-    }
-  }
-  return [];
+  const found = disagreeingCopy(first ? (copies.get(first.messageId) ?? []) : []);
+  if (!found) return [];
+  const { reference, copy, difference: d } = found;
+  return [
+    make(
+      "transcript.request",
+      "FAIL",
+      `copies of the Task's first Message ${copy.messageId} disagree: ${copy.path} has ${showValue(d.right)} at ${d.path}, ${reference.path} has ${showValue(d.left)}; one Message, two contents (no request recorded says which one the caller sent)`,
+      { subject: "first Message" },
+    ),
+  ];
 }
 
 /**
  * The server shows one Message in several places (the first Task's history, the terminal Task's, a
  * paused Task's, a status.message): beyond the ones `transcript.request` compares with what the
- * caller sent (and the first Message, compared exactly without a request), every copy of one
+ * caller sent (and the first Message, compared the same way without a request), every copy of one
  * messageId must be one Message. Two contents under one messageId are two observations that cannot
  * both be the committed one (contract §9.13): with data, raw or url Parts nothing else would see it.
  */
@@ -193,13 +189,11 @@ export function copiesDisagreement(ctx: EvidenceContext): string | undefined {
   }
   for (const [messageId, copies] of copiesById(ctx)) {
     if (compared.has(messageId)) continue;
-    const [reference, ...rest] = copies;
-    for (const copy of rest) {
-      const d = copyDifference(reference as A2AMessage, copy);
-      if (d) {
-        const at = d.path === "$" ? "" : ` at ${d.path}`;
-        return `message ${messageId} is shown twice with different content: ${copy.path} has ${showValue(d.right)}${at}, ${reference?.path} has ${showValue(d.left)}; one messageId, two observations`;
-      }
+    const found = disagreeingCopy(copies);
+    if (found) {
+      const { reference, copy, difference: d } = found;
+      const at = d.path === "$" ? "" : ` at ${d.path}`;
+      return `message ${messageId} is shown twice with different content: ${copy.path} has ${showValue(d.right)}${at}, ${reference.path} has ${showValue(d.left)}; one messageId, two observations`;
     }
   }
   return undefined;
