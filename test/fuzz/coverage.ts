@@ -16,6 +16,9 @@ import { valueAt, type Doc } from "./corpus.js";
 import type { Mutation, Op } from "./mutate-raw.js";
 import { TRACE_KEY, normalize } from "./sites.js";
 import { pyjson } from "../../src/canon/pyjson.js";
+import { sameDecimal } from "../../src/json/strict-json.js";
+import { readMessage } from "../../src/input/a2a.js";
+import { disagreeingCopy } from "../../src/input/request.js";
 
 export interface Context {
   readonly mutation: Mutation;
@@ -131,14 +134,57 @@ const statusEqualsHistory = (c: Context): boolean => {
   return Array.isArray(history) && m !== undefined && history.some((h) => jsonEquals(h, m));
 };
 
-/** The request's metadata on a later message still says exactly what the request says (requirement.unchanged holds). */
+/**
+ * Equal as copies of one Message are compared (§3: ProtoJSON spellings are no difference): numbers
+ * by their exact decimal value (`60.0` is `60`), everything else as written.
+ */
+function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a instanceof JsonNumber && b instanceof JsonNumber) return sameDecimal(a.lexeme, b.lexeme);
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameValue(a[k], b[k]));
+  }
+  return a !== undefined && b !== undefined && jsonEquals(a, b);
+}
+
+/**
+ * Members of the first Message's copies their comparison leaves to other rules: the messageId
+ * matches the copies, and the server may add (or, ProtoJSON's default, leave empty) the Task's
+ * taskId and contextId (§3); one naming another Task is taskBinding's (namesAnotherTask).
+ */
+const SERVER_MAY_ADD = ["messageId", "taskId", "contextId"];
+
+/**
+ * The mutated copy of the first Message (the first or the terminal Task's history[0]) is still the
+ * same Message by the rules copies are compared by (§3: ProtoJSON spellings, defaults and nulls
+ * equal absence): its copies still agree, so negotiation has nothing to FAIL.
+ */
+const copyStillAgrees = (c: Context): boolean => {
+  const task = c.name[0] === "first" ? "firstPath" : "taskPath";
+  const at = (d: Doc) => {
+    const base = d[task];
+    const v = base ? valueAt(d.input, [...base, "history", 0]) : undefined;
+    const m = v === undefined ? undefined : readMessage(v, "history[0]", []);
+    return m?.ok ? m.value : undefined;
+  };
+  const before = at(c.before);
+  const after = at(c.after);
+  return before !== undefined && after !== undefined && disagreeingCopy([before, after]) === undefined;
+};
+
+/** A value written another way with the same exact numbers: one Message's copies still agree. */
+const respelledNumber = (c: Context): boolean =>
+  c.mutation.op === "replace" && sameValue(c.mutation.before, c.mutation.after);
+
+/** The request's metadata on a later message still says what the request says (requirement.unchanged holds). */
 const laterRequirementDiffers = (c: Context): boolean => {
   const path = containerPath(c);
   if (!path) return false;
   const message = valueAt(c.after.input, path);
   const requirement = valueAt(c.after.input, [...c.after.taskPath, "history", 0, "metadata", EXTENSION_URI]);
   const later = isJsonObject(message) && isJsonObject(message.metadata) ? message.metadata[EXTENSION_URI] : undefined;
-  return later !== undefined && !(requirement !== undefined && jsonEquals(later, requirement));
+  return later !== undefined && !(requirement !== undefined && sameValue(later, requirement));
 };
 
 /** The first Task's state became terminal (§9.18); another non-terminal state is as good as SUBMITTED. */
@@ -564,9 +610,17 @@ export const RULES: readonly Rule[] = [
   {
     at: "task.history.0.*",
     covers: ["negotiation"],
-    when: (c) => c.before.firstPath !== undefined && c.name[3] !== "messageId",
+    when: (c) =>
+      c.before.firstPath !== undefined &&
+      !SERVER_MAY_ADD.includes(String(c.name[3])) &&
+      !respelledNumber(c) &&
+      !copyStillAgrees(c),
   },
-  { at: "task.history.0.*.*.**", covers: ["negotiation"], when: (c) => c.before.firstPath !== undefined },
+  {
+    at: "task.history.0.*.*.**",
+    covers: ["negotiation"],
+    when: (c) => c.before.firstPath !== undefined && !respelledNumber(c) && !copyStillAgrees(c),
+  },
   { at: "task.history.#.metadata.**", covers: ["negotiation"], when: laterRequirementDiffers },
   { at: "task.history.#.metadata", covers: ["negotiation"], when: laterRequirementDiffers },
   {
@@ -650,8 +704,12 @@ export const RULES: readonly Rule[] = [
     benign:
       "a first message under another messageId is not a copy of the request (§9.8 matches copies by messageId); the terminal Task's history still carries the request",
   },
-  { at: "first.history.0.*", covers: ["negotiation"], when: (c) => c.name[3] !== "messageId" },
-  { at: "first.history.0.*.*.**", covers: ["negotiation"] },
+  {
+    at: "first.history.0.*",
+    covers: ["negotiation"],
+    when: (c) => !SERVER_MAY_ADD.includes(String(c.name[3])) && !respelledNumber(c) && !copyStillAgrees(c),
+  },
+  { at: "first.history.0.*.*.**", covers: ["negotiation"], when: (c) => !respelledNumber(c) && !copyStillAgrees(c) },
   {
     at: "first.**",
     benign:
