@@ -70,8 +70,8 @@ export interface Run {
     sightings: readonly (InputCheckpoints | undefined)[],
   ): readonly (CrossInputFindings | undefined)[] | undefined;
   /**
-   * The input's report, with its findings from the comparison. Never throws. `ctx`, without
-   * findings only, is a context made for this input by `context` (its readings are reused).
+   * The input's report, with its findings from the comparison. Never throws. `ctx`, used only
+   * without findings, is the context the sighting of this input read (its readings are reused).
    */
   verify(
     source: string,
@@ -200,11 +200,10 @@ function runOf(
       const loaded = this.load(item);
       // The sighting and the verification without findings read one context: what the sighting
       // reads of the logs (checkpoints, stamps) is read and verified once.
-      const ctx =
+      const shared =
         hold?.verifiesNow && isEvidence(loaded) && loaded.bundles.length > 0
-          ? guarded(() => new EvidenceContext(loaded, trust, options), item.source)
+          ? new EvidenceContext(loaded, trust, options)
           : undefined;
-      const shared = ctx instanceof EvidenceContext ? ctx : undefined;
       const sighting = this.sighting(item.source, loaded, shared);
       hold?.keep(k, item.source, loaded, shared);
       return sighting;
