@@ -155,15 +155,37 @@ export function parseCheckpoint(v: JsonValue, path: string): Result<Checkpoint> 
   });
 }
 
+/**
+ * The checkpoints whose signature verified, by identity. A checkpoint is read-only once parsed, and
+ * one is asked about several times (its property, continuity, the cross-input look at each input
+ * and the comparison of them all); the Ed25519 outcome memory is bounded per key, so in a long run
+ * the comparison would verify each input's checkpoints again. Held weakly: kept no longer than
+ * the checkpoint is.
+ */
+const verified = new WeakSet<Checkpoint>();
+
 /** §4.2 step 3: Ed25519 under `key_id` over the ASCII bytes of the digest hex. */
 export function verifyCheckpointSignature(cp: Checkpoint): Result<true> {
+  if (verified.has(cp)) return ok(true);
   const key = ed25519KeyFromRaw(cp.keyId);
-  if (key !== undefined && verifyEd25519(key, utf8(cp.digestHex), cp.signature)) return ok(true);
+  if (key !== undefined && verifyEd25519(key, utf8(cp.digestHex), cp.signature)) {
+    verified.add(cp);
+    return ok(true);
+  }
   return fail(
     "CHECKPOINT_SIGNATURE_INVALID",
     `signature does not verify under key_id ${bytesToHex(cp.keyId)} over digest ${cp.digestHex}`,
     joinPath(cp.path, "signature"),
   );
+}
+
+/**
+ * `copy`, marked verified when `original` is: for a copy of a checkpoint's signed statement, byte
+ * for byte (what a run keeps of each input's checkpoints until every input is compared).
+ */
+export function sameVerification(original: Checkpoint, copy: Checkpoint): Checkpoint {
+  if (verified.has(original)) verified.add(copy);
+  return copy;
 }
 
 /**

@@ -5,7 +5,7 @@
  * the run appends to each input's continuity (`withCrossInput`).
  */
 import { isJsonObject, member, memberAt, type JsonObject, type JsonValue } from "../../json/value.js";
-import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
+import { parseCheckpoint, sameVerification, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
 import type { TrustConfig } from "../../trust/config.js";
 import { renderCllNote } from "../../witness/cll-note.js";
 import {
@@ -167,27 +167,42 @@ export function inputCheckpoints(
 /**
  * What a sighting keeps of a checkpoint: its signed statement, copied out of the input. A run
  * holds every input's sighting until all are compared, and a string or byte view taken from the
- * input (or its witness records) would keep the whole input alive with it.
+ * input (or its witness records) would keep the whole input alive with it. The five byte strings
+ * are copied into one buffer and kept as views of it: each copy of its own would cost an
+ * ArrayBuffer and a backing store of its own, about half a kilobyte, which for the two
+ * checkpoints of every input was most of what a long run holds per input.
  */
 function detached(cp: Checkpoint): Checkpoint {
-  return {
+  const prevRoot = cp.prevRoot ?? NO_BYTES;
+  const bytes = new Uint8Array(
+    cp.root.length + prevRoot.length + cp.keyId.length + cp.signature.length + cp.digest.length,
+  );
+  let at = 0;
+  const copy = (b: Uint8Array): Uint8Array => {
+    bytes.set(b, at);
+    at += b.length;
+    return bytes.subarray(at - b.length, at);
+  };
+  return sameVerification(cp, {
     logId: Buffer.from(cp.logId, "utf8").toString("utf8"),
     mmrSize: cp.mmrSize,
-    root: cp.root.slice(),
+    root: copy(cp.root),
     prevSize: cp.prevSize,
-    prevRoot: cp.prevRoot === null ? null : cp.prevRoot.slice(),
-    keyId: cp.keyId.slice(),
+    prevRoot: cp.prevRoot === null ? null : copy(prevRoot),
+    keyId: copy(cp.keyId),
     timestamp: "",
-    signature: cp.signature.slice(),
+    signature: copy(cp.signature),
     witnesses: undefined,
     consistencyProof: undefined,
     json: {},
     path: cp.path,
     signingBody: "",
-    digest: cp.digest.slice(),
+    digest: copy(cp.digest),
     digestHex: Buffer.from(cp.digestHex, "latin1").toString("latin1"),
-  };
+  });
 }
+
+const NO_BYTES = new Uint8Array(0);
 
 /**
  * The producer identity of a checkpoint key under a trust file: keys pinned for one authority (or
