@@ -21,9 +21,10 @@ import { at, widened } from "./harness.js";
 const OPTIONS: ExchangeOptions = { ...PAUSED_FOR_LOGIN, carrier: "data" };
 const PAUSED_TRANSCRIPT = (PAUSED_FOR_LOGIN.transcript ?? []).slice(0, 3);
 
-function exchanges(options: ExchangeOptions = {}) {
+/** The terminal exchange (a GetTask response, or a capture) and the paused one. */
+function exchanges(options: ExchangeOptions = {}, envelope: "jsonrpc" | "capture" = "jsonrpc") {
   const o = { ...OPTIONS, ...options };
-  const done = buildExchange({ ...o, envelope: "jsonrpc" });
+  const done = buildExchange({ ...o, envelope });
   const paused = buildPausedExchange({ ...o, envelope: "paused", transcript: PAUSED_TRANSCRIPT });
   return { done, paused };
 }
@@ -106,12 +107,11 @@ describe("one interim record supplied over two bindings", () => {
   it("the record's own checkpoint from a Python server, its re-issued form from the capture: one record, PASS", () => {
     // Sealed under its own checkpoint at the pause (the paused Task carries that form) and re-issued
     // with the terminal record's checkpoint (the capture keeps that form): profile §3.1.
-    const both = exchanges({ interim: [{ at: 2, checkpoint: "both" }] });
-    const capture = buildExchange({ ...OPTIONS, interim: [{ at: 2, checkpoint: "both" }], envelope: "capture" });
-    const [own, reissued] = capture.input.interimBundles as JsonObject[];
+    const both = exchanges({ interim: [{ at: 2, checkpoint: "both" }] }, "capture");
+    const [own, reissued] = both.done.input.interimBundles as JsonObject[];
     expect(own?.evidenceId).toBe(evidenceId);
     expect(jsonText(at(both.paused.pausedTask, "artifacts", 1, "parts", 0, "data"))).toBe(jsonText(own as JsonObject));
-    const input = jsonText({ ...capture.input, interimBundles: [reissued as JsonObject] } as JsonObject);
+    const input = jsonText({ ...both.done.input, interimBundles: [reissued as JsonObject] } as JsonObject);
     const r = run([fromPython(both.paused.pausedTask)], input);
     expect(failing(r)).toEqual([]);
     const found = r.properties.taskBinding.checks.filter(
