@@ -7,6 +7,7 @@
 import { showValue } from "../../json/diff.js";
 import { asSafeInteger, jsonEquals, member, type JsonObject, type JsonValue } from "../../json/value.js";
 import type { EvidenceContext } from "../../evidence/context.js";
+import { equalAsCarried } from "../../evidence/widening.js";
 import type { Check } from "../shared/types.js";
 import { interimRecords, type InterimRecord } from "../../evidence/interim.js";
 import { citationFault, stateAt, transcriptOf, type Citation, type Make } from "./citations.js";
@@ -134,28 +135,47 @@ function uncitedChecks(byId: ReadonlyMap<string, InterimRecord>, citations: read
  * own checkpoint and re-issued with a later one (docs/profile.md §3.1) is one record in two forms —
  * the same recomputed evidenceId, the same payload and capsule, other log material. Each form is
  * verified by every property like any supplied record; they are two copies, not a contradiction.
- * Bundles whose payload or capsule differ under one evidenceId are two records claiming one id.
+ * A copy that came through a structured carrier (a `data` part, metadata: a protobuf Struct, on
+ * any binding) has had its numbers passed through doubles (`2` printed `2.0`, contract §9.1), so
+ * where either copy did, numbers are compared by the double they carry, as `bundle.copiesAgree`
+ * compares the copies of one bundle; bytes carried exactly are compared as written. Bundles whose
+ * payload or capsule differ under one evidenceId are two records claiming one id.
  */
 function twoForms(id: string, seen: InterimRecord, r: InterimRecord, make: Make): Check {
   const subject = r.label;
   const where = `${seen.located.location} and ${r.located.location}`;
-  const differ = ["taskEvidencePayload", "capsule"].filter(
-    (m) => !jsonEquals(member(seen.located.bundle, m), member(r.located.bundle, m)),
-  );
+  const byValue = seen.ctx.structuredCarrier || r.ctx.structuredCarrier;
+  const same = (x: JsonValue | undefined, y: JsonValue | undefined): boolean =>
+    jsonEquals(x, y) || (byValue && equalAsCarried(x, y));
+  const committed = ["taskEvidencePayload", "capsule"];
+  const differ = committed.filter((m) => !same(member(seen.located.bundle, m), member(r.located.bundle, m)));
   const a = seen.ctx.recomputedEvidenceId;
   const b = r.ctx.recomputedEvidenceId;
-  if (differ.length === 0 && a.ok && b.ok && a.value.hex === b.value.hex) {
+  const asWritten = committed.every((m) => jsonEquals(member(seen.located.bundle, m), member(r.located.bundle, m)));
+  // Spellings apart, equal payloads recompute to one evidenceId: the widened one only when narrowed.
+  if (differ.length === 0 && a.ok && b.ok && (a.value.hex === b.value.hex || !asWritten)) {
     return make(
       "interim.cited",
       "PASS",
-      `two forms of one interim record ${id} (${where}): the same payload and capsule under other log material (sealed under its own checkpoint and re-issued under a later one); each form is verified`,
+      `two forms of one interim record ${id} (${where}): ${oneRecord(seen, r, asWritten)}; each form is verified`,
       { subject },
     );
   }
+  const widened = byValue ? " (numbers compared by value, as a structured carrier passes them through doubles)" : "";
   return make(
     "interim.cited",
     "FAIL",
-    `two different interim bundles carry evidenceId ${id} (${where}): ${differ.length > 0 ? `their ${differ.join(" and ")} differ` : "their payloads do not recompute to one evidenceId"}, so they are not two copies of one record`,
+    `two different interim bundles carry evidenceId ${id} (${where}): ${differ.length > 0 ? `their ${differ.join(" and ")} differ${widened}` : "their payloads do not recompute to one evidenceId"}, so they are not two copies of one record`,
     { subject },
   );
+}
+
+/** How two forms are one record: the same payload and capsule as written or by value, and other log material or none. */
+function oneRecord(seen: InterimRecord, r: InterimRecord, asWritten: boolean): string {
+  const reissued = "under other log material (sealed under its own checkpoint and re-issued under a later one)";
+  if (asWritten) return `the same payload and capsule ${reissued}`;
+  const byValue = "equal by value (a structured carrier passes them through doubles)";
+  return equalAsCarried(seen.located.bundle, r.located.bundle)
+    ? `one bundle, its numbers ${byValue}`
+    : `the same payload and capsule, their numbers ${byValue}, ${reissued}`;
 }
