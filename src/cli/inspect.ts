@@ -14,14 +14,13 @@ import { printable } from "../util/printable.js";
 import { readInput } from "./read.js";
 import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { checkAtOption } from "./at-option.js";
+import { addObservationOptions, OBSERVATION_ONCE, type ObservationFlags } from "./observation-options.js";
 
 export const INSPECT_FORMATS = ["text", "json"] as const;
 export type InspectFormat = (typeof INSPECT_FORMATS)[number];
 
-interface InspectFlags {
+interface InspectFlags extends ObservationFlags {
   trust?: string;
-  task?: string;
-  interim: string[];
   cosignatures?: string;
   format: InspectFormat;
   bytes?: boolean;
@@ -37,27 +36,35 @@ function nameOf(path: string): string {
 /** The one line a file that cannot be used gets on stderr. */
 export function inspectFailureLine(
   f: InspectFailure,
-  files: { input: string; trust?: string; task?: string; cosignatures?: string; interim?: readonly string[] },
+  files: {
+    input: string;
+    trust?: string;
+    task?: string;
+    firstTask?: string;
+    cosignatures?: string;
+    interim?: readonly string[];
+  },
 ): string {
   // An --interim failure names its position (`--interim[i]: …`), as verify's does: the i-th file given.
   const interim = files.interim?.[Number(/^--interim\[(\d+)\]/.exec(f.detail)?.[1])];
-  const file =
-    f.about === "input"
-      ? files.input
-      : f.about === "trust"
-        ? files.trust
-        : f.about === "--task"
-          ? files.task
-          : f.about === "--interim"
-            ? interim
-            : files.cosignatures;
+  const named: Record<InspectFailure["about"], string | undefined> = {
+    input: files.input,
+    trust: files.trust,
+    "--task": files.task,
+    "--first-task": files.firstTask,
+    "--interim": interim,
+    "--cosignatures": files.cosignatures,
+  };
+  const file = named[f.about];
   const what = f.about === "input" ? "" : f.about === "trust" ? "trust file " : `${f.about} `;
   return `a2a-evidence: ${printable(`${what}${nameOf(file ?? "")}`)}: ${f.code}: ${printable(f.detail)}${f.path ? ` (at ${printable(f.path)})` : ""}\n`;
 }
 
 async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promise<number> {
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
-  const files = [input, trustPath, flags.task, ...flags.interim, flags.cosignatures].filter((p) => p === "-").length;
+  const files = [input, trustPath, flags.task, flags.firstTask, ...flags.interim, flags.cosignatures].filter(
+    (p) => p === "-",
+  ).length;
   if (files > 1) throw new UsageError("standard input ('-') can be given only once");
   checkAtOption(flags.at);
   if (input === "-" && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
@@ -77,6 +84,7 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
   for (const [path, key, what] of [
     [trustPath, "trust", "trust file: "],
     [flags.task, "task", "--task: "],
+    [flags.firstTask, "firstTask", "--first-task: "],
     [flags.cosignatures, "cosignatures", "--cosignatures: "],
   ] as const) {
     if (path === undefined) continue;
@@ -105,6 +113,7 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
         input,
         ...(trustPath !== undefined ? { trust: trustPath } : {}),
         ...(flags.task !== undefined ? { task: flags.task } : {}),
+        ...(flags.firstTask !== undefined ? { firstTask: flags.firstTask } : {}),
         ...(flags.cosignatures !== undefined ? { cosignatures: flags.cosignatures } : {}),
         interim: flags.interim,
       }),
@@ -118,20 +127,22 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
 /**
  * `verify --explain`: one input's explanation as `inspect` prints it, to follow the report; ""
  * for an input that could not be read or explained — the report has already said why. `run` is
- * the verify run's request, of which the explanation takes the trust file, --task, --interim,
- * --cosignatures and --at. A Task that has not ended is explained as pending, as inspect prints it.
+ * the verify run's request, of which the explanation takes the trust file, --task, --first-task,
+ * --interim, --cosignatures and --at. A Task that has not ended is explained as pending, as inspect
+ * prints it.
  */
 export function explanationOf(
   item: { readonly source: string; readonly data?: InspectRequest["data"] },
-  run: Pick<InspectRequest, "trust" | "task" | "cosignatures" | "interim" | "at">,
+  run: Pick<InspectRequest, "trust" | "task" | "firstTask" | "cosignatures" | "interim" | "at">,
 ): string {
   if (item.data === undefined) return "";
-  const { trust, task, cosignatures, interim, at } = run;
+  const { trust, task, firstTask, cosignatures, interim, at } = run;
   const request: InspectRequest = {
     source: item.source,
     data: item.data,
     ...(trust !== undefined ? { trust } : {}),
     ...(task !== undefined ? { task } : {}),
+    ...(firstTask !== undefined ? { firstTask } : {}),
     ...(cosignatures !== undefined ? { cosignatures } : {}),
     ...(interim !== undefined ? { interim } : {}),
     ...(at !== undefined ? { at } : {}),
@@ -149,14 +160,8 @@ export function registerInspectCommand(program: Command, { io, setExit }: Comman
       "decode one input and print, in order, every value verify derives from it: where the bundle was found, the canonical bytes behind each digest, the COSE headers and Sig_structure, each fold of the log proofs, the checkpoint's signed digest, the receipts, the continuity chain, the trust-file entry each key matches, the commitments ('-' = stdin)",
     )
     .argument("<input>", "input file ('-' for standard input)")
-    .option("--trust <file>", "trust configuration: which entry each key matches (env A2A_EVIDENCE_TRUST)")
-    .option("--task <file>", "the Task the caller observed (GetTask result), for a bare bundle")
-    .option(
-      "--interim <file>",
-      "an interim record sealed at a pause, or the paused Task that carries it (repeatable)",
-      (file: string, previous: string[]) => [...previous, file],
-      [] as string[],
-    )
+    .option("--trust <file>", "trust configuration: which entry each key matches (env A2A_EVIDENCE_TRUST)");
+  addObservationOptions(command)
     .option("--cosignatures <file>", "C2SP cosignature lines for the input's checkpoints")
     .addOption(
       new Option("--format <format>", "output format (json: schemas/inspect.schema.json)")
@@ -186,5 +191,5 @@ export function registerInspectCommand(program: Command, { io, setExit }: Comman
       setExit(await runInspect(input, flags, io));
     });
   // A second --trust or --task would silently replace the first: which one was meant cannot be known.
-  onlyOnce(command, ["--trust", "--task", "--cosignatures", "--format", "--at"]);
+  onlyOnce(command, ["--trust", ...OBSERVATION_ONCE, "--cosignatures", "--format", "--at"]);
 }

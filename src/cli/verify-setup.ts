@@ -17,12 +17,10 @@ import { readContinuityFlags } from "./continuity-flags.js";
 import type { RunGiven, Shard } from "./shard-run.js";
 import { UsageError, type CliIo } from "./io.js";
 import { checkAtOption } from "./at-option.js";
+import type { ObservationFlags } from "./observation-options.js";
 
-export interface VerifyFlags {
+export interface VerifyFlags extends ObservationFlags {
   trust?: string;
-  task?: string;
-  firstTask?: string;
-  interim: string[];
   authority?: string;
   tenant?: string;
   at?: string;

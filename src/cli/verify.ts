@@ -42,6 +42,7 @@ import {
   type CommandHost,
 } from "./io.js";
 import { AT_HELP } from "./at-option.js";
+import { addObservationOptions, OBSERVATION_ONCE } from "./observation-options.js";
 import { ErrorSummary, errorLine } from "./error-summary.js";
 import { openSink, writeOut, type Sink } from "./sink.js";
 import {
@@ -309,8 +310,7 @@ export async function writeWhole(
  */
 const ONCE = [
   "--trust",
-  "--task",
-  "--first-task",
+  ...OBSERVATION_ONCE,
   "--authority",
   "--tenant",
   "--at",
@@ -330,15 +330,8 @@ export function registerVerifyCommand(program: Command, { io, setExit, host }: C
       "<input...>",
       "input files, directories (their *.json, *.ndjson, *.sse, *.binpb, *.grpc), @list files; '-' for stdin",
     )
-    .option("--trust <file>", "trust configuration (env A2A_EVIDENCE_TRUST)")
-    .option("--task <file>", "the Task the caller observed (GetTask result), for a bare bundle")
-    .option("--first-task <file>", "the first Task returned by SendMessage, for the negotiation checks")
-    .option(
-      "--interim <file>",
-      "an interim record sealed at a pause, or the paused Task that carries it (repeatable)",
-      (file: string, previous: string[]) => [...previous, file],
-      [] as string[],
-    )
+    .option("--trust <file>", "trust configuration (env A2A_EVIDENCE_TRUST)");
+  addObservationOptions(command)
     .option("--authority <name>", "the authority the caller expects the producer to be")
     .option("--tenant <id>", "the tenant the caller addressed")
     .option("--at <time>", AT_HELP);

@@ -39,6 +39,8 @@ export interface InspectRequest {
   readonly trust?: TrustConfig | InputData;
   /** The observed Task, for a bare bundle (`--task`): the commitments are recomputed from it. */
   readonly task?: InputData;
+  /** SendMessage's first response (`--first-task`): a Task or a Message, JSON or binary, as verify reads it. */
+  readonly firstTask?: InputData;
   /** A `--cosignatures` file: its lines for this input's checkpoints are explained too. */
   readonly cosignatures?: InputData;
   /** `--interim` files: interim records sealed at the Task's pauses, or the paused Tasks that carry them. */
@@ -53,7 +55,7 @@ export interface InspectRequest {
  * carries can still be explained: `pending`.
  */
 export type InspectFailure = Failure & {
-  readonly about: "input" | "trust" | "--task" | "--cosignatures" | "--interim";
+  readonly about: "input" | "trust" | "--task" | "--first-task" | "--cosignatures" | "--interim";
   readonly pending?: PendingExplanation;
 };
 
@@ -66,9 +68,8 @@ export function inspect(request: InspectRequest, options: InspectOptions): Ok<Ex
   try {
     const trust = resolveTrust(request.trust);
     if (!trust.ok) return refused("trust", trust);
-    const caller = loadCallerObservation(request.task, undefined, request.interim ?? []);
-    if (!caller.ok)
-      return refused((caller as { readonly source?: string }).source === "--interim" ? "--interim" : "--task", caller);
+    const caller = loadCallerObservation(request.task, request.firstTask, request.interim ?? []);
+    if (!caller.ok) return refused("source" in caller ? caller.source : "--task", caller);
     let cosignatures: ReturnType<typeof toJsonValue> | undefined;
     if (request.cosignatures !== undefined) {
       cosignatures = toJsonValue(request.cosignatures);

@@ -167,14 +167,19 @@ describe("the notes of a binary file given with --first-task or --interim", () =
     expect(explained.value.notes.items).toEqual(expect.arrayContaining(expected));
   });
 
-  it("--first-task: the same, led by --first-task", () => {
+  it("--first-task: the same, led by --first-task; inspect lists them too", () => {
     const [bytes, offset] = withUnknown(binary(done.firstTask));
-    const r = run({ inputs: [{ source: "done.json", data: jsonText(done.getTaskResponse) }], firstTask: bytes });
-    expect(r.notes).toEqual([
+    const input = { source: "done.json", data: jsonText(done.getTaskResponse) };
+    const expected = [
       "--first-task: input is a binary protobuf Task (gRPC GetTask answer)",
       `--first-task: ${ignored(offset)}`,
-    ]);
+    ];
+    const r = run({ inputs: [input], firstTask: bytes });
+    expect(r.notes).toEqual(expected);
     expect(r.exitCode).toBe(0);
+    const explained = inspect({ ...input, trust: done.trust, firstTask: bytes }, { bytes: false, all: true });
+    if (!explained.ok) throw new Error(explained.detail);
+    expect(explained.value.notes.items).toEqual(expected);
   });
 
   it("--first-task as a gRPC stream: its ignored unknown fields are listed (the stream's own notes are not)", () => {

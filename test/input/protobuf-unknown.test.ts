@@ -273,6 +273,19 @@ describe("unknown fields in every form a gRPC Task reaches the verifier in", () 
     });
     expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["INCONCLUSIVE", 3]);
     expect(run(task, { firstTask: responseOf(firstTask) }).exitCode).toBe(0);
+    // inspect given the same --first-task lists the field among its notes.
+    const explained = inspect(
+      { source: "task.binpb", data: task, trust: x.trust, firstTask: responseOf(first) },
+      { bytes: false, all: true },
+    );
+    if (!explained.ok) throw new Error(explained.detail);
+    expect(explained.value.notes.items).toEqual([
+      "input is a binary protobuf Task (gRPC GetTask answer)",
+      "--first-task: input is a binary protobuf SendMessageResponse (gRPC SendMessage answer)",
+      expect.stringMatching(
+        /^unknown protobuf field 99 \(wire type VARINT\) in Part at --first-task task\.history\[0\]\.parts\[0\] \(byte \d+\): .*\(taskBinding INCONCLUSIVE\)$/,
+      ),
+    ]);
   });
 
   it("a binary Task given as the input's bytes or as a parsed Uint8Array copy: the same INCONCLUSIVE", () => {
