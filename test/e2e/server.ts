@@ -95,6 +95,11 @@ export async function startLiveServer(
 ): Promise<LiveServer> {
   const app = express();
   const server: Server = createServer(app);
+  // A client keeps a connection for its next request; Node's server drops an idle one after 5 s.
+  // On a loaded machine the two timers race, and a request written on a connection the server is
+  // closing fails with ECONNRESET. Idle connections are kept for the life of the test instead:
+  // close() ends every one of them.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
