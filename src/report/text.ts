@@ -176,13 +176,16 @@ function renderInput(input: InputReport, { verbose, style, width: given }: Rende
     ];
   }
   const source = printableLineStart(input.source);
-  const [where = "", ...more] = chunks(
-    `(${input.shape}; bundle at ${t(input.locations.join(", "))})`,
-    Math.max(width - visibleLength(source) - 2, MIN_COLUMN),
-    Math.max(width - 4, MIN_COLUMN),
-    verbose,
-  );
-  const lines = [`${style.bold(source)}  ${style.dim(where)}`, ...more.map((l) => `    ${style.dim(l)}`)];
+  const location = `(${input.shape}; bundle at ${t(input.locations.join(", "))})`;
+  const rest = Math.max(width - 4, MIN_COLUMN);
+  // Beside the source when a column of the location fits there; under it when the source (a long
+  // path, never broken) leaves no such column, so no line but the source's own passes the width.
+  const beside = width - visibleLength(source) - 2;
+  const lines: string[] = [];
+  if (beside >= MIN_COLUMN) {
+    const [where = "", ...more] = chunks(location, beside, rest, verbose);
+    lines.push(`${style.bold(source)}  ${style.dim(where)}`, ...more.map((l) => `    ${style.dim(l)}`));
+  } else lines.push(style.bold(source), ...chunks(location, rest, rest, verbose).map((l) => `    ${style.dim(l)}`));
   const names = Math.max(...PROPERTY_NAMES.map((p) => p.length));
   for (const name of PROPERTY_NAMES) {
     const p = input.properties[name];

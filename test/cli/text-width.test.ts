@@ -3,6 +3,8 @@
  * columns otherwise; hashes and keys are shortened to their first 12 hex digits with an ellipsis
  * (-v and every machine format keep them whole); long details wrap under their column.
  */
+import { copyFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
@@ -42,5 +44,23 @@ describe("the text report fits its width", () => {
     const detail = JSON.parse(json.stdout).inputs[0].properties.producerSignature.detail as string;
     expect(detail).toMatch(/[0-9a-f]{64}/);
     expect(json.stdout).not.toContain("…");
+  });
+
+  it("a path too long to leave the bundle's location a column beside it: the location goes under it", async () => {
+    const long = join(mkdtempSync(join(tmpdir(), "text-width-")), `${"a-task-with-a-long-name-".repeat(3)}input.json`);
+    copyFileSync(join(REPO_ROOT, "vectors", "valid-rich", "input.json"), long);
+    const r = await runCli(["verify", "--trust", TRUST, long], { tty: true, columns: 72 });
+    const lines = r.stdout.replace(ANSI, "").split("\n");
+    const k = lines.indexOf(long);
+    // The path on a line of its own, wider than the terminal; then the location, indented.
+    expect(long.length).toBeGreaterThan(72);
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(lines[k + 1]).toMatch(/^ {4}\(.*bundle at /);
+    expect(columns(lines.filter((l) => l !== long).join("\n"))).toBeLessThanOrEqual(72);
+    // A path that leaves room keeps the location beside it.
+    const short = await runCli(["verify", "--trust", TRUST, RICH], { tty: true, columns: 72 });
+    expect(short.stdout.replace(ANSI, "")).toMatch(
+      new RegExp(`^${RICH.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}  \\(`, "m"),
+    );
   });
 });
