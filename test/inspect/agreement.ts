@@ -22,6 +22,9 @@ export interface Case {
   readonly data: InputData;
   readonly trust?: InputData;
   readonly interim?: readonly InputData[];
+  /** What the vector's args.json adds (`--first-task`, `--at`), given to both alike. */
+  readonly firstTask?: InputData;
+  readonly at?: string;
 }
 
 function present<T extends object>(s: T): Exclude<T, Absent> {
@@ -375,7 +378,12 @@ const NOT_INSPECTED = new Set([
  * values and states were held to each other (-1: an input neither could read).
  */
 export function agreesWithVerify(c: Case, compared: Set<string>): number {
-  const extra = { ...(c.trust ? { trust: c.trust } : {}), ...(c.interim ? { interim: c.interim } : {}) };
+  const extra = {
+    ...(c.trust ? { trust: c.trust } : {}),
+    ...(c.interim ? { interim: c.interim } : {}),
+    ...(c.firstTask ? { firstTask: c.firstTask } : {}),
+    ...(c.at !== undefined ? { at: c.at } : {}),
+  };
   const report = verify({ inputs: [{ source: c.name, data: c.data }], ...extra });
   const input = report.inputs[0];
   const explained = inspect({ source: c.name, data: c.data, ...extra }, { bytes: false, all: true });

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT, externalPath, hasExternal } from "../helpers/external.js";
-import { vectorInput } from "../helpers/vector-input.js";
+import { vectorExtra, vectorInput } from "../helpers/vector-input.js";
 import { agreesWithVerify, type Case } from "./agreement.js";
 import { changedLifecycleCases, lifecycleCases } from "./lifecycle-cases.js";
 
@@ -26,6 +26,15 @@ function cases(): Case[] {
     const dir = join(VECTORS, name);
     out.push({ name, data: vectorInput(dir), trust: readFileSync(join(dir, "trust.json")) });
     out.push({ name: `${name} (no trust file)`, data: vectorInput(dir) });
+    // With what its args.json adds (the first Task, the caller's time), as the golden reports are made.
+    const given = vectorExtra(dir);
+    if (Object.keys(given).length > 0)
+      out.push({
+        name: `${name} (with its args.json)`,
+        data: vectorInput(dir),
+        trust: readFileSync(join(dir, "trust.json")),
+        ...given,
+      });
   }
   // A data part whose integers a protobuf Struct widened (0 → 0.0, 1 → 1.0): verify judges the
   // digests and the checkpoint under a narrowing, and inspect must show that very narrowing.

@@ -155,3 +155,68 @@ describe("one interim record supplied over two bindings", () => {
     expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["FAIL", 1]);
   });
 });
+
+/**
+ * A Task's author puts a copy of a record in a `data` part to have it compared by value; the
+ * comparison then says one record or two, and each copy is still verified on its own, so what the
+ * comparison lets pass as one record is never more than what that copy's own checks allow.
+ */
+describe("a copy in a data part that is another record under the same evidenceId", () => {
+  /** The Python copy with `change` made to both of its payloads (the top-level one and the manifest's). */
+  const changed = (change: (payload: JsonObject) => void) =>
+    fromPython(paused.pausedTask, (bundle) => {
+      for (const payload of [at(bundle, "taskEvidencePayload"), at(bundle, "manifest", "taskEvidencePayload")])
+        change(payload);
+    });
+  const content = (r: VerifiedInput) =>
+    r.properties.contentBinding.checks.filter((c) => c.id === "interim.content").map((c) => c.state);
+
+  it.each([
+    // Compared by value the copies are one (-0 equals 0), and the copy is judged on its own: its
+    // payload does not derive the evidenceId under any narrowing.
+    ["a sequence written -0, equal to 0 as a double but not a spelling a carrier prints for it", 0, "-0", "FAIL", 1],
+    ["an integer written as 2e0, a spelling of the double 2", 2, "2e0", "INCONCLUSIVE", 3],
+  ] as const)("%s: one record by value, that copy's own payload %s, exit %s", (_, entry, lexeme, state, exit) => {
+    const r = run([
+      overGrpc(paused.pausedTask),
+      changed((p) => (at(p, "transcript", entry).sequence = new JsonNumber(lexeme))),
+    ]);
+    expect(secondCopy(r)?.state).toBe("PASS");
+    expect(content(r)).toEqual(["PASS", state]);
+    expect([r.properties.contentBinding.state, r.exitCode]).toEqual([state, exit]);
+  });
+
+  it("a number no double holds (2.0000000000000001, as 9007199254740993 is): the copy cannot be read, exit 2 naming it", () => {
+    const data = changed((p) => (at(p, "transcript", 2).sequence = new JsonNumber("2.0000000000000001")));
+    const report = verify({
+      inputs: [{ source: "done.json", data: jsonText(done.getTaskResponse) }],
+      interim: [overGrpc(paused.pausedTask), data],
+      trust: done.trust,
+    });
+    expect([report.error?.code, report.error?.path, report.policy.exitCode]).toEqual([
+      "JSON_LOSSY_NUMBER",
+      "artifacts[1].parts[0].data.manifest.taskEvidencePayload.transcript[2].sequence",
+      2,
+    ]);
+  });
+
+  it.each<[string, (p: JsonObject) => void]>([
+    ["a sequence written as a string", (p) => (at(p, "transcript", 2).sequence = "2")],
+    ["a number that is another double (2.5)", (p) => (at(p, "transcript", 2).sequence = new JsonNumber("2.5"))],
+    ["a null member left out", (p) => delete p.tenantId],
+    ["a member added as null", (p) => (p.extra = null)],
+  ])("%s: two records, interim.cited FAIL (exit 1)", (_, change) => {
+    const r = run([overGrpc(paused.pausedTask), changed(change)]);
+    expect(secondCopy(r)).toMatchObject({
+      state: "FAIL",
+      detail: expect.stringMatching(/: their taskEvidencePayload differ \(numbers compared by value/),
+    });
+    expect([r.properties.taskBinding.state, r.exitCode]).toEqual(["FAIL", 1]);
+  });
+
+  it("the data-part copy given first (the one citations are checked against) changes nothing: the same FAIL, exit 1", () => {
+    const r = run([changed((p) => (at(p, "transcript", 2).sequence = "2")), overGrpc(paused.pausedTask)]);
+    expect(secondCopy(r)?.state).toBe("FAIL");
+    expect(r.exitCode).toBe(1);
+  });
+});

@@ -7,18 +7,13 @@
  * service at one tree size under another root; every signature verifies. Under --at, a stamp under
  * a service key revoked before that time shows no fork, as it counts for no registration.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isFailedInput, type Report, type VerifiedInput } from "../../src/report/model.js";
 import { verify } from "../../src/verify.js";
 import { fromPlain, toPlain, type JsonValue } from "../../src/json/value.js";
 import { uuidFromLabel } from "../../producer/a2a.js";
 import type { ExchangeOptions } from "../../producer/options.js";
-import { jsonText } from "../../producer/json-text.js";
-import { REPO_ROOT } from "../helpers/external.js";
+import { BUILT, builtVerify } from "./built-cli.js";
 import { mergedTrust } from "./merged-trust.js";
 import { TS_URL, capture, expectDecided } from "../properties/harness.js";
 
@@ -115,41 +110,21 @@ describe("honest look-alikes: stamps that are not comparable", () => {
   });
 });
 
-const BIN = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
-const BUILT = existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
-
 /**
- * The inputs (`0.json`, `1.json`, …) and the trust file written to a folder, and the built CLI's
- * verify over all of them with `extra` options: its exit status, its JSON report, and which inputs
- * FAIL with a registration fork.
+ * The built CLI's verify over the inputs with `extra` options: its exit status, its JSON report,
+ * and which inputs FAIL with a registration fork.
  */
 function builtCli(inputs: readonly JsonValue[], trust: JsonValue) {
-  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-ts-fork-"));
-  inputs.forEach((input, k) => writeFileSync(join(dir, `${k}.json`), jsonText(input)));
-  writeFileSync(join(dir, "trust.json"), jsonText(trust));
+  const run = builtVerify(inputs, trust);
   return (...extra: string[]) => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        BIN,
-        "verify",
-        "--format",
-        "json",
-        "--trust",
-        join(dir, "trust.json"),
-        ...extra,
-        ...inputs.map((_, k) => join(dir, `${k}.json`)),
-      ],
-      { encoding: "utf8" },
-    );
-    const report = JSON.parse(r.stdout) as Report;
+    const { status, stdout, report } = run(...extra);
     const forked = report.inputs
       .filter(
         (i) =>
           !isFailedInput(i) && i.properties.externalRegistration.checks.some((c) => c.code === "REGISTRATION_FORK"),
       )
       .map((i) => i.source.replace(/^.*\//, ""));
-    return { status: r.status, stdout: r.stdout, forked };
+    return { status, stdout, forked };
   };
 }
 
