@@ -17,16 +17,21 @@ export interface CheckExtras {
   readonly operator?: Check["operator"];
 }
 
-function makeCheck(id: string, state: State, detail: string, extras: CheckExtras = {}): Check {
-  return {
-    id,
-    state,
-    detail,
-    ...(extras.subject !== undefined ? { subject: extras.subject } : {}),
-    ...(extras.code !== undefined ? { code: extras.code } : {}),
-    ...(extras.values !== undefined ? { values: extras.values } : {}),
-    ...(extras.operator !== undefined ? { operator: extras.operator } : {}),
-  };
+type Building = { -readonly [K in keyof Check]: Check[K] };
+
+/**
+ * A check, its members in the report's order. Built member by member: a bundle makes about sixty
+ * checks, most before V8 has optimized this, and a spread of a conditional object costs a copy and
+ * a lookup of its shape each.
+ */
+function makeCheck(id: string, state: State, detail: string, extras?: CheckExtras): Check {
+  const c: Building = { id, state, detail };
+  if (extras === undefined) return c;
+  if (extras.subject !== undefined) c.subject = extras.subject;
+  if (extras.code !== undefined) c.code = extras.code;
+  if (extras.values !== undefined) c.values = extras.values;
+  if (extras.operator !== undefined) c.operator = extras.operator;
+  return c;
 }
 
 export interface CheckBuilders<Id extends string> {
@@ -48,8 +53,14 @@ export function checksFor<const Ids extends readonly string[]>(ids: Ids): CheckB
 const PRECEDENCE: readonly State[] = ["FAIL", "INCONCLUSIVE", "PASS", "NOT_CHECKED", "NOT_PRESENT"];
 
 export function deriveState(checks: readonly Check[]): State {
-  for (const s of PRECEDENCE) if (checks.some((c) => c.state === s)) return s;
-  return "NOT_PRESENT";
+  // One pass: the rank of the most deciding state seen (PRECEDENCE's order).
+  let best = PRECEDENCE.length - 1;
+  for (const c of checks) {
+    const rank = PRECEDENCE.indexOf(c.state);
+    if (rank >= 0 && rank < best) best = rank;
+    if (best === 0) break;
+  }
+  return PRECEDENCE[best] as State;
 }
 
 /**
