@@ -169,8 +169,7 @@ export async function readInput(path: string, limit = MAX_INPUT_BYTES): Promise<
   if (path === "-") return readStdin(limit);
   const kept = onceRead.get(path);
   if (kept !== undefined) {
-    if (kept.ok && kept.bytes.length > limit)
-      return unreadable(path, `exceeds the ${limit}-byte input limit`);
+    if (kept.ok && kept.bytes.length > limit) return unreadable(path, `exceeds the ${limit}-byte input limit`);
     return kept;
   }
   const { result, once } = readPath(path, limit);

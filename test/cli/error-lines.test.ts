@@ -63,7 +63,9 @@ describe("a binary that does not decode: one line, the byte offset and the field
     const [code, rest] = said.split(/: (.*)/s) as [string, string];
     const [message, path] = rest.split(/ \(at (.*)\)$/) as [string, string];
     const joined = text.stdout.replace(/\n +/g, " ");
-    expect(joined).toBe(`${file} error ${code}: ${message} at ${path} exit 2: the input could not be verified: ${code}\n`);
+    expect(joined).toBe(
+      `${file} error ${code}: ${message} at ${path} exit 2: the input could not be verified: ${code}\n`,
+    );
   });
 
   it.each(FAULTS)("%s, as --first-task", async (_, bytes, said) => {

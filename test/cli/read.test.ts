@@ -75,7 +75,11 @@ describe("readInput", () => {
   it("names a directory and a missing file", async () => {
     expect(await readInput(dir)).toEqual({ ok: false, message: `${dir}: is a directory`, reason: "is a directory" });
     const missing = join(dir, "missing.json");
-    expect(await readInput(missing)).toEqual({ ok: false, message: `${missing}: no such file`, reason: "no such file" });
+    expect(await readInput(missing)).toEqual({
+      ok: false,
+      message: `${missing}: no such file`,
+      reason: "no such file",
+    });
   });
 });
 
