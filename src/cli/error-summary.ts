@@ -12,6 +12,50 @@ export function errorLine(source: string | undefined, e: InputError): string {
   return `a2a-evidence: ${source ? `${printable(source)}: ` : ""}${e.code}: ${printable(e.message)}${e.path ? ` (at ${printable(e.path)})` : ""}\n`;
 }
 
+/** How a path is named in reports and messages: standard input is `stdin` everywhere. */
+export function nameOf(path: string): string {
+  return path === "-" ? "stdin" : path;
+}
+
+/** A file the caller gives beside the inputs, as a report-level error names it. */
+export type CallerFile = NonNullable<InputError["source"]>;
+
+/** The caller's files beside the inputs, as given on the command line. */
+export interface CallerFiles {
+  readonly trust?: string | undefined;
+  readonly task?: string | undefined;
+  readonly firstTask?: string | undefined;
+  readonly cosignatures?: string | undefined;
+  readonly interim?: readonly string[];
+}
+
+/**
+ * The caller's file a report-level error is about, named as the user gave it (`--task task.json`,
+ * `trust file trust.json`); verify and inspect name it alike. An --interim error names its position
+ * (`--interim[i]: …`): the i-th file given.
+ */
+export function callerFileName(source: CallerFile, message: string, files: CallerFiles): string | undefined {
+  const byFlag: Record<CallerFile, string | undefined> = {
+    trust: files.trust,
+    "--task": files.task,
+    "--first-task": files.firstTask,
+    "--cosignatures": files.cosignatures,
+    "--interim": files.interim?.[Number(/^--interim\[(\d+)\]/.exec(message)?.[1])],
+  };
+  const file = byFlag[source];
+  if (file === undefined) return undefined;
+  return `${source === "trust" ? "trust file" : source} ${nameOf(file)}`;
+}
+
+/**
+ * A caller's file that could not be read (missing, a directory, unreadable), as the error the run
+ * stops with: the reason, after the position of an --interim file, so the line names the file once.
+ */
+export function unreadableFile(source: CallerFile, reason: string, index?: number): InputError {
+  const message = index === undefined ? reason : `--interim[${index}]: ${reason}`;
+  return { code: "INPUT_UNREADABLE", message, source };
+}
+
 export class ErrorSummary {
   private count = 0;
   private inputs = 0;

@@ -12,6 +12,7 @@ import { renderExplanationJson } from "../inspect/json.js";
 import { renderExplanationText, renderPendingText } from "../inspect/text.js";
 import { printable } from "../util/printable.js";
 import { readInput } from "./read.js";
+import { callerFileName, errorLine, nameOf, unreadableFile, type CallerFiles } from "./error-summary.js";
 import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { checkAtOption } from "./at-option.js";
 import { addObservationOptions, OBSERVATION_ONCE, type ObservationFlags } from "./observation-options.js";
@@ -28,74 +29,62 @@ interface InspectFlags extends ObservationFlags {
   at?: string;
 }
 
-/** How a path is named in messages: standard input is `stdin`. */
-function nameOf(path: string): string {
-  return path === "-" ? "stdin" : path;
-}
-
-/** The one line a file that cannot be used gets on stderr. */
-export function inspectFailureLine(
-  f: InspectFailure,
-  files: {
-    input: string;
-    trust?: string;
-    task?: string;
-    firstTask?: string;
-    cosignatures?: string;
-    interim?: readonly string[];
-  },
-): string {
-  // An --interim failure names its position (`--interim[i]: …`), as verify's does: the i-th file given.
-  const interim = files.interim?.[Number(/^--interim\[(\d+)\]/.exec(f.detail)?.[1])];
-  const named: Record<InspectFailure["about"], string | undefined> = {
-    input: files.input,
-    trust: files.trust,
-    "--task": files.task,
-    "--first-task": files.firstTask,
-    "--interim": interim,
-    "--cosignatures": files.cosignatures,
-  };
-  const file = named[f.about];
-  const what = f.about === "input" ? "" : f.about === "trust" ? "trust file " : `${f.about} `;
-  return `a2a-evidence: ${printable(`${what}${nameOf(file ?? "")}`)}: ${f.code}: ${printable(f.detail)}${f.path ? ` (at ${printable(f.path)})` : ""}\n`;
+/** The one line a file that cannot be used gets on stderr: verify's line for the same file. */
+export function inspectFailureLine(f: InspectFailure, files: CallerFiles & { readonly input: string }): string {
+  const named = f.about === "input" ? nameOf(files.input) : callerFileName(f.about, f.detail, files);
+  return errorLine(named, { code: f.code, message: f.detail, ...(f.path ? { path: f.path } : {}) });
 }
 
 async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promise<number> {
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
-  const files = [input, trustPath, flags.task, flags.firstTask, ...flags.interim, flags.cosignatures].filter(
+  const stdins = [input, trustPath, flags.task, flags.firstTask, ...flags.interim, flags.cosignatures].filter(
     (p) => p === "-",
   ).length;
-  if (files > 1) throw new UsageError("standard input ('-') can be given only once");
+  if (stdins > 1) throw new UsageError("standard input ('-') can be given only once");
   checkAtOption(flags.at);
   if (input === "-" && io.stdinIsTTY) io.stderr("a2a-evidence: reading the input from the terminal; end with Ctrl-D\n");
-  const read = async (path: string, what: string): Promise<Uint8Array | undefined> => {
+  const files = {
+    input,
+    trust: trustPath,
+    task: flags.task,
+    firstTask: flags.firstTask,
+    cosignatures: flags.cosignatures,
+    interim: flags.interim,
+  };
+  /** A file's bytes; or, when it cannot be read, its line on stderr (verify's line for the file). */
+  const read = async (path: string, about: InspectFailure["about"], index?: number) => {
     const r = await readInput(path);
     if (r.ok) return r.bytes;
-    io.stderr(`a2a-evidence: ${what}${printable(r.message)}\n`);
+    // --cosignatures is read as verify reads its continuity files, whose line names the flag.
+    if (about === "--cosignatures") io.stderr(`a2a-evidence: --cosignatures: ${printable(r.message)}\n`);
+    else {
+      const detail = about === "input" ? r.reason : unreadableFile(about, r.reason, index).message;
+      io.stderr(inspectFailureLine({ ok: false, about, code: "INPUT_UNREADABLE", detail }, files));
+    }
     return undefined;
   };
-  const data = await read(input, "");
+  const data = await read(input, "input");
   if (data === undefined) return 2;
   const request: { -readonly [K in keyof InspectRequest]: InspectRequest[K] } = {
     source: nameOf(input),
     data,
     ...(flags.at !== undefined ? { at: flags.at } : {}),
   };
-  for (const [path, key, what] of [
-    [trustPath, "trust", "trust file: "],
-    [flags.task, "task", "--task: "],
-    [flags.firstTask, "firstTask", "--first-task: "],
-    [flags.cosignatures, "cosignatures", "--cosignatures: "],
+  for (const [path, key, about] of [
+    [trustPath, "trust", "trust"],
+    [flags.task, "task", "--task"],
+    [flags.firstTask, "firstTask", "--first-task"],
+    [flags.cosignatures, "cosignatures", "--cosignatures"],
   ] as const) {
     if (path === undefined) continue;
-    const bytes = await read(path, what);
+    const bytes = await read(path, about);
     if (bytes === undefined) return 2;
     request[key] = bytes;
   }
   if (flags.interim.length > 0) {
     const interim: Uint8Array[] = [];
-    for (const path of flags.interim) {
-      const bytes = await read(path, "--interim: ");
+    for (const [i, path] of flags.interim.entries()) {
+      const bytes = await read(path, "--interim", i);
       if (bytes === undefined) return 2;
       interim.push(bytes);
     }
@@ -108,16 +97,7 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
     return 3;
   }
   if (!r.ok) {
-    io.stderr(
-      inspectFailureLine(r, {
-        input,
-        ...(trustPath !== undefined ? { trust: trustPath } : {}),
-        ...(flags.task !== undefined ? { task: flags.task } : {}),
-        ...(flags.firstTask !== undefined ? { firstTask: flags.firstTask } : {}),
-        ...(flags.cosignatures !== undefined ? { cosignatures: flags.cosignatures } : {}),
-        interim: flags.interim,
-      }),
-    );
+    io.stderr(inspectFailureLine(r, files));
     return 2;
   }
   io.stdout(flags.format === "json" ? renderExplanationJson(r.value) : renderExplanationText(r.value));

@@ -7,5 +7,5 @@ import { readInput } from "./read.js";
 
 export async function readItem(path: string, source: string): Promise<InputItem> {
   const r = await readInput(path);
-  return r.ok ? { source, data: r.bytes } : { source, readError: r.message };
+  return r.ok ? { source, data: r.bytes } : { source, readError: r.reason };
 }

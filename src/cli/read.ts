@@ -6,20 +6,28 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
-export type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false; message: string };
+/**
+ * The bytes, or why there are none: `reason` says why ("no such file") and `message` says it of
+ * the file by name ("task.json: no such file"), for a line that has not named the file already.
+ */
+export type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false; message: string; reason: string };
 
-function describeError(e: unknown, path: string): string {
+function unreadable(path: string, reason: string): ReadResult {
+  return { ok: false, message: `${path}: ${reason}`, reason };
+}
+
+function describeError(e: unknown, path: string): ReadResult {
   const code = (e as NodeJS.ErrnoException).code;
   switch (code) {
     case "ENOENT":
-      return `${path}: no such file`;
+      return unreadable(path, "no such file");
     case "EISDIR":
-      return `${path}: is a directory`;
+      return unreadable(path, "is a directory");
     case "EACCES":
     case "EPERM":
-      return `${path}: permission denied`;
+      return unreadable(path, "permission denied");
     default:
-      return `${path}: cannot be read (${code ?? String(e)})`;
+      return unreadable(path, `cannot be read (${code ?? String(e)})`);
   }
 }
 
@@ -79,7 +87,7 @@ function readStdinDirect(limit: number, emptyIsFinal: boolean): Drained | ReadRe
   try {
     drained = drain(0, 64 * 1024, limit);
   } catch (e) {
-    return { ok: false, message: describeError(e, "stdin") };
+    return describeError(e, "stdin");
   }
   if (drained.ended === true && drained.bytes.length === 0 && !emptyIsFinal)
     return { ended: false, bytes: drained.bytes };
@@ -87,7 +95,8 @@ function readStdinDirect(limit: number, emptyIsFinal: boolean): Drained | ReadRe
 }
 
 function overLimit(limit: number): ReadResult {
-  return { ok: false, message: `stdin exceeds the ${limit}-byte input limit` };
+  const reason = `exceeds the ${limit}-byte input limit`;
+  return { ok: false, message: `stdin ${reason}`, reason };
 }
 
 /**
@@ -142,7 +151,7 @@ async function readStdinOnce(limit: number): Promise<ReadResult> {
       chunks.push(b);
     }
   } catch (e) {
-    return { ok: false, message: describeError(e, "stdin") };
+    return describeError(e, "stdin");
   }
   return { ok: true, bytes: new Uint8Array(Buffer.concat(chunks, total)) };
 }
@@ -160,8 +169,7 @@ export async function readInput(path: string, limit = MAX_INPUT_BYTES): Promise<
   if (path === "-") return readStdin(limit);
   const kept = onceRead.get(path);
   if (kept !== undefined) {
-    if (kept.ok && kept.bytes.length > limit)
-      return { ok: false, message: `${path}: exceeds the ${limit}-byte input limit` };
+    if (kept.ok && kept.bytes.length > limit) return unreadable(path, `exceeds the ${limit}-byte input limit`);
     return kept;
   }
   const { result, once } = readPath(path, limit);
@@ -174,26 +182,25 @@ function readPath(path: string, limit: number): { readonly result: ReadResult; r
   try {
     fd = openSync(path, "r");
   } catch (e) {
-    return { result: { ok: false, message: describeError(e, path) }, once: false };
+    return { result: describeError(e, path), once: false };
   }
   let once = false;
   const done = (result: ReadResult) => ({ result, once });
   try {
     const st = fstatSync(fd);
     once = !st.isFile() && !st.isDirectory();
-    if (st.isDirectory()) return done({ ok: false, message: `${path}: is a directory` });
-    if (st.size > limit)
-      return done({ ok: false, message: `${path}: ${st.size} bytes exceeds the ${limit}-byte input limit` });
+    if (st.isDirectory()) return done(unreadable(path, "is a directory"));
+    if (st.size > limit) return done(unreadable(path, `${st.size} bytes exceeds the ${limit}-byte input limit`));
     // One buffer of the size fstat gives and one byte more, read straight into: the extra byte
     // tells a file that grew since fstat (or a FIFO, which reports size 0) from one that did not,
     // and it grows, still capped, only then.
     const drained = drain(fd, Math.min(st.size, limit) + 1, limit);
-    if (drained.ended === "over") return done({ ok: false, message: `${path}: exceeds the ${limit}-byte input limit` });
+    if (drained.ended === "over") return done(unreadable(path, `exceeds the ${limit}-byte input limit`));
     // A file never has nothing for now; a FIFO or device opened without blocking might.
-    if (!drained.ended) return done({ ok: false, message: `${path}: cannot be read (EAGAIN)` });
+    if (!drained.ended) return done(unreadable(path, "cannot be read (EAGAIN)"));
     return done({ ok: true, bytes: drained.bytes });
   } catch (e) {
-    return done({ ok: false, message: describeError(e, path) });
+    return done(describeError(e, path));
   } finally {
     closeSync(fd);
   }

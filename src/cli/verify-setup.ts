@@ -16,6 +16,7 @@ import { readInput } from "./read.js";
 import { readContinuityFlags } from "./continuity-flags.js";
 import type { RunGiven, Shard } from "./shard-run.js";
 import { UsageError, type CliIo } from "./io.js";
+import { callerFileName, unreadableFile, type CallerFile } from "./error-summary.js";
 import { checkAtOption } from "./at-option.js";
 import type { ObservationFlags } from "./observation-options.js";
 
@@ -57,7 +58,12 @@ function parseRequire(list: string | undefined): PropertyName[] {
   return [...new Set(names)] as PropertyName[];
 }
 
-class InputFileError extends Error {}
+/** A caller's file that could not be read: the error the run stops with. */
+class InputFileError extends Error {
+  constructor(readonly error: InputError) {
+    super(error.message);
+  }
+}
 
 /**
  * `--resolved URL=FILE`, split at the last "=" (a URL may hold "=", a file name rarely does): by
@@ -85,33 +91,23 @@ async function readResolved(files: ReadonlyMap<string, string>): Promise<Map<str
   return resolved;
 }
 
-async function readOrFail(path: string, what: string): Promise<Uint8Array> {
+async function readOrFail(path: string, what: "--resolved"): Promise<Uint8Array> {
   const r = await readInput(path);
-  if (!r.ok) throw new InputFileError(`${what}: ${r.message}`);
+  if (!r.ok) throw new InputFileError({ code: "INPUT_UNREADABLE", message: `${what}: ${r.message}` });
   return r.bytes;
 }
 
-/** How a path is named in reports and messages: standard input is `stdin` everywhere. */
-export function nameOf(path: string): string {
-  return path === "-" ? "stdin" : path;
+/** A caller's file the run reads beside its inputs; one that cannot be read names itself, as inspect's does. */
+async function readCallerFile(path: string, source: CallerFile, index?: number): Promise<Uint8Array> {
+  const r = await readInput(path);
+  if (!r.ok) throw new InputFileError(unreadableFile(source, r.reason, index));
+  return r.bytes;
 }
 
 /** The caller's file a report-level error is about, named as the user gave it. */
 export function errorSource(error: InputError, trustPath: string | undefined, flags: VerifyFlags): string | undefined {
-  // An --interim error names its position (`--interim[i]: …`): the i-th file given.
-  const interimIndex = error.source === "--interim" ? Number(/^--interim\[(\d+)\]/.exec(error.message)?.[1]) : NaN;
-  const file =
-    error.source === "trust"
-      ? trustPath
-      : error.source === "--task"
-        ? flags.task
-        : error.source === "--first-task"
-          ? flags.firstTask
-          : error.source === "--interim"
-            ? flags.interim[interimIndex]
-            : undefined;
-  if (file === undefined) return undefined;
-  return `${error.source === "trust" ? "trust file" : error.source} ${nameOf(file)}`;
+  if (error.source === undefined) return undefined;
+  return callerFileName(error.source, error.message, { ...flags, trust: trustPath });
 }
 
 /** The flags, checked: what the run is asked to do. */
@@ -183,11 +179,11 @@ export interface Material {
 async function readFiles(flags: VerifyFlags, checked: Checked): Promise<RunRequest> {
   const { trustPath, resolvedFiles } = checked;
   return {
-    ...(trustPath !== undefined ? { trust: await readOrFail(trustPath, "trust file") } : {}),
-    ...(flags.task !== undefined ? { task: await readOrFail(flags.task, "--task") } : {}),
-    ...(flags.firstTask !== undefined ? { firstTask: await readOrFail(flags.firstTask, "--first-task") } : {}),
+    ...(trustPath !== undefined ? { trust: await readCallerFile(trustPath, "trust") } : {}),
+    ...(flags.task !== undefined ? { task: await readCallerFile(flags.task, "--task") } : {}),
+    ...(flags.firstTask !== undefined ? { firstTask: await readCallerFile(flags.firstTask, "--first-task") } : {}),
     ...(flags.interim.length > 0
-      ? { interim: await Promise.all(flags.interim.map((f) => readOrFail(f, "--interim"))) }
+      ? { interim: await Promise.all(flags.interim.map((f, i) => readCallerFile(f, "--interim", i))) }
       : {}),
     ...(resolvedFiles.size > 0 ? { resolved: await readResolved(resolvedFiles) } : {}),
   };
@@ -223,7 +219,7 @@ export async function readMaterial(flags: VerifyFlags, checked: Checked): Promis
       minEvidence: checked.policy.minEvidence ?? null,
       ...(flags.insecureAcceptUncommittedParts ? { acceptUncommittedParts: true as const } : {}),
     };
-    opened = { ok: false, policy, error: { code: "INPUT_UNREADABLE", message: e.message } };
+    opened = { ok: false, policy, error: e.error };
   }
   return { opened, request, cosignatureBytes, continuityBytes };
 }

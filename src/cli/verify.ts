@@ -43,7 +43,7 @@ import {
 } from "./io.js";
 import { AT_HELP } from "./at-option.js";
 import { addObservationOptions, OBSERVATION_ONCE } from "./observation-options.js";
-import { ErrorSummary, errorLine } from "./error-summary.js";
+import { ErrorSummary, errorLine, nameOf } from "./error-summary.js";
 import { openSink, writeOut, type Sink } from "./sink.js";
 import {
   checkFlags,
@@ -51,7 +51,6 @@ import {
   forWorkers,
   given,
   MIN_LEVELS,
-  nameOf,
   readMaterial,
   type Checked,
   type Material,

@@ -289,7 +289,8 @@ export function loadCallerObservation(
   const interimUnseen: (readonly [string, UnseenFields | undefined])[] = [];
   for (const [i, data] of interimData.entries()) {
     const v = toInputValue(data);
-    if (!v.ok) return about("--interim", v);
+    // Named by its position, as loadInterimInput's failures are: the i-th --interim file.
+    if (!v.ok) return about("--interim", fail(v.code, `--interim[${i}]: ${v.detail}`, v.path));
     const r = loadInterimInput(v.value, i);
     if (!r.ok) return about("--interim", r);
     interim.push(...r.value);

@@ -51,6 +51,7 @@ describe("readInput", () => {
     expect(over).toEqual({
       ok: false,
       message: `${join(dir, "over.json")}: 101 bytes exceeds the 100-byte input limit`,
+      reason: "101 bytes exceeds the 100-byte input limit",
     });
   });
 
@@ -67,13 +68,18 @@ describe("readInput", () => {
     expect(await readInput(path, 100_000)).toEqual({
       ok: false,
       message: `${path}: exceeds the 100000-byte input limit`,
+      reason: "exceeds the 100000-byte input limit",
     });
   });
 
   it("names a directory and a missing file", async () => {
-    expect(await readInput(dir)).toEqual({ ok: false, message: `${dir}: is a directory` });
+    expect(await readInput(dir)).toEqual({ ok: false, message: `${dir}: is a directory`, reason: "is a directory" });
     const missing = join(dir, "missing.json");
-    expect(await readInput(missing)).toEqual({ ok: false, message: `${missing}: no such file` });
+    expect(await readInput(missing)).toEqual({
+      ok: false,
+      message: `${missing}: no such file`,
+      reason: "no such file",
+    });
   });
 });
 
@@ -142,7 +148,11 @@ describe("readInput of standard input", () => {
   });
 
   it("refuses a pipe that sends one byte more than the limit, and refuses it again", () => {
-    expect(probe({ input: text + "!" })).toEqual({ ok: false, message: "stdin exceeds the 100000-byte input limit" });
+    expect(probe({ input: text + "!" })).toEqual({
+      ok: false,
+      message: "stdin exceeds the 100000-byte input limit",
+      reason: "exceeds the 100000-byte input limit",
+    });
   });
 
   it("reads a file given as standard input, and names a directory", () => {
@@ -155,7 +165,7 @@ describe("readInput of standard input", () => {
     }
     const d = openSync(dir, "r");
     try {
-      expect(probe({ fd: d })).toEqual({ ok: false, message: "stdin: is a directory" });
+      expect(probe({ fd: d })).toEqual({ ok: false, message: "stdin: is a directory", reason: "is a directory" });
     } finally {
       closeSync(d);
     }
@@ -335,7 +345,7 @@ describe("a run that reads its inputs twice", () => {
         expect(r.stderr, what).toBe("");
         expect(r.stdout.split("\n").slice(0, 3), what).toEqual([
           "stdin",
-          "  error INPUT_UNREADABLE: stdin exceeds the 16777216-byte input limit",
+          "  error INPUT_UNREADABLE: exceeds the 16777216-byte input limit",
           "  exit 2: the input could not be verified: INPUT_UNREADABLE",
         ]);
       } finally {

@@ -49,7 +49,7 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
   it("a missing file exits 2 with one clear line", async () => {
     const r = await runCli(["verify", "/nonexistent/task.json"]);
     expect(r.code).toBe(2);
-    expectSaidOnce(r, /INPUT_UNREADABLE: \/nonexistent\/task\.json: no such file/);
+    expectSaidOnce(r, /^\/nonexistent\/task\.json\n {2}error INPUT_UNREADABLE: no such file\n/);
   });
 
   it("not JSON, and duplicate keys, exit 2 naming the fault and the JSON path", async () => {
@@ -96,7 +96,7 @@ describe("CLI usage and unusable inputs (exit 2)", () => {
       env: { A2A_EVIDENCE_TRUST: "/nonexistent/trust.json" },
     });
     expect(r.code).toBe(2);
-    expectSaidOnce(r, /trust file: \/nonexistent\/trust\.json: no such file/);
+    expectSaidOnce(r, /^error: trust file \/nonexistent\/trust\.json: INPUT_UNREADABLE: no such file\n$/);
   });
 
   it("an unwritable -o path exits 2", async () => {

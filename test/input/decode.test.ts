@@ -33,13 +33,14 @@ describe("decoding comes before classification", () => {
     expect(array.ok).toBe(true);
     if (!array.ok) return;
     expect(classifyInput(array.value)).toMatchObject({ ok: false, code: "INPUT_STREAM_MALFORMED", path: "event[1]" });
-    // --interim names itself in front of what classification refuses, not of what decoding refuses.
+    // --interim names its position in front of what classification refuses and of what decoding
+    // refuses alike: the command line finds the file by it.
     const interim = loadCallerObservation(undefined, undefined, ["[null]"]);
     expect(interim).toMatchObject({ ok: false, code: "INPUT_STREAM_MALFORMED", source: "--interim" });
     expect(!interim.ok && interim.detail).toBe("--interim[0]: event 1 is not a JSON object");
     const cut = loadCallerObservation(undefined, undefined, [sse(task)]);
     expect(cut).toMatchObject({ ok: false, code: "INPUT_STREAM_TRUNCATED", source: "--interim" });
-    expect(!cut.ok && cut.detail.startsWith("the stream ends at event 1")).toBe(true);
+    expect(!cut.ok && cut.detail.startsWith("--interim[0]: the stream ends at event 1")).toBe(true);
   });
 
   it("takes --first-task's first response alike from an SSE stream and from a JSON array of the same events", () => {

@@ -420,7 +420,7 @@ describe("a binary input that fails to decode is an input error, never 'not an A
     const input = report.inputs[0];
     if (!input || !isFailedInput(input)) throw new Error("expected an input error");
     expect([input.error.code, input.error.path, input.exitCode]).toEqual(["INPUT_PROTOBUF_DUPLICATE", "status", 2]);
-    expect(input.error.message).toContain("singular field status is given twice (at byte 4");
+    expect(input.error.message).toBe("at byte 4: singular field status is given twice");
     expect(isNotAnInput(input.error)).toBe(false);
   });
 

@@ -178,7 +178,7 @@ describe("an input that cannot be read: exit 2, one line on stderr, nothing on s
       JSON.stringify({ id: "t", status: { state: "TASK_STATE_COMPLETED" } }),
       /^a2a-evidence: .*broken\.json: INPUT_NO_EVIDENCE: /,
     ],
-    ["a missing file", undefined, /^a2a-evidence: \/nonexistent\/broken\.json: no such file$/],
+    ["a missing file", undefined, /^a2a-evidence: \/nonexistent\/broken\.json: INPUT_UNREADABLE: no such file$/],
   ])("%s", async (_, content, line) => {
     const path = content === undefined ? "/nonexistent/broken.json" : tempFile("broken.json", content);
     const r = await runCli(["inspect", path]);
@@ -363,7 +363,7 @@ describe("the Task lifecycle", () => {
     const missing = await runCli(["inspect", "--interim", "/nonexistent/interim.json", terminal]);
     expect([missing.code, missing.stderr]).toEqual([
       2,
-      "a2a-evidence: --interim: /nonexistent/interim.json: no such file\n",
+      "a2a-evidence: --interim /nonexistent/interim.json: INPUT_UNREADABLE: --interim[0]: no such file\n",
     ]);
   });
 

@@ -104,7 +104,7 @@ describe("inspect --first-task with a file that cannot be used: exit 2, one line
     ["a duplicate member", '{"id": "t", "id": "u"}', /^--first-task .*first\.json: JSON_DUPLICATE_MEMBER: /],
     ["not JSON", "[1,", /^--first-task .*first\.json: JSON_SYNTAX: /],
     ["neither a Task nor a Message", '{"hello": "world"}', /^--first-task .*first\.json: INPUT_[A-Z_]+: /],
-    ["a missing file", undefined, /^--first-task: \/nonexistent\/first\.json: no such file$/],
+    ["a missing file", undefined, /^--first-task \/nonexistent\/first\.json: INPUT_UNREADABLE: no such file$/],
   ])("%s", async (_, content, line) => {
     const path = content === undefined ? "/nonexistent/first.json" : tempFile("first.json", content);
     const r = await runCli(["inspect", "--trust", trust, "--first-task", path, final]);
@@ -112,8 +112,7 @@ describe("inspect --first-task with a file that cannot be used: exit 2, one line
     expect(r.stderr.endsWith("\n")).toBe(true);
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(r.stderr.trimEnd().replace(/^a2a-evidence: /, "")).toMatch(line);
-    if (content === undefined) return;
-    // verify names it the same way.
+    // verify names it the same way, a missing file too.
     const v = await runCli(["verify", "-q", "--trust", trust, "--first-task", path, final]);
     expect([v.code, v.stderr]).toEqual([2, r.stderr]);
   });

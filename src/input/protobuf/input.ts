@@ -55,8 +55,9 @@ export function looksLikeProtobuf(b: Uint8Array): boolean {
   return false;
 }
 
+/** The fault with its byte offset in the message and its field path as the path: each said once. */
 function faultFailure(f: ProtoFault): Failure {
-  return fail(f.code, `${f.detail} (at byte ${f.offset}, ${f.path})`, f.path);
+  return fail(f.code, `at byte ${f.offset}: ${f.detail}`, f.path);
 }
 
 function attempt(b: Uint8Array, spec: typeof TASK): Decoded | ProtoFault {
@@ -109,7 +110,7 @@ function decodeSingle(b: Uint8Array): Result<DecodedProtobuf> {
 }
 
 function frameFailure(code: Failure["code"], detail: string, n: number, at: number): Failure {
-  return fail(code, `${detail} (at byte ${at})`, `event[${n}]`);
+  return fail(code, `at byte ${at}: ${detail}`, `event[${n}]`);
 }
 
 /** A gRPC server stream's messages, each decoded as a StreamResponse; folded like an SSE stream. */

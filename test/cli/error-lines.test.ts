@@ -1,0 +1,164 @@
+/**
+ * The one line bad input gets (contract: exit 2, naming the file and the path or byte offset):
+ * a binary that does not decode says its byte offset and its field path once each, and a file that
+ * cannot be read gets the same line from verify and from inspect, whichever flag names it.
+ */
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempFile } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const VECTOR = join(REPO_ROOT, "vectors", "valid-binding-grpc-task");
+const INPUT = join(VECTOR, "input.binpb");
+const TRUST = join(VECTOR, "trust.json");
+
+// A Task's id (field 1, "t1") fills bytes 0..3; what follows is the fault.
+const ID = [0x0a, 0x02, 0x74, 0x31];
+const STATUS = [0x1a, 0x02, 0x08, 0x03]; // status { state: 3 }
+
+/** [what, bytes, CODE: message (at path)] */
+const FAULTS: readonly (readonly [string, number[], string])[] = [
+  [
+    "a truncated varint",
+    [...ID, 0x1a, 0x02, 0x08, 0x83],
+    "INPUT_PROTOBUF_MALFORMED: at byte 7: a varint is cut off by the end of its message (at status.state)",
+  ],
+  [
+    "a wrong wire type",
+    [...ID, 0x18, 0x01],
+    "INPUT_PROTOBUF_MALFORMED: at byte 4: field status (3) has wire type VARINT; its type needs LEN (at status)",
+  ],
+  [
+    "an unknown field outside content with a wire type proto3 does not use (a group)",
+    [...ID, ...STATUS, 0x7b],
+    "INPUT_PROTOBUF_MALFORMED: at byte 8: field 15 has wire type 3, which proto3 messages do not use (groups or reserved) (at $)",
+  ],
+];
+
+/** The line on stderr and the exit code: inspect's, and verify's with the report not on stdout. */
+async function lines(args: string[]): Promise<{ inspect: [number, string]; verify: [number, string] }> {
+  const i = await runCli(["inspect", ...args]);
+  const v = await runCli(["verify", "-q", ...args]);
+  expect(i.stdout).toBe("");
+  expect(v.stdout).toBe("");
+  return { inspect: [i.code, i.stderr], verify: [v.code, v.stderr] };
+}
+
+function expectOnce(line: string): void {
+  expect(line.match(/\(at /g) ?? []).toHaveLength(1);
+  expect(line.match(/at byte /g) ?? []).toHaveLength(1);
+}
+
+describe("a binary that does not decode: one line, the byte offset and the field path each said once", () => {
+  it.each(FAULTS)("%s, as the input", async (_, bytes, said) => {
+    const file = tempFile("bad.binpb", Uint8Array.from(bytes));
+    const want = `a2a-evidence: ${file}: ${said}\n`;
+    expectOnce(want);
+    expect(await lines([file])).toEqual({ inspect: [2, want], verify: [2, want] });
+    // The text report on stdout says it once too (its lines wrapped at 100 columns, joined here).
+    const text = await runCli(["verify", file]);
+    expect([text.code, text.stderr]).toEqual([2, ""]);
+    const [code, rest] = said.split(/: (.*)/s) as [string, string];
+    const [message, path] = rest.split(/ \(at (.*)\)$/) as [string, string];
+    const joined = text.stdout.replace(/\n +/g, " ");
+    expect(joined).toBe(
+      `${file} error ${code}: ${message} at ${path} exit 2: the input could not be verified: ${code}\n`,
+    );
+  });
+
+  it.each(FAULTS)("%s, as --first-task", async (_, bytes, said) => {
+    const file = tempFile("first.binpb", Uint8Array.from(bytes));
+    const want = `a2a-evidence: --first-task ${file}: ${said}\n`;
+    expect(await lines(["--trust", TRUST, "--first-task", file, INPUT])).toEqual({
+      inspect: [2, want],
+      verify: [2, want],
+    });
+  });
+
+  it("as --task and as --interim, naming the flag and the file (an --interim file by its position)", async () => {
+    const [, bytes, said] = FAULTS[1] as (typeof FAULTS)[number];
+    const file = tempFile("bad.binpb", Uint8Array.from(bytes));
+    const task = `a2a-evidence: --task ${file}: ${said}\n`;
+    expect(await lines(["--task", file, INPUT])).toEqual({ inspect: [2, task], verify: [2, task] });
+    const [code, rest] = said.split(/: (.*)/s) as [string, string];
+    const interim = `a2a-evidence: --interim ${file}: ${code}: --interim[0]: ${rest}\n`;
+    expect(await lines(["--interim", file, INPUT])).toEqual({
+      inspect: [2, interim],
+      verify: [2, interim],
+    });
+  });
+
+  it("a gRPC frame's fault names its byte and its message once each", async () => {
+    const file = tempFile("bad.grpc", Uint8Array.from([1, 0, 0, 0, 0]));
+    const want = `a2a-evidence: ${file}: INPUT_GRPC_COMPRESSED: at byte 0: message 1 is compressed (flag 1); only uncompressed messages are read (at event[1])\n`;
+    expectOnce(want);
+    expect(await lines([file])).toEqual({ inspect: [2, want], verify: [2, want] });
+  });
+
+  it("look-alike: a valid binary Task beside a valid --first-task decodes; no error line", async () => {
+    const i = await runCli(["inspect", "--trust", TRUST, "--first-task", join(VECTOR, "first.binpb"), INPUT]);
+    expect([i.code, i.stderr]).toEqual([0, ""]);
+    const v = await runCli(["verify", "-q", "--trust", TRUST, "--first-task", join(VECTOR, "first.binpb"), INPUT]);
+    expect([v.code, v.stderr]).toEqual([0, ""]);
+  });
+});
+
+describe("a file that cannot be read: verify and inspect say the same line, exit 2", () => {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-unreadable-"));
+  const missing = join(dir, "missing.json");
+  const folder = join(dir, "folder");
+  mkdirSync(join(folder, "inner"), { recursive: true });
+  const UNREADABLE: readonly (readonly [string, string, string])[] = [
+    ["a missing file", missing, "no such file"],
+    ["a directory", folder, "is a directory"],
+  ];
+
+  it("a missing file as the input", async () => {
+    const want = `a2a-evidence: ${missing}: INPUT_UNREADABLE: no such file\n`;
+    expect(await lines([missing])).toEqual({ inspect: [2, want], verify: [2, want] });
+  });
+
+  it("a directory as the input: inspect reads one file; verify walks it and says what it holds", async () => {
+    const i = await runCli(["inspect", folder]);
+    expect([i.code, i.stderr]).toEqual([2, `a2a-evidence: ${folder}: INPUT_UNREADABLE: is a directory\n`]);
+    const v = await runCli(["verify", "-q", folder]);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toMatch(new RegExp(`^a2a-evidence: ${folder}: INPUT_UNREADABLE: .*holds no \\*\\.json.*\\n$`));
+  });
+
+  for (const [flag, named, position] of [
+    ["--task", "--task", ""],
+    ["--first-task", "--first-task", ""],
+    ["--interim", "--interim", "--interim[0]: "],
+    ["--trust", "trust file", ""],
+  ] as const) {
+    it.each(UNREADABLE)(`%s as ${flag}`, async (_, path, reason) => {
+      const want = `a2a-evidence: ${named} ${path}: INPUT_UNREADABLE: ${position}${reason}\n`;
+      expect(await lines([flag, path, INPUT])).toEqual({ inspect: [2, want], verify: [2, want] });
+      // The text report says it once, on stdout, as the line's `error:`.
+      const text = await runCli(["verify", flag, path, INPUT]);
+      expect([text.code, text.stdout, text.stderr]).toEqual([2, want.replace(/^a2a-evidence:/, "error:"), ""]);
+    });
+  }
+
+  it("the JSON report names the flag as the error's source and the reason as its message", async () => {
+    const r = await runCli(["verify", "--format", "json", "--first-task", missing, INPUT]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toEqual({
+      code: "INPUT_UNREADABLE",
+      message: "no such file",
+      source: "--first-task",
+    });
+  });
+
+  it("look-alike: the same flags naming readable files are read; no INPUT_UNREADABLE", async () => {
+    const args = ["--trust", TRUST, "--first-task", join(VECTOR, "first.binpb"), INPUT];
+    for (const command of ["inspect", "verify"]) {
+      const r = await runCli([command, ...args]);
+      expect([command, r.code, r.stderr]).toEqual([command, 0, ""]);
+      expect(r.stdout).not.toContain("INPUT_UNREADABLE");
+    }
+  });
+});
