@@ -75,18 +75,9 @@ function plain(v: JsonValue): string {
   return JSON.stringify(v);
 }
 
-/** ProtoJSON's defaults, which a printer leaves out: the same as absent. */
-function isDefault(v: JsonValue | undefined): boolean {
-  return (
-    v === undefined ||
-    v === null ||
-    v === "" ||
-    v === false ||
-    (v instanceof JsonNumber && exactDecimal(v.lexeme) === "0") ||
-    (Array.isArray(v) && v.length === 0) ||
-    (isJsonObject(v) && Object.keys(v).length === 0)
-  );
-}
+/** ProtoJSON's defaults, which a printer leaves out, as canonical text: the same as absent. */
+const DEFAULTS = new Set(["null", '""', "false", "#0", "[]", "{}"]);
+const isDefault = (v: JsonValue | undefined): boolean => v === undefined || DEFAULTS.has(plain(v));
 
 /** bytes as ProtoJSON parsers read them (standard or URL-safe, padding optional); not base64: as written. */
 function bytesOf(s: string): string {
