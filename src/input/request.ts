@@ -6,17 +6,11 @@
  */
 import { firstDifference, type Difference } from "../json/diff.js";
 import { joinPath } from "../json/path.js";
-import {
-  isJsonObject,
-  member,
-  newJsonObject,
-  type JsonNumber,
-  type JsonObject,
-  type JsonValue,
-} from "../json/value.js";
+import { JsonNumber, isJsonObject, member, newJsonObject, type JsonObject, type JsonValue } from "../json/value.js";
 import { sameDecimal } from "../json/strict-json.js";
 import { fail, ok, type Result } from "../result.js";
-import type { A2AMessage } from "./a2a.js";
+import { bytesToBase64, protoJsonBytes } from "../util/bytes.js";
+import type { A2AMessage, A2APart } from "./a2a.js";
 import type { Found } from "./classify.js";
 import { readV1Message } from "./read.js";
 
@@ -49,13 +43,14 @@ export function readSentMessages(found: {
   return found.request ? ok({ request: sent[0] as A2AMessage, requests: sent.slice(1) }) : ok({ requests: sent });
 }
 
-/** ProtoJSON writes a field at its default value as absent: these are absence. */
+/** ProtoJSON writes a field at its default value as absent: these are absence (a2a-wire.md §1.1). */
 function isDefault(v: JsonValue | undefined): boolean {
   return (
     v === undefined ||
     v === null ||
     v === "" ||
     v === false ||
+    (v instanceof JsonNumber && v.toNumber() === 0) ||
     (Array.isArray(v) && v.length === 0) ||
     (isJsonObject(v) && Object.keys(v).length === 0)
   );
@@ -64,28 +59,39 @@ function isDefault(v: JsonValue | undefined): boolean {
 const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** An object's members under their JSON names, defaults left out (the proto name is the same field). */
-function protoView(json: JsonObject, replace: (name: string) => JsonValue | undefined): JsonObject {
+function protoView(
+  json: JsonObject,
+  replace: (name: string, value: JsonValue) => JsonValue = (_, value) => value,
+): JsonObject {
   const out = newJsonObject();
   for (const [name, value] of Object.entries(json)) {
     const key = camel(name);
-    const v = replace(key) ?? value;
+    const v = replace(key, value);
     if (!isDefault(v)) out[key] = v;
   }
   return out;
 }
 
-/** A Message as a value to compare: role by name, each Part with its content kind. */
+/**
+ * A Part as a value to compare. Its content is a oneof member, set whatever its value: `data` is a
+ * google.protobuf.Value, in which `{}`, `[]`, `""` and `false` are values, not absence; `raw` is
+ * bytes, which ProtoJSON may spell in either base64 alphabet, padded or not.
+ */
+function partView(p: A2APart, json: JsonValue | undefined): JsonObject {
+  const view = protoView(isJsonObject(json) ? json : newJsonObject());
+  const bytes = p.raw === undefined ? undefined : protoJsonBytes(p.raw);
+  view[p.content] = bytes ? bytesToBase64(bytes) : ((p.raw ?? p.text ?? p.url ?? p.data) as JsonValue);
+  view.content = p.content;
+  return view;
+}
+
+/** A Message as a value to compare: role by name (ROLE_UNSPECIFIED, the enum's 0, is absent), each Part by `partView`. */
 function messageView(m: A2AMessage): JsonObject {
   const parts = member(m.json, "parts");
-  return protoView(m.json, (key) => {
-    if (key === "role") return m.role;
-    if (key !== "parts" || !Array.isArray(parts)) return undefined;
-    return m.parts.map((p, i) => {
-      const json = parts[i];
-      const view = protoView(isJsonObject(json) ? json : newJsonObject(), () => undefined);
-      view.content = p.content;
-      return view;
-    });
+  return protoView(m.json, (key, value) => {
+    if (key === "role") return m.role === "ROLE_UNSPECIFIED" ? null : m.role;
+    if (key !== "parts" || !Array.isArray(parts)) return value;
+    return m.parts.map((p, i) => partView(p, parts[i]));
   });
 }
 

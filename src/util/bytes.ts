@@ -189,6 +189,22 @@ export function base64ToBytesStrict(s: string): Uint8Array | undefined {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * A ProtoJSON `bytes` value as parsers read it (a2a-wire.md §1.1): the standard or the URL-safe
+ * alphabet, padded or not. Strict all the same: one alphabet, padding only at the end and only to
+ * a multiple of four, no stray characters, no non-zero trailing bits; anything else is undefined.
+ */
+export function protoJsonBytes(s: string): Uint8Array | undefined {
+  const urlSafe = /[-_]/.test(s);
+  if (urlSafe && /[+/]/.test(s)) return undefined;
+  const body = s.replace(/=+$/, "");
+  const padding = s.length - body.length;
+  if (padding > 2 || (padding > 0 && s.length % 4 !== 0)) return undefined;
+  if (!/^[A-Za-z0-9+/_-]*$/.test(body) || body.length % 4 === 1) return undefined;
+  const standard = urlSafe ? body.replace(/-/g, "+").replace(/_/g, "/") : body;
+  return base64ToBytesStrict(standard + "=".repeat((4 - (standard.length % 4)) % 4));
+}
+
 export function bytesToBase64(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("base64");
 }

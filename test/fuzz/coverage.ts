@@ -16,9 +16,8 @@ import { valueAt, type Doc } from "./corpus.js";
 import type { Mutation, Op } from "./mutate-raw.js";
 import { TRACE_KEY, normalize } from "./sites.js";
 import { pyjson } from "../../src/canon/pyjson.js";
-import { sameDecimal } from "../../src/json/strict-json.js";
 import { readMessage } from "../../src/input/a2a.js";
-import { disagreeingCopy } from "../../src/input/request.js";
+import { exactDecimal, sameMessage } from "./message-oracle.js";
 
 export interface Context {
   readonly mutation: Mutation;
@@ -139,7 +138,7 @@ const statusEqualsHistory = (c: Context): boolean => {
  * by their exact decimal value (`60.0` is `60`), everything else as written.
  */
 function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a instanceof JsonNumber && b instanceof JsonNumber) return sameDecimal(a.lexeme, b.lexeme);
+  if (a instanceof JsonNumber && b instanceof JsonNumber) return exactDecimal(a.lexeme) === exactDecimal(b.lexeme);
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
   if (isJsonObject(a) && isJsonObject(b)) {
     const keys = Object.keys(a);
@@ -158,19 +157,20 @@ const SERVER_MAY_ADD = ["messageId", "taskId", "contextId"];
 /**
  * The mutated copy of the first Message (the first or the terminal Task's history[0]) is still the
  * same Message by the rules copies are compared by (§3: ProtoJSON spellings, defaults and nulls
- * equal absence): its copies still agree, so negotiation has nothing to FAIL.
+ * equal absence): its copies still agree, so negotiation has nothing to FAIL. Judged by the
+ * contract's rules written out independently (message-oracle.ts), not by the verifier's own
+ * comparison; a copy that is no well-formed Message agrees with nothing.
  */
 const copyStillAgrees = (c: Context): boolean => {
   const task = c.name[0] === "first" ? "firstPath" : "taskPath";
   const at = (d: Doc) => {
     const base = d[task];
     const v = base ? valueAt(d.input, [...base, "history", 0]) : undefined;
-    const m = v === undefined ? undefined : readMessage(v, "history[0]", []);
-    return m?.ok ? m.value : undefined;
+    return v !== undefined && readMessage(v, "history[0]", []).ok ? v : undefined;
   };
   const before = at(c.before);
   const after = at(c.after);
-  return before !== undefined && after !== undefined && disagreeingCopy([before, after]) === undefined;
+  return before !== undefined && after !== undefined && sameMessage(before, after);
 };
 
 /** A value written another way with the same exact numbers: one Message's copies still agree. */

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   bytesToHex,
+  protoJsonBytes,
   hex64ToBytes,
   sha256,
   sha256Hex,
@@ -115,5 +116,24 @@ describe("sha256 of a string", () => {
       expect(bytesToHex(sha256OfText(s))).toBe(reference(utf8(s)));
     }
     expect(sha256HexOfText("a\ud800b")).toBe(reference(Uint8Array.of(0x61, 0xef, 0xbf, 0xbd, 0x62)));
+  });
+});
+
+describe("a ProtoJSON bytes value (standard or URL-safe base64, padded or not)", () => {
+  const hex = (s: string) => {
+    const b = protoJsonBytes(s);
+    return b === undefined ? undefined : bytesToHex(b);
+  };
+
+  it("reads every spelling ProtoJSON parsers accept as the same bytes", () => {
+    for (const s of ["+/8=", "+/8", "-_8=", "-_8"]) expect(hex(s), s).toBe("fbff");
+    expect(hex("")).toBe("");
+    expect(hex("QUJD")).toBe("414243");
+    expect(hex("QQ")).toBe("41");
+  });
+
+  it("refuses mixed alphabets, stray characters, wrong padding and non-zero trailing bits", () => {
+    for (const s of ["+_8=", "+/8 ", "+/8===", "QQ=", "Q", "Q===", "QUJD=", "+/9", "QR==", "Q=Q="])
+      expect(hex(s), s).toBeUndefined();
   });
 });

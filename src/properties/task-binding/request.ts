@@ -5,8 +5,9 @@
  * Task's or the terminal Task's history or status.message, a paused Task's, a stream's — must
  * be that Message: the same messageId, role, parts, metadata and every other member, where a
  * server may add the `contextId` and `taskId` it assigned and nothing else. ProtoJSON's default
- * values equal absence (`metadata: {}` is no metadata), and a number equals the same number
- * written otherwise (a Python server echoes `60` as `60.0`); nothing else is forgiven.
+ * values equal absence (`metadata: {}` is no metadata), a number equals the same number written
+ * otherwise (a Python server echoes `60` as `60.0`), and a `raw` Part is its bytes however base64
+ * spells them; nothing else is forgiven (a Part's content counts whatever its value).
  *
  *   transcript.request (per sent Message)  every server copy equals it; the request is the Task's
  *     first Message: a first Task, or the record's transcript, that opens with another Message
