@@ -16,6 +16,7 @@ import { parseSeenCheckpoints } from "../witness/equivocation.js";
 import { parseCosignatureFile } from "../witness/evidence.js";
 import type { Failure, Result } from "../result.js";
 import { readInput, type ReadResult } from "./read.js";
+import { errorText, flagFileName } from "./error-summary.js";
 
 export interface ContinuityFlags {
   readonly cosignatures?: string;
@@ -55,18 +56,22 @@ export function addContinuityOptions(command: Command): Command {
     );
 }
 
-/** Reads and parses the file a flag names; any failure is one message naming the flag and the path. */
+/**
+ * Reads and parses the file a flag names; any failure is one message naming the flag and the file
+ * as every caller's file is named (`--cosignatures c.json: INPUT_UNREADABLE: no such file`).
+ */
 async function readFile<T>(
   path: string,
   flag: string,
   parse: (v: JsonValue) => Result<T>,
   read: (path: string) => Promise<ReadResult>,
 ): Promise<{ ok: true; value: T; json: JsonValue } | { ok: false; message: string }> {
+  const named = flagFileName(flag, path);
   const r = await read(path);
-  if (!r.ok) return { ok: false, message: `${flag}: ${r.message}` };
+  if (!r.ok) return { ok: false, message: errorText(named, { code: "INPUT_UNREADABLE", message: r.reason }) };
   const refused = (f: Failure) => ({
     ok: false as const,
-    message: `${flag}: ${path}: ${f.code}: ${f.detail}${f.path ? ` (at ${f.path})` : ""}`,
+    message: errorText(named, { code: f.code, message: f.detail, ...(f.path ? { path: f.path } : {}) }),
   });
   const json = parseStrictJson(r.bytes);
   if (!json.ok) return refused(json);

@@ -7,9 +7,14 @@ import { isFailedInput, type FailedInput, type InputError, type InputReport } fr
 import { MAX_LISTED } from "../json/diff.js";
 import { printable } from "../util/printable.js";
 
+/** `source: CODE: message (at path)`: one error, as its line says it. */
+export function errorText(source: string | undefined, e: Pick<InputError, "code" | "message" | "path">): string {
+  return `${source ? `${printable(source)}: ` : ""}${e.code}: ${printable(e.message)}${e.path ? ` (at ${printable(e.path)})` : ""}`;
+}
+
 /** `a2a-evidence: source: CODE: message (at path)`: one error, on one line. */
 export function errorLine(source: string | undefined, e: InputError): string {
-  return `a2a-evidence: ${source ? `${printable(source)}: ` : ""}${e.code}: ${printable(e.message)}${e.path ? ` (at ${printable(e.path)})` : ""}\n`;
+  return `a2a-evidence: ${errorText(source, e)}\n`;
 }
 
 /** How a path is named in reports and messages: standard input is `stdin` everywhere. */
@@ -27,12 +32,19 @@ export interface CallerFiles {
   readonly firstTask?: string | undefined;
   readonly cosignatures?: string | undefined;
   readonly interim?: readonly string[];
+  /** The files of the --resolved URL=FILE flags, in the order given. */
+  readonly resolved?: readonly string[];
+}
+
+/** A file a flag names, as an error line names it: `--task task.json`. */
+export function flagFileName(flag: string, path: string): string {
+  return `${flag} ${nameOf(path)}`;
 }
 
 /**
  * The caller's file a report-level error is about, named as the user gave it (`--task task.json`,
- * `trust file trust.json`); verify and inspect name it alike. An --interim error names its position
- * (`--interim[i]: …`): the i-th file given.
+ * `trust file trust.json`); verify and inspect name it alike. An --interim or --resolved error
+ * names its position (`--interim[i]: …`): the i-th file given.
  */
 export function callerFileName(source: CallerFile, message: string, files: CallerFiles): string | undefined {
   const byFlag: Record<CallerFile, string | undefined> = {
@@ -40,19 +52,26 @@ export function callerFileName(source: CallerFile, message: string, files: Calle
     "--task": files.task,
     "--first-task": files.firstTask,
     "--cosignatures": files.cosignatures,
-    "--interim": files.interim?.[Number(/^--interim\[(\d+)\]/.exec(message)?.[1])],
+    "--interim": files.interim?.[position("--interim", message)],
+    "--resolved": files.resolved?.[position("--resolved", message)],
   };
   const file = byFlag[source];
   if (file === undefined) return undefined;
-  return `${source === "trust" ? "trust file" : source} ${nameOf(file)}`;
+  return flagFileName(source === "trust" ? "trust file" : source, file);
+}
+
+/** The position `--flag[i]: ` that leads an error's message, or NaN. */
+function position(flag: string, message: string): number {
+  return message.startsWith(`${flag}[`) ? Number(/^[^[]*\[(\d+)\]: /.exec(message)?.[1]) : NaN;
 }
 
 /**
  * A caller's file that could not be read (missing, a directory, unreadable), as the error the run
- * stops with: the reason, after the position of an --interim file, so the line names the file once.
+ * stops with: the reason, after the position of an --interim or --resolved file, so the line names
+ * the file once.
  */
 export function unreadableFile(source: CallerFile, reason: string, index?: number): InputError {
-  const message = index === undefined ? reason : `--interim[${index}]: ${reason}`;
+  const message = index === undefined ? reason : `${source}[${index}]: ${reason}`;
   return { code: "INPUT_UNREADABLE", message, source };
 }
 

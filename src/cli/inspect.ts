@@ -10,7 +10,6 @@ import { Option, type Command } from "commander";
 import { inspect, type InspectFailure, type InspectRequest } from "../inspect/index.js";
 import { renderExplanationJson } from "../inspect/json.js";
 import { renderExplanationText, renderPendingText } from "../inspect/text.js";
-import { printable } from "../util/printable.js";
 import { readInput } from "./read.js";
 import { callerFileName, errorLine, nameOf, unreadableFile, type CallerFiles } from "./error-summary.js";
 import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
@@ -55,12 +54,8 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
   const read = async (path: string, about: InspectFailure["about"], index?: number) => {
     const r = await readInput(path);
     if (r.ok) return r.bytes;
-    // --cosignatures is read as verify reads its continuity files, whose line names the flag.
-    if (about === "--cosignatures") io.stderr(`a2a-evidence: --cosignatures: ${printable(r.message)}\n`);
-    else {
-      const detail = about === "input" ? r.reason : unreadableFile(about, r.reason, index).message;
-      io.stderr(inspectFailureLine({ ok: false, about, code: "INPUT_UNREADABLE", detail }, files));
-    }
+    const detail = about === "input" ? r.reason : unreadableFile(about, r.reason, index).message;
+    io.stderr(inspectFailureLine({ ok: false, about, code: "INPUT_UNREADABLE", detail }, files));
     return undefined;
   };
   const data = await read(input, "input");

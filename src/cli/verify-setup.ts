@@ -87,14 +87,9 @@ function parseResolved(list: readonly string[]): Map<string, string> {
 /** The SHA-256 and length of each --resolved file, by URL: the verifier compares them, never fetches. */
 async function readResolved(files: ReadonlyMap<string, string>): Promise<Map<string, ResolvedContent>> {
   const resolved = new Map<string, ResolvedContent>();
-  for (const [url, file] of files) resolved.set(url, resolvedContentOf(await readOrFail(file, "--resolved")));
+  for (const [i, [url, file]] of [...files].entries())
+    resolved.set(url, resolvedContentOf(await readCallerFile(file, "--resolved", i)));
   return resolved;
-}
-
-async function readOrFail(path: string, what: "--resolved"): Promise<Uint8Array> {
-  const r = await readInput(path);
-  if (!r.ok) throw new InputFileError({ code: "INPUT_UNREADABLE", message: `${what}: ${r.message}` });
-  return r.bytes;
 }
 
 /** A caller's file the run reads beside its inputs; one that cannot be read names itself, as inspect's does. */
@@ -105,9 +100,10 @@ async function readCallerFile(path: string, source: CallerFile, index?: number):
 }
 
 /** The caller's file a report-level error is about, named as the user gave it. */
-export function errorSource(error: InputError, trustPath: string | undefined, flags: VerifyFlags): string | undefined {
+export function errorSource(error: InputError, checked: Checked, flags: VerifyFlags): string | undefined {
   if (error.source === undefined) return undefined;
-  return callerFileName(error.source, error.message, { ...flags, trust: trustPath });
+  const files = { ...flags, trust: checked.trustPath, resolved: [...checked.resolvedFiles.values()] };
+  return callerFileName(error.source, error.message, files);
 }
 
 /** The flags, checked: what the run is asked to do. */

@@ -97,7 +97,7 @@ describe("the continuity flags (readContinuityFlags)", () => {
   it("unreadable or malformed files are errors (exit 2 in the CLI)", async () => {
     expect(await readContinuityFlags({ cosignatures: "/nonexistent/c.json" })).toEqual({
       ok: false,
-      message: "--cosignatures: /nonexistent/c.json: no such file",
+      message: "--cosignatures /nonexistent/c.json: INPUT_UNREADABLE: no such file",
     });
     const notJson = tempFile("c.json", "{");
     expect((await readContinuityFlags({ cosignatures: notJson })).ok).toBe(false);
@@ -107,11 +107,11 @@ describe("the continuity flags (readContinuityFlags)", () => {
     );
     expect(await readContinuityFlags({ cosignatures: wrongShape })).toEqual({
       ok: false,
-      message: `--cosignatures: ${wrongShape}: COSIGNATURE_EVIDENCE_MALFORMED: unknown member "checkpoint" (at --cosignatures[0].checkpoint)`,
+      message: `--cosignatures ${wrongShape}: COSIGNATURE_EVIDENCE_MALFORMED: unknown member "checkpoint" (at --cosignatures[0].checkpoint)`,
     });
     const badCheckpoints = tempFile("k.json", JSON.stringify([{ v: 1 }]));
     const r = await readContinuityFlags({ checkpoints: badCheckpoints });
-    expect(r.ok ? "ok" : r.message).toMatch(/^--checkpoints: .*: CHECKPOINTS_FILE_MALFORMED: /);
+    expect(r.ok ? "ok" : r.message).toMatch(/^--checkpoints .*: CHECKPOINTS_FILE_MALFORMED: /);
   });
 
   it("a --cosignatures file carries the lines instead of the bundle: verify() gives the same PASS", async () => {
@@ -201,6 +201,8 @@ describe("the continuity flags at the command line", () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toMatch(/^a2a-evidence: --cosignatures: /);
+    expect(r.stderr).toBe(
+      `a2a-evidence: --cosignatures ${bad}: JSON_SYNTAX: unexpected end of input: expected a member name (at $)\n`,
+    );
   });
 });

@@ -143,6 +143,47 @@ describe("a file that cannot be read: verify and inspect say the same line, exit
     });
   }
 
+  it.each(UNREADABLE)("%s as --cosignatures: verify and inspect say the same line", async (_, path, reason) => {
+    const want = `a2a-evidence: --cosignatures ${path}: INPUT_UNREADABLE: ${reason}\n`;
+    expect(await lines(["--cosignatures", path, INPUT])).toEqual({ inspect: [2, want], verify: [2, want] });
+    // Read before the run opens: no report, in any format; the line is on stderr.
+    const text = await runCli(["verify", "--cosignatures", path, INPUT]);
+    expect([text.code, text.stdout, text.stderr]).toEqual([2, "", want]);
+  });
+
+  it.each(UNREADABLE)("%s as --checkpoints (verify's flag): the same line", async (_, path, reason) => {
+    const want = `a2a-evidence: --checkpoints ${path}: INPUT_UNREADABLE: ${reason}\n`;
+    const seen = tempFile("seen.json", "[]"); // the first --checkpoints file is read; the second is named
+    for (const format of ["text", "json"]) {
+      const r = await runCli(["verify", "--format", format, "--checkpoints", seen, "--checkpoints", path, INPUT]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, "", want]);
+    }
+  });
+
+  it.each(UNREADABLE)(
+    "%s as --resolved (verify's flag): named by the flag, led by its position",
+    async (_, path, reason) => {
+      const want = `a2a-evidence: --resolved ${path}: INPUT_UNREADABLE: --resolved[1]: ${reason}\n`;
+      const args = [
+        "--resolved",
+        `https://a.example/x=${TRUST}`,
+        "--resolved",
+        `https://b.example/y?z=1=${path}`,
+        INPUT,
+      ];
+      const quiet = await runCli(["verify", "-q", ...args]);
+      expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([2, "", want]);
+      const text = await runCli(["verify", ...args]);
+      expect([text.code, text.stdout, text.stderr]).toEqual([2, want.replace(/^a2a-evidence:/, "error:"), ""]);
+      const json = await runCli(["verify", "--format", "json", ...args]);
+      expect([json.code, json.stderr, JSON.parse(json.stdout).error]).toEqual([
+        2,
+        want,
+        { code: "INPUT_UNREADABLE", message: `--resolved[1]: ${reason}`, source: "--resolved" },
+      ]);
+    },
+  );
+
   it("the JSON report names the flag as the error's source and the reason as its message", async () => {
     const r = await runCli(["verify", "--format", "json", "--first-task", missing, INPUT]);
     expect(r.code).toBe(2);
@@ -160,5 +201,16 @@ describe("a file that cannot be read: verify and inspect say the same line, exit
       expect([command, r.code, r.stderr]).toEqual([command, 0, ""]);
       expect(r.stdout).not.toContain("INPUT_UNREADABLE");
     }
+  });
+
+  it("look-alike: readable --cosignatures, --checkpoints and --resolved files are read; no INPUT_UNREADABLE", async () => {
+    const empty = tempFile("empty.json", "[]");
+    const given = ["--trust", TRUST, "--cosignatures", empty];
+    const i = await runCli(["inspect", ...given, INPUT]);
+    expect([i.code, i.stderr]).toEqual([0, ""]);
+    const more = ["--checkpoints", empty, "--resolved", `https://a.example/x=${TRUST}`];
+    const v = await runCli(["verify", "--format", "json", ...given, ...more, INPUT]);
+    expect([v.code, v.stderr]).toEqual([0, ""]);
+    expect(v.stdout).not.toContain("INPUT_UNREADABLE");
   });
 });
