@@ -3,9 +3,10 @@
  * a binary that does not decode says its byte offset and its field path once each, and a file that
  * cannot be read gets the same line from verify and from inspect, whichever flag names it.
  */
-import { mkdtempSync, mkdirSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { runCli, tempFile } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/external.js";
@@ -13,6 +14,9 @@ import { REPO_ROOT } from "../helpers/external.js";
 const VECTOR = join(REPO_ROOT, "vectors", "valid-binding-grpc-task");
 const INPUT = join(VECTOR, "input.binpb");
 const TRUST = join(VECTOR, "trust.json");
+const validateReport = new Ajv2020({ strict: true }).compile(
+  JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")),
+);
 
 // A Task's id (field 1, "t1") fills bytes 0..3; what follows is the fault.
 const ID = [0x0a, 0x02, 0x74, 0x31];
@@ -181,6 +185,7 @@ describe("a file that cannot be read: verify and inspect say the same line, exit
         want,
         { code: "INPUT_UNREADABLE", message: `--resolved[1]: ${reason}`, source: "--resolved" },
       ]);
+      expect(validateReport(JSON.parse(json.stdout)), JSON.stringify(validateReport.errors)).toBe(true);
     },
   );
 
