@@ -148,10 +148,12 @@ function twoForms(id: string, seen: InterimRecord, r: InterimRecord, make: Make)
   const same = (x: JsonValue | undefined, y: JsonValue | undefined): boolean =>
     jsonEquals(x, y) || (byValue && equalAsCarried(x, y));
   const committed = ["taskEvidencePayload", "capsule"];
-  const differ = committed.filter((m) => !same(member(seen.located.bundle, m), member(r.located.bundle, m)));
+  const asWritten = committed.every((m) => jsonEquals(member(seen.located.bundle, m), member(r.located.bundle, m)));
+  const differ = asWritten
+    ? []
+    : committed.filter((m) => !same(member(seen.located.bundle, m), member(r.located.bundle, m)));
   const a = seen.ctx.recomputedEvidenceId;
   const b = r.ctx.recomputedEvidenceId;
-  const asWritten = committed.every((m) => jsonEquals(member(seen.located.bundle, m), member(r.located.bundle, m)));
   // Spellings apart, equal payloads recompute to one evidenceId: the widened one only when narrowed.
   if (differ.length === 0 && a.ok && b.ok && (a.value.hex === b.value.hex || !asWritten)) {
     return make(
