@@ -6,7 +6,7 @@
 // package ships them and installing it runs no script). CommonJS on purpose: it starts without
 // Node's ES module loader.
 "use strict";
-const { existsSync, readFileSync } = require("node:fs");
+const { closeSync, existsSync, fstatSync, openSync, readSync } = require("node:fs");
 const { dirname, join } = require("node:path");
 const vm = require("node:vm");
 
@@ -77,13 +77,7 @@ function tuneV8() {
 
 /** Runs the bundle as a CommonJS module, with the code cache when it can be read. */
 function loadBundle(file, cacheFile) {
-  let cachedData;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
-  const script = compileBundle(file, cachedData);
+  const script = compileBundle(file, cacheFile);
   const module = { exports: {} };
   // The bundle requires only Node's own modules, which any require resolves alike: this one
   // spares loading node:module (and Node's ES module loader with it) for createRequire.
@@ -91,11 +85,40 @@ function loadBundle(file, cacheFile) {
   return { exports: module.exports, script };
 }
 
-function compileBundle(file, cachedData) {
-  const text = readFileSync(file, "latin1");
-  // A bundle an older build wrote without the wrapper still runs (without its cache).
-  const source = text.startsWith(BUNDLE_HEAD) ? text : `${BUNDLE_HEAD}${text}\n})`;
-  return new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+/**
+ * Compiles the bundle with the code cache in `cacheFile` when there is one. The two files are read
+ * in turn into one buffer, the bundle's text copied out of it first: a page of memory a process
+ * touches for the first time costs a page fault, which on a virtual machine can cost ten
+ * microseconds and more, and reading the cache into the bundle's pages spares about 150 of them.
+ */
+function compileBundle(file, cacheFile) {
+  const source = openSync(file, "r");
+  let cache;
+  try {
+    cache = cacheFile === undefined ? undefined : openSync(cacheFile, "r");
+  } catch {
+    cache = undefined;
+  }
+  try {
+    const sourceSize = fstatSync(source).size;
+    const cacheSize = cache === undefined ? 0 : fstatSync(cache).size;
+    const buffer = Buffer.allocUnsafeSlow(Math.max(sourceSize, cacheSize));
+    const text = buffer.latin1Slice(0, readAll(source, buffer, sourceSize));
+    const cached = cache === undefined ? 0 : readAll(cache, buffer, cacheSize);
+    // A bundle an older build wrote without the wrapper still runs (without its cache).
+    if (!text.startsWith(BUNDLE_HEAD)) return new vm.Script(`${BUNDLE_HEAD}${text}\n})`, { filename: file });
+    return new vm.Script(text, { filename: file, ...(cached > 0 ? { cachedData: buffer.subarray(0, cached) } : {}) });
+  } finally {
+    closeSync(source);
+    if (cache !== undefined) closeSync(cache);
+  }
+}
+
+/** Reads up to `size` bytes of a file, from its start, into `buffer`; returns how many it read. */
+function readAll(fd, buffer, size) {
+  let n = 0;
+  for (let got = 1; n < size && got > 0; n += got) got = readSync(fd, buffer, n, size - n, n);
+  return n;
 }
 
 module.exports = { loadBundle, compileBundle, tuneV8, BUNDLE_HEAD, PRELOADED };

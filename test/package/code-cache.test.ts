@@ -19,7 +19,7 @@ function rejected(cache: string, tuned: boolean): boolean {
   const script = `
     const { compileBundle, tuneV8 } = require("./bin/a2a-evidence.cjs");
     if (${tuned}) tuneV8();
-    const s = compileBundle("dist/a2a-evidence.cjs", require("node:fs").readFileSync(${JSON.stringify(cache)}));
+    const s = compileBundle("dist/a2a-evidence.cjs", ${JSON.stringify(cache)});
     process.stdout.write(String(s.cachedDataRejected));`;
   const r = spawnSync(process.execPath, ["-e", script], { cwd: REPO_ROOT, encoding: "utf8" });
   expect(r.status, r.stderr).toBe(0);
@@ -43,7 +43,7 @@ function rejectedInWorkers(caches: string[], tuned: boolean): boolean[] {
       new Worker(
         \`const { compileBundle } = require(\${JSON.stringify(${at("bin", "a2a-evidence.cjs")})});
          const { parentPort, workerData } = require("node:worker_threads");
-         const s = compileBundle(\${JSON.stringify(${at("dist", "a2a-evidence.cjs")})}, require("node:fs").readFileSync(workerData));
+         const s = compileBundle(\${JSON.stringify(${at("dist", "a2a-evidence.cjs")})}, workerData);
          parentPort.postMessage(s.cachedDataRejected);\`,
         { eval: true, workerData: cache },
       ).once("message", resolve).once("error", reject));
