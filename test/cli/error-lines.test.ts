@@ -219,3 +219,38 @@ describe("a file that cannot be read: verify and inspect say the same line, exit
     expect(v.stdout).not.toContain("INPUT_UNREADABLE");
   });
 });
+
+describe("the second --interim file: named by its own path and position, by verify and inspect alike", () => {
+  const capture = join(REPO_ROOT, "vectors", "valid-lifecycle-interim-earlier-checkpoint", "input.json");
+  const task = JSON.parse(readFileSync(capture, "utf8"));
+  const first = tempFile("interim-0.json", JSON.stringify(task.interimBundles[0]));
+  delete task.interimBundles;
+  const terminal = tempFile("terminal.json", JSON.stringify(task));
+
+  it("one that is no interim record, and one that cannot be read", async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), "a2a-evidence-interim-")), "missing.json");
+    for (const [second, code, said] of [
+      [
+        terminal,
+        "INPUT_INTERIM_NO_BUNDLE",
+        "--interim[1]: --interim takes an interim bundle or the paused Task that carries one, not a capture (at $)",
+      ],
+      [missing, "INPUT_UNREADABLE", "--interim[1]: no such file"],
+    ] as const) {
+      const args = ["--interim", first, "--interim", second, terminal];
+      const want = `a2a-evidence: --interim ${second}: ${code}: ${said}\n`;
+      expect(await lines(args)).toEqual({ inspect: [2, want], verify: [2, want] });
+      // The report's error is the error alone: the position is in its message, not a member of its own.
+      const json = await runCli(["verify", "--format", "json", ...args]);
+      const report = JSON.parse(json.stdout);
+      expect([json.code, json.stderr]).toEqual([2, want]);
+      expect(report.error).toEqual({
+        code,
+        message: said.replace(/ \(at \$\)$/, ""),
+        ...(code === "INPUT_INTERIM_NO_BUNDLE" ? { path: "$" } : {}),
+        source: "--interim",
+      });
+      expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    }
+  });
+});
