@@ -20,7 +20,7 @@ import {
   loadEvidence,
   type Evidence,
   type Observation,
-  type ObservationSource,
+  type ObservationFailure,
 } from "./input/load.js";
 import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import type { Checkpoint } from "./log/checkpoint.js";
@@ -90,7 +90,13 @@ export interface Run {
 
 export type Opened =
   | { readonly ok: true; readonly run: Run }
-  | { readonly ok: false; readonly policy: Run["policy"]; readonly error: InputError };
+  | {
+      readonly ok: false;
+      readonly policy: Run["policy"];
+      readonly error: InputError;
+      /** For an --interim or --resolved file's error, which of them (from 0): beside the error, not in the report. */
+      readonly index?: number;
+    };
 
 /** What an unexpected exception becomes: a typed error, never a throw (contract §9.21). */
 function internalError(e: unknown): Failure {
@@ -137,8 +143,9 @@ export function openRun(request: RunRequest): Opened {
   if (!trust.ok) return { ok: false, policy, error: { ...failedInput("", trust).error, source: "trust" } };
   const caller = guardedResult(() => loadCallerObservation(request.task, request.firstTask, request.interim));
   if (!caller.ok) {
-    const source = (caller as { readonly source?: ObservationSource }).source;
-    return { ok: false, policy, error: { ...failedInput("", caller).error, ...(source ? { source } : {}) } };
+    const { source, index } = caller as Partial<Pick<ObservationFailure, "source" | "index">>;
+    const error = { ...failedInput("", caller).error, ...(source ? { source } : {}) };
+    return { ok: false, policy, error, ...(index !== undefined ? { index } : {}) };
   }
   let file: CosignatureFile | undefined;
   if (request.cosignatures !== undefined) {

@@ -42,27 +42,32 @@ export function flagFileName(flag: string, path: string): string {
 }
 
 /**
- * The caller's file a report-level error is about, named as the user gave it (`--task task.json`,
- * `trust file trust.json`); verify and inspect name it alike. An --interim or --resolved error
- * names its position (`--interim[i]: …`): the i-th file given.
+ * A report-level error about one of the caller's files, and for an --interim or --resolved file
+ * which of them it is about (from 0). The position travels beside the error, not in it: the report
+ * carries the error as it is, and only the line names the file.
  */
-export function callerFileName(source: CallerFile, message: string, files: CallerFiles): string | undefined {
+export interface CallerFileError {
+  readonly error: InputError;
+  readonly index?: number | undefined;
+}
+
+/**
+ * The caller's file a report-level error is about, named as the user gave it (`--task task.json`,
+ * `trust file trust.json`); verify and inspect name it alike. An --interim or --resolved file is
+ * the `index`-th file given with its flag.
+ */
+export function callerFileName(source: CallerFile, index: number | undefined, files: CallerFiles): string | undefined {
   const byFlag: Record<CallerFile, string | undefined> = {
     trust: files.trust,
     "--task": files.task,
     "--first-task": files.firstTask,
     "--cosignatures": files.cosignatures,
-    "--interim": files.interim?.[position("--interim", message)],
-    "--resolved": files.resolved?.[position("--resolved", message)],
+    "--interim": index === undefined ? undefined : files.interim?.[index],
+    "--resolved": index === undefined ? undefined : files.resolved?.[index],
   };
   const file = byFlag[source];
   if (file === undefined) return undefined;
   return flagFileName(source === "trust" ? "trust file" : source, file);
-}
-
-/** The position `--flag[i]: ` that leads an error's message, or NaN. */
-function position(flag: string, message: string): number {
-  return message.startsWith(`${flag}[`) ? Number(/^[^[]*\[(\d+)\]: /.exec(message)?.[1]) : NaN;
 }
 
 /**
@@ -70,9 +75,9 @@ function position(flag: string, message: string): number {
  * stops with: the reason, after the position of an --interim or --resolved file, so the line names
  * the file once.
  */
-export function unreadableFile(source: CallerFile, reason: string, index?: number): InputError {
+export function unreadableFile(source: CallerFile, reason: string, index?: number): CallerFileError {
   const message = index === undefined ? reason : `${source}[${index}]: ${reason}`;
-  return { code: "INPUT_UNREADABLE", message, source };
+  return { error: { code: "INPUT_UNREADABLE", message, source }, index };
 }
 
 export class ErrorSummary {

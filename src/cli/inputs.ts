@@ -80,7 +80,7 @@ function walk(dir: string, w: Walk): void {
   } catch (e) {
     w.errors.push({
       path: dir,
-      message: `${dir}: cannot be listed (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+      message: `cannot be listed (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
     });
     return;
   }
@@ -171,8 +171,8 @@ function walkArgument(arg: string, w: Walk, walked: Map<string, string>): void {
     path: arg,
     message:
       w.skipped.length > skipped
-        ? `${arg}: holds no ${INPUT_KINDS} file besides the files this run reads as its configuration`
-        : `${arg}: holds no ${INPUT_KINDS} file`,
+        ? `holds no ${INPUT_KINDS} file besides the files this run reads as its configuration`
+        : `holds no ${INPUT_KINDS} file`,
   });
 }
 
@@ -251,7 +251,7 @@ export class Skips {
       .filter(([, d]) => d.inputs > 0 && d.skipped === d.inputs)
       .map(([path, d]) => ({
         path,
-        message: `${path}: holds no A2A input (its ${d.skipped} ${INPUT_KINDS} file(s) are not inputs)`,
+        message: `holds no A2A input (its ${d.skipped} ${INPUT_KINDS} file(s) are not inputs)`,
       }));
   }
 

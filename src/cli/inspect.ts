@@ -30,7 +30,7 @@ interface InspectFlags extends ObservationFlags {
 
 /** The one line a file that cannot be used gets on stderr: verify's line for the same file. */
 export function inspectFailureLine(f: InspectFailure, files: CallerFiles & { readonly input: string }): string {
-  const named = f.about === "input" ? nameOf(files.input) : callerFileName(f.about, f.detail, files);
+  const named = f.about === "input" ? nameOf(files.input) : callerFileName(f.about, f.index, files);
   return errorLine(named, { code: f.code, message: f.detail, ...(f.path ? { path: f.path } : {}) });
 }
 
@@ -54,8 +54,9 @@ async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promis
   const read = async (path: string, about: InspectFailure["about"], index?: number) => {
     const r = await readInput(path);
     if (r.ok) return r.bytes;
-    const detail = about === "input" ? r.reason : unreadableFile(about, r.reason, index).message;
-    io.stderr(inspectFailureLine({ ok: false, about, code: "INPUT_UNREADABLE", detail }, files));
+    const detail = about === "input" ? r.reason : unreadableFile(about, r.reason, index).error.message;
+    const failure = { ok: false as const, about, code: "INPUT_UNREADABLE" as const, detail };
+    io.stderr(inspectFailureLine(index === undefined ? failure : { ...failure, index }, files));
     return undefined;
   };
   const data = await read(input, "input");

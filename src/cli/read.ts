@@ -94,9 +94,9 @@ function readStdinDirect(limit: number, emptyIsFinal: boolean): Drained | ReadRe
   return drained;
 }
 
-function overLimit(limit: number): ReadResult {
-  const reason = `exceeds the ${limit}-byte input limit`;
-  return { ok: false, message: `stdin ${reason}`, reason };
+/** More than `limit` bytes, found while reading (a pipe, or a file that grew): said as every other reason. */
+function overLimit(path: string, limit: number): ReadResult {
+  return unreadable(path, `exceeds the ${limit}-byte input limit`);
 }
 
 /**
@@ -127,7 +127,7 @@ let stdinRead: Promise<ReadResult> | undefined;
 /** Reads standard input, refusing more than `limit` bytes. */
 async function readStdin(limit: number): Promise<ReadResult> {
   const first = await (stdinRead ??= readStdinOnce(limit));
-  if (first.ok && first.bytes.length > limit) return overLimit(limit);
+  if (first.ok && first.bytes.length > limit) return overLimit("stdin", limit);
   return first;
 }
 
@@ -138,7 +138,7 @@ async function readStdinOnce(limit: number): Promise<ReadResult> {
   if (kind !== "node") {
     const direct = readStdinDirect(limit, kind === "file");
     if ("ok" in direct) return direct;
-    if (direct.ended === "over") return overLimit(limit);
+    if (direct.ended === "over") return overLimit("stdin", limit);
     if (direct.ended) return { ok: true, bytes: direct.bytes };
     chunks.push(direct.bytes);
     total = direct.bytes.length;
@@ -147,7 +147,7 @@ async function readStdinOnce(limit: number): Promise<ReadResult> {
     for await (const chunk of process.stdin) {
       const b = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
       total += b.length;
-      if (total > limit) return overLimit(limit);
+      if (total > limit) return overLimit("stdin", limit);
       chunks.push(b);
     }
   } catch (e) {
@@ -169,7 +169,7 @@ export async function readInput(path: string, limit = MAX_INPUT_BYTES): Promise<
   if (path === "-") return readStdin(limit);
   const kept = onceRead.get(path);
   if (kept !== undefined) {
-    if (kept.ok && kept.bytes.length > limit) return unreadable(path, `exceeds the ${limit}-byte input limit`);
+    if (kept.ok && kept.bytes.length > limit) return overLimit(path, limit);
     return kept;
   }
   const { result, once } = readPath(path, limit);
@@ -195,7 +195,7 @@ function readPath(path: string, limit: number): { readonly result: ReadResult; r
     // tells a file that grew since fstat (or a FIFO, which reports size 0) from one that did not,
     // and it grows, still capped, only then.
     const drained = drain(fd, Math.min(st.size, limit) + 1, limit);
-    if (drained.ended === "over") return done(unreadable(path, `exceeds the ${limit}-byte input limit`));
+    if (drained.ended === "over") return done(overLimit(path, limit));
     // A file never has nothing for now; a FIFO or device opened without blocking might.
     if (!drained.ended) return done(unreadable(path, "cannot be read (EAGAIN)"));
     return done({ ok: true, bytes: drained.bytes });

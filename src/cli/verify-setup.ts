@@ -5,7 +5,6 @@
  * with a report that names it.
  */
 import { PROPERTY_NAMES, isPropertyName, type PropertyName } from "../properties/index.js";
-import type { InputError } from "../report/model.js";
 import { openRun, type Opened, type RunRequest } from "../run.js";
 import { EVIDENCE_LEVELS, type EvidenceLevelOrNone } from "../profile.js";
 import { resolvedContentOf, type ResolvedContent } from "../evidence/parts.js";
@@ -16,7 +15,7 @@ import { readInput } from "./read.js";
 import { readContinuityFlags } from "./continuity-flags.js";
 import type { RunGiven, Shard } from "./shard-run.js";
 import { UsageError, type CliIo } from "./io.js";
-import { callerFileName, unreadableFile, type CallerFile } from "./error-summary.js";
+import { callerFileName, unreadableFile, type CallerFile, type CallerFileError } from "./error-summary.js";
 import { checkAtOption } from "./at-option.js";
 import type { ObservationFlags } from "./observation-options.js";
 
@@ -60,8 +59,8 @@ function parseRequire(list: string | undefined): PropertyName[] {
 
 /** A caller's file that could not be read: the error the run stops with. */
 class InputFileError extends Error {
-  constructor(readonly error: InputError) {
-    super(error.message);
+  constructor(readonly failed: CallerFileError) {
+    super(failed.error.message);
   }
 }
 
@@ -100,10 +99,10 @@ async function readCallerFile(path: string, source: CallerFile, index?: number):
 }
 
 /** The caller's file a report-level error is about, named as the user gave it. */
-export function errorSource(error: InputError, checked: Checked, flags: VerifyFlags): string | undefined {
-  if (error.source === undefined) return undefined;
+export function errorSource(failed: CallerFileError, checked: Checked, flags: VerifyFlags): string | undefined {
+  if (failed.error.source === undefined) return undefined;
   const files = { ...flags, trust: checked.trustPath, resolved: [...checked.resolvedFiles.values()] };
-  return callerFileName(error.source, error.message, files);
+  return callerFileName(failed.error.source, failed.index, files);
 }
 
 /** The flags, checked: what the run is asked to do. */
@@ -215,7 +214,8 @@ export async function readMaterial(flags: VerifyFlags, checked: Checked): Promis
       minEvidence: checked.policy.minEvidence ?? null,
       ...(flags.insecureAcceptUncommittedParts ? { acceptUncommittedParts: true as const } : {}),
     };
-    opened = { ok: false, policy, error: e.error };
+    const { error, index } = e.failed;
+    opened = { ok: false, policy, error, ...(index !== undefined ? { index } : {}) };
   }
   return { opened, request, cosignatureBytes, continuityBytes };
 }

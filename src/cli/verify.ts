@@ -74,7 +74,7 @@ async function runVerify(args: string[], flags: VerifyFlags, io: CliIo, host: Co
   const options = { verbose: Boolean(flags.verbose), style: makeStyle(color), width };
   const { opened } = material;
   if (!opened.ok) {
-    const named = errorSource(opened.error, checked, flags);
+    const named = errorSource(opened, checked, flags);
     if (sayErrors) io.stderr(errorLine(named, opened.error));
     return writeWhole(withShard(errorReport(opened.policy, opened.error), checked.shard), flags, io, options, named);
   }

@@ -247,6 +247,9 @@ export function loadTaskInput(
 /** Which file the caller passed beside the inputs an observation error is about. */
 export type ObservationSource = "--task" | "--first-task" | "--interim";
 
+/** An observation error: the flag it is about, and for an --interim file which one (from 0). */
+export type ObservationFailure = Failure & { readonly source: ObservationSource; readonly index?: number };
+
 /**
  * --task, then --first-task, then each --interim; a --first-task beside a --task capture that has
  * its own first response is refused. A failure names the flag it is about.
@@ -255,8 +258,9 @@ export function loadCallerObservation(
   taskData: InputData | undefined,
   firstTaskData: InputData | undefined,
   interimData: readonly InputData[] = [],
-): Result<Observation> | (Failure & { readonly source: ObservationSource }) {
-  const about = (source: ObservationSource, f: Failure) => ({ ...f, source });
+): Result<Observation> | ObservationFailure {
+  const about = (source: ObservationSource, f: Failure, index?: number): ObservationFailure =>
+    index === undefined ? { ...f, source } : { ...f, source, index };
   let observation: Observation = {};
   const notes: string[] = [];
   if (taskData !== undefined) {
@@ -290,9 +294,9 @@ export function loadCallerObservation(
   for (const [i, data] of interimData.entries()) {
     const v = toInputValue(data);
     // Named by its position, as loadInterimInput's failures are: the i-th --interim file.
-    if (!v.ok) return about("--interim", fail(v.code, `--interim[${i}]: ${v.detail}`, v.path));
+    if (!v.ok) return about("--interim", fail(v.code, `--interim[${i}]: ${v.detail}`, v.path), i);
     const r = loadInterimInput(v.value, i);
-    if (!r.ok) return about("--interim", r);
+    if (!r.ok) return about("--interim", r, i);
     interim.push(...r.value);
     interimUnseen.push([`--interim[${i}]`, unseenIn(v.value)]);
     notes.push(...labelled(`--interim[${i}]`, binaryNotesIn(v.value)));

@@ -56,6 +56,8 @@ export interface InspectRequest {
  */
 export type InspectFailure = Failure & {
   readonly about: "input" | "trust" | "--task" | "--first-task" | "--cosignatures" | "--interim";
+  /** For an --interim file, which of them (from 0). */
+  readonly index?: number;
   readonly pending?: PendingExplanation;
 };
 
@@ -69,6 +71,7 @@ export function inspect(request: InspectRequest, options: InspectOptions): Ok<Ex
     const trust = resolveTrust(request.trust);
     if (!trust.ok) return refused("trust", trust);
     const caller = loadCallerObservation(request.task, request.firstTask, request.interim ?? []);
+    // The failure keeps the --interim file's position (`index`) beside the flag it is about.
     if (!caller.ok) return refused("source" in caller ? caller.source : "--task", caller);
     let cosignatures: ReturnType<typeof toJsonValue> | undefined;
     if (request.cosignatures !== undefined) {

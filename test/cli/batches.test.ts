@@ -105,7 +105,7 @@ describe("many inputs", () => {
         i.error?.message,
       ]),
     ).toEqual([
-      [empty, 2, "INPUT_UNREADABLE", `${empty}: holds no *.json, *.ndjson, *.sse, *.binpb or *.grpc file`],
+      [empty, 2, "INPUT_UNREADABLE", "holds no *.json, *.ndjson, *.sse, *.binpb or *.grpc file"],
       [`@${blank}`, 2, "INPUT_UNREADABLE", `list ${blank}: names no input`],
       [
         `@${stdinList}`,

@@ -3,7 +3,7 @@
  * a binary that does not decode says its byte offset and its field path once each, and a file that
  * cannot be read gets the same line from verify and from inspect, whichever flag names it.
  */
-import { mkdtempSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -126,10 +126,60 @@ describe("a file that cannot be read: verify and inspect say the same line, exit
 
   it("a directory as the input: inspect reads one file; verify walks it and says what it holds", async () => {
     const i = await runCli(["inspect", folder]);
-    expect([i.code, i.stderr]).toEqual([2, `a2a-evidence: ${folder}: INPUT_UNREADABLE: is a directory\n`]);
+    expect([i.code, i.stdout, i.stderr]).toEqual([
+      2,
+      "",
+      `a2a-evidence: ${folder}: INPUT_UNREADABLE: is a directory\n`,
+    ]);
     const v = await runCli(["verify", "-q", folder]);
-    expect(v.code).toBe(2);
-    expect(v.stderr).toMatch(new RegExp(`^a2a-evidence: ${folder}: INPUT_UNREADABLE: .*holds no \\*\\.json.*\\n$`));
+    expect([v.code, v.stdout, v.stderr]).toEqual([
+      2,
+      "",
+      `a2a-evidence: ${folder}: INPUT_UNREADABLE: holds no *.json, *.ndjson, *.sse, *.binpb or *.grpc file\n`,
+    ]);
+  });
+
+  it("a directory that holds no input: one line, naming it once, from every command; exit 2", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "a2a-evidence-empty-"));
+    const holdsNone = "holds no *.json, *.ndjson, *.sse, *.binpb or *.grpc file";
+    const want = `a2a-evidence: ${empty}: INPUT_UNREADABLE: ${holdsNone}\n`;
+    const quiet = await runCli(["verify", "-q", empty]);
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([2, "", want]);
+    const json = await runCli(["verify", "--format", "json", empty]);
+    expect([json.code, json.stderr]).toEqual([2, want]);
+    const report = JSON.parse(json.stdout);
+    expect(report.inputs).toEqual([
+      { source: empty, error: { code: "INPUT_UNREADABLE", message: holdsNone }, exitCode: 2 },
+    ]);
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    // The text report on stdout says it once, and nothing repeats it on stderr.
+    const text = await runCli(["verify", empty]);
+    expect([text.code, text.stderr]).toEqual([2, ""]);
+    expect(text.stdout.split(empty)).toHaveLength(2);
+    expect(text.stdout).toContain(`  error INPUT_UNREADABLE: ${holdsNone}\n`);
+    // inspect takes one file: a directory is refused as such, in the same form.
+    const inspect = await runCli(["inspect", empty]);
+    expect([inspect.code, inspect.stdout, inspect.stderr]).toEqual([
+      2,
+      "",
+      `a2a-evidence: ${empty}: INPUT_UNREADABLE: is a directory\n`,
+    ]);
+  });
+
+  it("a directory whose only files are the run's configuration, or are not inputs: named once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-config-"));
+    const trust = join(dir, "trust.json");
+    writeFileSync(trust, readFileSync(TRUST));
+    const config = await runCli(["verify", "-q", "--trust", trust, dir]);
+    expect([config.code, config.stderr]).toEqual([
+      2,
+      `a2a-evidence: ${dir}: INPUT_UNREADABLE: holds no *.json, *.ndjson, *.sse, *.binpb or *.grpc file besides the files this run reads as its configuration\n`,
+    ]);
+    const unknown = await runCli(["verify", "-q", "--skip-unknown", dir]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      2,
+      `a2a-evidence: ${dir}: INPUT_UNREADABLE: holds no A2A input (its 1 *.json, *.ndjson, *.sse, *.binpb or *.grpc file(s) are not inputs)\n`,
+    ]);
   });
 
   for (const [flag, named, position] of [
@@ -217,5 +267,40 @@ describe("a file that cannot be read: verify and inspect say the same line, exit
     const v = await runCli(["verify", "--format", "json", ...given, ...more, INPUT]);
     expect([v.code, v.stderr]).toEqual([0, ""]);
     expect(v.stdout).not.toContain("INPUT_UNREADABLE");
+  });
+});
+
+describe("the second --interim file: named by its own path and position, by verify and inspect alike", () => {
+  const capture = join(REPO_ROOT, "vectors", "valid-lifecycle-interim-earlier-checkpoint", "input.json");
+  const task = JSON.parse(readFileSync(capture, "utf8"));
+  const first = tempFile("interim-0.json", JSON.stringify(task.interimBundles[0]));
+  delete task.interimBundles;
+  const terminal = tempFile("terminal.json", JSON.stringify(task));
+
+  it("one that is no interim record, and one that cannot be read", async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), "a2a-evidence-interim-")), "missing.json");
+    for (const [second, code, said] of [
+      [
+        terminal,
+        "INPUT_INTERIM_NO_BUNDLE",
+        "--interim[1]: --interim takes an interim bundle or the paused Task that carries one, not a capture (at $)",
+      ],
+      [missing, "INPUT_UNREADABLE", "--interim[1]: no such file"],
+    ] as const) {
+      const args = ["--interim", first, "--interim", second, terminal];
+      const want = `a2a-evidence: --interim ${second}: ${code}: ${said}\n`;
+      expect(await lines(args)).toEqual({ inspect: [2, want], verify: [2, want] });
+      // The report's error is the error alone: the position is in its message, not a member of its own.
+      const json = await runCli(["verify", "--format", "json", ...args]);
+      const report = JSON.parse(json.stdout);
+      expect([json.code, json.stderr]).toEqual([2, want]);
+      expect(report.error).toEqual({
+        code,
+        message: said.replace(/ \(at \$\)$/, ""),
+        ...(code === "INPUT_INTERIM_NO_BUNDLE" ? { path: "$" } : {}),
+        source: "--interim",
+      });
+      expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    }
   });
 });

@@ -130,7 +130,7 @@ describe("a folder beside its trust file", () => {
       [only, 2],
     ]);
     expect(report.inputs[1].error.message).toBe(
-      `${only}: holds no A2A input (its 1 *.json, *.ndjson, *.sse, *.binpb or *.grpc file(s) are not inputs)`,
+      "holds no A2A input (its 1 *.json, *.ndjson, *.sse, *.binpb or *.grpc file(s) are not inputs)",
     );
     expect(r.code).toBe(2);
   });

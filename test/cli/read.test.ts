@@ -150,7 +150,7 @@ describe("readInput of standard input", () => {
   it("refuses a pipe that sends one byte more than the limit, and refuses it again", () => {
     expect(probe({ input: text + "!" })).toEqual({
       ok: false,
-      message: "stdin exceeds the 100000-byte input limit",
+      message: "stdin: exceeds the 100000-byte input limit",
       reason: "exceeds the 100000-byte input limit",
     });
   });
@@ -316,6 +316,23 @@ ${REPORT}`,
     },
     300_000,
   );
+});
+
+describe("standard input over the limit, on the command line", () => {
+  const RUNNER = join(REPO_ROOT, "test", "helpers", "run-cli.ts");
+
+  it("is named as any other file is (`stdin: exceeds …`) where the line names the file: an @- list", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, "verify", "-q", "@-"], {
+      input: Buffer.alloc(16 * 1024 * 1024 + 1, 0x20),
+      encoding: "utf8",
+      cwd: REPO_ROOT,
+    });
+    expect([r.status, r.stdout, r.stderr]).toEqual([
+      2,
+      "",
+      "a2a-evidence: @-: INPUT_UNREADABLE: list stdin: exceeds the 16777216-byte input limit\n",
+    ]);
+  }, 300_000);
 });
 
 describe("a run that reads its inputs twice", () => {

@@ -34,12 +34,12 @@ describe("decoding comes before classification", () => {
     if (!array.ok) return;
     expect(classifyInput(array.value)).toMatchObject({ ok: false, code: "INPUT_STREAM_MALFORMED", path: "event[1]" });
     // --interim names its position in front of what classification refuses and of what decoding
-    // refuses alike: the command line finds the file by it.
+    // refuses alike; the command line finds the file by the position the failure carries (index).
     const interim = loadCallerObservation(undefined, undefined, ["[null]"]);
-    expect(interim).toMatchObject({ ok: false, code: "INPUT_STREAM_MALFORMED", source: "--interim" });
+    expect(interim).toMatchObject({ ok: false, code: "INPUT_STREAM_MALFORMED", source: "--interim", index: 0 });
     expect(!interim.ok && interim.detail).toBe("--interim[0]: event 1 is not a JSON object");
     const cut = loadCallerObservation(undefined, undefined, [sse(task)]);
-    expect(cut).toMatchObject({ ok: false, code: "INPUT_STREAM_TRUNCATED", source: "--interim" });
+    expect(cut).toMatchObject({ ok: false, code: "INPUT_STREAM_TRUNCATED", source: "--interim", index: 0 });
     expect(!cut.ok && cut.detail.startsWith("--interim[0]: the stream ends at event 1")).toBe(true);
   });
 
