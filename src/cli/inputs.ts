@@ -119,7 +119,7 @@ export async function expandInputs(
     } else if (arg.startsWith("@") && arg.length > 1) {
       const list = await readInput(arg.slice(1));
       if (!list.ok) {
-        errors.push({ path: arg, message: `list ${list.message}` });
+        errors.push({ path: arg, message: list.reason });
         continue;
       }
       let count = 0;
@@ -131,7 +131,7 @@ export async function expandInputs(
           if (!refused)
             errors.push({
               path: arg,
-              message: `list ${arg.slice(1)}: names standard input ('-'); give '-' as an argument instead`,
+              message: "names standard input ('-'); give '-' as an argument instead",
             });
           refused = true;
           continue;
@@ -140,7 +140,7 @@ export async function expandInputs(
         named.add(p);
         count++;
       }
-      if (count === 0 && !refused) errors.push({ path: arg, message: `list ${arg.slice(1)}: names no input` });
+      if (count === 0 && !refused) errors.push({ path: arg, message: "names no input" });
     } else {
       let isDir = false;
       try {

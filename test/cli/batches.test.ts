@@ -106,13 +106,8 @@ describe("many inputs", () => {
       ]),
     ).toEqual([
       [empty, 2, "INPUT_UNREADABLE", "holds no *.json, *.ndjson, *.sse, *.binpb or *.grpc file"],
-      [`@${blank}`, 2, "INPUT_UNREADABLE", `list ${blank}: names no input`],
-      [
-        `@${stdinList}`,
-        2,
-        "INPUT_UNREADABLE",
-        `list ${stdinList}: names standard input ('-'); give '-' as an argument instead`,
-      ],
+      [`@${blank}`, 2, "INPUT_UNREADABLE", "names no input"],
+      [`@${stdinList}`, 2, "INPUT_UNREADABLE", "names standard input ('-'); give '-' as an argument instead"],
       [filesUnder(root)[0], 0, undefined, undefined],
     ]);
     expect(r.code).toBe(2);

@@ -139,6 +139,22 @@ describe("a file that cannot be read: verify and inspect say the same line, exit
     ]);
   });
 
+  it("a list file (@FILE) that is missing, names no input or names stdin: one line, naming it once; exit 2", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-lists-"));
+    const blank = join(dir, "blank.txt");
+    writeFileSync(blank, "# nothing\n\n");
+    const dash = join(dir, "dash.txt");
+    writeFileSync(dash, "-\n");
+    for (const [list, reason] of [
+      [join(dir, "missing.txt"), "no such file"],
+      [blank, "names no input"],
+      [dash, "names standard input ('-'); give '-' as an argument instead"],
+    ] as const) {
+      const v = await runCli(["verify", "-q", `@${list}`]);
+      expect([v.code, v.stdout, v.stderr]).toEqual([2, "", `a2a-evidence: @${list}: INPUT_UNREADABLE: ${reason}\n`]);
+    }
+  });
+
   it("a directory that holds no input: one line, naming it once, from every command; exit 2", async () => {
     const empty = mkdtempSync(join(tmpdir(), "a2a-evidence-empty-"));
     const holdsNone = "holds no *.json, *.ndjson, *.sse, *.binpb or *.grpc file";

@@ -330,7 +330,7 @@ describe("standard input over the limit, on the command line", () => {
     expect([r.status, r.stdout, r.stderr]).toEqual([
       2,
       "",
-      "a2a-evidence: @-: INPUT_UNREADABLE: list stdin: exceeds the 16777216-byte input limit\n",
+      "a2a-evidence: @-: INPUT_UNREADABLE: exceeds the 16777216-byte input limit\n",
     ]);
   }, 300_000);
 });
