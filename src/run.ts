@@ -29,7 +29,15 @@ import { parseCosignatureFile, type CosignatureFile } from "./witness/evidence.j
 import { StatementPool, fileStatements, pinnedWitnessKeys, type WitnessStatement } from "./witness/pool.js";
 import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocation.js";
 import type { Policy } from "./policy.js";
-import { failedInput, isFailedInput, type InputError, type InputReport, type PolicyReport } from "./report/model.js";
+import {
+  failedInput,
+  isFailedInput,
+  type InputError,
+  type InputReport,
+  type PolicyReport,
+  type VerifiedInput,
+} from "./report/model.js";
+import type { PropertyResult } from "./properties/shared/types.js";
 import { verifyEvidence } from "./verify-input.js";
 import { EvidenceContext } from "./evidence/context.js";
 
@@ -263,16 +271,38 @@ export interface ReportStore {
   take(k: number): InputReport | undefined;
 }
 
-/** Verifies each input as it is sighted and keeps its report: the last pass settles it with its findings. */
-export function holdReports(run: Run, store: ReportStore): Holder {
+/**
+ * Verifies each input as it is sighted and keeps its report (or, with `form`, what the output
+ * reads of it): the last pass settles it with its findings.
+ */
+export function holdReports(run: Run, store: ReportStore, form?: (report: InputReport) => InputReport): Holder {
   return {
     verifiesNow: true,
-    keep: (k, source, loaded, ctx) => void store.put(k, run.verify(source, loaded, undefined, ctx)),
+    keep(k, source, loaded, ctx) {
+      const report = run.verify(source, loaded, undefined, ctx);
+      store.put(k, form ? form(report) : report);
+    },
     take(k, findings) {
       const kept = store.take(k);
       return kept === undefined ? undefined : run.settle(kept, findings);
     },
   };
+}
+
+/**
+ * A report for an output that shows no checks (the text report without -v): each property's
+ * checks are left out where settling neither reads nor changes what the output shows. Settling
+ * reads the checks of a property that FAILs or is NOT_CHECKED (see `settle`), so those are kept;
+ * of the others it keeps the state and detail, or gives undefined (verified again) as it would
+ * for the whole report. Settled, such a report shows what the whole one settled shows.
+ */
+export function withoutChecks(report: InputReport): InputReport {
+  if (isFailedInput(report)) return report;
+  const properties: Record<string, PropertyResult> = {};
+  for (const [name, p] of Object.entries(report.properties))
+    properties[name] =
+      p.state === "FAIL" || p.state === "NOT_CHECKED" ? p : { state: p.state, detail: p.detail, checks: [] };
+  return { ...report, properties: properties as VerifiedInput["properties"] };
 }
 
 /** Reports held in memory: for inputs the caller already holds in memory (the library's verify()). */

@@ -20,7 +20,7 @@ import type { RenderOptions } from "../report/options.js";
 import { makeStyle } from "../report/style.js";
 import { TEXT_WIDTH } from "../report/text.js";
 import { assembleReport } from "../verify.js";
-import { drive, HOLD_NOTHING, holdReports, localPasses, runAsync, type Run } from "../run.js";
+import { drive, HOLD_NOTHING, holdReports, localPasses, runAsync, withoutChecks, type Run } from "../run.js";
 import { expandInputs, inShard, Skips, type Expanded } from "./inputs.js";
 import { Progress } from "./progress.js";
 import { ReportSpool } from "./spool.js";
@@ -173,7 +173,9 @@ async function verifyInputs(v: Verifying): Promise<number> {
       localPasses(
         run,
         (k) => readItem(named[k]?.path ?? "", named[k]?.source ?? ""),
-        spool ? holdReports(run, spool) : HOLD_NOTHING,
+        spool
+          ? holdReports(run, spool, isTextFormat(flags.format) && !flags.verbose ? withoutChecks : undefined)
+          : HOLD_NOTHING,
       );
     const output = new RunOutput(v, paths, progress, out);
     const looked = pool || spool ? "verifying" : "comparing checkpoints";

@@ -14,6 +14,7 @@ import {
   isFailedInput,
   type Check,
   type InputReport,
+  type PropertyName,
   type Report,
   type State,
   type VerifiedInput,
@@ -55,7 +56,6 @@ function summaryLines(s: Summary, { style }: RenderOptions): string[] {
   const exits = (["0", "1", "3", "2"] as const)
     .filter((c) => s.exitCodes[c] > 0)
     .map((c) => `exit ${c}: ${s.exitCodes[c]}`);
-  const width = Math.max(...PROPERTY_NAMES.map((p) => p.length));
   const lines = [`summary: ${s.inputs} inputs · ${exits.join(" · ")}`];
   if (PROPERTY_NAMES.every((p) => STATE_ORDER.every((st) => s.properties[p][st] === 0)))
     return [...lines, "  no input was verified"];
@@ -63,7 +63,7 @@ function summaryLines(s: Summary, { style }: RenderOptions): string[] {
     const counts = STATE_ORDER.filter((st) => s.properties[p][st] > 0).map((st) =>
       style.state(st, `${st} ${s.properties[p][st]}`),
     );
-    lines.push(`  ${p.padEnd(width)}  ${counts.join(" · ")}`);
+    lines.push(`  ${p.padEnd(NAME_WIDTH)}  ${counts.join(" · ")}`);
   }
   return lines;
 }
@@ -88,31 +88,48 @@ function shown(text: string, verbose: boolean): string {
  * where it must, unless `whole` (verbose: a hash is never cut).
  */
 function chunks(text: string, first: number, rest: number, whole = false): string[] {
+  // A text that fits the first line is that line, however it is counted (a code point is one or
+  // two units): most details. (Spaces that lead a line are dropped.)
+  if (text.length <= first && !text.startsWith(" ")) return [text];
   return SURROGATE.test(text) ? codePointChunks(text, first, rest, whole) : unitChunks(text, first, rest, whole);
 }
 
 /** A code unit that is half of a surrogate pair (or a lone one): the only units that are not a code point each. */
 const SURROGATE = /[\ud800-\udfff]/;
 
-/** `chunks` of a text whose every code unit is a code point: the same cuts, counted on the string itself. */
+/**
+ * `chunks` of a text whose every code unit is a code point: the same cuts, counted on the string
+ * itself. Every line is a run of the text (its words and the single spaces between them, or a
+ * piece of a word cut where it must), so each is sliced from the text once, when it is complete.
+ */
 function unitChunks(text: string, first: number, rest: number, whole: boolean): string[] {
   const lines: string[] = [];
-  let line = "";
+  // The line being filled is text[from, from + length).
+  let from = 0;
+  let length = 0;
   const room = () => (lines.length === 0 ? first : rest);
-  for (let word of text.split(" ")) {
-    if (line.length > 0 && line.length + 1 + word.length > room()) {
-      lines.push(line);
-      line = "";
-    } else if (line.length > 0) line += " ";
-    while (!whole && line.length + word.length > room()) {
-      const cut = room() - line.length;
-      lines.push(line + word.slice(0, cut));
-      line = "";
-      word = word.slice(cut);
+  for (let at = 0; ;) {
+    const space = text.indexOf(" ", at);
+    const end = space < 0 ? text.length : space;
+    // The word is text[word, end); a cut moves its start.
+    let word = at;
+    if (length > 0 && length + 1 + (end - word) > room()) {
+      lines.push(text.slice(from, from + length));
+      length = 0;
+    } else if (length > 0) length++;
+    while (!whole && length + (end - word) > room()) {
+      const cut = room() - length;
+      if (length === 0) from = word;
+      lines.push(text.slice(from, word + cut));
+      length = 0;
+      word += cut;
     }
-    line += word;
+    if (length === 0) from = word;
+    length += end - word;
+    if (space < 0) break;
+    at = space + 1;
   }
-  lines.push(line);
+  lines.push(text.slice(from, from + length));
   return lines;
 }
 
@@ -150,12 +167,20 @@ export function wrapped(
   head: string,
   text: string,
   { width, verbose }: { width: number; verbose: boolean },
-  indent = visibleLength(head),
+  indent?: number,
 ): string[] {
-  const room = (used: number) => Math.max(width - used, MIN_COLUMN);
-  const [first = "", ...next] = chunks(text, room(visibleLength(head)), room(indent), verbose);
-  return [`${head}${first}`, ...next.map((l) => `${" ".repeat(indent)}${l}`)];
+  const used = visibleLength(head);
+  const at = indent ?? used;
+  const room = (n: number) => Math.max(width - n, MIN_COLUMN);
+  const [first = "", ...next] = chunks(text, room(used), room(at), verbose);
+  if (next.length === 0) return [`${head}${first}`];
+  return [`${head}${first}`, ...next.map((l) => `${" ".repeat(at)}${l}`)];
 }
+
+/** The property names, each padded to the widest: the column their states line up in. */
+const NAME_WIDTH = Math.max(...PROPERTY_NAMES.map((p) => p.length));
+const PADDED_NAMES = PROPERTY_NAMES.map((p) => p.padEnd(NAME_WIDTH));
+const PADDED_STATE = Object.fromEntries(Object.keys(SYMBOL).map((st) => [st, st.padEnd(12)])) as Record<State, string>;
 
 function renderInput(input: InputReport, { verbose, style, width: given }: RenderOptions): string[] {
   const width = given ?? TEXT_WIDTH;
@@ -186,10 +211,10 @@ function renderInput(input: InputReport, { verbose, style, width: given }: Rende
     const [where = "", ...more] = chunks(location, beside, rest, verbose);
     lines.push(`${style.bold(source)}  ${style.dim(where)}`, ...more.map((l) => `    ${style.dim(l)}`));
   } else lines.push(style.bold(source), ...chunks(location, rest, rest, verbose).map((l) => `    ${style.dim(l)}`));
-  const names = Math.max(...PROPERTY_NAMES.map((p) => p.length));
-  for (const name of PROPERTY_NAMES) {
+  for (let i = 0; i < PROPERTY_NAMES.length; i++) {
+    const name = PROPERTY_NAMES[i] as PropertyName;
     const p = input.properties[name];
-    const head = `  ${style.state(p.state, SYMBOL[p.state])} ${name.padEnd(names)}  ${style.state(p.state, p.state.padEnd(12))}  `;
+    const head = `  ${style.state(p.state, SYMBOL[p.state])} ${PADDED_NAMES[i]}  ${style.state(p.state, PADDED_STATE[p.state])}  `;
     lines.push(...wrapped(head, shown(p.detail, verbose), fit));
     if (verbose) for (const c of p.checks) lines.push(...renderCheck(c, style));
   }

@@ -8,8 +8,11 @@
  */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** The same class, to ask first: most text has nothing to escape, and a test allocates nothing. */
+const ANY_UNPRINTABLE = new RegExp(UNPRINTABLE.source);
+
 export function printable(s: string): string {
-  return s.replace(UNPRINTABLE, escapeChar);
+  return ANY_UNPRINTABLE.test(s) ? s.replace(UNPRINTABLE, escapeChar) : s;
 }
 
 /**
@@ -33,8 +36,12 @@ const SPACE_RUN = /\p{Zs}{3,}/gu;
  * space after the second of a run is written as \uXXXX.
  */
 export function escapeSpaceRuns(s: string): string {
+  // In ASCII text the only space separator is U+0020: without three of them in a row, no run.
+  if (!s.includes("   ") && !NON_ASCII.test(s)) return s;
   return s.replace(SPACE_RUN, (run) => run.slice(0, 2) + [...run.slice(2)].map(escapeChar).join(""));
 }
+
+const NON_ASCII = /[^\u0000-\u007f]/;
 
 /** In JSON text, only inside strings (JSON.stringify already escapes C0 there; structure is ASCII). */
 const UNPRINTABLE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;

@@ -27,6 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
 const FORMATS = [
+  ["--format", "text"],
   ["--format", "text", "-v"],
   ["--format", "json"],
   ["--format", "ndjson"],
@@ -222,7 +223,7 @@ describe("every shipped vector, verified together with every vector that shares 
       const trust = tempFile("trust.json", trustText);
       const all = [...inputs, inputs[0] as string];
       for (const format of FORMATS) taken += (await expectSame(["verify", ...format, "--trust", trust, ...all])).taken;
-      for (const format of FORMATS.slice(0, 2))
+      for (const format of FORMATS.slice(0, 3))
         for (const extra of [
           ["--at", "2026-10-01T09:30:00Z"],
           ["--checkpoints", seen],

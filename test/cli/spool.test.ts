@@ -29,7 +29,7 @@ import { uuidFromLabel } from "../../producer/a2a.js";
 import { at, capture } from "../properties/harness.js";
 import type { InputReport } from "../../src/report/model.js";
 import { verify } from "../../src/verify.js";
-import { openRun } from "../../src/run.js";
+import { openRun, withoutChecks } from "../../src/run.js";
 
 const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, file);
 const dir = mkdtempSync(join(tmpdir(), "spool-"));
@@ -166,6 +166,25 @@ describe("Run.settle", () => {
   });
 });
 
+describe("withoutChecks", () => {
+  it("keeps the checks settling reads (FAIL, NOT_CHECKED) and each property's state and detail", () => {
+    const report = someReport();
+    if (!("properties" in report)) throw new Error("not verified");
+    const failing = { state: "FAIL" as const, detail: "x", checks: [{ id: "a", state: "FAIL" as const, detail: "x" }] };
+    const judged = { ...report, properties: { ...report.properties, continuity: failing } };
+    const slim = withoutChecks(judged);
+    if (!("properties" in slim)) throw new Error("not verified");
+    for (const [name, p] of Object.entries(judged.properties)) {
+      const kept = slim.properties[name as keyof typeof slim.properties];
+      expect([kept.state, kept.detail]).toEqual([p.state, p.detail]);
+      expect(kept.checks).toEqual(p.state === "FAIL" || p.state === "NOT_CHECKED" ? p.checks : []);
+    }
+    expect({ ...slim, properties: undefined }).toEqual({ ...judged, properties: undefined });
+    const failed: InputReport = { source: "x", error: { code: "INPUT_UNREADABLE", message: "y" }, exitCode: 2 };
+    expect(withoutChecks(failed)).toBe(failed);
+  });
+});
+
 describe("a run over several inputs", () => {
   async function both(args: string[]): Promise<{ spooled: CliRun; again: CliRun; kept: number[] }> {
     const take = vi.spyOn(ReportSpool.prototype, "take");
@@ -209,6 +228,7 @@ describe("a run over several inputs", () => {
     for (const inputs of sets)
       for (const extra of [[], ["--checkpoints", seen]])
         for (const format of [
+          ["--format", "text"],
           ["--format", "text", "-v"],
           ["--format", "json"],
           ["--format", "ndjson"],
