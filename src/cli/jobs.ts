@@ -11,6 +11,7 @@
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import {
   holdReports,
+  withoutChecks,
   openRun,
   reportOne,
   runAsync,
@@ -50,13 +51,15 @@ export const JOB_WORKER_ARG = "--a2a-evidence-job-worker";
 /** An input as the run reads it, from its path. */
 export function runJobWorker(): void {
   if (isMainThread) throw new Error("runJobWorker runs in a worker thread");
-  const { request } = (workerData as { a2aEvidenceJobs: { request: RunRequest } }).a2aEvidenceJobs;
+  const { request, withoutChecks: trim } = (
+    workerData as { a2aEvidenceJobs: { request: RunRequest; withoutChecks?: boolean } }
+  ).a2aEvidenceJobs;
   const opened = openRun(request);
   if (!opened.ok) throw new Error("a worker could not open the run the main thread opened");
   const run = opened.run;
   // The reports this worker verified in the first pass, until the last completes them.
   const spool = ReportSpool.open();
-  const hold = { ...holdReports(run, spool), close: () => spool.close() };
+  const hold = { ...holdReports(run, spool, trim ? withoutChecks : undefined), close: () => spool.close() };
   const work = async (job: Job): Promise<Done> => {
     if (job.pass === "sight") {
       const item = await readItem(job.path, job.source);
@@ -79,17 +82,20 @@ export class JobPool {
   private stopped: string | undefined;
   private closed = false;
 
-  /** `inputs`: every input the run compares, by index; input k always goes to the same worker. */
+  /**
+   * `inputs`: every input the run compares, by index; input k always goes to the same worker.
+   * `showsChecks` false: the output shows no checks, and the workers keep reports without them
+   * (`withoutChecks`), as the main thread's spool does.
+   */
   constructor(
     entry: string,
     jobs: number,
     request: RunRequest,
     private readonly inputs: readonly { readonly path: string; readonly source: string }[],
+    showsChecks = true,
   ) {
-    this.workers = Array.from(
-      { length: jobs },
-      () => new Worker(entry, { argv: [JOB_WORKER_ARG], workerData: { a2aEvidenceJobs: { request } } }),
-    );
+    const data = { a2aEvidenceJobs: { request, withoutChecks: !showsChecks } };
+    this.workers = Array.from({ length: jobs }, () => new Worker(entry, { argv: [JOB_WORKER_ARG], workerData: data }));
   }
 
   /** The run's passes, taken by the workers. */

@@ -150,9 +150,17 @@ async function verifyInputs(v: Verifying): Promise<number> {
   const compare = compared.length > 1 || v.material.request.checkpoints !== undefined;
   const named = compared.map((path) => ({ path, source: nameOf(path) }));
   // Worker threads read files themselves: standard input stays with the main thread.
+  // The text report without -v shows no check: the reports that wait for the comparison need none.
+  const showsChecks = !isTextFormat(flags.format) || Boolean(flags.verbose);
   const pool: JobPool | undefined =
     v.checked.jobs > 1 && host.workerEntry && paths.length > 1 && !compared.includes("-") && !flags.explain
-      ? new (await import("./jobs.js")).JobPool(host.workerEntry, v.checked.jobs, forWorkers(v.material), named)
+      ? new (await import("./jobs.js")).JobPool(
+          host.workerEntry,
+          v.checked.jobs,
+          forWorkers(v.material),
+          named,
+          showsChecks,
+        )
       : undefined;
   const progress = new Progress(io, paths.length + plan.expanded.errors.length, Boolean(flags.quiet));
   let spool: ReportSpool | undefined;
@@ -173,9 +181,7 @@ async function verifyInputs(v: Verifying): Promise<number> {
       localPasses(
         run,
         (k) => readItem(named[k]?.path ?? "", named[k]?.source ?? ""),
-        spool
-          ? holdReports(run, spool, isTextFormat(flags.format) && !flags.verbose ? withoutChecks : undefined)
-          : HOLD_NOTHING,
+        spool ? holdReports(run, spool, showsChecks ? undefined : withoutChecks) : HOLD_NOTHING,
       );
     const output = new RunOutput(v, paths, progress, out);
     const looked = pool || spool ? "verifying" : "comparing checkpoints";
