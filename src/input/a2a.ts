@@ -114,7 +114,9 @@ function stringList(obj: JsonObject, name: string, path: string): Result<string[
   const r = arrayField(obj, name, path);
   if (!r.ok) return r;
   const out: string[] = [];
-  for (const [i, v] of (r.value ?? []).entries()) {
+  const list = r.value ?? [];
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
     if (typeof v !== "string")
       return fail("INPUT_A2A_MALFORMED", `"${name}" must hold strings`, joinPath(path, name, i));
     out.push(v);
@@ -194,8 +196,8 @@ function readParts(obj: JsonObject, path: string): Result<A2APart[]> {
   if (!arr.ok) return arr;
   if (arr.value === undefined) return fail("INPUT_A2A_MALFORMED", '"parts" is required', joinPath(path, "parts"));
   const parts: A2APart[] = [];
-  for (const [i, p] of arr.value.entries()) {
-    const r = readPart(p, joinPath(path, "parts", i));
+  for (let i = 0; i < arr.value.length; i++) {
+    const r = readPart(arr.value[i] as JsonValue, joinPath(path, "parts", i));
     if (!r.ok) return r;
     parts.push(r.value);
   }
@@ -315,8 +317,8 @@ export function readTask(v: JsonValue, path: string): Result<A2ATask> {
   let history: A2AMessage[] | undefined;
   if (historyArr.value !== undefined) {
     history = [];
-    for (const [i, m] of historyArr.value.entries()) {
-      const r = readMessage(m, joinPath(path, "history", i), notes);
+    for (let i = 0; i < historyArr.value.length; i++) {
+      const r = readMessage(historyArr.value[i] as JsonValue, joinPath(path, "history", i), notes);
       if (!r.ok) return r;
       history.push(r.value);
     }
@@ -326,8 +328,8 @@ export function readTask(v: JsonValue, path: string): Result<A2ATask> {
   let artifacts: A2AArtifact[] | undefined;
   if (artifactArr.value !== undefined) {
     artifacts = [];
-    for (const [i, a] of artifactArr.value.entries()) {
-      const r = readArtifact(a, joinPath(path, "artifacts", i));
+    for (let i = 0; i < artifactArr.value.length; i++) {
+      const r = readArtifact(artifactArr.value[i] as JsonValue, joinPath(path, "artifacts", i));
       if (!r.ok) return r;
       artifacts.push(r.value);
     }
