@@ -144,13 +144,16 @@ class Parser {
     return c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
   }
 
+  /**
+   * Bounded by the length, not by charCodeAt's NaN past the end: the end of every document is
+   * reached here, and reading past it would undo the optimized code made before it was.
+   */
   private skipWs(): void {
     const t = this.text;
     let p = this.pos;
-    for (;;) {
+    for (; p < t.length; p++) {
       const c = t.charCodeAt(p);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++;
-      else break;
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
     }
     this.pos = p;
   }
