@@ -204,12 +204,17 @@ class Parser {
   /** After a member or an element: a comma (false: more follow) or the closing bracket (true, consumed). */
   private endsAt(close: number): boolean {
     this.skipWs();
-    if (this.text.charCodeAt(this.pos) === 0x2c) {
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 0x2c) {
       this.pos++;
       this.skipWs();
       return false;
     }
-    if (this.closes(close)) return true;
+    if (c === close) {
+      this.pos++;
+      this.depth--;
+      return true;
+    }
     throw new ParseFault(
       "JSON_SYNTAX",
       `unexpected ${this.describeChar()}: expected ',' or '${String.fromCharCode(close)}'`,
