@@ -10,7 +10,7 @@
  */
 import { isJsonObject, member, asSafeInteger, type JsonObject, type JsonValue } from "../json/value.js";
 import { joinPath } from "../json/path.js";
-import { fail, ok, type Result } from "../result.js";
+import { fail, ok, type Failure, type Ok, type Result } from "../result.js";
 import { EXTENSION_URI, TASK_STATES } from "../profile.js";
 
 export interface A2APart {
@@ -71,50 +71,64 @@ function snakeCase(camel: string): string {
   return snake;
 }
 
-/** Reads a field under its JSON name or its proto name; both present is malformed. */
-export function field(obj: JsonObject, name: string, path: string): Result<JsonValue | undefined> {
+/** What fieldValue gives for a field present under both its names; no JSON value is a symbol. */
+const BOTH: unique symbol = Symbol("both names present");
+
+/** A field's value under its JSON name or its proto name, or BOTH. */
+function fieldValue(obj: JsonObject, name: string): JsonValue | undefined | typeof BOTH {
   const snake = snakeCase(name);
   const camelValue = member(obj, name);
-  if (snake === name) return ok(camelValue);
+  if (snake === name) return camelValue;
   const snakeValue = member(obj, snake);
-  if (camelValue !== undefined && snakeValue !== undefined) {
-    return fail("INPUT_A2A_MALFORMED", `both "${name}" and "${snake}" are present`, joinPath(path, name));
-  }
-  return ok(camelValue ?? snakeValue);
+  if (camelValue !== undefined && snakeValue !== undefined) return BOTH;
+  return camelValue ?? snakeValue;
 }
 
+function bothPresent(name: string, path: string): Failure {
+  return fail("INPUT_A2A_MALFORMED", `both "${name}" and "${snakeCase(name)}" are present`, joinPath(path, name));
+}
+
+/** Reads a field under its JSON name or its proto name; both present is malformed. */
+export function field(obj: JsonObject, name: string, path: string): Result<JsonValue | undefined> {
+  const v = fieldValue(obj, name);
+  return v === BOTH ? bothPresent(name, path) : ok(v);
+}
+
+const NONE: Ok<undefined> = ok(undefined);
+
 function stringField(obj: JsonObject, name: string, path: string, required: boolean): Result<string | undefined> {
-  const r = field(obj, name, path);
-  if (!r.ok) return r;
-  if (r.value === undefined || r.value === null) {
-    return required ? fail("INPUT_A2A_MALFORMED", `"${name}" is required`, joinPath(path, name)) : ok(undefined);
+  const v = fieldValue(obj, name);
+  if (v === BOTH) return bothPresent(name, path);
+  if (v === undefined || v === null) {
+    return required ? fail("INPUT_A2A_MALFORMED", `"${name}" is required`, joinPath(path, name)) : NONE;
   }
-  if (typeof r.value !== "string")
-    return fail("INPUT_A2A_MALFORMED", `"${name}" must be a string`, joinPath(path, name));
-  return ok(r.value);
+  if (typeof v !== "string") return fail("INPUT_A2A_MALFORMED", `"${name}" must be a string`, joinPath(path, name));
+  return ok(v);
 }
 
 function objectField(obj: JsonObject, name: string, path: string): Result<JsonObject | undefined> {
-  const r = field(obj, name, path);
-  if (!r.ok) return r;
-  if (r.value === undefined || r.value === null) return ok(undefined);
-  if (!isJsonObject(r.value)) return fail("INPUT_A2A_MALFORMED", `"${name}" must be an object`, joinPath(path, name));
-  return ok(r.value);
+  const v = fieldValue(obj, name);
+  if (v === BOTH) return bothPresent(name, path);
+  if (v === undefined || v === null) return NONE;
+  if (!isJsonObject(v)) return fail("INPUT_A2A_MALFORMED", `"${name}" must be an object`, joinPath(path, name));
+  return ok(v);
 }
 
 function arrayField(obj: JsonObject, name: string, path: string): Result<JsonValue[] | undefined> {
-  const r = field(obj, name, path);
-  if (!r.ok) return r;
-  if (r.value === undefined || r.value === null) return ok(undefined);
-  if (!Array.isArray(r.value)) return fail("INPUT_A2A_MALFORMED", `"${name}" must be an array`, joinPath(path, name));
-  return ok(r.value);
+  const v = fieldValue(obj, name);
+  if (v === BOTH) return bothPresent(name, path);
+  if (v === undefined || v === null) return NONE;
+  if (!Array.isArray(v)) return fail("INPUT_A2A_MALFORMED", `"${name}" must be an array`, joinPath(path, name));
+  return ok(v);
 }
 
 function stringList(obj: JsonObject, name: string, path: string): Result<string[]> {
   const r = arrayField(obj, name, path);
   if (!r.ok) return r;
   const out: string[] = [];
-  for (const [i, v] of (r.value ?? []).entries()) {
+  const list = r.value ?? [];
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
     if (typeof v !== "string")
       return fail("INPUT_A2A_MALFORMED", `"${name}" must hold strings`, joinPath(path, name, i));
     out.push(v);
@@ -130,10 +144,9 @@ function enumField(
   names: readonly string[],
   notes: string[],
 ): Result<string | undefined> {
-  const r = field(obj, name, path);
-  if (!r.ok) return r;
-  const v = r.value;
-  if (v === undefined || v === null) return ok(undefined);
+  const v = fieldValue(obj, name);
+  if (v === BOTH) return bothPresent(name, path);
+  if (v === undefined || v === null) return NONE;
   if (typeof v === "string") return ok(v);
   const n = asSafeInteger(v);
   if (n !== undefined && n >= 0 && n < names.length) {
@@ -194,8 +207,8 @@ function readParts(obj: JsonObject, path: string): Result<A2APart[]> {
   if (!arr.ok) return arr;
   if (arr.value === undefined) return fail("INPUT_A2A_MALFORMED", '"parts" is required', joinPath(path, "parts"));
   const parts: A2APart[] = [];
-  for (const [i, p] of arr.value.entries()) {
-    const r = readPart(p, joinPath(path, "parts", i));
+  for (let i = 0; i < arr.value.length; i++) {
+    const r = readPart(arr.value[i] as JsonValue, joinPath(path, "parts", i));
     if (!r.ok) return r;
     parts.push(r.value);
   }
@@ -209,18 +222,22 @@ interface Content {
   readonly extensions: readonly string[];
 }
 
-function readContent(v: JsonObject, path: string): Result<Content> {
+/**
+ * Reads the Content of `v` onto `into` (after what it already holds), member by member: spreading
+ * it, or a conditional member, makes V8 copy objects that are read for every check after.
+ */
+function readContent<T extends object>(v: JsonObject, path: string, into: T): Result<T & Content> {
   const parts = readParts(v, path);
   if (!parts.ok) return parts;
   const metadata = objectField(v, "metadata", path);
   if (!metadata.ok) return metadata;
   const extensions = stringList(v, "extensions", path);
   if (!extensions.ok) return extensions;
-  return ok({
-    parts: parts.value,
-    ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
-    extensions: extensions.value,
-  });
+  const out = into as { -readonly [K in keyof Content]?: Content[K] };
+  out.parts = parts.value;
+  if (metadata.value !== undefined) out.metadata = metadata.value;
+  out.extensions = extensions.value;
+  return ok(into as T & Content);
 }
 
 export function readMessage(v: JsonValue, path: string, notes: string[]): Result<A2AMessage> {
@@ -235,14 +252,11 @@ export function readMessage(v: JsonValue, path: string, notes: string[]): Result
     const ids = stringField(v, name, path, false);
     if (!ids.ok) return ids;
   }
-  const content = readContent(v, path);
-  if (!content.ok) return content;
-  return ok({
+  return readContent(v, path, {
     path,
     json: v,
     messageId: messageId.value as string,
     role: role.value ?? "ROLE_UNSPECIFIED",
-    ...content.value,
   });
 }
 
@@ -252,14 +266,12 @@ export function readArtifact(v: JsonValue, path: string): Result<A2AArtifact> {
   if (!artifactId.ok) return artifactId;
   const name = stringField(v, "name", path, false);
   if (!name.ok) return name;
-  const content = readContent(v, path);
-  if (!content.ok) return content;
-  return ok({
+  const artifact: { path: string; artifactId: string; name?: string } = {
     path,
     artifactId: artifactId.value as string,
-    ...(name.value !== undefined ? { name: name.value } : {}),
-    ...content.value,
-  });
+  };
+  if (name.value !== undefined) artifact.name = name.value;
+  return readContent(v, path, artifact);
 }
 
 /** True when the object has the identifying members of a Message (`messageId`, `role`, `parts`). */
@@ -315,8 +327,8 @@ export function readTask(v: JsonValue, path: string): Result<A2ATask> {
   let history: A2AMessage[] | undefined;
   if (historyArr.value !== undefined) {
     history = [];
-    for (const [i, m] of historyArr.value.entries()) {
-      const r = readMessage(m, joinPath(path, "history", i), notes);
+    for (let i = 0; i < historyArr.value.length; i++) {
+      const r = readMessage(historyArr.value[i] as JsonValue, joinPath(path, "history", i), notes);
       if (!r.ok) return r;
       history.push(r.value);
     }
@@ -326,26 +338,24 @@ export function readTask(v: JsonValue, path: string): Result<A2ATask> {
   let artifacts: A2AArtifact[] | undefined;
   if (artifactArr.value !== undefined) {
     artifacts = [];
-    for (const [i, a] of artifactArr.value.entries()) {
-      const r = readArtifact(a, joinPath(path, "artifacts", i));
+    for (let i = 0; i < artifactArr.value.length; i++) {
+      const r = readArtifact(artifactArr.value[i] as JsonValue, joinPath(path, "artifacts", i));
       if (!r.ok) return r;
       artifacts.push(r.value);
     }
   }
   const metadata = objectField(v, "metadata", path);
   if (!metadata.ok) return metadata;
-  return ok({
-    path,
-    id: id.value as string,
-    ...(contextId.value !== undefined ? { contextId: contextId.value } : {}),
-    state: state.value ?? "TASK_STATE_UNSPECIFIED",
-    ...(statusMessage ? { statusMessage } : {}),
-    ...(history ? { history } : {}),
-    ...(artifacts ? { artifacts } : {}),
-    ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
-    ...(statusMetadata !== undefined ? { statusMetadata } : {}),
-    notes,
-  });
+  const task: { -readonly [K in keyof A2ATask]?: A2ATask[K] } = { path, id: id.value as string };
+  if (contextId.value !== undefined) task.contextId = contextId.value;
+  task.state = state.value ?? "TASK_STATE_UNSPECIFIED";
+  if (statusMessage) task.statusMessage = statusMessage;
+  if (history) task.history = history;
+  if (artifacts) task.artifacts = artifacts;
+  if (metadata.value !== undefined) task.metadata = metadata.value;
+  if (statusMetadata !== undefined) task.statusMetadata = statusMetadata;
+  task.notes = notes;
+  return ok(task as A2ATask);
 }
 
 /** The text a commitment covers: the Message's or Artifact's text parts joined with "\n". */

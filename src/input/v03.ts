@@ -4,7 +4,7 @@
  * compared across two vocabularies.
  */
 import { isJsonObject, member, type JsonObject, type JsonValue } from "../json/value.js";
-import { joinPath } from "../json/path.js";
+import { joinPath, type PathSegment } from "../json/path.js";
 
 const V03_KINDS = new Set(["task", "message", "text", "file", "data", "status-update", "artifact-update"]);
 const V03_STATES = new Set([
@@ -23,31 +23,32 @@ const V03_STATES = new Set([
 export function detectV03(task: JsonValue, path: string): string[] {
   const signals: string[] = [];
   if (!isJsonObject(task)) return signals;
-  kindSignal(task, path, signals);
+  kindSignal(task, path, [], signals);
   const status = member(task, "status");
   if (isJsonObject(status)) {
     const state = member(status, "state");
-    const statePath = joinPath(path, "status", "state");
-    if (typeof state === "string" && V03_STATES.has(state)) signals.push(`state "${state}" at ${statePath}`);
+    if (typeof state === "string" && V03_STATES.has(state))
+      signals.push(`state "${state}" at ${joinPath(path, "status", "state")}`);
     if (state === "TASK_STATE_CANCELLED")
-      signals.push(`state "TASK_STATE_CANCELLED" (v0.3 proto spelling) at ${statePath}`);
+      signals.push(`state "TASK_STATE_CANCELLED" (v0.3 proto spelling) at ${joinPath(path, "status", "state")}`);
     const message = member(status, "message");
-    if (isJsonObject(message)) messageSignals(message, joinPath(path, "status", "message"), signals);
+    if (isJsonObject(message)) messageSignals(message, path, ["status", "message"], signals);
   }
   const history = member(task, "history");
   if (Array.isArray(history)) {
-    history.forEach((m, i) => {
-      if (isJsonObject(m)) messageSignals(m, joinPath(path, "history", i), signals);
-    });
+    for (let i = 0; i < history.length; i++) {
+      const m = history[i];
+      if (isJsonObject(m)) messageSignals(m, path, ["history", i], signals);
+    }
   }
   const artifacts = member(task, "artifacts");
   if (Array.isArray(artifacts)) {
-    artifacts.forEach((a, i) => {
-      if (!isJsonObject(a)) return;
-      const ap = joinPath(path, "artifacts", i);
-      kindSignal(a, ap, signals);
-      partsSignals(member(a, "parts"), ap, signals);
-    });
+    for (let i = 0; i < artifacts.length; i++) {
+      const a = artifacts[i];
+      if (!isJsonObject(a)) continue;
+      kindSignal(a, path, ["artifacts", i], signals);
+      partsSignals(member(a, "parts"), path, ["artifacts", i], signals);
+    }
   }
   return signals;
 }
@@ -55,31 +56,45 @@ export function detectV03(task: JsonValue, path: string): string[] {
 /** Signals that a Message is v0.3-shaped; empty for v1.0. */
 export function detectV03Message(message: JsonValue, path: string): string[] {
   const signals: string[] = [];
-  if (isJsonObject(message)) messageSignals(message, path, signals);
+  if (isJsonObject(message)) messageSignals(message, path, [], signals);
   return signals;
 }
 
-function kindSignal(obj: JsonObject, path: string, signals: string[]): void {
+/**
+ * Where an object sits: `path`, then `below` it. Formatted only for a signal: a v1.0 input, the
+ * usual one, has none.
+ */
+function at(path: string, below: readonly PathSegment[]): string {
+  return below.length === 0 ? path : joinPath(path, ...below);
+}
+
+function kindSignal(obj: JsonObject, path: string, below: readonly PathSegment[], signals: string[]): void {
   const kind = member(obj, "kind");
-  if (typeof kind === "string" && V03_KINDS.has(kind)) signals.push(`"kind":"${kind}" at ${path}`);
+  if (typeof kind === "string" && V03_KINDS.has(kind)) signals.push(`"kind":"${kind}" at ${at(path, below)}`);
 }
 
-function messageSignals(m: JsonObject, path: string, signals: string[]): void {
-  kindSignal(m, path, signals);
+function messageSignals(m: JsonObject, path: string, below: readonly PathSegment[], signals: string[]): void {
+  kindSignal(m, path, below, signals);
   const role = member(m, "role");
-  if (role === "user" || role === "agent") signals.push(`role "${role}" at ${joinPath(path, "role")}`);
+  if (role === "user" || role === "agent") signals.push(`role "${role}" at ${at(path, [...below, "role"])}`);
   if (member(m, "content") !== undefined && member(m, "parts") === undefined) {
-    signals.push(`Message "content" instead of "parts" (v0.3 proto) at ${path}`);
+    signals.push(`Message "content" instead of "parts" (v0.3 proto) at ${at(path, below)}`);
   }
-  partsSignals(member(m, "parts"), path, signals);
+  partsSignals(member(m, "parts"), path, below, signals);
 }
 
-function partsSignals(parts: JsonValue | undefined, path: string, signals: string[]): void {
+function partsSignals(
+  parts: JsonValue | undefined,
+  path: string,
+  below: readonly PathSegment[],
+  signals: string[],
+): void {
   if (!Array.isArray(parts)) return;
-  parts.forEach((p, i) => {
-    if (!isJsonObject(p)) return;
-    const pp = joinPath(path, "parts", i);
-    kindSignal(p, pp, signals);
-    if (isJsonObject(member(p, "file"))) signals.push(`nested "file" part at ${pp}`);
-  });
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (!isJsonObject(p)) continue;
+    const pp = [...below, "parts", i];
+    kindSignal(p, path, pp, signals);
+    if (isJsonObject(member(p, "file"))) signals.push(`nested "file" part at ${at(path, pp)}`);
+  }
 }

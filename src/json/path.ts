@@ -7,26 +7,40 @@ export type PathSegment = string | number;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-export function formatPath(segments: readonly PathSegment[]): string {
-  let out = "";
-  for (const seg of segments) {
+/**
+ * Whether each member name seen is a plain identifier. Paths are made for every Part, Message and
+ * Artifact read, from a few dozen names, most of them literals of this code: a lookup is cheaper
+ * than the regular expression. Bounded, as names also come from the input.
+ */
+const identifiers = new Map<string, boolean>();
+const MAX_REMEMBERED = 1024;
+
+function isIdentifier(name: string): boolean {
+  let plain = identifiers.get(name);
+  if (plain === undefined) {
+    plain = IDENTIFIER.test(name);
+    if (identifiers.size < MAX_REMEMBERED) identifiers.set(name, plain);
+  }
+  return plain;
+}
+
+/** `path` (formatted; "" for the root) with the segments appended. */
+function appended(path: string, segments: readonly PathSegment[]): string {
+  let out = path;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i] as PathSegment;
     if (typeof seg === "number") out += `[${seg}]`;
-    else if (IDENTIFIER.test(seg)) out += out === "" ? seg : `.${seg}`;
+    else if (isIdentifier(seg)) out += out === "" ? seg : `.${seg}`;
     else out += `[${JSON.stringify(seg)}]`;
   }
   return out === "" ? "$" : out;
 }
 
+export function formatPath(segments: readonly PathSegment[]): string {
+  return appended("", segments);
+}
+
 /** Appends segments to an already formatted path. */
 export function joinPath(base: string, ...segments: PathSegment[]): string {
-  // The usual call appends one plain member or index to a formatted path: no array walk.
-  if (segments.length === 1 && base !== "$" && base !== "") {
-    const seg = segments[0] as PathSegment;
-    if (typeof seg === "number") return `${base}[${seg}]`;
-    if (IDENTIFIER.test(seg)) return `${base}.${seg}`;
-  }
-  const tail = formatPath(segments);
-  if (base === "$" || base === "") return tail;
-  if (tail === "$") return base;
-  return tail.startsWith("[") ? base + tail : `${base}.${tail}`;
+  return appended(base === "$" ? "" : base, segments);
 }

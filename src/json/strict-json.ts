@@ -144,13 +144,16 @@ class Parser {
     return c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
   }
 
+  /**
+   * Bounded by the length, not by charCodeAt's NaN past the end: the end of every document is
+   * reached here, and reading past it would undo the optimized code made before it was.
+   */
   private skipWs(): void {
     const t = this.text;
     let p = this.pos;
-    for (;;) {
+    for (; p < t.length; p++) {
       const c = t.charCodeAt(p);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++;
-      else break;
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
     }
     this.pos = p;
   }
@@ -201,12 +204,17 @@ class Parser {
   /** After a member or an element: a comma (false: more follow) or the closing bracket (true, consumed). */
   private endsAt(close: number): boolean {
     this.skipWs();
-    if (this.text.charCodeAt(this.pos) === 0x2c) {
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 0x2c) {
       this.pos++;
       this.skipWs();
       return false;
     }
-    if (this.closes(close)) return true;
+    if (c === close) {
+      this.pos++;
+      this.depth--;
+      return true;
+    }
     throw new ParseFault(
       "JSON_SYNTAX",
       `unexpected ${this.describeChar()}: expected ',' or '${String.fromCharCode(close)}'`,
