@@ -8,6 +8,7 @@ import {
   sha256,
   sha256Be64Pair,
   sha256Hex,
+  sha256Join,
   sha256HexOfText,
   sha256OfText,
   utf8,
@@ -54,6 +55,22 @@ describe("sha256 of several parts", () => {
     expect(first).toEqual(copy);
     expect(bytesToHex(second)).toBe(reference(bytes(32, 3), bytes(32, 4)));
     expect(bytesToHex(sha256(bytes(5, 9)))).toBe(reference(bytes(5, 9)));
+  });
+});
+
+describe("sha256 of two or three parts, without a list", () => {
+  it("equals the hash of their concatenation, below, at and above the joining buffer's size", () => {
+    for (const total of [0, 1, 33, 65, 97, 4095, 4096, 4097, 10_000]) {
+      const a = bytes(Math.floor(total / 3), 1);
+      const b = bytes(Math.floor(total / 3), 2);
+      const c = bytes(total - 2 * Math.floor(total / 3), 3);
+      expect(bytesToHex(sha256Join(a, b, c)), String(total)).toBe(reference(a, b, c));
+      expect(bytesToHex(sha256Join(a, c)), String(total)).toBe(reference(a, c));
+    }
+    const first = sha256Join(bytes(1, 0), bytes(32, 1));
+    const copy = first.slice();
+    sha256Join(bytes(1, 1), bytes(32, 2), bytes(32, 3));
+    expect(first).toEqual(copy);
   });
 });
 
