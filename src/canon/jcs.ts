@@ -12,23 +12,29 @@
  */
 import type { JsonNumber, JsonValue } from "../json/value.js";
 import { fail, ok, type Result } from "../result.js";
-import { serialize } from "./serialize.js";
+import { serialize, type Dialect } from "./serialize.js";
 
 export interface JcsOptions {
   readonly numbers?: "es6" | "safe-integers";
 }
 
 export function jcs(value: JsonValue, options: JcsOptions = {}): Result<string> {
-  const rule = options.numbers ?? "es6";
   // Default string comparison in JavaScript is by UTF-16 code unit: exactly RFC 8785 §3.2.3.
-  return serialize(value, {
+  return serialize(value, options.numbers === "safe-integers" ? JCS_SAFE_INTEGERS : JCS_ES6);
+}
+
+function jcsDialect(rule: "es6" | "safe-integers"): Dialect {
+  return {
     string: jcsString,
     number: (n, at) => {
       const r = jcsNumber(n, rule, "");
-      return r.ok ? r : fail(r.code, r.detail, at());
+      return r.ok ? r.value : fail(r.code, r.detail, at());
     },
-  });
+    names: new Map(),
+  };
 }
+const JCS_ES6 = jcsDialect("es6");
+const JCS_SAFE_INTEGERS = jcsDialect("safe-integers");
 
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 

@@ -14,7 +14,7 @@
  */
 import type { JsonValue } from "../json/value.js";
 import { ok, type Result } from "../result.js";
-import { escapeUnit, serialize } from "./serialize.js";
+import { escapeUnit, serialize, type Dialect } from "./serialize.js";
 
 export interface PyjsonOutput {
   /** The serialization; pure ASCII by construction. */
@@ -25,17 +25,20 @@ export interface PyjsonOutput {
 
 export function pyjson(value: JsonValue): Result<PyjsonOutput> {
   const numberFlags: string[] = [];
-  const text = serialize(value, {
-    compareKeys: compareCodePoints,
-    string: pyString,
-    number: (n, at) => {
-      if (!PY_INTEGER.test(n.lexeme)) numberFlags.push(at());
-      return ok(n.lexeme);
-    },
-  });
+  const text = serialize(value, PYJSON, numberFlags);
   if (!text.ok) return text;
   return ok({ text: text.value, numberFlags });
 }
+
+const PYJSON: Dialect = {
+  compareKeys: compareCodePoints,
+  string: pyString,
+  number: (n, at, flags) => {
+    if (!PY_INTEGER.test(n.lexeme)) flags.push(at());
+    return n.lexeme;
+  },
+  names: new Map(),
+};
 
 const PY_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 

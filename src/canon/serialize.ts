@@ -6,7 +6,7 @@
  */
 import { JsonNumber, isJsonObject, type JsonValue } from "../json/value.js";
 import { formatPath, type PathSegment } from "../json/path.js";
-import { fail, ok, type Result } from "../result.js";
+import { fail, ok, type Failure, type Result } from "../result.js";
 import { CANON_MAX_DEPTH } from "./limits.js";
 
 export interface Dialect {
@@ -14,53 +14,84 @@ export interface Dialect {
   readonly compareKeys?: (a: string, b: string) => number;
   /** The quoted string form, or undefined when the string has no form (a lone surrogate). */
   readonly string: (s: string) => string | undefined;
-  /** The number form; `at` formats the current path for a diagnostic. */
-  readonly number: (n: JsonNumber, at: () => string) => Result<string>;
+  /**
+   * The number form, or the failure to report; `at` formats the current path for a diagnostic,
+   * and a path pushed on `flags` marks a number the caller is to be told of.
+   */
+  readonly number: (n: JsonNumber, at: () => string, flags: string[]) => string | Failure;
+  /**
+   * Member names as written, `"name":`, by name: an object's members repeat the names of its
+   * siblings' (a transcript's entries, a list's items), and each is quoted once. Bounded.
+   */
+  readonly names: Map<string, string>;
 }
 
-export function serialize(value: JsonValue, dialect: Dialect): Result<string> {
-  let out = "";
-  const path: PathSegment[] = [];
-  const at = () => formatPath(path);
+/** More distinct member names than this, and a dialect's written names are forgotten and begun again. */
+const MAX_NAMES = 4096;
 
-  const write = (v: JsonValue, depth: number): Result<never> | undefined => {
-    if (v === null) out += "null";
-    else if (v === true) out += "true";
-    else if (v === false) out += "false";
-    else if (typeof v === "string") {
+/** The serialization, and the paths the dialect flagged (in document order). */
+export function serialize(value: JsonValue, dialect: Dialect, flags: string[] = []): Result<string> {
+  let out = "";
+  // path[0..here) is where the value being written sits; deeper entries are stale.
+  const path: PathSegment[] = [];
+  let here = 0;
+  const at = () => formatPath(path.slice(0, here));
+  const names = dialect.names;
+
+  const write = (v: JsonValue, depth: number): Failure | undefined => {
+    if (typeof v === "string") {
       const s = dialect.string(v);
-      if (s === undefined) return fail("CANON_LONE_SURROGATE", "string is not well-formed UTF-16", at());
+      if (s === undefined) {
+        here = depth;
+        return fail("CANON_LONE_SURROGATE", "string is not well-formed UTF-16", at());
+      }
       out += s;
     } else if (v instanceof JsonNumber) {
-      const n = dialect.number(v, at);
-      if (!n.ok) return n;
-      out += n.value;
-    } else if (Array.isArray(v)) {
-      if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
+      here = depth;
+      const n = dialect.number(v, at, flags);
+      if (typeof n !== "string") return n;
+      out += n;
+    } else if (v === null) out += "null";
+    else if (v === true) out += "true";
+    else if (v === false) out += "false";
+    else if (Array.isArray(v)) {
+      if (depth >= CANON_MAX_DEPTH) {
+        here = depth;
+        return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
+      }
       out += "[";
       for (let i = 0; i < v.length; i++) {
         if (i > 0) out += ",";
-        path.push(i);
+        path[depth] = i;
         const f = write(v[i] as JsonValue, depth + 1);
         if (f) return f;
-        path.pop();
       }
       out += "]";
     } else if (isJsonObject(v)) {
-      if (depth >= CANON_MAX_DEPTH) return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
+      if (depth >= CANON_MAX_DEPTH) {
+        here = depth;
+        return fail("CANON_TOO_DEEP", `nesting deeper than ${CANON_MAX_DEPTH}`, at());
+      }
       const keys = sortedKeys(v, dialect.compareKeys);
       out += "{";
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i] as string;
-        path.push(k);
-        const ks = dialect.string(k);
-        if (ks === undefined) return fail("CANON_LONE_SURROGATE", "member name is not well-formed UTF-16", at());
+        path[depth] = k;
+        let ks = names.get(k);
+        if (ks === undefined) {
+          const quoted = dialect.string(k);
+          if (quoted === undefined) {
+            here = depth + 1;
+            return fail("CANON_LONE_SURROGATE", "member name is not well-formed UTF-16", at());
+          }
+          if (names.size >= MAX_NAMES) names.clear();
+          ks = quoted + ":";
+          names.set(k, ks);
+        }
         if (i > 0) out += ",";
         out += ks;
-        out += ":";
         const f = write(v[k] as JsonValue, depth + 1);
         if (f) return f;
-        path.pop();
       }
       out += "}";
     }

@@ -75,8 +75,25 @@ export interface Checkpoint {
   readonly digestHex: string;
 }
 
+/**
+ * The last reading of each checkpoint object, with the path it was read at. One input's prior
+ * checkpoint is read by several of its properties (its keys, the chain gate, the comparison
+ * across inputs) and each would otherwise build and hash its signing body and decode its hashes
+ * again. A parsed value is never changed, so the same object at the same path reads the same; the
+ * one Checkpoint is then also known verified once its signature is. Held weakly by the object.
+ */
+const readings = new WeakMap<JsonObject, { readonly path: string; readonly result: Result<Checkpoint> }>();
+
 export function parseCheckpoint(v: JsonValue, path: string): Result<Checkpoint> {
   if (!isJsonObject(v)) return fail("CHECKPOINT_MALFORMED", "checkpoint is not an object", path);
+  const last = readings.get(v);
+  if (last !== undefined && last.path === path) return last.result;
+  const result = readCheckpoint(v, path);
+  readings.set(v, { path, result });
+  return result;
+}
+
+function readCheckpoint(v: JsonObject, path: string): Result<Checkpoint> {
   // An unknown member would be carried, and digested into entry_digest, without being signed:
   // a reader could take it for signed content.
   const unknown = Object.keys(v).find((k) => !KNOWN.has(k));

@@ -11,6 +11,12 @@ import { fail, ok, type Result } from "../result.js";
 /** Sizes at or above 2^50 are refused (`MAX_MMR_SIZE` of the reference implementations). */
 export const MAX_MMR_SIZE = 2 ** 50;
 
+/**
+ * `POW2[k]` is 2^k, for every k the position math uses (heights below 52, plus one): read from
+ * a table, since `2 ** k` is a call into the C library's `pow` each time it is computed.
+ */
+export const POW2: readonly number[] = Array.from({ length: 54 }, (_, k) => 2 ** k);
+
 /** One perfect binary tree of an MMR: where its peak sits, how tall it is, which leaves it holds. */
 export interface Mountain {
   /** Position of the peak (the mountain's last node). */
@@ -60,7 +66,7 @@ export function leafPosition(leafIndex: number): number | undefined {
 export function heightOf(pos: number): number | undefined {
   if (!isBelow(pos, MAX_MMR_SIZE)) return undefined;
   let p = pos + 1;
-  while (bitLength(p + 1) === bitLength(p)) p -= 2 ** (bitLength(p) - 1) - 1;
+  while (bitLength(p + 1) === bitLength(p)) p -= (POW2[bitLength(p) - 1] as number) - 1;
   return bitLength(p) - 1;
 }
 
@@ -80,9 +86,9 @@ export function mountains(size: number): Result<readonly Mountain[]> {
   // Taking each height at most once, largest first, is the greedy split with the repeat check:
   // a repeated height leaves a rest larger than all smaller mountains together.
   for (let height = bitLength(size); height >= 0; height--) {
-    const nodes = 2 ** (height + 1) - 1;
+    const nodes = (POW2[height + 1] as number) - 1;
     if (nodes > size - offset) continue;
-    const leafCount = 2 ** height;
+    const leafCount = POW2[height] as number;
     out.push({ peak: offset + nodes - 1, height, firstLeaf, leafCount });
     offset += nodes;
     firstLeaf += leafCount;

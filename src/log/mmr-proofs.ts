@@ -10,7 +10,7 @@
 import { fail, ok, type Failure, type Result } from "../result.js";
 import { bytesEqual, bytesToHex } from "../util/bytes.js";
 import { bagPeaks, interiorHash, leafHash, type BagStep } from "./mmr-hash.js";
-import { mountainIndexOfLeaf, mountains, type Mountain } from "./mmr-position.js";
+import { POW2, mountainIndexOfLeaf, mountains, type Mountain } from "./mmr-position.js";
 
 /** §3.3, after parsing (`v == 1` and `kind == "inclusion"` are checked by the parser). */
 export interface InclusionProof {
@@ -92,14 +92,14 @@ function climb(m: Mountain, leaf: number, height: number): Step[] {
   let pos = m.peak;
   let start = m.firstLeaf;
   for (let h = m.height; h > height; h--) {
-    const half = 2 ** (h - 1);
+    const half = POW2[h - 1] as number;
     const isRight = leaf >= start + half;
     steps.push({ isRight, parent: pos });
     if (isRight) {
       pos -= 1;
       start += half;
     } else {
-      pos -= 2 ** h;
+      pos -= POW2[h] as number;
     }
   }
   return steps.reverse();
@@ -107,11 +107,12 @@ function climb(m: Mountain, leaf: number, height: number): Step[] {
 
 function fold(start: Uint8Array, steps: readonly Step[], witness: readonly Uint8Array[], onFold?: MmrFold): Uint8Array {
   let acc = start;
-  steps.forEach((step, i) => {
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as Step;
     const w = witness[i] as Uint8Array;
     acc = step.isRight ? interiorHash(w, acc, step.parent) : interiorHash(acc, w, step.parent);
     if (onFold !== undefined) onFold(step.parent, w, step.isRight, acc);
-  });
+  }
   return acc;
 }
 
@@ -274,14 +275,14 @@ type RangeStep =
   | { readonly take: "node"; readonly pos: number };
 
 function planRange(pos: number, height: number, firstLeaf: number, lo: number, hi: number, out: RangeStep[]): void {
-  const lastLeaf = firstLeaf + 2 ** height - 1;
+  const lastLeaf = firstLeaf + (POW2[height] as number) - 1;
   if (lastLeaf < lo || firstLeaf > hi) {
     out.push({ take: "witness" });
   } else if (height === 0) {
     out.push({ take: "leaf", leaf: firstLeaf });
   } else {
-    planRange(pos - 2 ** height, height - 1, firstLeaf, lo, hi, out);
-    planRange(pos - 1, height - 1, firstLeaf + 2 ** (height - 1), lo, hi, out);
+    planRange(pos - (POW2[height] as number), height - 1, firstLeaf, lo, hi, out);
+    planRange(pos - 1, height - 1, firstLeaf + (POW2[height - 1] as number), lo, hi, out);
     out.push({ take: "node", pos });
   }
 }

@@ -26,13 +26,28 @@ export function hex64ToBytes(s: unknown): Uint8Array | undefined {
   return typeof s === "string" && s.length === 64 ? decodeLowerHex(s) : undefined;
 }
 
-/** Lowercase hex of even length to bytes, checked as it is decoded; undefined at any other unit. */
+/** Up to this many characters, hex is decoded in one checked pass; longer text by Node. */
+const SHORT_HEX = 256;
+/** Where hex text of up to SHORT_HEX characters is written as UTF-8 before it is decoded. */
+const hexUnits = new Uint8Array(SHORT_HEX);
+
+/**
+ * Lowercase hex of even length, at most SHORT_HEX characters, to bytes, checked as it is decoded;
+ * undefined at any other unit. The text is first written as UTF-8 in one native call: reading a
+ * byte array costs much less than `charCodeAt` on the parser's strings, which are views into the
+ * input's text. Only whole characters are written; a unit outside ASCII becomes bytes above 0x7f
+ * (a lone surrogate too), and no such byte is a hex digit. So every unit was written, as the one
+ * byte it is, exactly when as many bytes as units were written and none is above 0x7f.
+ */
 function decodeLowerHex(s: string): Uint8Array | undefined {
-  const n = s.length >>> 1;
+  const m = s.length;
+  if (UTF8_WRITE === undefined) return LOWER_HEX.test(s) ? new Uint8Array(Buffer.from(s, "hex")) : undefined;
+  if (UTF8_WRITE.call(hexUnits, s, 0, m) !== m) return undefined;
+  const n = m >>> 1;
   const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const a = s.charCodeAt(2 * i);
-    const b = s.charCodeAt(2 * i + 1);
+  for (let i = 0, j = 0; i < n; i++, j += 2) {
+    const a = hexUnits[j] as number;
+    const b = hexUnits[j + 1] as number;
     const hi = a < 128 ? (HEX_DIGIT[a] as number) : -1;
     const lo = b < 128 ? (HEX_DIGIT[b] as number) : -1;
     if ((hi | lo) < 0) return undefined;
@@ -40,9 +55,6 @@ function decodeLowerHex(s: string): Uint8Array | undefined {
   }
   return out;
 }
-
-/** Up to this many characters, hex is decoded in one checked pass; longer text by Node. */
-const SHORT_HEX = 256;
 
 /**
  * Node's own conversions between bytes and text, called on a plain byte view.
@@ -55,11 +67,13 @@ interface NodeSlices {
   hexSlice?: (this: Uint8Array, start: number, end: number) => string;
   latin1Slice?: (this: Uint8Array, start: number, end: number) => string;
   hexWrite?: (this: Uint8Array, text: string, offset: number, length: number) => number;
+  utf8Write?: (this: Uint8Array, text: string, offset: number, length: number) => number;
 }
 const NODE = Buffer.prototype as unknown as NodeSlices;
 const HEX_SLICE = typeof NODE.hexSlice === "function" ? NODE.hexSlice : undefined;
 const LATIN1_SLICE = typeof NODE.latin1Slice === "function" ? NODE.latin1Slice : undefined;
 const HEX_WRITE = typeof NODE.hexWrite === "function" ? NODE.hexWrite : undefined;
+const UTF8_WRITE = typeof NODE.utf8Write === "function" ? NODE.utf8Write : undefined;
 
 /** Lowercase, even-length hex to bytes; undefined for anything else (no prefixes, no case folding). */
 export function hexToBytes(s: string): Uint8Array | undefined {
@@ -161,8 +175,14 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 /** 8-byte big-endian encoding of a non-negative safe integer. */
 export function be64(n: number): Uint8Array {
-  // n is a safe integer (a size or an index): its high 32 bits are Math.floor(n / 2^32).
   const out = new Uint8Array(8);
+  writeBe64(out, n);
+  return out;
+}
+
+/** `be64(n)` written into the first 8 bytes of `out`. */
+function writeBe64(out: Uint8Array, n: number): void {
+  // n is a safe integer (a size or an index): its high 32 bits are Math.floor(n / 2^32).
   const hi = Math.floor(n / 0x1_0000_0000);
   const lo = n >>> 0;
   out[0] = hi >>> 24;
@@ -173,7 +193,37 @@ export function be64(n: number): Uint8Array {
   out[5] = (lo >>> 16) & 0xff;
   out[6] = (lo >>> 8) & 0xff;
   out[7] = lo & 0xff;
-  return out;
+}
+
+/**
+ * `sha256(be64(n), left, right)`, the preimage written straight into the scratch buffer: an MMR
+ * proof hashes dozens of these, and neither the counter's bytes nor a list of parts is made.
+ */
+export function sha256Be64Pair(n: number, left: Uint8Array, right: Uint8Array): Uint8Array {
+  const size = 8 + left.length + right.length;
+  if (size > scratch.length) return sha256(be64(n), left, right);
+  writeBe64(scratch, n);
+  scratch.set(left, 8);
+  scratch.set(right, 8 + left.length);
+  return scratchDigest(size);
+}
+
+/**
+ * `sha256(a, b)` or `sha256(a, b, c)` without a list of parts: a proof's leaf, node and bagging
+ * hashes, dozens a bundle, most of them before V8 optimizes the callers.
+ */
+export function sha256Join(a: Uint8Array, b: Uint8Array, c?: Uint8Array): Uint8Array {
+  const size = a.length + b.length + (c === undefined ? 0 : c.length);
+  if (size > scratch.length) return c === undefined ? sha256(a, b) : sha256(a, b, c);
+  scratch.set(a, 0);
+  scratch.set(b, a.length);
+  if (c !== undefined) scratch.set(c, a.length + b.length);
+  return scratchDigest(size);
+}
+
+/** The digest of the scratch buffer's first `size` bytes. */
+function scratchDigest(size: number): Uint8Array {
+  return latin1Bytes(hash("sha256", (scratchViews[size] ??= scratch.subarray(0, size)), "binary"));
 }
 
 /**

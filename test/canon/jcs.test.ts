@@ -87,6 +87,14 @@ describe("jcs (RFC 8785)", () => {
     for (let i = 0; i < 300; i++) v = i % 2 === 0 ? [v] : fromPlain({ a: v });
     expect(failure(v).code).toBe("CANON_TOO_DEEP");
   });
+  it("refuses a member name with a lone surrogate each time it is met, at its path, and names around it as ever", () => {
+    for (let round = 0; round < 2; round++) {
+      const r = jcs(fromPlain({ ok: 1, x: [{ "a\ud800": 1 }] }));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect([r.code, r.path]).toEqual(["CANON_LONE_SURROGATE", 'x[0]["a\\ud800"]']);
+      expect(canon('{"x":[{"a\\u00e9":1}],"ok":1}')).toBe('{"ok":1,"x":[{"a\u00e9":1}]}');
+    }
+  });
 });
 
 describe('jcs with numbers: "safe-integers" (the AAC / profile rule)', () => {

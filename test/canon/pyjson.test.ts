@@ -47,6 +47,28 @@ describe("pyjson", () => {
     expect(r.ok && r.value.numberFlags).toEqual(["[0]", "[1][0]"]);
   });
 
+  it("flags a number at its own path, not one a deeper sibling left behind", () => {
+    const parsed = parseStrictJson('{"a":[{"b":{"c":1.5}},2e0],"d":-0,"e":{"f":[[7,8.0]]}}');
+    if (!parsed.ok) throw new Error(parsed.detail);
+    const r = pyjson(parsed.value);
+    expect(r.ok && r.value.numberFlags).toEqual(["a[0].b.c", "a[1]", "d", "e.f[0][1]"]);
+  });
+
+  it("writes each member name as the first time, however often it repeats and however many there are", () => {
+    // More distinct names than a dialect keeps, then the first ones again.
+    const names = Array.from({ length: 5000 }, (_, i) => `k${i}é"`);
+    const plain: Record<string, unknown> = {};
+    for (const n of [...names, ...names.slice(0, 100)]) plain[n] = { [n]: [n] };
+    const expected = (n: string) => JSON.stringify(n).replace("é", "\\u00e9");
+    const text = py(JSON.stringify(plain));
+    const want = [...names]
+      .sort(compareCodePoints)
+      .map((n) => `${expected(n)}:{${expected(n)}:[${expected(n)}]}`)
+      .join(",");
+    expect(text).toBe(`{${want}}`);
+    expect(py(JSON.stringify(plain))).toBe(text);
+  });
+
   it("refuses values nested beyond its cap", () => {
     let v: JsonValue = fromPlain(1);
     for (let i = 0; i < 300; i++) v = [v];

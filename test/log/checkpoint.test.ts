@@ -129,6 +129,26 @@ describe("parseCheckpoint: malformed checkpoints", () => {
     expect(okValue(parseCheckpoint(good, "cp")).witnesses).toBeUndefined();
   });
 
+  it("reads one object at one path once: the same reading, its verification known, another path read anew", () => {
+    const cp = okValue(parseCheckpoint(good, "a"));
+    expect(parseCheckpoint(good, "a")).toEqual({ ok: true, value: cp });
+    expect(okValue(parseCheckpoint(good, "a"))).toBe(cp);
+    expect(okValue(verifyCheckpointSignature(cp))).toBe(true);
+    const elsewhere = okValue(parseCheckpoint(good, "b"));
+    expect(elsewhere).not.toBe(cp);
+    expect(elsewhere.path).toBe("b");
+    expect({ ...elsewhere, path: "a" }).toEqual(cp);
+    // A malformed one is refused again each time, at the path it is read at.
+    const bad = withMember(good, "v", fromPlain(2));
+    for (const path of ["a", "a", "b"]) {
+      const r = parseCheckpoint(bad, path);
+      expectCode(r, "CHECKPOINT_VERSION_UNSUPPORTED");
+      if (!r.ok) expect(r.path).toBe(`${path}.v`);
+    }
+    // An equal copy is read on its own.
+    expect(okValue(parseCheckpoint(withMember(good, "v", fromPlain(1)), "a"))).not.toBe(cp);
+  });
+
   it.each([
     ["v: 2", "v", 2, "CHECKPOINT_VERSION_UNSUPPORTED"],
     ['v: "1"', "v", "1", "CHECKPOINT_MALFORMED"],

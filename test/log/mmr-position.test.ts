@@ -1,6 +1,7 @@
 /** MMR position math (§3.1), against the spec's tables and the link-walking test builder. */
 import { describe, expect, it } from "vitest";
 import { MAX_MMR_SIZE, heightOf, leafCount, leafPosition, nodeCount, peaks } from "../../src/log/mmr.js";
+import { POW2 } from "../../src/log/mmr-position.js";
 import { TestMmr } from "./mmr-builder.js";
 import { expectCode, okValue } from "./fixtures.js";
 
@@ -69,5 +70,12 @@ describe("MMR position math", () => {
     // In the domain, but the result would reach 2^50.
     expect(nodeCount(2 ** 49 + 1)).toBeUndefined();
     expect(leafPosition(2 ** 49 + 1)).toBeUndefined();
+  });
+});
+
+describe("the powers of two the position math reads", () => {
+  it("are exactly 2^k for every height up to 2^50 and one beyond", () => {
+    for (let k = 0; k < POW2.length; k++) expect(POW2[k], String(k)).toBe(2 ** k);
+    expect(POW2.length).toBeGreaterThan(52);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The conversions between bytes and text that call Node's own methods on a plain view
- * (`hexSlice`, `latin1Slice`, `hexWrite` of Buffer.prototype): the same text and bytes as the
+ * (`hexSlice`, `latin1Slice`, `hexWrite`, `utf8Write` of Buffer.prototype): the same text and bytes as the
  * Buffer way, for views at any offset of a larger buffer, with and without those methods.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -47,7 +47,7 @@ function checkAgainstBuffer(m: BytesModule): void {
     }
 }
 
-const METHODS = ["hexSlice", "latin1Slice", "hexWrite"] as const;
+const METHODS = ["hexSlice", "latin1Slice", "hexWrite", "utf8Write"] as const;
 const saved = Object.fromEntries(METHODS.map((k) => [k, Object.getOwnPropertyDescriptor(Buffer.prototype, k)]));
 
 afterEach(() => {
@@ -56,7 +56,7 @@ afterEach(() => {
 });
 
 describe("bytes ↔ text through Node's view methods", () => {
-  it("this Node has the three methods the fast path calls", () => {
+  it("this Node has the four methods the fast path calls", () => {
     for (const k of METHODS) expect(typeof saved[k]?.value, k).toBe("function");
   });
 

@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
+  be64,
   bytesToHex,
   protoJsonBytes,
   hex64ToBytes,
   sha256,
+  sha256Be64Pair,
   sha256Hex,
+  sha256Join,
   sha256HexOfText,
   sha256OfText,
   utf8,
@@ -52,6 +55,47 @@ describe("sha256 of several parts", () => {
     expect(first).toEqual(copy);
     expect(bytesToHex(second)).toBe(reference(bytes(32, 3), bytes(32, 4)));
     expect(bytesToHex(sha256(bytes(5, 9)))).toBe(reference(bytes(5, 9)));
+  });
+});
+
+describe("sha256 of two or three parts, without a list", () => {
+  it("equals the hash of their concatenation, below, at and above the joining buffer's size", () => {
+    for (const total of [0, 1, 33, 65, 97, 4095, 4096, 4097, 10_000]) {
+      const a = bytes(Math.floor(total / 3), 1);
+      const b = bytes(Math.floor(total / 3), 2);
+      const c = bytes(total - 2 * Math.floor(total / 3), 3);
+      expect(bytesToHex(sha256Join(a, b, c)), String(total)).toBe(reference(a, b, c));
+      expect(bytesToHex(sha256Join(a, c)), String(total)).toBe(reference(a, c));
+    }
+    const first = sha256Join(bytes(1, 0), bytes(32, 1));
+    const copy = first.slice();
+    sha256Join(bytes(1, 1), bytes(32, 2), bytes(32, 3));
+    expect(first).toEqual(copy);
+  });
+});
+
+describe("sha256 of a counter and two nodes", () => {
+  it("equals the hash of be64(n) and both parts, for any counter and below or above the joining buffer's size", () => {
+    for (const n of [0, 1, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 50 - 1, Number.MAX_SAFE_INTEGER])
+      for (const [l, r] of [
+        [32, 32],
+        [0, 0],
+        [1, 31],
+        [2044, 2044],
+        [2045, 2044],
+        [5000, 7],
+      ] as const) {
+        const left = bytes(l, n % 251);
+        const right = bytes(r, 7);
+        expect(bytesToHex(sha256Be64Pair(n, left, right)), `${n} ${l}/${r}`).toBe(reference(be64(n), left, right));
+      }
+  });
+
+  it("gives each call its own digest", () => {
+    const first = sha256Be64Pair(1, bytes(32, 1), bytes(32, 2));
+    const copy = first.slice();
+    sha256Be64Pair(2, bytes(32, 3), bytes(32, 4));
+    expect(first).toEqual(copy);
   });
 });
 
