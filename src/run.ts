@@ -37,7 +37,6 @@ import {
   type PolicyReport,
   type VerifiedInput,
 } from "./report/model.js";
-import type { PropertyResult } from "./properties/shared/types.js";
 import { verifyEvidence } from "./verify-input.js";
 import { EvidenceContext } from "./evidence/context.js";
 
@@ -298,7 +297,7 @@ export function holdReports(run: Run, store: ReportStore, form?: (report: InputR
  */
 export function withoutChecks(report: InputReport): InputReport {
   if (isFailedInput(report)) return report;
-  const properties: Record<string, PropertyResult> = {};
+  const properties: Record<string, VerifiedInput["properties"][keyof VerifiedInput["properties"]]> = {};
   for (const [name, p] of Object.entries(report.properties))
     properties[name] =
       p.state === "FAIL" || p.state === "NOT_CHECKED" ? p : { state: p.state, detail: p.detail, checks: [] };
