@@ -7,6 +7,7 @@
 import { JsonNumber, isJsonObject, type JsonValue } from "../json/value.js";
 import { formatPath, type PathSegment } from "../json/path.js";
 import { fail, ok, type Failure, type Result } from "../result.js";
+import { ownString } from "../util/own-string.js";
 import { CANON_MAX_DEPTH } from "./limits.js";
 
 export interface Dialect {
@@ -86,7 +87,8 @@ export function serialize(value: JsonValue, dialect: Dialect, flags: string[] = 
           }
           if (names.size >= MAX_NAMES) names.clear();
           ks = quoted + ":";
-          names.set(k, ks);
+          // Kept beyond this input: copies, which hold nothing of the input's text.
+          names.set(ownString(k), ownString(ks));
         }
         if (i > 0) out += ",";
         out += ks;

@@ -3,6 +3,8 @@
  * are not plain identifiers are quoted: `metadata["https://example/ext/v1"]`. The root is `$`.
  */
 
+import { ownString } from "../util/own-string.js";
+
 export type PathSegment = string | number;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -19,7 +21,8 @@ function isIdentifier(name: string): boolean {
   let plain = identifiers.get(name);
   if (plain === undefined) {
     plain = IDENTIFIER.test(name);
-    if (identifiers.size < MAX_REMEMBERED) identifiers.set(name, plain);
+    // Kept for the run: a copy, which holds nothing of the input's text the name was read from.
+    if (identifiers.size < MAX_REMEMBERED) identifiers.set(ownString(name), plain);
   }
   return plain;
 }
