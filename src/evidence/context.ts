@@ -13,6 +13,7 @@ import type { A2AMessage, A2ATask } from "../input/a2a.js";
 import type { LocatedBundle } from "../input/locate.js";
 import type { Evidence } from "../input/load.js";
 import type { TrustConfig } from "../trust/config.js";
+import { forgetCheckpointReadings } from "../log/checkpoint.js";
 import type { CrossInputFindings } from "../witness/equivocation.js";
 import type { StatementPool } from "../witness/pool.js";
 import { narrowIntegralNumbers } from "./widening.js";
@@ -66,6 +67,8 @@ export class EvidenceContext {
     this.firstMessage = evidence.firstMessage;
     this.located = evidence.bundles[0] as LocatedBundle;
     this.bundle = this.located.bundle;
+    // What was read of another input's (or another call's) values is not this input's.
+    forgetCheckpointReadings();
   }
 
   /** Computes a derived value once per input. */

@@ -156,7 +156,11 @@ export function findNarrowing(value: JsonValue, matches: (candidate: JsonValue) 
       if (lexeme !== slot.original) narrowed++;
       set(slot, lexeme);
     });
-    if (narrowed > 0 && matches(copy)) return { kind: "match", value: copy, narrowed };
+    if (narrowed > 0) {
+      // Each candidate is a value of its own: `matches` may remember what it read of the last.
+      const candidate = clone(copy);
+      if (matches(candidate)) return { kind: "match", value: candidate, narrowed };
+    }
     let i = 0;
     while (i < slots.length && (index[i] as number) + 1 >= (slots[i] as Slot).candidates.length) index[i++] = 0;
     if (i === slots.length) return { kind: "none", tried };

@@ -79,15 +79,23 @@ export interface Checkpoint {
  * The last few readings of checkpoint objects, with the path each was read at. One input's prior
  * checkpoint is read by several of its properties (its keys, the chain gate, the comparison
  * across inputs) and each would otherwise build and hash its signing body and decode its hashes
- * again. A parsed value is never changed, so the same object at the same path reads the same; the
- * one Checkpoint is then also known verified once its signature is. A few readings, held
- * strongly and replaced in turn: a WeakMap of every reading kept each one's values through young
- * collections until a full one (V8 treats a weak table's values so), and a run over 2,000 inputs
- * peaked 10 MB higher.
+ * again. Within one input's verification a parsed value is not changed, so the same object at the
+ * same path reads the same; the one Checkpoint is then also known verified once its signature is.
+ * The readings are forgotten when the next input's verification begins
+ * (`forgetCheckpointReadings`): a library caller owns the value it verifies and may change it
+ * between two calls. A few readings, held strongly and replaced in turn: a WeakMap of every
+ * reading kept each one's values through young collections until a full one (V8 treats a weak
+ * table's values so), and a run over 2,000 inputs peaked 10 MB higher.
  */
 const READINGS = 4;
 const readings: { readonly v: JsonObject; readonly path: string; readonly result: Result<Checkpoint> }[] = [];
 let nextReading = 0;
+
+/** Forgets every remembered reading: a new input's verification begins. */
+export function forgetCheckpointReadings(): void {
+  readings.length = 0;
+  nextReading = 0;
+}
 
 export function parseCheckpoint(v: JsonValue, path: string): Result<Checkpoint> {
   if (!isJsonObject(v)) return fail("CHECKPOINT_MALFORMED", "checkpoint is not an object", path);
