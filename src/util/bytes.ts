@@ -119,6 +119,11 @@ function joined(parts: readonly Uint8Array[]): Uint8Array {
     scratch.set(p, o);
     o += p.length;
   }
+  return scratchView(n);
+}
+
+/** The scratch buffer's first `n` bytes, as a view made once per size. */
+function scratchView(n: number): Uint8Array {
   return (scratchViews[n] ??= scratch.subarray(0, n));
 }
 
@@ -223,7 +228,7 @@ export function sha256Join(a: Uint8Array, b: Uint8Array, c?: Uint8Array): Uint8A
 
 /** The digest of the scratch buffer's first `size` bytes. */
 function scratchDigest(size: number): Uint8Array {
-  return latin1Bytes(hash("sha256", (scratchViews[size] ??= scratch.subarray(0, size)), "binary"));
+  return latin1Bytes(hash("sha256", scratchView(size), "binary"));
 }
 
 /**
