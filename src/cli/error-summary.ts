@@ -5,6 +5,7 @@
  */
 import { isFailedInput, type FailedInput, type InputError, type InputReport } from "../report/model.js";
 import { MAX_LISTED } from "../json/diff.js";
+import type { Failure } from "../result.js";
 import { printable } from "../util/printable.js";
 
 /** `source: CODE: message (at path)`: one error, as its line says it. */
@@ -15,6 +16,16 @@ export function errorText(source: string | undefined, e: Pick<InputError, "code"
 /** `a2a-evidence: source: CODE: message (at path)`: one error, on one line. */
 export function errorLine(source: string | undefined, e: InputError): string {
   return `a2a-evidence: ${errorText(source, e)}\n`;
+}
+
+/** `a2a-evidence: source: CODE: detail (at path)`: a failure of one file, on the line errorLine gives. */
+export function failureLine(source: string | undefined, f: Pick<Failure, "code" | "detail" | "path">): string {
+  return errorLine(source, { code: f.code, message: f.detail, ...(f.path ? { path: f.path } : {}) });
+}
+
+/** `a2a-evidence: source: INPUT_UNREADABLE: reason`: a file that could not be read, named once. */
+export function unreadableLine(source: string, reason: string): string {
+  return errorLine(source, { code: "INPUT_UNREADABLE", message: reason });
 }
 
 /** How a path is named in reports and messages: standard input is `stdin` everywhere. */
@@ -39,6 +50,11 @@ export interface CallerFiles {
 /** A file a flag names, as an error line names it: `--task task.json`. */
 export function flagFileName(flag: string, path: string): string {
   return `${flag} ${nameOf(path)}`;
+}
+
+/** The trust file, as an error line names it: `trust file trust.json`. */
+export function trustFileName(path: string): string {
+  return flagFileName("trust file", path);
 }
 
 /**
@@ -67,7 +83,7 @@ export function callerFileName(source: CallerFile, index: number | undefined, fi
   };
   const file = byFlag[source];
   if (file === undefined) return undefined;
-  return flagFileName(source === "trust" ? "trust file" : source, file);
+  return source === "trust" ? trustFileName(file) : flagFileName(source, file);
 }
 
 /**

@@ -11,7 +11,7 @@ import { inspect, type InspectFailure, type InspectRequest } from "../inspect/in
 import { renderExplanationJson } from "../inspect/json.js";
 import { renderExplanationText, renderPendingText } from "../inspect/text.js";
 import { readInput } from "./read.js";
-import { callerFileName, errorLine, nameOf, unreadableFile, type CallerFiles } from "./error-summary.js";
+import { callerFileName, failureLine, nameOf, unreadableFile, type CallerFiles } from "./error-summary.js";
 import { onlyOnce, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { checkAtOption } from "./at-option.js";
 import { addObservationOptions, OBSERVATION_ONCE, type ObservationFlags } from "./observation-options.js";
@@ -31,7 +31,7 @@ interface InspectFlags extends ObservationFlags {
 /** The one line a file that cannot be used gets on stderr: verify's line for the same file. */
 export function inspectFailureLine(f: InspectFailure, files: CallerFiles & { readonly input: string }): string {
   const named = f.about === "input" ? nameOf(files.input) : callerFileName(f.about, f.index, files);
-  return errorLine(named, { code: f.code, message: f.detail, ...(f.path ? { path: f.path } : {}) });
+  return failureLine(named, f);
 }
 
 async function runInspect(input: string, flags: InspectFlags, io: CliIo): Promise<number> {

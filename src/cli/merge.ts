@@ -12,6 +12,7 @@ import { readReport } from "../report/read-report.js";
 import { parseStrictJson } from "../json/strict-json.js";
 import { printable } from "../util/printable.js";
 import { readInput } from "./read.js";
+import { failureLine, nameOf, unreadableLine } from "./error-summary.js";
 import { writeWhole } from "./verify.js";
 import { onlyOnce, readFileAt, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
@@ -27,15 +28,21 @@ interface MergeFlags {
 /** A report holds every input of its shard: larger than one input may be (16 MiB), still bounded. */
 export const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 
-/** The report a file holds, or the one line that says why it is not one. */
+/**
+ * The report a file holds, or the line that says why it is not one, naming the file once as
+ * verify names an input: `a2a-evidence: shard-1.json: INPUT_UNREADABLE: no such file`.
+ */
 async function load(path: string): Promise<GivenReport | string> {
-  const file = path === "-" ? "stdin" : path;
+  const file = nameOf(path);
   const read = await readInput(path, MAX_REPORT_BYTES);
-  if (!read.ok) return read.message;
+  if (!read.ok) return unreadableLine(file, read.reason);
   const json = parseStrictJson(read.bytes, { maxBytes: MAX_REPORT_BYTES, maxDepth: 64 });
-  if (!json.ok) return `${file}: ${json.code}: ${json.detail} (at ${json.path})`;
+  if (!json.ok) return failureLine(file, json);
   const r = readReport(json.value);
-  if (!r.ok) return `${file}: not a JSON report of a2a-evidence: ${r.detail} (at ${r.path})`;
+  if (!r.ok) {
+    const detail = `not a JSON report of a2a-evidence: ${r.detail}`;
+    return failureLine(file, { code: "INPUT_UNKNOWN_SHAPE", detail, path: r.path });
+  }
   return { file, report: r.report };
 }
 
@@ -50,7 +57,7 @@ async function runMerge(paths: string[], flags: MergeFlags, io: CliIo): Promise<
   for (const path of paths) {
     const loaded = await load(path);
     if (typeof loaded === "string") {
-      io.stderr(`a2a-evidence: merge: ${printable(loaded)}\n`);
+      io.stderr(loaded);
       return 2;
     }
     given.push(loaded);

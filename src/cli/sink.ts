@@ -18,6 +18,11 @@ export interface Sink {
   close(): boolean;
 }
 
+/** The line a report file that cannot be written gets: `a2a-evidence: cannot write out.json: EACCES`. */
+export function cannotWriteLine(output: string, e: unknown): string {
+  return `a2a-evidence: cannot write ${printable(output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`;
+}
+
 export function openSink(flags: { readonly quiet?: boolean; readonly output?: string }, io: CliIo): Sink | string {
   if (flags.quiet) return { write: async () => {}, close: () => true };
   if (flags.output === undefined) return { write: (t) => writeOut(io, t), close: () => true };
@@ -25,9 +30,9 @@ export function openSink(flags: { readonly quiet?: boolean; readonly output?: st
   try {
     fd = openSync(flags.output, "w");
   } catch (e) {
-    return `a2a-evidence: cannot write ${printable(flags.output)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`;
+    return cannotWriteLine(flags.output, e);
   }
-  let fault: string | undefined;
+  let fault: { readonly error: unknown } | undefined;
   let closed = false;
   return {
     write: async (t) => {
@@ -35,14 +40,14 @@ export function openSink(flags: { readonly quiet?: boolean; readonly output?: st
       try {
         writeSync(fd, t);
       } catch (e) {
-        fault = (e as NodeJS.ErrnoException).code ?? String(e);
+        fault = { error: e };
       }
     },
     close: () => {
       if (closed) return fault === undefined;
       closed = true;
       closeSync(fd);
-      if (fault !== undefined) io.stderr(`a2a-evidence: cannot write ${printable(flags.output as string)}: ${fault}\n`);
+      if (fault !== undefined) io.stderr(cannotWriteLine(flags.output as string, fault.error));
       return fault === undefined;
     },
   };

@@ -15,6 +15,8 @@ import { TOOL_VERSION } from "../version.js";
 import { printable, printableJson } from "../util/printable.js";
 import { onlyOnce, overwriteMessage, readFileAt, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
+import { failureLine, nameOf, trustFileName, unreadableLine } from "./error-summary.js";
+import { cannotWriteLine } from "./sink.js";
 
 interface VerifyCardFlags {
   trust?: string;
@@ -74,10 +76,12 @@ function renderText(source: string, report: CardReport, code: number): string {
 }
 
 async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): Promise<number> {
-  const err = (m: string) => {
-    io.stderr(`a2a-evidence: verify-card: ${printable(m)}\n`);
+  /** A line on stderr: a file's own error as verify says it, or one about the command's arguments. */
+  const say = (line: string) => {
+    io.stderr(line);
     return 2;
   };
+  const err = (m: string) => say(`a2a-evidence: verify-card: ${printable(m)}\n`);
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
   const clobbered = flags.output === undefined ? undefined : readFileAt(flags.output, [path, trustPath]);
   if (clobbered !== undefined && flags.output !== undefined)
@@ -85,19 +89,19 @@ async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): P
   let trust;
   if (trustPath !== undefined) {
     const bytes = await readInput(trustPath);
-    if (!bytes.ok) return err(`trust file: ${bytes.message}`);
+    if (!bytes.ok) return say(unreadableLine(trustFileName(trustPath), bytes.reason));
     const t = resolveTrust(bytes.bytes);
-    if (!t.ok) return err(`${trustPath}: ${t.code}: ${t.detail}${t.path ? ` (at ${t.path})` : ""}`);
+    if (!t.ok) return say(failureLine(trustFileName(trustPath), t));
     trust = t.value;
   }
+  const source = nameOf(path);
   const card = await readInput(path);
-  if (!card.ok) return err(card.message);
-  const source = path === "-" ? "stdin" : path;
+  if (!card.ok) return say(unreadableLine(source, card.reason));
   const r = await verifyCard(card.bytes, trust, {
     ...(flags.cardUrl !== undefined ? { cardUrl: flags.cardUrl } : {}),
     ...(flags.canon !== undefined ? { canonicalization: flags.canon } : {}),
   });
-  if (!r.ok) return err(`${source}: ${r.code}: ${r.detail}${r.path ? ` (at ${r.path})` : ""}`);
+  if (!r.ok) return say(failureLine(source, r));
   const report = r.value;
   const code = flags.strict && report.extension.findings.length > 0 && report.exitCode !== 1 ? 1 : report.exitCode;
   if (!flags.quiet) {
@@ -109,7 +113,7 @@ async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): P
       try {
         writeFileSync(flags.output, text);
       } catch (e) {
-        return err(`cannot write ${flags.output}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+        return say(cannotWriteLine(flags.output, e));
       }
     } else io.stdout(text);
   }

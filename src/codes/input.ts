@@ -10,7 +10,7 @@ export const INPUT_CODES = [
   "INPUT_REST_ERROR",
   /** An A2A v0.3-shaped object; this verifier checks v1.0 wire shapes. */
   "INPUT_A2A_V03",
-  /** The JSON is none of the shapes the verifier understands. */
+  /** The JSON is none of the shapes the verifier understands (for `merge`: not a JSON report of a2a-evidence). */
   "INPUT_UNKNOWN_SHAPE",
   /** An A2A object violates the v1.0 wire rules (two oneof members, camel and snake spellings of one field, wrong type). */
   "INPUT_A2A_MALFORMED",

@@ -1,9 +1,11 @@
 /**
  * The one line bad input gets (contract: exit 2, naming the file and the path or byte offset):
  * a binary that does not decode says its byte offset and its field path once each, and a file that
- * cannot be read gets the same line from verify and from inspect, whichever flag names it.
+ * cannot be read gets the same line from verify and from inspect, whichever flag names it, and
+ * from verify-card and merge for their own files.
  */
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, ftruncateSync, mkdtempSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -14,6 +16,7 @@ import { REPO_ROOT } from "../helpers/external.js";
 const VECTOR = join(REPO_ROOT, "vectors", "valid-binding-grpc-task");
 const INPUT = join(VECTOR, "input.binpb");
 const TRUST = join(VECTOR, "trust.json");
+const RUNNER = join(REPO_ROOT, "test", "helpers", "run-cli.ts");
 const validateReport = new Ajv2020({ strict: true }).compile(
   JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "report.schema.json"), "utf8")),
 );
@@ -318,5 +321,168 @@ describe("the second --interim file: named by its own path and position, by veri
       });
       expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     }
+  });
+});
+
+describe("verify-card and merge: a file that cannot be used gets verify's line for it, exit 2", () => {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-own-files-"));
+  const missing = join(dir, "missing.json");
+  const folder = join(dir, "folder");
+  mkdirSync(folder);
+  /** A file of `size` bytes that holds nothing: refused by its size before a byte of it is read. */
+  const sized = (name: string, size: number) => {
+    const path = join(dir, name);
+    const fd = openSync(path, "w");
+    ftruncateSync(fd, size);
+    closeSync(fd);
+    return path;
+  };
+  const overInput = sized("over-16-mib.json", 16 * 1024 * 1024 + 1);
+  const overReport = sized("over-256-mib.json", 256 * 1024 * 1024 + 1);
+  const duplicate = tempFile("duplicate.json", '{"a":1,"a":2}');
+  const card = tempFile(
+    "card.json",
+    JSON.stringify({
+      name: "x",
+      version: "1",
+      supportedInterfaces: [{ url: "https://a.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      capabilities: {},
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [],
+    }),
+  );
+  const UNREADABLE: readonly (readonly [string, string, string])[] = [
+    ["a missing file", missing, "no such file"],
+    ["a file over the input limit", overInput, "16777217 bytes exceeds the 16777216-byte input limit"],
+  ];
+
+  /** The exit code and stderr of a command whose stdout must stay empty. */
+  async function line(args: string[]): Promise<[number, string]> {
+    const r = await runCli(args);
+    expect(r.stdout).toBe("");
+    return [r.code, r.stderr];
+  }
+
+  it.each(UNREADABLE)("%s as the card: the line verify says for it as an input", async (_, path, reason) => {
+    const want = `a2a-evidence: ${path}: INPUT_UNREADABLE: ${reason}\n`;
+    expect(await line(["verify", "-q", path])).toEqual([2, want]);
+    expect(await line(["verify-card", path])).toEqual([2, want]);
+    expect(await line(["verify-card", "--format", "json", path])).toEqual([2, want]);
+  });
+
+  it("a directory as the card", async () => {
+    expect(await line(["verify-card", folder])).toEqual([
+      2,
+      `a2a-evidence: ${folder}: INPUT_UNREADABLE: is a directory\n`,
+    ]);
+  });
+
+  it.each([...UNREADABLE, ["a directory", folder, "is a directory"] as const])(
+    "%s as verify-card's trust file: named as verify names it",
+    async (_, path, reason) => {
+      const want = `a2a-evidence: trust file ${path}: INPUT_UNREADABLE: ${reason}\n`;
+      expect(await line(["verify", "-q", "--trust", path, INPUT])).toEqual([2, want]);
+      expect(await line(["verify-card", "--trust", path, card])).toEqual([2, want]);
+      const fromEnv = await runCli(["verify-card", card], { env: { A2A_EVIDENCE_TRUST: path } });
+      expect([fromEnv.code, fromEnv.stdout, fromEnv.stderr]).toEqual([2, "", want]);
+    },
+  );
+
+  it("an invalid trust file: verify's line, its code and JSON path", async () => {
+    const array = tempFile("trust.json", "[]");
+    for (const [path, said] of [
+      [duplicate, 'TRUST_NOT_JSON: duplicate member name "a" (JSON_DUPLICATE_MEMBER) (at a)'],
+      [array, "TRUST_SCHEMA: the trust file must be a JSON object (at $)"],
+    ] as const) {
+      const want = `a2a-evidence: trust file ${path}: ${said}\n`;
+      expect(await line(["verify", "-q", "--trust", path, INPUT])).toEqual([2, want]);
+      expect(await line(["verify-card", "--trust", path, card])).toEqual([2, want]);
+      expect(await line(["verify-card", "--format", "json", "--trust", path, card])).toEqual([2, want]);
+    }
+  });
+
+  it("a card that is not strict JSON or not a card: named once, with its code and JSON path", async () => {
+    const array = tempFile("card.json", "[]");
+    for (const [path, said] of [
+      [duplicate, 'CARD_NOT_JSON: duplicate member name "a" (JSON_DUPLICATE_MEMBER) (at a)'],
+      [array, "CARD_NOT_JSON: an Agent Card must be a JSON object (at $)"],
+      [tempFile("card.json", '{"name":5}'), "CARD_MALFORMED: expected a string (at name)"],
+    ] as const) {
+      expect(await line(["verify-card", path])).toEqual([2, `a2a-evidence: ${path}: ${said}\n`]);
+    }
+  });
+
+  it.each([...UNREADABLE.slice(0, 1), ["a directory", folder, "is a directory"] as const])(
+    "%s as a report to merge: the line verify says for it as an input",
+    async (_, path, reason) => {
+      const want = `a2a-evidence: ${path}: INPUT_UNREADABLE: ${reason}\n`;
+      expect(await line(["inspect", path])).toEqual([2, want]);
+      expect(await line(["merge", path])).toEqual([2, want]);
+      expect(await line(["merge", "--format", "json", path])).toEqual([2, want]);
+    },
+  );
+
+  it("a report over merge's limit (256 MiB), and one within it that is not strict JSON", async () => {
+    expect(await line(["merge", overReport])).toEqual([
+      2,
+      `a2a-evidence: ${overReport}: INPUT_UNREADABLE: 268435457 bytes exceeds the 268435456-byte input limit\n`,
+    ]);
+    const want = `a2a-evidence: ${duplicate}: JSON_DUPLICATE_MEMBER: duplicate member name "a" (at a)\n`;
+    expect(await line(["verify", "-q", duplicate])).toEqual([2, want]);
+    expect(await line(["merge", "--format", "json", duplicate])).toEqual([2, want]);
+  });
+
+  it("strict JSON that is no report of a2a-evidence: INPUT_UNKNOWN_SHAPE, with the JSON path", async () => {
+    for (const [text, said] of [
+      ["[]", "not an object (at $)"],
+      ['{"x":1}', 'unknown member "x" (at x)'],
+    ] as const) {
+      const path = tempFile("report.json", text);
+      expect(await line(["merge", path])).toEqual([
+        2,
+        `a2a-evidence: ${path}: INPUT_UNKNOWN_SHAPE: not a JSON report of a2a-evidence: ${said}\n`,
+      ]);
+    }
+  });
+
+  it("standard input is `stdin`, as verify names it: a trust file, a card and a report", () => {
+    const run = (args: string[]) => {
+      const r = spawnSync(process.execPath, ["--import", "tsx", RUNNER, ...args], {
+        input: "",
+        encoding: "utf8",
+        cwd: REPO_ROOT,
+      });
+      return [r.status, r.stdout, r.stderr];
+    };
+    const trust =
+      "a2a-evidence: trust file stdin: TRUST_NOT_JSON: empty input: expected a JSON value (JSON_SYNTAX) (at $)\n";
+    expect(run(["verify", "-q", "--trust", "-", INPUT])).toEqual([2, "", trust]);
+    expect(run(["verify-card", "--trust", "-", card])).toEqual([2, "", trust]);
+    expect(run(["verify-card", "-"])).toEqual([
+      2,
+      "",
+      "a2a-evidence: stdin: CARD_NOT_JSON: empty input: expected a JSON value (JSON_SYNTAX) (at $)\n",
+    ]);
+    expect(run(["merge", "-"])).toEqual([
+      2,
+      "",
+      "a2a-evidence: stdin: JSON_SYNTAX: empty input: expected a JSON value (at $)\n",
+    ]);
+  }, 120_000);
+
+  it("a report that cannot be written: the line verify and merge say", async () => {
+    const output = join(dir, "no", "such", "folder", "out.json");
+    const want = `a2a-evidence: cannot write ${output}: ENOENT\n`;
+    expect(await line(["verify-card", "-o", output, card])).toEqual([2, want]);
+    expect(await line(["verify", "-o", output, INPUT])).toEqual([2, want]);
+  });
+
+  it("look-alike: a readable card, trust file and report are read; no error line", async () => {
+    const r = await runCli(["verify-card", "--trust", TRUST, card]);
+    expect([r.code, r.stderr]).toEqual([3, ""]);
+    const report = tempFile("report.json", (await runCli(["verify", "--format", "json", INPUT])).stdout);
+    const m = await runCli(["merge", "-q", report]);
+    expect([m.code, m.stderr]).toEqual([3, ""]);
   });
 });
