@@ -14,7 +14,7 @@ import { printable } from "../util/printable.js";
 import { readInput } from "./read.js";
 import { failureLine, nameOf, unreadableLine } from "./error-summary.js";
 import { writeWhole } from "./verify.js";
-import { onlyOnce, readFileAt, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { onlyOnce, overwriteMessage, readFileAt, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 
 interface MergeFlags {
   format?: FormatName;
@@ -49,10 +49,7 @@ async function load(path: string): Promise<GivenReport | string> {
 async function runMerge(paths: string[], flags: MergeFlags, io: CliIo): Promise<number> {
   if (paths.filter((p) => p === "-").length > 1) throw new UsageError("standard input ('-') can be given only once");
   const clobbered = flags.output === undefined ? undefined : readFileAt(flags.output, paths);
-  if (clobbered !== undefined)
-    throw new UsageError(
-      `-o: ${printable(flags.output as string)} is ${printable(clobbered)}, which merge reads: the report would overwrite it`,
-    );
+  if (clobbered !== undefined) throw new UsageError(overwriteMessage("-o", flags.output as string, clobbered));
   const given: GivenReport[] = [];
   for (const path of paths) {
     const loaded = await load(path);

@@ -13,7 +13,7 @@ import { CANONICALIZATIONS, type Canonicalization } from "../card/canonicalize.j
 import { verifyCard, type CardReport, type SignatureResult } from "../card/verify.js";
 import { TOOL_VERSION } from "../version.js";
 import { printable, printableJson } from "../util/printable.js";
-import { onlyOnce, overwriteMessage, readFileAt, wrapHelp, type CliIo, type CommandContext } from "./io.js";
+import { onlyOnce, overwriteMessage, readFileAt, UsageError, wrapHelp, type CliIo, type CommandContext } from "./io.js";
 import { readInput } from "./read.js";
 import { failureLine, nameOf, trustFileName, unreadableLine } from "./error-summary.js";
 import { cannotWriteLine } from "./sink.js";
@@ -76,16 +76,17 @@ function renderText(source: string, report: CardReport, code: number): string {
 }
 
 async function runVerifyCard(path: string, flags: VerifyCardFlags, io: CliIo): Promise<number> {
-  /** A line on stderr: a file's own error as verify says it, or one about the command's arguments. */
+  /** A file's own error on stderr, as verify says it. */
   const say = (line: string) => {
     io.stderr(line);
     return 2;
   };
-  const err = (m: string) => say(`a2a-evidence: verify-card: ${printable(m)}\n`);
   const trustPath = flags.trust ?? (io.env.A2A_EVIDENCE_TRUST || undefined);
+  // One standard input holds one file: the card and the trust file cannot both be read from it.
+  if (path === "-" && trustPath === "-") throw new UsageError("standard input ('-') can be given only once");
   const clobbered = flags.output === undefined ? undefined : readFileAt(flags.output, [path, trustPath]);
   if (clobbered !== undefined && flags.output !== undefined)
-    return err(overwriteMessage("-o", flags.output, clobbered));
+    throw new UsageError(overwriteMessage("-o", flags.output, clobbered));
   let trust;
   if (trustPath !== undefined) {
     const bytes = await readInput(trustPath);

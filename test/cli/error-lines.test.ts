@@ -389,6 +389,19 @@ describe("verify-card and merge: a file that cannot be used gets verify's line f
     },
   );
 
+  it("standard input as both the card and the trust file: a usage error, as in verify and inspect", async () => {
+    const want = "a2a-evidence: standard input ('-') can be given only once\n";
+    expect(await line(["verify-card", "--trust", "-", "-"])).toEqual([2, want]);
+    const fromEnv = await runCli(["verify-card", "-"], { env: { A2A_EVIDENCE_TRUST: "-" } });
+    expect([fromEnv.code, fromEnv.stdout, fromEnv.stderr]).toEqual([2, "", want]);
+    // Look-alike: the trust file alone from standard input is read from it (empty here), no usage error.
+    const one = await runCli(["verify-card", "--trust", "-", card]);
+    expect([one.code, one.stderr]).toEqual([
+      2,
+      "a2a-evidence: trust file stdin: TRUST_NOT_JSON: empty input: expected a JSON value (JSON_SYNTAX) (at $)\n",
+    ]);
+  });
+
   it("an invalid trust file: verify's line, its code and JSON path", async () => {
     const array = tempFile("trust.json", "[]");
     for (const [path, said] of [

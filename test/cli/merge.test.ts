@@ -351,7 +351,9 @@ describe("merge refuses what is not one run's shards (exit 2, naming the file)",
     const before = readFileSync(files[0] as string, "utf8");
     const r = await runCli(["merge", "-o", files[0] as string, ...files]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("which merge reads: the report would overwrite it");
+    expect(r.stderr).toBe(
+      `a2a-evidence: -o: ${files[0] as string} is ${files[0] as string}, which this run reads: the report would overwrite it\n`,
+    );
     expect(readFileSync(files[0] as string, "utf8")).toBe(before);
     const ok = await runCli(["merge", "--format", "json", "-o", out, ...files]);
     expect(ok.code).toBe(1);

@@ -117,7 +117,7 @@ describe("no command writes its output over a file it reads", () => {
       const r = await runCli(["verify-card", "--trust", f.trust, "-o", output, f.card]);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(
-        `a2a-evidence: verify-card: -o: ${output} is ${read}, which this run reads: the report would overwrite it\n`,
+        `a2a-evidence: -o: ${output} is ${read}, which this run reads: the report would overwrite it\n`,
       );
       expect(readFileSync(f.card)).toEqual(f.cardBytes);
       expect(readFileSync(f.trust)).toEqual(f.trustBytes);
