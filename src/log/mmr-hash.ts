@@ -5,14 +5,14 @@
  * interior node 72 (`be64(pos + 1) ‖ L ‖ R`), so no leaf preimage can pose as an interior one.
  * These functions hash what they are given; the verifiers check the 32-byte lengths first.
  */
-import { sha256Be64Pair, sha256Join } from "../util/bytes.js";
+import { sha256, sha256Be64Pair } from "../util/bytes.js";
 
 const LEAF_PREFIX = new Uint8Array([0x00]);
 const EMPTY_ROOT = new Uint8Array(32);
 
 /** `SHA-256(0x00 ‖ body_digest)`; in the A2A profile the body is the raw 32 bytes of `capsule_id`. */
 export function leafHash(bodyDigest: Uint8Array): Uint8Array {
-  return sha256Join(LEAF_PREFIX, bodyDigest);
+  return sha256(LEAF_PREFIX, bodyDigest);
 }
 
 /** `SHA-256(be64(pos + 1) ‖ left ‖ right)`, `pos` being the 0-based position of the new parent. */
@@ -34,7 +34,7 @@ export function bagPeaks(peakHashes: readonly Uint8Array[], onStep?: BagStep): U
   let acc = last;
   for (let i = peakHashes.length - 2; i >= 0; i--) {
     const left = peakHashes[i] as Uint8Array;
-    const next = sha256Join(acc, left);
+    const next = sha256(acc, left);
     if (onStep !== undefined) onStep(i, acc, left, next);
     acc = next;
   }
