@@ -5,7 +5,7 @@
  * interior node 72 (`be64(pos + 1) ‖ L ‖ R`), so no leaf preimage can pose as an interior one.
  * These functions hash what they are given; the verifiers check the 32-byte lengths first.
  */
-import { sha256, sha256Be64Pair } from "../util/bytes.js";
+import { be64, sha256 } from "../util/bytes.js";
 
 const LEAF_PREFIX = new Uint8Array([0x00]);
 const EMPTY_ROOT = new Uint8Array(32);
@@ -17,7 +17,7 @@ export function leafHash(bodyDigest: Uint8Array): Uint8Array {
 
 /** `SHA-256(be64(pos + 1) ‖ left ‖ right)`, `pos` being the 0-based position of the new parent. */
 export function interiorHash(left: Uint8Array, right: Uint8Array, pos: number): Uint8Array {
-  return sha256Be64Pair(pos + 1, left, right);
+  return sha256(be64(pos + 1), left, right);
 }
 
 /** One bagging step, for an explanation: `result = SHA-256(right ‖ left)`, `left` being peak `index`. */

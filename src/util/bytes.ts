@@ -193,12 +193,6 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 /** 8-byte big-endian encoding of a non-negative safe integer. */
 export function be64(n: number): Uint8Array {
   const out = new Uint8Array(8);
-  writeBe64(out, n);
-  return out;
-}
-
-/** `be64(n)` written into the first 8 bytes of `out`. */
-function writeBe64(out: Uint8Array, n: number): void {
   // n is a safe integer (a size or an index): its high 32 bits are Math.floor(n / 2^32).
   const hi = Math.floor(n / 0x1_0000_0000);
   const lo = n >>> 0;
@@ -210,24 +204,7 @@ function writeBe64(out: Uint8Array, n: number): void {
   out[5] = (lo >>> 16) & 0xff;
   out[6] = (lo >>> 8) & 0xff;
   out[7] = lo & 0xff;
-}
-
-/**
- * `sha256(be64(n), left, right)`, the preimage written straight into the scratch buffer: an MMR
- * proof hashes dozens of these, and neither the counter's bytes nor a list of parts is made.
- */
-export function sha256Be64Pair(n: number, left: Uint8Array, right: Uint8Array): Uint8Array {
-  const size = 8 + left.length + right.length;
-  if (size > scratch.length) return sha256(be64(n), left, right);
-  writeBe64(scratch, n);
-  scratch.set(left, 8);
-  scratch.set(right, 8 + left.length);
-  return scratchDigest(size);
-}
-
-/** The digest of the scratch buffer's first `size` bytes. */
-function scratchDigest(size: number): Uint8Array {
-  return latin1Bytes(hash("sha256", scratchView(size), "binary"));
+  return out;
 }
 
 /**

@@ -6,7 +6,6 @@ import {
   protoJsonBytes,
   hex64ToBytes,
   sha256,
-  sha256Be64Pair,
   sha256Hex,
   sha256HexOfText,
   sha256OfText,
@@ -135,31 +134,6 @@ describe("sha256 of one to four parts", () => {
     });
     for (const k of arities) hashParts(sha256, split(120, k, 50 + k));
     for (const { digest, want } of kept) expect(bytesToHex(digest)).toBe(want);
-  });
-});
-
-describe("sha256 of a counter and two nodes", () => {
-  it("equals the hash of be64(n) and both parts, for any counter and below or above the joining buffer's size", () => {
-    for (const n of [0, 1, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 50 - 1, Number.MAX_SAFE_INTEGER])
-      for (const [l, r] of [
-        [32, 32],
-        [0, 0],
-        [1, 31],
-        [2044, 2044],
-        [2045, 2044],
-        [5000, 7],
-      ] as const) {
-        const left = bytes(l, n % 251);
-        const right = bytes(r, 7);
-        expect(bytesToHex(sha256Be64Pair(n, left, right)), `${n} ${l}/${r}`).toBe(reference(be64(n), left, right));
-      }
-  });
-
-  it("gives each call its own digest", () => {
-    const first = sha256Be64Pair(1, bytes(32, 1), bytes(32, 2));
-    const copy = first.slice();
-    sha256Be64Pair(2, bytes(32, 3), bytes(32, 4));
-    expect(first).toEqual(copy);
   });
 });
 
