@@ -38,7 +38,7 @@ export class Rfc9162Tree {
 
   /** MTH(D[n]); the hash of the empty string for an empty log. */
   root(): Uint8Array {
-    return this.treeSize === 0 ? sha256() : this.hashRange(0, this.treeSize);
+    return this.treeSize === 0 ? sha256(new Uint8Array(0)) : this.hashRange(0, this.treeSize);
   }
 
   /** PATH(m, D[n]), leaf's sibling first (bottom-up). */

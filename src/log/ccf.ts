@@ -4,7 +4,7 @@
  * the claims digest; the path folds it to the root the service signed.
  */
 import { fail, ok, type Result } from "../result.js";
-import { sha256Join, sha256OfText } from "../util/bytes.js";
+import { sha256, sha256OfText } from "../util/bytes.js";
 import type { PathFold } from "./rfc9162.js";
 
 export interface CcfLeaf {
@@ -40,12 +40,12 @@ export function ccfRootFromInclusion(
     return fail("CCF_HASH_LENGTH", `write_set_digest is ${leaf.writeSetDigest.length} bytes`);
   if (leaf.claimsDigest.length !== 32)
     return fail("CCF_HASH_LENGTH", `claims_digest is ${leaf.claimsDigest.length} bytes`);
-  let acc = sha256Join(leaf.writeSetDigest, sha256OfText(leaf.commitEvidence), leaf.claimsDigest);
+  let acc = sha256(leaf.writeSetDigest, sha256OfText(leaf.commitEvidence), leaf.claimsDigest);
   trace?.leaf?.(acc);
   for (let i = 0; i < path.length; i++) {
     const step = path[i] as CcfPathStep;
     if (step.hash.length !== 32) return fail("CCF_HASH_LENGTH", `path[${i}] hash is ${step.hash.length} bytes`);
-    acc = step.left ? sha256Join(step.hash, acc) : sha256Join(acc, step.hash);
+    acc = step.left ? sha256(step.hash, acc) : sha256(acc, step.hash);
     trace?.fold?.(i, step.hash, step.left, acc);
   }
   return ok(acc);

@@ -5,19 +5,19 @@
  * interior node 72 (`be64(pos + 1) ‖ L ‖ R`), so no leaf preimage can pose as an interior one.
  * These functions hash what they are given; the verifiers check the 32-byte lengths first.
  */
-import { sha256Be64Pair, sha256Join } from "../util/bytes.js";
+import { be64, sha256 } from "../util/bytes.js";
 
 const LEAF_PREFIX = new Uint8Array([0x00]);
 const EMPTY_ROOT = new Uint8Array(32);
 
 /** `SHA-256(0x00 ‖ body_digest)`; in the A2A profile the body is the raw 32 bytes of `capsule_id`. */
 export function leafHash(bodyDigest: Uint8Array): Uint8Array {
-  return sha256Join(LEAF_PREFIX, bodyDigest);
+  return sha256(LEAF_PREFIX, bodyDigest);
 }
 
 /** `SHA-256(be64(pos + 1) ‖ left ‖ right)`, `pos` being the 0-based position of the new parent. */
 export function interiorHash(left: Uint8Array, right: Uint8Array, pos: number): Uint8Array {
-  return sha256Be64Pair(pos + 1, left, right);
+  return sha256(be64(pos + 1), left, right);
 }
 
 /** One bagging step, for an explanation: `result = SHA-256(right ‖ left)`, `left` being peak `index`. */
@@ -34,7 +34,7 @@ export function bagPeaks(peakHashes: readonly Uint8Array[], onStep?: BagStep): U
   let acc = last;
   for (let i = peakHashes.length - 2; i >= 0; i--) {
     const left = peakHashes[i] as Uint8Array;
-    const next = sha256Join(acc, left);
+    const next = sha256(acc, left);
     if (onStep !== undefined) onStep(i, acc, left, next);
     acc = next;
   }

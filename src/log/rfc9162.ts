@@ -4,17 +4,17 @@
  * audit path ordered bottom-up (the leaf's sibling first).
  */
 import { fail, ok, type Result } from "../result.js";
-import { sha256Join } from "../util/bytes.js";
+import { sha256 } from "../util/bytes.js";
 
 const LEAF_PREFIX = new Uint8Array([0x00]);
 const NODE_PREFIX = new Uint8Array([0x01]);
 
 export function rfc9162LeafHash(entry: Uint8Array): Uint8Array {
-  return sha256Join(LEAF_PREFIX, entry);
+  return sha256(LEAF_PREFIX, entry);
 }
 
 export function rfc9162NodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  return sha256Join(NODE_PREFIX, left, right);
+  return sha256(NODE_PREFIX, left, right);
 }
 
 /**

@@ -104,22 +104,28 @@ const scratch = new Uint8Array(4096);
 const scratchViews: Uint8Array[] = [];
 
 /**
- * One buffer for the parts: Node's one-shot hash is much cheaper than a Hash object per call.
- * Parts that fit are copied into the scratch buffer (hashed before anything else can use it), so
- * the many small hashes of a proof (a prefix byte and two nodes) allocate nothing.
+ * One buffer for the parts, in order, an absent one empty: Node's one-shot hash is much cheaper
+ * than a Hash object per call. Parts that fit are copied into the scratch buffer (hashed before
+ * anything else can use it), so the many small hashes of a proof (a prefix byte and two nodes)
+ * allocate nothing; a single part is hashed where it is.
  */
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  let n = 0;
-  for (let i = 0; i < parts.length; i++) n += (parts[i] as Uint8Array).length;
-  if (n > scratch.length) return concatBytes(...parts);
-  let o = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i] as Uint8Array;
-    scratch.set(p, o);
-    o += p.length;
+function joined(a: Uint8Array, b?: Uint8Array, c?: Uint8Array, d?: Uint8Array): Uint8Array {
+  if (b === undefined && c === undefined && d === undefined) return a;
+  const size =
+    a.length + (b === undefined ? 0 : b.length) + (c === undefined ? 0 : c.length) + (d === undefined ? 0 : d.length);
+  const out = size > scratch.length ? new Uint8Array(size) : scratchView(size);
+  out.set(a, 0);
+  let o = a.length;
+  if (b !== undefined) {
+    out.set(b, o);
+    o += b.length;
   }
-  return scratchView(n);
+  if (c !== undefined) {
+    out.set(c, o);
+    o += c.length;
+  }
+  if (d !== undefined) out.set(d, o);
+  return out;
 }
 
 /** The scratch buffer's first `n` bytes, as a view made once per size. */
@@ -138,12 +144,18 @@ function latin1Bytes(s: string): Uint8Array {
   return out;
 }
 
-export function sha256(...parts: Uint8Array[]): Uint8Array {
-  return latin1Bytes(hash("sha256", joined(parts), "binary"));
+/**
+ * SHA-256 of the concatenation `a ‖ b ‖ c ‖ d`, an absent part empty. Up to four parts as fixed
+ * parameters, not a list: a proof's leaf, node and bagging hashes (dozens a bundle, most of them
+ * before V8 optimizes the callers) would otherwise each make an array of their parts.
+ */
+export function sha256(a: Uint8Array, b?: Uint8Array, c?: Uint8Array, d?: Uint8Array): Uint8Array {
+  return latin1Bytes(hash("sha256", joined(a, b, c, d), "binary"));
 }
 
-export function sha256Hex(...parts: Uint8Array[]): string {
-  return hash("sha256", joined(parts), "hex");
+/** `sha256` as lowercase hex. */
+export function sha256Hex(a: Uint8Array, b?: Uint8Array, c?: Uint8Array, d?: Uint8Array): string {
+  return hash("sha256", joined(a, b, c, d), "hex");
 }
 
 /** SHA-256 of a string's UTF-8 bytes (a lone surrogate becomes U+FFFD, as in `utf8`), in one native call. */
@@ -181,12 +193,6 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 /** 8-byte big-endian encoding of a non-negative safe integer. */
 export function be64(n: number): Uint8Array {
   const out = new Uint8Array(8);
-  writeBe64(out, n);
-  return out;
-}
-
-/** `be64(n)` written into the first 8 bytes of `out`. */
-function writeBe64(out: Uint8Array, n: number): void {
   // n is a safe integer (a size or an index): its high 32 bits are Math.floor(n / 2^32).
   const hi = Math.floor(n / 0x1_0000_0000);
   const lo = n >>> 0;
@@ -198,37 +204,7 @@ function writeBe64(out: Uint8Array, n: number): void {
   out[5] = (lo >>> 16) & 0xff;
   out[6] = (lo >>> 8) & 0xff;
   out[7] = lo & 0xff;
-}
-
-/**
- * `sha256(be64(n), left, right)`, the preimage written straight into the scratch buffer: an MMR
- * proof hashes dozens of these, and neither the counter's bytes nor a list of parts is made.
- */
-export function sha256Be64Pair(n: number, left: Uint8Array, right: Uint8Array): Uint8Array {
-  const size = 8 + left.length + right.length;
-  if (size > scratch.length) return sha256(be64(n), left, right);
-  writeBe64(scratch, n);
-  scratch.set(left, 8);
-  scratch.set(right, 8 + left.length);
-  return scratchDigest(size);
-}
-
-/**
- * `sha256(a, b)` or `sha256(a, b, c)` without a list of parts: a proof's leaf, node and bagging
- * hashes, dozens a bundle, most of them before V8 optimizes the callers.
- */
-export function sha256Join(a: Uint8Array, b: Uint8Array, c?: Uint8Array): Uint8Array {
-  const size = a.length + b.length + (c === undefined ? 0 : c.length);
-  if (size > scratch.length) return c === undefined ? sha256(a, b) : sha256(a, b, c);
-  scratch.set(a, 0);
-  scratch.set(b, a.length);
-  if (c !== undefined) scratch.set(c, a.length + b.length);
-  return scratchDigest(size);
-}
-
-/** The digest of the scratch buffer's first `size` bytes. */
-function scratchDigest(size: number): Uint8Array {
-  return latin1Bytes(hash("sha256", scratchView(size), "binary"));
+  return out;
 }
 
 /**

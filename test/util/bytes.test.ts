@@ -6,13 +6,12 @@ import {
   protoJsonBytes,
   hex64ToBytes,
   sha256,
-  sha256Be64Pair,
   sha256Hex,
-  sha256Join,
   sha256HexOfText,
   sha256OfText,
   utf8,
 } from "../../src/util/bytes.js";
+import { hashParts } from "../helpers/hash-parts.js";
 
 const reference = (...parts: Uint8Array[]) => {
   const h = createHash("sha256");
@@ -58,44 +57,83 @@ describe("sha256 of several parts", () => {
   });
 });
 
-describe("sha256 of two or three parts, without a list", () => {
-  it("equals the hash of their concatenation, below, at and above the joining buffer's size", () => {
-    for (const total of [0, 1, 33, 65, 97, 4095, 4096, 4097, 10_000]) {
-      const a = bytes(Math.floor(total / 3), 1);
-      const b = bytes(Math.floor(total / 3), 2);
-      const c = bytes(total - 2 * Math.floor(total / 3), 3);
-      expect(bytesToHex(sha256Join(a, b, c)), String(total)).toBe(reference(a, b, c));
-      expect(bytesToHex(sha256Join(a, c)), String(total)).toBe(reference(a, c));
-    }
-    const first = sha256Join(bytes(1, 0), bytes(32, 1));
-    const copy = first.slice();
-    sha256Join(bytes(1, 1), bytes(32, 2), bytes(32, 3));
-    expect(first).toEqual(copy);
-  });
-});
+describe("sha256 of one to four parts", () => {
+  const arities = [1, 2, 3, 4] as const;
+  const split = (total: number, k: number, seed: number) =>
+    Array.from({ length: k }, (_, i) => {
+      const from = Math.floor((total * i) / k);
+      return bytes(Math.floor((total * (i + 1)) / k) - from, seed + i);
+    });
 
-describe("sha256 of a counter and two nodes", () => {
-  it("equals the hash of be64(n) and both parts, for any counter and below or above the joining buffer's size", () => {
-    for (const n of [0, 1, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 50 - 1, Number.MAX_SAFE_INTEGER])
+  it("each arity equals the hash of the concatenation, below, at and above the joining buffer's size", () => {
+    for (const k of arities)
+      for (const total of [0, 1, 33, 65, 72, 97, 4095, 4096, 4097, 8192, 10_000]) {
+        const parts = split(total, k, total);
+        const want = reference(...parts);
+        expect(bytesToHex(hashParts(sha256, parts)), `${k} parts, ${total} bytes`).toBe(want);
+        expect(hashParts(sha256Hex, parts), `${k} parts, ${total} bytes`).toBe(want);
+      }
+  });
+
+  it("hashes empty parts as nothing, wherever they stand, and one part larger than the buffer alone or with others", () => {
+    const empty = new Uint8Array(0);
+    const big = bytes(5000, 9);
+    const small = bytes(31, 4);
+    for (const parts of [
+      [empty],
+      [empty, empty],
+      [empty, small],
+      [small, empty, small],
+      [empty, empty, empty, small],
+      [small, empty, empty, empty],
+      [big],
+      [big, empty],
+      [empty, big, small],
+      [small, small, big, small],
+      [big, big, big, big],
+      [bytes(4095, 1), bytes(1, 2)],
+      [bytes(4095, 1), bytes(1, 2), empty, bytes(1, 3)],
+    ]) {
+      const label = parts.map((p) => p.length).join("+");
+      expect(bytesToHex(hashParts(sha256, parts)), label).toBe(reference(...parts));
+      expect(hashParts(sha256Hex, parts), label).toBe(reference(...parts));
+    }
+  });
+
+  it("takes an absent part as empty, also before a given one", () => {
+    const [a, b, c] = [bytes(40, 1), bytes(33, 2), bytes(7, 3)];
+    expect(bytesToHex(sha256(a, undefined, c))).toBe(reference(a, c));
+    expect(bytesToHex(sha256(a, b, undefined, c))).toBe(reference(a, b, c));
+    expect(sha256Hex(a, undefined, undefined, c)).toBe(reference(a, c));
+    expect(sha256Hex(a, undefined, b)).toBe(reference(a, b));
+  });
+
+  it("hashes a counter and two nodes as an MMR interior node does, for any counter", () => {
+    for (const n of [0, 1, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 50 - 1, Number.MAX_SAFE_INTEGER]) {
+      const counter = Buffer.alloc(8);
+      counter.writeBigUInt64BE(BigInt(n));
+      expect(bytesToHex(be64(n)), String(n)).toBe(counter.toString("hex"));
       for (const [l, r] of [
         [32, 32],
         [0, 0],
-        [1, 31],
         [2044, 2044],
         [2045, 2044],
         [5000, 7],
       ] as const) {
         const left = bytes(l, n % 251);
         const right = bytes(r, 7);
-        expect(bytesToHex(sha256Be64Pair(n, left, right)), `${n} ${l}/${r}`).toBe(reference(be64(n), left, right));
+        expect(bytesToHex(sha256(be64(n), left, right)), `${n} ${l}/${r}`).toBe(reference(counter, left, right));
       }
+    }
   });
 
-  it("gives each call its own digest", () => {
-    const first = sha256Be64Pair(1, bytes(32, 1), bytes(32, 2));
-    const copy = first.slice();
-    sha256Be64Pair(2, bytes(32, 3), bytes(32, 4));
-    expect(first).toEqual(copy);
+  it("gives each call its own digest, whatever the arity of the next", () => {
+    const kept = arities.map((k) => {
+      const parts = split(96, k, k);
+      return { digest: hashParts(sha256, parts), want: reference(...parts) };
+    });
+    for (const k of arities) hashParts(sha256, split(120, k, 50 + k));
+    for (const { digest, want } of kept) expect(bytesToHex(digest)).toBe(want);
   });
 });
 
