@@ -26,6 +26,7 @@ import { resolveTrust, type TrustConfig } from "./trust/config.js";
 import type { Checkpoint } from "./log/checkpoint.js";
 import { compareAcrossInputs, crossInputSighting, settleAcrossInputs, type VerifyOptions } from "./properties/index.js";
 import { parseCosignatureFile, type CosignatureFile } from "./witness/evidence.js";
+import { parseRfc3339 } from "./witness/time.js";
 import { StatementPool, fileStatements, pinnedWitnessKeys, type WitnessStatement } from "./witness/pool.js";
 import type { CrossInputFindings, InputCheckpoints } from "./witness/equivocation.js";
 import type { Policy } from "./policy.js";
@@ -160,6 +161,12 @@ export function openRun(request: RunRequest): Opened {
     if (!cosignatures.ok)
       return { ok: false, policy, error: { ...failedInput("", cosignatures).error, source: "--cosignatures" } };
     file = cosignatures.value;
+  }
+  // The caller's time, refused as the CLI refuses --at: dropped instead, a typo would turn off the
+  // time rules (a validFrom bound holds without a time), so a FAIL the time gives would pass.
+  if (request.at !== undefined) {
+    const at = typeof request.at === "string" ? parseRfc3339(request.at) : fail("TIME_INVALID", "at is not a string");
+    if (!at.ok) return { ok: false, policy, error: { ...failedInput("", at).error, source: "--at" } };
   }
   const options: VerifyOptions & Policy = {
     require: policy.require,

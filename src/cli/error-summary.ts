@@ -80,6 +80,8 @@ export function callerFileName(source: CallerFile, index: number | undefined, fi
     "--cosignatures": files.cosignatures,
     "--interim": index === undefined ? undefined : files.interim?.[index],
     "--resolved": index === undefined ? undefined : files.resolved?.[index],
+    // A time, not a file (and the command line refuses a bad one before anything is read).
+    "--at": undefined,
   };
   const file = byFlag[source];
   if (file === undefined) return undefined;

@@ -5,8 +5,8 @@
  */
 import type { KeyMatch } from "./model.js";
 import type { EvidenceContext } from "../evidence/context.js";
-import { showTime, windowText, type KeyWindow } from "../trust/key-window.js";
-import type { TimeSource } from "../keys/judge.js";
+import { windowText, type KeyWindow } from "../trust/key-window.js";
+import { timeShown, type TimeSource } from "../keys/judge.js";
 import { hasWindows, pinnedProducerWindows } from "../keys/pinned.js";
 import { checkpointTime, priorCheckpointTime, recordTime } from "../keys/trusted-time.js";
 import { callerAt } from "../keys/service-window.js";
@@ -14,7 +14,7 @@ import { callerAt } from "../keys/service-window.js";
 function judged(t: TimeSource | undefined): string {
   return t === undefined
     ? "no trusted time (no independent witness or service time, no --at)"
-    : `${showTime(t.seconds)} (${t.source})`;
+    : `${timeShown(t)} (${t.source})`;
 }
 
 function windows(list: readonly (KeyWindow | undefined)[]): string | undefined {
@@ -35,7 +35,7 @@ function producerRoleTime(ctx: EvidenceContext, role: string): TimeSource | unde
  */
 function ownClaimTime(ctx: EvidenceContext, claimed: string): string {
   const at = callerAt(ctx.options);
-  const bound = at === undefined ? "--at" : `--at ${showTime(at.seconds)}`;
+  const bound = at === undefined ? "--at" : `--at ${timeShown(at)}`;
   return `${claimed}, bounded by ${bound} (a revoked key counts only with --at before revokedAt)`;
 }
 

@@ -19,7 +19,13 @@ import { showTime, windowText, windowValues, type KeyWindow } from "../trust/key
 
 /** The time a signature is judged at, and where it came from (for the report). */
 export interface TimeSource {
+  /** The time in whole seconds, rounded down. */
   readonly seconds: bigint;
+  /**
+   * The time as the caller wrote it, when it lies within the second after `seconds` rather than at
+   * it (an --at with a fraction of a second); the report shows it as written.
+   */
+  readonly withinSecond?: string;
   /** e.g. "cosignature of witness w1 over the checkpoint at mmr_size 7", "--at". */
   readonly source: string;
 }
@@ -33,12 +39,33 @@ export interface Judgement {
 /** The earliest of some times (a later --at never replaces an earlier witness time). */
 export function earliest(times: readonly (TimeSource | undefined)[]): TimeSource | undefined {
   let best: TimeSource | undefined;
-  for (const t of times) if (t !== undefined && (best === undefined || t.seconds < best.seconds)) best = t;
+  for (const t of times) if (t !== undefined && (best === undefined || before(t, best))) best = t;
   return best;
 }
 
+/** Whether `a` is earlier than `b`: in an earlier second, or at the second `b` is within. */
+function before(a: TimeSource, b: TimeSource): boolean {
+  return (
+    a.seconds < b.seconds || (a.seconds === b.seconds && b.withinSecond !== undefined && a.withinSecond === undefined)
+  );
+}
+
+/**
+ * Whether `e` is after the whole second `bound`. Rounded down, a time within the second after
+ * `bound` reads as `bound`; it is after it all the same. (`e < bound` and `e >= bound` are exact
+ * on the rounded seconds: no time within a second crosses a whole-second bound.)
+ */
+function after(e: TimeSource, bound: bigint): boolean {
+  return e.seconds > bound || (e.seconds === bound && e.withinSecond !== undefined);
+}
+
+/** A time for reports: as the caller wrote it when it is finer than a second. */
+export function timeShown(t: TimeSource): string {
+  return t.withinSecond ?? showTime(t.seconds);
+}
+
 function at(t: TimeSource): string {
-  return `${showTime(t.seconds)} (${t.source})`;
+  return `${timeShown(t)} (${t.source})`;
 }
 
 /** A signature on the evidence, judged at E (contract §5.1). */
@@ -63,7 +90,7 @@ export function judgeAt(w: KeyWindow, e: TimeSource | undefined): Judgement {
       code: "KEY_NOT_YET_VALID",
       detail: `the object existed at ${at(e)}, before the key became valid at ${showTime(w.validFrom)}`,
     };
-  if (w.validUntil !== undefined && (e === undefined || e.seconds > w.validUntil))
+  if (w.validUntil !== undefined && (e === undefined || after(e, w.validUntil)))
     return {
       state: "INCONCLUSIVE",
       code: "KEY_VALIDITY_UNPROVEN",
@@ -117,7 +144,7 @@ export function windowCheck(
     values: {
       key: extra.key,
       ...windowValues(w),
-      ...(e !== undefined ? { trustedTime: showTime(e.seconds), timeSource: e.source } : { trustedTime: "none" }),
+      ...(e !== undefined ? { trustedTime: timeShown(e), timeSource: e.source } : { trustedTime: "none" }),
     },
   };
 }

@@ -6,7 +6,7 @@
 import { receiptIatOf, type CheckedReceipt } from "../log/receipt.js";
 import { verifyReceiptSignature } from "../log/receipt.js";
 import type { TrustedKey, TrustedService } from "../trust/config.js";
-import { parseRfc3339 } from "../witness/time.js";
+import { parseRfc3339, withinSecondAfter } from "../witness/time.js";
 import type { Check } from "../check.js";
 import { judgeOwnClaim, windowCheck, type TimeSource } from "./judge.js";
 
@@ -14,7 +14,8 @@ import { judgeOwnClaim, windowCheck, type TimeSource } from "./judge.js";
 export function callerAt(options: { readonly at?: string }): TimeSource | undefined {
   if (options.at === undefined) return undefined;
   const r = parseRfc3339(options.at);
-  return r.ok ? { seconds: r.value, source: "--at" } : undefined;
+  if (!r.ok) return undefined;
+  return { seconds: r.value, source: "--at", ...(withinSecondAfter(options.at) ? { withinSecond: options.at } : {}) };
 }
 
 /** The pinned key of `service` a receipt verifies under, if any. */

@@ -3,22 +3,20 @@
  * claims, bounded by `--at`; a line under a key outside its window is not counted (`key.window`,
  * INCONCLUSIVE; a revoked key counts only when `--at` is before its revocation).
  */
-import type { Result } from "../result.js";
 import type { TrustedWitnessKey } from "../trust/config.js";
 import type { Check } from "../check.js";
-import { earliest, judgeOwnClaim, windowCheck } from "./judge.js";
+import { earliest, judgeOwnClaim, windowCheck, type TimeSource } from "./judge.js";
 
 /** The `key.window` check of a verified cosignature whose witness key has a window; undefined otherwise. */
 export function witnessKeyWindow(
   key: TrustedWitnessKey,
   timestamp: bigint,
-  at: Result<bigint> | undefined,
+  callerTime: TimeSource | undefined,
   label: string,
   subject: string,
 ): Check | undefined {
   if (key.window === undefined) return undefined;
   const claimed = { seconds: timestamp, source: "the cosignature's own timestamp" };
-  const callerTime = at?.ok ? { seconds: at.value, source: "--at" } : undefined;
   const j = judgeOwnClaim(key.window, claimed, callerTime);
   const c = windowCheck(`${label}'s cosignature`, key.window, j, earliest([claimed, callerTime]), {
     subject,

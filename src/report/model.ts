@@ -23,7 +23,7 @@ export interface InputError {
   readonly message: string;
   readonly path?: string;
   /** For a report-level error: which of the caller's files it is about. */
-  readonly source?: "trust" | "--task" | "--first-task" | "--cosignatures" | "--interim" | "--resolved";
+  readonly source?: "trust" | "--task" | "--first-task" | "--cosignatures" | "--interim" | "--resolved" | "--at";
 }
 
 export interface VerifiedInput {

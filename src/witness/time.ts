@@ -21,6 +21,16 @@ export function parseRfc3339(text: string): Result<bigint> {
   return ok(BigInt(Math.floor(ms / 1000)));
 }
 
+/**
+ * Whether an RFC 3339 time (one `parseRfc3339` reads) lies strictly after the second it gives: its
+ * fraction has a digit other than 0. `parseRfc3339` drops the fraction, which keeps every
+ * comparison of a whole-second bound with `<` or `>=` exact, but not one with `<=`: a time half a
+ * second after a bound B is read as B, and B <= B.
+ */
+export function withinSecondAfter(text: string): boolean {
+  return /\.\d*[1-9]/.test(text);
+}
+
 /** A cosignature timestamp for reports: `<seconds> (<ISO date>)` while a Date can show it. */
 export function showTimestamp(seconds: bigint): string {
   // Date covers ±8.64e15 ms; beyond that only the number is meaningful.

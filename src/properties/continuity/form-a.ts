@@ -34,6 +34,7 @@ import { showTimestamp } from "../../witness/time.js";
 import { checksFor } from "../shared/checks.js";
 import type { Check } from "../shared/types.js";
 import { witnessKeyWindow } from "../../keys/witness-window.js";
+import type { TimeSource } from "../../keys/judge.js";
 
 /** Form A's check ids, in the order its checks are listed above. */
 export const FORM_A_IDS = [
@@ -77,6 +78,8 @@ export interface FormAInput {
   readonly otherRoles: ReadonlyMap<string, string>;
   /** The caller's --at, parsed; undefined when none was given. */
   readonly at: Result<bigint> | undefined;
+  /** The caller's --at as the key rules judge at it (src/keys/service-window.ts `callerAt`); undefined without one. */
+  readonly callerTime?: TimeSource;
   /**
    * The witness keys that equivocated in the run (contract §9.40), this input's verified lines
    * included; undefined when nothing else is compared.
@@ -216,7 +219,7 @@ function lineChecks(reading: LineReading, note: CllNote, lines: Lines): Check[] 
     { subject, values: at, operator },
   );
   const time = timeCheck(signed.value.timestamp, lines.input, subject);
-  const window = witnessKeyWindow(hit.key, signed.value.timestamp, lines.input.at, label, subject);
+  const window = witnessKeyWindow(hit.key, signed.value.timestamp, lines.input.callerTime, label, subject);
   const inWindow = window === undefined || window.state === "PASS";
   const list = lines.verified.get(hit.witness) ?? [];
   list.push({ role, timestamp: signed.value.timestamp, usable: time.state !== "INCONCLUSIVE" && inWindow });

@@ -28,6 +28,7 @@
 import { member } from "../../json/value.js";
 import { DEFAULT_CONTINUITY_POLICY } from "../../trust/config.js";
 import { parseRfc3339 } from "../../witness/time.js";
+import { callerAt } from "../../keys/service-window.js";
 import { formAChecks } from "./form-a.js";
 import { decide } from "../shared/checks.js";
 import type { EvidenceContext } from "../../evidence/context.js";
@@ -85,6 +86,7 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
     return neverPass(checks);
   }
   const witnesses = ctx.trust?.witnesses;
+  const callerTime = callerAt(ctx.options);
   checks.push(
     ...formAChecks({
       current: cp.value,
@@ -95,6 +97,7 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
       policy: ctx.trust?.continuityPolicy ?? DEFAULT_CONTINUITY_POLICY,
       otherRoles: otherRoleKeys(ctx),
       at: ctx.options.at === undefined ? undefined : parseRfc3339(ctx.options.at),
+      ...(callerTime !== undefined ? { callerTime } : {}),
       equivocations: runEquivocations(ctx),
     }),
   );
