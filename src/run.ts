@@ -374,22 +374,49 @@ export function* reportOne(
   return { report: run.verify(item.source, run.load(item), findings), item };
 }
 
-/** The passes in this thread: `read(k)` gives input k (or a promise of it), `hold` keeps what it can. */
+/**
+ * The passes in this thread: `read(k)` gives input k (or a promise of it), `hold` keeps what it can.
+ *
+ * The passes are generator functions declared once, at the top of this module, behind arrows made
+ * per run. A generator method of an object literal made per call (`{ *report() {…} }`) is a new
+ * generator function each run, and V8 then kept everything a run's steps handled alive through every
+ * young-generation collection until the next full one: each input's report, and through the strings
+ * sliced from it, the input's whole text (about 60 kB an input, promoted and collected only by a full
+ * collection). Declared once, nothing outlives its run.
+ */
 export function localPasses(run: Run, read: (k: number) => unknown, hold: Holder): Passes {
   return {
-    *sight(count, keep, seen) {
-      for (let k = 0; k < count; k++) {
-        const item = (yield read(k)) as InputItem;
-        seen(k, run.first(k, item, keep(k) ? hold : undefined));
-      }
-    },
-    *report(ks, findings, emit) {
-      for (const k of ks) {
-        const { report, item } = yield* reportOne(run, k, findings(k), hold, read);
-        yield emit(k, report, item);
-      }
-    },
+    sight: (count, keep, seen) => sightLocally(run, read, hold, count, keep, seen),
+    report: (ks, findings, emit) => reportLocally(run, read, hold, ks, findings, emit),
   };
+}
+
+function* sightLocally(
+  run: Run,
+  read: (k: number) => unknown,
+  hold: Holder,
+  count: number,
+  keep: (k: number) => boolean,
+  seen: (k: number, s: InputCheckpoints | undefined) => void,
+): Steps {
+  for (let k = 0; k < count; k++) {
+    const item = (yield read(k)) as InputItem;
+    seen(k, run.first(k, item, keep(k) ? hold : undefined));
+  }
+}
+
+function* reportLocally(
+  run: Run,
+  read: (k: number) => unknown,
+  hold: Holder,
+  ks: readonly number[],
+  findings: (k: number) => CrossInputFindings | undefined,
+  emit: Emit,
+): Steps {
+  for (const k of ks) {
+    const { report, item } = yield* reportOne(run, k, findings(k), hold, read);
+    yield emit(k, report, item);
+  }
 }
 
 /** Which inputs a run compares and which it reports. */
