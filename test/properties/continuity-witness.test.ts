@@ -309,17 +309,6 @@ describe("continuity INCONCLUSIVE with witness cosignatures", () => {
         code: "COSIGNATURE_TIMESTAMP_FUTURE",
       },
     },
-    {
-      name: "--at that is not an RFC 3339 time",
-      options: { continuity: one() },
-      presented: { request: { at: "10 minutes ago" } },
-      decided: {
-        state: "INCONCLUSIVE",
-        check: "cosignature.time",
-        subject: "continuityEvidence[0].lines[0]",
-        code: "TIME_INVALID",
-      },
-    },
   ];
   it.each(cases)("$name", (c) => void expectCase("continuity", c));
 
@@ -345,6 +334,23 @@ describe("continuity INCONCLUSIVE with witness cosignatures", () => {
       "cosignature.evidence",
       "--cosignatures",
       "COSIGNATURE_EVIDENCE_MALFORMED",
+    ]);
+  });
+
+  it("--at that is not an RFC 3339 time: the run's error through verify() (exit 2); INCONCLUSIVE for a caller of the property itself", () => {
+    const e = capture({ continuity: one() });
+    const report = verify({ inputs: [{ source: "test", data: e.input }], trust: e.trust, at: "10 minutes ago" });
+    expect([report.policy.exitCode, report.error?.code, report.error?.source]).toEqual([2, "TIME_INVALID", "--at"]);
+    const loaded = loadEvidence(e.input);
+    const trust = loadTrustConfig(e.trust);
+    if (!loaded.ok || !trust.ok) throw new Error("not loaded");
+    const r = continuity(new EvidenceContext(loaded.value, trust.value, { at: "10 minutes ago" }));
+    const deciding = r.checks.find((c) => c.state === "INCONCLUSIVE");
+    expect([r.state, deciding?.id, deciding?.subject, deciding?.code]).toEqual([
+      "INCONCLUSIVE",
+      "cosignature.time",
+      "continuityEvidence[0].lines[0]",
+      "TIME_INVALID",
     ]);
   });
 

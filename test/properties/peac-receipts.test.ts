@@ -8,6 +8,10 @@ import { sign as signWire01 } from "@peac/crypto";
 import { generateKeypairFromSeed } from "@peac/crypto/testkit";
 import { fromPlain, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { verify } from "../../src/verify.js";
+import { loadEvidence } from "../../src/input/load.js";
+import { loadTrustConfig } from "../../src/trust/config.js";
+import { EvidenceContext } from "../../src/evidence/context.js";
+import { peacReceipts } from "../../src/properties/peac-receipts.js";
 import { isFailedInput, type VerifiedInput } from "../../src/report/model.js";
 import { at, baseline, capture, check, checkOf, statesOf } from "./harness.js";
 import { PEAC_URI, carrierOf, claims, issuerEntry, peacPayload, peacSigner, receiptRef } from "../peac/signer.js";
@@ -439,10 +443,15 @@ describe("peacReceipts with a time (--at)", () => {
     expect(input.properties.peacReceipts.checks.map((c) => c.id)).toEqual(["peac.carrier", "peac.carrier"]);
   });
 
-  it("a time that is not RFC 3339 leaves the property INCONCLUSIVE, saying why", () => {
-    const input = at("yesterday");
-    expect(input.properties.peacReceipts.state).toBe("INCONCLUSIVE");
-    expect(checkOf(input, "peacReceipts", "peac.time").detail).toMatch(/not an RFC 3339 date-time/);
+  it("a time that is not RFC 3339: the run's error through verify() (exit 2); the property itself INCONCLUSIVE, saying why", () => {
+    const report = verify({ inputs: [{ source: "test", data: ex.input }], trust: TRUST, at: "yesterday" });
+    expect([report.policy.exitCode, report.error?.code, report.error?.source]).toEqual([2, "TIME_INVALID", "--at"]);
+    const loaded = loadEvidence(ex.input);
+    const trust = loadTrustConfig(TRUST);
+    if (!loaded.ok || !trust.ok) throw new Error("not loaded");
+    const r = peacReceipts(new EvidenceContext(loaded.value, trust.value, { at: "yesterday" }));
+    expect(r.state).toBe("INCONCLUSIVE");
+    expect(r.checks.find((c) => c.id === "peac.time")?.detail).toMatch(/not an RFC 3339 date-time/);
   });
 });
 
