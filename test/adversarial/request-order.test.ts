@@ -100,19 +100,23 @@ it("the swapped order names both Messages and their positions, in the record's t
   ).toEqual(["request", "requests[0]", "requests[1]"]);
 });
 
-/** The server's copy of a Message in the terminal Task's history. */
-function serverCopyOf(e: ReturnType<typeof honest>, spec: MessageSpec): JsonObject {
-  const found = arrayAt(e.finalTask, "history").find((m) => objectAt(m).messageId === spec.messageId);
-  if (!found) throw new Error(`no copy of ${spec.messageId}`);
-  return found as JsonObject;
+/** The server's copy of a Message in the terminal Task's history, if it took that Message. */
+function serverCopyOf(e: ReturnType<typeof honest>, spec: MessageSpec): JsonObject | undefined {
+  return arrayAt(e.finalTask, "history").find((m) => objectAt(m).messageId === spec.messageId) as JsonObject;
 }
+
+/** A Message the client sent and the server never took: no copy of it anywhere, nothing commits it. */
+const notTaken = (m: MessageSpec): JsonObject =>
+  jsonObject({ messageId: m.messageId, role: m.role, parts: [{ text: m.parts[0] as string }] });
 
 interface Capture {
   readonly transcript: TranscriptSpec[];
-  /** The Messages the client sent, in order: the request, then the resuming Messages. */
+  /**
+   * The Messages the client sent, in order: the request (unless `request` is false), then the
+   * resuming Messages; one the transcript does not hold is one the server never took.
+   */
   readonly sent: readonly MessageSpec[];
-  /** Resuming Messages the client sent that the server never took (no copy, nothing committed), after `sent`. */
-  readonly rejected?: readonly MessageSpec[];
+  readonly request?: boolean;
   /** The terminal Task's history as the server shows it (default: all of it). */
   readonly history?: (history: JsonValue[]) => JsonValue[];
   readonly firstTask?: boolean;
@@ -132,17 +136,15 @@ function verifyCapture(c: Capture) {
     taskId: uuidFromLabel("order task"),
     contextId: uuidFromLabel("order context"),
   });
-  const [request, ...requests] = c.sent.map((m) => sentCopy(serverCopyOf(e, m)));
-  const rejected = (c.rejected ?? []).map((m) =>
-    jsonObject({ messageId: m.messageId, role: m.role, parts: [{ text: m.parts[0] as string }] }),
-  );
+  const sent = c.sent.map((m) => sentCopy(serverCopyOf(e, m) ?? notTaken(m)));
+  const [request, ...requests] = c.request === false ? [undefined, ...sent] : sent;
   const finalTask = copy(e.finalTask);
   if (c.history) finalTask.history = c.history(arrayAt(finalTask, "history")) as never;
   const data = jsonObject({
     ...(c.firstTask === false ? {} : { firstTask: copy(e.firstTask) }),
     finalTask,
-    request: request as JsonObject,
-    requests: [...requests, ...rejected],
+    ...(request ? { request } : {}),
+    requests,
   });
   return verified(verify({ inputs: [{ source: "look-alike", data }], trust: e.trust }));
 }
@@ -167,6 +169,9 @@ function passes(r: ReturnType<typeof verifyCapture>) {
   expect(r.taskBinding.state).toBe("PASS");
   expect(r.exitCode).toBe(0);
 }
+
+/** A resuming Message the client sent that the server never took. */
+const LOST: MessageSpec = user("order answer lost", "Maybe.");
 
 describe("honest look-alikes keep their verdict", () => {
   it("a terminal history truncated at its start (the server dropped the early turns)", () => {
@@ -205,11 +210,28 @@ describe("honest look-alikes keep their verdict", () => {
   });
 
   it("a resuming Message the server never took, between two it did, is left out of the order (INCONCLUSIVE, exit 3, as before)", () => {
-    const LOST = user("order answer lost", "Maybe.");
-    const r = verifyCapture({ transcript: twoPauses(YES, NO), sent: [REQUEST, YES, NO], rejected: [LOST] });
-    noOrderFault(r, { "requests[2]": "INCONCLUSIVE" });
+    const r = verifyCapture({ transcript: twoPauses(YES, NO), sent: [REQUEST, YES, LOST, NO] });
+    noOrderFault(r, { "requests[1]": "INCONCLUSIVE" });
     expect(doubts(r)).toEqual(["transcript.request"]);
     expect(r.exitCode).toBe(3);
+  });
+
+  it("(control) the same with the answers on either side of it swapped FAILs: the Message left out hides nothing", () => {
+    const r = verifyCapture({ transcript: twoPauses(NO, YES), sent: [REQUEST, YES, LOST, NO] });
+    const failed = r.request.filter((c) => c.state === "FAIL");
+    expect(failed.map((c) => c.subject)).toEqual(["requests[2]", "requests[2]"]);
+    expect(failed[0]?.detail).toMatch(/the caller sent requests\[0\] .* before requests\[2\]/);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it("resuming Messages recorded without the request, in the order sent", () => {
+    passes(verifyCapture({ transcript: twoPauses(YES, NO), sent: [YES, NO], request: false }));
+  });
+
+  it("(control) resuming Messages recorded without the request, sealed swapped, FAIL", () => {
+    const r = verifyCapture({ transcript: twoPauses(NO, YES), sent: [YES, NO], request: false });
+    expect(r.request.filter((c) => c.state === "FAIL").map((c) => c.subject)).toEqual(["requests[1]", "requests[1]"]);
+    expect(r.exitCode).toBe(1);
   });
 
   it("one follow-up only", () => {
@@ -275,7 +297,7 @@ function viaStream(recorded: [MessageSpec, MessageSpec]) {
     { statusUpdate: { ...ids, status, metadata: copy(objectAt(final, "metadata")) } },
   ];
   const sse = utf8(events.map((ev) => `data: ${jsonText(ev).replace(/\n\s*/g, "")}\n\n`).join(""));
-  const byId = (spec: MessageSpec) => sentCopy(serverCopyOf(e, spec));
+  const byId = (spec: MessageSpec) => sentCopy(serverCopyOf(e, spec) as JsonObject);
   const first = jsonObject({
     firstTask: copy(e.firstTask),
     finalTask: copy(final),
