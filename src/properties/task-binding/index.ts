@@ -36,8 +36,10 @@
  *   transcript.request (per sent Message)         the caller's own `request` / `requests` (contract §3):
  *                                                 every server copy is that Message (a server may add
  *                                                 contextId/taskId), and the request is the Task's first
- *                                                 Message; without a request, the copies of the first
- *                                                 Message must agree (listed only when they do not)
+ *                                                 Message; the record's transcript and every history keep
+ *                                                 the order they were sent in (FAIL listed only then);
+ *                                                 without a request, the copies of the first Message must
+ *                                                 agree (listed only when they do not)
  *   transcript.unobserved                         transcript entries the Task does not show: INCONCLUSIVE
  *                                                 (A2A does not guarantee complete history); so is
  *                                                 a Task that shows no history at all, even against

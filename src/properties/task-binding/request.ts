@@ -14,6 +14,11 @@
  *     FAILs (the evidence proves a request the caller never sent); a sent Message the server shows
  *     no copy of is compared with the record's transcript entry of that messageId (role,
  *     partCommitment), and is INCONCLUSIVE when the record does not commit it either.
+ *   transcript.request (order)  the sent Messages stand in the order the caller sent them (request,
+ *     requests[0], requests[1], …) in the record's transcript and in every history the server
+ *     shows; two the evidence holds the other way round FAIL (an answer sealed as the answer to
+ *     another question), naming both and their positions. A Message a placement does not hold is
+ *     left out of its order (its absence is judged above). Listed only when it FAILs.
  *
  * Without a `request`, the copies of the Task's first Message must agree with each other,
  * metadata included (§9.8), compared by the same rule (a copy from a gRPC Task and one from a
@@ -200,6 +205,74 @@ export function copiesDisagreement(ctx: EvidenceContext): string | undefined {
   return undefined;
 }
 
+/** A Message the caller sent, and where the capture holds it (`request`, `requests[i]`). */
+interface Sent {
+  readonly message: A2AMessage;
+  readonly subject: string;
+}
+
+/** A sequence the evidence places Messages in: the record's transcript, or one server Task's history. */
+interface Placement {
+  /** How the detail names the sequence and what it does ("the record's transcript commits"). */
+  readonly says: string;
+  /** Each Message's messageId and where it stands, in the sequence's order. */
+  readonly items: readonly { readonly messageId: string; readonly at: string }[];
+}
+
+/**
+ * The first two sent Messages this placement holds in another order than the caller sent them:
+ * each sent Message at its first position, compared with the last one sent before it that the
+ * placement holds (a Message it does not hold is skipped: its absence is the per-Message check's).
+ */
+function inversion(sent: readonly Sent[], placement: Placement): { subject: string; detail: string } | undefined {
+  const ordinal = new Map(sent.map((s, n) => [s.message.messageId, n]));
+  const position: (number | undefined)[] = [];
+  placement.items.forEach((item, i) => {
+    const n = ordinal.get(item.messageId);
+    if (n !== undefined && position[n] === undefined) position[n] = i;
+  });
+  let prior: { readonly sent: Sent; readonly at: number } | undefined;
+  for (const [n, s] of sent.entries()) {
+    const at = position[n];
+    if (at === undefined) continue;
+    if (prior && at < prior.at) {
+      const a = prior.sent.message.messageId;
+      const b = s.message.messageId;
+      return {
+        subject: s.subject,
+        detail: `the caller sent ${prior.sent.subject} (message ${a}) before ${s.subject} (message ${b}), but ${placement.says} ${b} at ${placement.items[at]?.at} before ${a} at ${placement.items[prior.at]?.at}: the evidence has the caller's Messages in another order than it sent them (an answer given to one question shown as the answer to another)`,
+      };
+    }
+    prior = { sent: s, at };
+  }
+  return undefined;
+}
+
+/**
+ * The caller's Messages keep the order it sent them in (request, requests[0], requests[1], …) in
+ * the record's transcript and in every history the server shows; a placement that swaps two FAILs
+ * (listed only then).
+ */
+function orderChecks(ctx: EvidenceContext, sent: readonly Sent[], observed: Observed, make: Make): Check[] {
+  if (sent.length < 2) return [];
+  const placements: Placement[] = [
+    {
+      says: "the record's transcript commits",
+      items: observed.entries.map((e) => ({ messageId: e.messageId, at: `transcript[${e.index}]` })),
+    },
+    ...[...new Set(serverTasks(ctx))].map((task) => ({
+      says: "the server's Task shows",
+      items: (task.history ?? []).map((m) => ({ messageId: m.messageId, at: m.path })),
+    })),
+  ];
+  const checks: Check[] = [];
+  for (const placement of placements) {
+    const fault = inversion(sent, placement);
+    if (fault) checks.push(make("transcript.request", "FAIL", fault.detail, { subject: fault.subject }));
+  }
+  return checks;
+}
+
 /** taskBinding's checks of the Messages the client sent (module comment). */
 export function requestChecks(ctx: EvidenceContext, payload: JsonObject | undefined, make: Make): Check[] {
   const { request, requests = [] } = ctx.evidence;
@@ -209,7 +282,11 @@ export function requestChecks(ctx: EvidenceContext, payload: JsonObject | undefi
   const entries = transcriptMessages(payload);
   const entryById = new Map(entries.map((e) => [e.messageId, e]));
   const observed: Observed = { copies, entries, entryById, firstTask: ctx.firstTask };
-  if (request) checks.push(sentCheck(request, "request", true, observed, make));
-  requests.forEach((m, i) => checks.push(sentCheck(m, joinPath("requests", i), false, observed, make)));
+  const sent: Sent[] = [
+    ...(request ? [{ message: request, subject: "request" }] : []),
+    ...requests.map((message, i) => ({ message, subject: joinPath("requests", i) })),
+  ];
+  for (const s of sent) checks.push(sentCheck(s.message, s.subject, s.message === request, observed, make));
+  checks.push(...orderChecks(ctx, sent, observed, make));
   return checks;
 }
