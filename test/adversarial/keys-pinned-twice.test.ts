@@ -64,3 +64,28 @@ describe("a Transparency Service key pinned for two URLs, revoked under the othe
     expect(exitCode).toBe(3);
   });
 });
+
+describe("a Transparency Service key listed twice under one URL, bare and revoked", () => {
+  const stamped: ExchangeOptions = {
+    ...WITNESSED,
+    continuity: null,
+    witnesses: [{ url: TS, treeSize: 7, leafIndex: 4, iat: 1790847060 }],
+  };
+  const e = build(stamped);
+  // The producer's own key entries take the strictest window of a key pinned twice; the service's must too.
+  const trust = trustOf(e, (t) => {
+    const s = t.transparencyServices[0] as { keys: unknown[] };
+    s.keys = [s.keys[0], { key: s.keys[0], revokedAt: REVOKED }];
+  });
+
+  it("does not count the stamp (externalRegistration INCONCLUSIVE, key.window KEY_REVOKED) with --at after the revocation", () => {
+    const { input, exitCode } = run(e, trust, { at: "2026-10-01T11:00:00Z" });
+    const c = windowOf(input, "externalRegistration");
+    expect({ property: input.properties.externalRegistration.state, state: c.state, code: c.code }).toEqual({
+      property: "INCONCLUSIVE",
+      state: "INCONCLUSIVE",
+      code: "KEY_REVOKED",
+    });
+    expect(exitCode).toBe(3);
+  });
+});
