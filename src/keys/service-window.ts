@@ -49,7 +49,7 @@ export function serviceKeyWindow(
   options: { readonly at?: string },
   subject: string,
 ): Check | undefined {
-  // Without a window on any of the service's keys there is nothing to judge: no second signature check.
+  // Without a window for any of the service's keys, wherever pinned, nothing is judged: no second signature check.
   if (!service.keys.some((k) => keyWindows(trust, k.key.fingerprint).length > 0)) return undefined;
   const key = receiptKey(service, receipt);
   if (key === undefined) return undefined;
