@@ -7,7 +7,7 @@ import type { KeyMatch } from "./model.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { windowText, type KeyWindow } from "../trust/key-window.js";
 import { timeShown, type TimeSource } from "../keys/judge.js";
-import { hasWindows, pinnedProducerWindows } from "../keys/pinned.js";
+import { hasWindows, keyWindows, pinnedProducerWindows } from "../keys/pinned.js";
 import { checkpointTime, priorCheckpointTime, recordTime } from "../keys/trusted-time.js";
 import { callerAt } from "../keys/service-window.js";
 
@@ -17,8 +17,9 @@ function judged(t: TimeSource | undefined): string {
     : `${timeShown(t)} (${t.source})`;
 }
 
-function windows(list: readonly (KeyWindow | undefined)[]): string | undefined {
-  const texts = list.filter((w): w is KeyWindow => w !== undefined).map(windowText);
+/** Every window the trust file gives the key, wherever it pins it (the strictest decides in verify). */
+function windows(list: readonly KeyWindow[]): string | undefined {
+  const texts = list.map(windowText);
   return texts.length > 0 ? texts.join("; ") : undefined;
 }
 
@@ -47,7 +48,11 @@ export function withKeyTiming(ctx: EvidenceContext, k: KeyMatch): KeyMatch {
   if (!hasWindows(ctx.trust) || k.matches.length === 0) return k;
   if (k.role.startsWith("Transparency Service ")) {
     const service = ctx.trust?.transparencyServices.get(k.role.slice("Transparency Service ".length));
-    const window = windows((service?.keys ?? []).filter((x) => k.matches.includes(x.path)).map((x) => x.window));
+    const window = windows(
+      (service?.keys ?? [])
+        .filter((x) => k.matches.includes(x.path))
+        .flatMap((x) => keyWindows(ctx.trust, x.key.fingerprint)),
+    );
     return window === undefined
       ? k
       : {
@@ -58,7 +63,7 @@ export function withKeyTiming(ctx: EvidenceContext, k: KeyMatch): KeyMatch {
   }
   if (k.role.startsWith("witness ")) {
     const keys = (ctx.trust?.witnesses ?? []).flatMap((w) => w.keys.filter((x) => k.matches.includes(x.path)));
-    const window = windows(keys.map((x) => x.window));
+    const window = windows(keys.flatMap((x) => keyWindows(ctx.trust, x.publicKeyHex)));
     return window === undefined
       ? k
       : {
@@ -67,6 +72,6 @@ export function withKeyTiming(ctx: EvidenceContext, k: KeyMatch): KeyMatch {
           judgedAt: ownClaimTime(ctx, "each cosignature's own timestamp"),
         };
   }
-  const window = windows(pinnedProducerWindows(ctx, k.key).map((x) => x.window));
+  const window = windows(pinnedProducerWindows(ctx, k.key));
   return window === undefined ? k : { ...k, window, judgedAt: judged(producerRoleTime(ctx, k.role)) };
 }

@@ -11,7 +11,8 @@ import type { Checkpoint } from "../log/checkpoint.js";
 import { bytesToHex } from "../util/bytes.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import type { Check } from "../check.js";
-import { earliest, judgeAt, windowCheck } from "./judge.js";
+import { earliest } from "./judge.js";
+import { producerWindowCheck } from "./signature-windows.js";
 import { pinnedProducerWindows } from "./pinned.js";
 import { callerAt } from "./service-window.js";
 import { witnessTimes } from "./witness-time.js";
@@ -23,23 +24,30 @@ import { showTime } from "../trust/key-window.js";
  */
 export function priorKeyWindow(ctx: EvidenceContext, prior: Checkpoint): Check | undefined {
   const keyHex = bytesToHex(prior.keyId);
-  const keys = pinnedProducerWindows(ctx, keyHex);
-  if (keys.length === 0) return undefined;
-  const at = callerAt(ctx.options);
-  const e = earliest([...witnessTimes(ctx, at).prior, at]);
-  const judged = keys.map((k) => ({ k, j: judgeAt(k.window ?? {}, e) }));
-  const worst = judged.find((x) => x.j.state === "FAIL") ?? judged.find((x) => x.j.state !== "PASS") ?? judged[0];
-  if (worst === undefined) return undefined;
-  return windowCheck(`the prior checkpoint's signature by ${keyHex}`, worst.k.window ?? {}, worst.j, e, {
-    subject: "prior checkpoint",
-    key: keyHex,
-  });
+  return producerWindowCheck(
+    ctx,
+    `the prior checkpoint's signature by ${keyHex}`,
+    keyHex,
+    () => {
+      const at = callerAt(ctx.options);
+      return earliest([...witnessTimes(ctx, at).prior, at]);
+    },
+    "prior checkpoint",
+  );
+}
+
+/** The least (`sign` -1n) or greatest (1n) of some times, undefined for none. */
+function bound(times: readonly (bigint | undefined)[], sign: bigint): bigint | undefined {
+  let out: bigint | undefined;
+  for (const t of times) if (t !== undefined && (out === undefined || (t - out) * sign > 0n)) out = t;
+  return out;
 }
 
 /**
  * `chain.key` across a rotation: PASS when the prior and current checkpoint keys differ and both
  * are pinned for the payload's authority, and the current key's window does not end before the
- * prior key's begins; undefined otherwise (the rotation stays unproven).
+ * prior key's begins (over every window the trust file gives each key); undefined otherwise (the
+ * rotation stays unproven).
  */
 export function successionCheck(ctx: EvidenceContext, current: Checkpoint, prior: Checkpoint): Check | undefined {
   const priorKey = bytesToHex(prior.keyId);
@@ -47,12 +55,18 @@ export function successionCheck(ctx: EvidenceContext, current: Checkpoint, prior
   const authority = ctx.payload ? member(ctx.payload, "authority") : undefined;
   if (priorKey === key || typeof authority !== "string") return undefined;
   const pinned = ctx.trust?.producers.get(authority) ?? [];
-  const priorPin = pinned.find((k) => k.key.ed25519Hex === priorKey);
-  const currentPin = pinned.find((k) => k.key.ed25519Hex === key);
-  if (priorPin === undefined || currentPin === undefined) return undefined;
+  if (!pinned.some((k) => k.key.ed25519Hex === priorKey) || !pinned.some((k) => k.key.ed25519Hex === key))
+    return undefined;
   const values = { priorKey, key, authority };
-  const ends = currentPin.window?.validUntil ?? currentPin.window?.revokedAt;
-  const begins = priorPin.window?.validFrom;
+  // A key pinned with several windows (anywhere in the trust file): its earliest end, the old key's latest start.
+  const ends = bound(
+    pinnedProducerWindows(ctx, key).map((w) => w.validUntil ?? w.revokedAt),
+    -1n,
+  );
+  const begins = bound(
+    pinnedProducerWindows(ctx, priorKey).map((w) => w.validFrom),
+    1n,
+  );
   if (ends !== undefined && begins !== undefined && ends < begins)
     return {
       id: "chain.key",

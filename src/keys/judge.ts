@@ -127,6 +127,25 @@ export function judgeOwnClaim(
   return j.state === "FAIL" ? { ...j, state: "INCONCLUSIVE", detail: `${j.detail}: not counted` } : j;
 }
 
+const RANK: Readonly<Record<Judgement["state"], number>> = { FAIL: 2, INCONCLUSIVE: 1, PASS: 0 };
+
+/**
+ * One signature by a key the trust file gives several windows (one key pinned in several places):
+ * the strictest judgement decides (FAIL over INCONCLUSIVE over PASS; the first of equals), with
+ * the window that gave it. Undefined for no window.
+ */
+export function strictest(
+  windows: readonly KeyWindow[],
+  judge: (w: KeyWindow) => Judgement,
+): { readonly window: KeyWindow; readonly j: Judgement } | undefined {
+  let worst: { window: KeyWindow; j: Judgement } | undefined;
+  for (const window of windows) {
+    const j = judge(window);
+    if (worst === undefined || RANK[j.state] > RANK[worst.j.state]) worst = { window, j };
+  }
+  return worst;
+}
+
 /** The `key.window` check for one judged signature. `what` names the signature and its key. */
 export function windowCheck(
   what: string,

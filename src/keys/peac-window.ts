@@ -3,28 +3,34 @@
  * witness saw it, so the only independent time that bounds it is `--at`; the receipt's own `iat`
  * is its issuer's claim, reported and never used. `revokedKids` (a kid revoked with no time) stays
  * the receipt verifier's rule.
+ *
+ * A JWS names its own `kid`, so whoever holds a compromised key picks the entry its receipt is
+ * looked up under: the receipt is judged by every window the trust file gives the key material,
+ * under any kid or issuer (or in another role), and the strictest decides.
  */
-import type { PinnedPeacIssuer, ReceiptVerdict } from "../peac/receipt.js";
-import type { TrustedPeacKey } from "../trust/peac-issuers.js";
+import type { ReceiptVerdict } from "../peac/receipt.js";
+import type { TrustConfig } from "../trust/config.js";
 import type { Check } from "../check.js";
-import { judgeAt, windowCheck } from "./judge.js";
+import { judgeAt, strictest, windowCheck } from "./judge.js";
+import { keyWindows } from "./pinned.js";
 import { callerAt } from "./service-window.js";
 
 /** The `key.window` check of a verified PEAC receipt whose pinned key has a window; undefined otherwise. */
 export function peacKeyWindow(
-  issuers: ReadonlyMap<string, PinnedPeacIssuer>,
+  trust: TrustConfig | undefined,
   verdict: ReceiptVerdict,
   options: { readonly at?: string },
   subject: string,
 ): Check | undefined {
   const iss = verdict.identity?.iss;
   const kid = verdict.claims.kid;
-  const pinned = iss === undefined || kid === undefined ? undefined : issuers.get(iss)?.keys.get(kid);
-  const key = pinned as Partial<TrustedPeacKey> | undefined;
-  if (key?.window === undefined) return undefined;
+  const key = iss === undefined || kid === undefined ? undefined : trust?.peacIssuers?.get(iss)?.keys.get(kid);
+  if (key === undefined) return undefined;
   const e = callerAt(options);
-  return windowCheck(`the receipt's signature by ${iss} kid ${kid}`, key.window, judgeAt(key.window, e), e, {
+  const worst = strictest(keyWindows(trust, key.hex), (w) => judgeAt(w, e));
+  if (worst === undefined) return undefined;
+  return windowCheck(`the receipt's signature by ${iss} kid ${kid}`, worst.window, worst.j, e, {
     subject,
-    key: key.hex ?? kid ?? "",
+    key: key.hex,
   });
 }

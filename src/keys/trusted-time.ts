@@ -22,10 +22,10 @@ import { CHECKPOINT_PATH, manifestCheckpoint } from "../evidence/manifest-checkp
 import { judgeOperator } from "../evidence/operator.js";
 import { leafInclusion } from "../evidence/inclusion.js";
 import { isStub } from "../evidence/receipts.js";
-import { earliest, judgeOwnClaim, type TimeSource } from "./judge.js";
+import { earliest, type TimeSource } from "./judge.js";
 import { witnessTimes } from "./witness-time.js";
 import { hasWindows } from "./pinned.js";
-import { callerAt, receiptKey } from "./service-window.js";
+import { callerAt, judgeReceiptKey, receiptKey } from "./service-window.js";
 
 interface CheckpointTimes {
   /** Earliest independent time for the terminal checkpoint (cllCheckpoint). */
@@ -90,7 +90,8 @@ function receiptTimes(ctx: EvidenceContext, cp: Checkpoint): TimeSource[] {
     const iat = receiptIatOf(checked.value);
     const key = receiptKey(service, checked.value);
     if (iat === undefined || key === undefined) return;
-    if (key.window && judgeOwnClaim(key.window, { seconds: iat, source: "" }, at).state !== "PASS") return;
+    const judged = judgeReceiptKey(ctx.trust, key, { seconds: iat, source: "" }, at);
+    if (judged !== undefined && judged.j.state !== "PASS") return;
     out.push({
       seconds: iat,
       source: `iat of the receipt from independent Transparency Service ${service.url} (${joinPath(CHECKPOINT_PATH, "witnesses", i)})`,

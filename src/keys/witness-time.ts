@@ -7,7 +7,8 @@ import type { EvidenceContext } from "../evidence/context.js";
 import { labelOf } from "../evidence/cosignatures.js";
 import { otherRoleKeys, producerOperatedWitnesses } from "../evidence/operator.js";
 import { runEquivocations, witnessLines } from "../evidence/witness-lines.js";
-import { judgeOwnClaim, type TimeSource } from "./judge.js";
+import { judgeOwnClaim, strictest, type TimeSource } from "./judge.js";
+import { keyWindows } from "./pinned.js";
 
 /**
  * Verified timestamps of independent witnesses whose key is within its window, per checkpoint;
@@ -30,7 +31,8 @@ export function witnessTimes(
     if (pinned.witness.operator !== "independent" || producer.has(pinned.witness)) continue;
     const signed = pinned.signed.value;
     const claimed = { seconds: signed.timestamp, source: "its own timestamp" };
-    if (pinned.key.window && judgeOwnClaim(pinned.key.window, claimed, at).state !== "PASS") continue;
+    const judged = strictest(keyWindows(ctx.trust, pinned.key.publicKeyHex), (w) => judgeOwnClaim(w, claimed, at));
+    if (judged !== undefined && judged.j.state !== "PASS") continue;
     found.push({
       role: carried.role,
       key: pinned.key.publicKeyHex,

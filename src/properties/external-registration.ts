@@ -325,7 +325,8 @@ function receiptChecks(
   const operator = service ? judgeOperator(ctx, service.keys, service.operator) : undefined;
   const sig = signatureCheck(service, operator, rv, subject, url, ctx.trust !== undefined);
   checks.push(sig);
-  const window = sig.state === "PASS" && service ? serviceKeyWindow(service, rv, ctx.options, subject) : undefined;
+  const window =
+    sig.state === "PASS" && service ? serviceKeyWindow(ctx.trust, service, rv, ctx.options, subject) : undefined;
   if (window) checks.push(window);
   const counts = sig.state === "PASS" && (window === undefined || window.state === "PASS");
   return {

@@ -136,7 +136,7 @@ export function peacReceipts(ctx: EvidenceContext): PropertyResult {
       const outcome = carrierOutcome(c, payload.value, placement, verdictOf);
       outcomes.push(outcome);
       const verdict = outcome.verdict;
-      const window = verdict?.state === "PASS" ? peacKeyWindow(issuers, verdict, ctx.options, c.path) : undefined;
+      const window = verdict?.state === "PASS" ? peacKeyWindow(ctx.trust, verdict, ctx.options, c.path) : undefined;
       if (window) windows.push(window);
     }
   }

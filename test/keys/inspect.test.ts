@@ -54,6 +54,25 @@ describe("inspect", () => {
     expect(at?.judgedAt).toBe("2026-10-01T11:00:00Z (--at)");
   });
 
+  it("shows the window another entry gives the same key: the one the report judges by", () => {
+    const e = build(PLAIN);
+    const trust = trustOf(e, (t) => {
+      const key = (t.producers[0] as { keys: unknown[] }).keys[0];
+      t.producers.push({ authority: "ledger-agent.example", keys: [{ key, revokedAt: "2026-10-01T10:00:00Z" }] });
+      const s = t.transparencyServices[0] as { keys: unknown[] };
+      t.transparencyServices.push({
+        url: "https://ts-mirror.a2a-evidence.example",
+        keys: [{ key: s.keys[0], validUntil: "2027-01-01T00:00:00Z" }],
+        operator: "independent",
+      });
+    });
+    const items = explained(e, trust).keys.keys.items;
+    const capsule = items.find((k) => k.role.startsWith("the capsule's key_id"));
+    expect(capsule?.window).toBe("revoked at 2026-10-01T10:00:00Z");
+    const service = items.find((k) => k.role.startsWith("Transparency Service "));
+    expect(service?.window).toBe("valid until 2027-01-01T00:00:00Z");
+  });
+
   it("a key without a window gets neither field", () => {
     const e = build(WITNESSED);
     for (const k of explained(e, e.trust).keys.keys.items) {

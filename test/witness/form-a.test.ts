@@ -99,6 +99,7 @@ function run(
     prior: P,
     chain: "chained" as ChainOutcome,
     witnesses: t?.witnesses,
+    trust: t,
     policy: t?.continuityPolicy ?? {
       quorum: 1,
       requirePriorCosigned: true,

@@ -22,7 +22,7 @@
  */
 import type { Checkpoint } from "../../log/checkpoint.js";
 import type { Result } from "../../result.js";
-import type { ContinuityPolicy, TrustedWitness, TrustedWitnessKey } from "../../trust/config.js";
+import type { ContinuityPolicy, TrustConfig, TrustedWitness, TrustedWitnessKey } from "../../trust/config.js";
 import type { CllNote } from "../../witness/cll-note.js";
 import { verifyCosignature, type TimestampedSignature } from "../../witness/cosignature.js";
 import type { CarriedLine, CheckpointRole } from "../../witness/evidence.js";
@@ -73,6 +73,8 @@ export interface FormAInput {
   readonly lines: WitnessLines;
   /** undefined: no trust file. */
   readonly witnesses: readonly TrustedWitness[] | undefined;
+  /** The trust file, for the windows it gives a witness key wherever it pins it; undefined: none. */
+  readonly trust: TrustConfig | undefined;
   readonly policy: ContinuityPolicy;
   /** Raw Ed25519 keys (hex) in any other role, with that role: a witness holding one is producer-operated. */
   readonly otherRoles: ReadonlyMap<string, string>;
@@ -219,7 +221,14 @@ function lineChecks(reading: LineReading, note: CllNote, lines: Lines): Check[] 
     { subject, values: at, operator },
   );
   const time = timeCheck(signed.value.timestamp, lines.input, subject);
-  const window = witnessKeyWindow(hit.key, signed.value.timestamp, lines.input.callerTime, label, subject);
+  const window = witnessKeyWindow(
+    lines.input.trust,
+    hit.key,
+    signed.value.timestamp,
+    lines.input.callerTime,
+    label,
+    subject,
+  );
   const inWindow = window === undefined || window.state === "PASS";
   const list = lines.verified.get(hit.witness) ?? [];
   list.push({ role, timestamp: signed.value.timestamp, usable: time.state !== "INCONCLUSIVE" && inWindow });

@@ -94,6 +94,7 @@ function ofThisInput(ctx: EvidenceContext): PropertyResult {
       chain: gate.outcome,
       lines: witnessLines(ctx),
       witnesses,
+      trust: ctx.trust,
       policy: ctx.trust?.continuityPolicy ?? DEFAULT_CONTINUITY_POLICY,
       otherRoles: otherRoleKeys(ctx),
       at: ctx.options.at === undefined ? undefined : parseRfc3339(ctx.options.at),
