@@ -90,3 +90,34 @@ describe("honest look-alikes", () => {
     expect(windowsOf(input)).toEqual([]);
   });
 });
+
+describe("revokedKids: a kid revoked with its key pinned revokes that key under every kid", () => {
+  const decided = (input: VerifiedInput) => {
+    const c = input.properties.peacReceipts.checks.find((k) => k.state === "FAIL");
+    return { property: input.properties.peacReceipts.state, code: c?.code, detail: c?.detail };
+  };
+
+  it("the receipt's kid k1 pins the key that kid k0 (revoked) pins: FAIL E_REVOKED_KEY_USED, exit 1", () => {
+    const { input, exitCode } = runWith([{ ...entryWith({}, { kid: "k0" }), revokedKids: ["k0"] }]);
+    expect(decided(input)).toMatchObject({ property: "FAIL", code: "E_REVOKED_KEY_USED" });
+    expect(decided(input).detail).toMatch(/revokes as kid "k0" for https:\/\/issuer\.example/);
+    expect(exitCode).toBe(1);
+  });
+
+  it("the key revoked by kid under another issuer: FAIL alike", () => {
+    const other = {
+      iss: "https://issuer-mirror.example",
+      keys: [{ kid: "old", key: A.publicKeyHex }],
+      revokedKids: ["old"],
+    };
+    const { input } = runWith([entryWith({}), other]);
+    expect(decided(input)).toMatchObject({ property: "FAIL", code: "E_REVOKED_KEY_USED" });
+  });
+
+  it("look-alikes: a revoked kid with no key, or with another key, leaves k1's receipt PASS", () => {
+    const B = "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29";
+    expect(runWith([{ ...entryWith({}), revokedKids: ["k0"] }]).input.properties.peacReceipts.state).toBe("PASS");
+    const rotated = { ...entryWith({}, { kid: "k0", key: B }), revokedKids: ["k0"] };
+    expect(runWith([rotated]).input.properties.peacReceipts.state).toBe("PASS");
+  });
+});
