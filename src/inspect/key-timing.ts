@@ -51,7 +51,7 @@ export function withKeyTiming(ctx: EvidenceContext, k: KeyMatch): KeyMatch {
     const window = windows(
       (service?.keys ?? [])
         .filter((x) => k.matches.includes(x.path))
-        .flatMap((x) => keyWindows(ctx.trust, x.key.fingerprint)),
+        .flatMap((x) => keyWindows(ctx.trust, x.key.fingerprint, service)),
     );
     return window === undefined
       ? k
@@ -63,7 +63,7 @@ export function withKeyTiming(ctx: EvidenceContext, k: KeyMatch): KeyMatch {
   }
   if (k.role.startsWith("witness ")) {
     const keys = (ctx.trust?.witnesses ?? []).flatMap((w) => w.keys.filter((x) => k.matches.includes(x.path)));
-    const window = windows(keys.flatMap((x) => keyWindows(ctx.trust, x.publicKeyHex)));
+    const window = windows(keys.flatMap((x) => keyWindows(ctx.trust, x.publicKeyHex, x)));
     return window === undefined
       ? k
       : {

@@ -119,7 +119,7 @@ export function judgeOwnClaim(
     return {
       state: "INCONCLUSIVE",
       code: "KEY_REVOKED",
-      detail: `the key is revoked as of ${showTime(w.revokedAt)}${callerAt === undefined ? " and no --at places this signature before it" : `; --at ${showTime(callerAt.seconds)} is not before it`} (its own timestamp cannot): not counted`,
+      detail: `the key is revoked as of ${showTime(w.revokedAt)}${callerAt === undefined ? " and no --at places this signature before it" : `; --at ${timeShown(callerAt)} is not before it`} (its own timestamp cannot): not counted`,
     };
   const { revokedAt: _handled, ...rest } = w;
   const j = judgeAt(rest, earliest([claimed, callerAt]));

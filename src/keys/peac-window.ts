@@ -27,7 +27,7 @@ export function peacKeyWindow(
   const key = iss === undefined || kid === undefined ? undefined : trust?.peacIssuers?.get(iss)?.keys.get(kid);
   if (key === undefined) return undefined;
   const e = callerAt(options);
-  const worst = strictest(keyWindows(trust, key.hex), (w) => judgeAt(w, e));
+  const worst = strictest(keyWindows(trust, key.hex, key), (w) => judgeAt(w, e));
   if (worst === undefined) return undefined;
   return windowCheck(`the receipt's signature by ${iss} kid ${kid}`, worst.window, worst.j, e, {
     subject,

@@ -31,11 +31,12 @@ export function receiptKey(service: TrustedService, receipt: CheckedReceipt): Tr
  */
 export function judgeReceiptKey(
   trust: TrustConfig | undefined,
+  service: TrustedService,
   key: TrustedKey,
   claimed: TimeSource | undefined,
   at: TimeSource | undefined,
 ): { readonly window: KeyWindow; readonly j: Judgement } | undefined {
-  return strictest(keyWindows(trust, key.key.fingerprint), (w) => judgeOwnClaim(w, claimed, at));
+  return strictest(keyWindows(trust, key.key.fingerprint, service), (w) => judgeOwnClaim(w, claimed, at));
 }
 
 /**
@@ -50,13 +51,13 @@ export function serviceKeyWindow(
   subject: string,
 ): Check | undefined {
   // Without a window for any of the service's keys, wherever pinned, nothing is judged: no second signature check.
-  if (!service.keys.some((k) => keyWindows(trust, k.key.fingerprint).length > 0)) return undefined;
+  if (!service.keys.some((k) => keyWindows(trust, k.key.fingerprint, service).length > 0)) return undefined;
   const key = receiptKey(service, receipt);
   if (key === undefined) return undefined;
   const iat = receiptIatOf(receipt);
   const claimed = iat === undefined ? undefined : { seconds: iat, source: `the receipt's own iat` };
   const at = callerAt(options);
-  const judged = judgeReceiptKey(trust, key, claimed, at);
+  const judged = judgeReceiptKey(trust, service, key, claimed, at);
   if (judged === undefined) return undefined;
   const { window, j } = judged;
   const e = claimed === undefined ? at : at === undefined || claimed.seconds <= at.seconds ? claimed : at;

@@ -90,7 +90,7 @@ function receiptTimes(ctx: EvidenceContext, cp: Checkpoint): TimeSource[] {
     const iat = receiptIatOf(checked.value);
     const key = receiptKey(service, checked.value);
     if (iat === undefined || key === undefined) return;
-    const judged = judgeReceiptKey(ctx.trust, key, { seconds: iat, source: "" }, at);
+    const judged = judgeReceiptKey(ctx.trust, service, key, { seconds: iat, source: "" }, at);
     if (judged !== undefined && judged.j.state !== "PASS") return;
     out.push({
       seconds: iat,

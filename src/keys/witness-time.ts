@@ -31,7 +31,9 @@ export function witnessTimes(
     if (pinned.witness.operator !== "independent" || producer.has(pinned.witness)) continue;
     const signed = pinned.signed.value;
     const claimed = { seconds: signed.timestamp, source: "its own timestamp" };
-    const judged = strictest(keyWindows(ctx.trust, pinned.key.publicKeyHex), (w) => judgeOwnClaim(w, claimed, at));
+    const judged = strictest(keyWindows(ctx.trust, pinned.key.publicKeyHex, pinned.key), (w) =>
+      judgeOwnClaim(w, claimed, at),
+    );
     if (judged !== undefined && judged.j.state !== "PASS") continue;
     found.push({
       role: carried.role,

@@ -18,7 +18,7 @@ export function witnessKeyWindow(
   label: string,
   subject: string,
 ): Check | undefined {
-  const windows = keyWindows(trust, key.publicKeyHex);
+  const windows = keyWindows(trust, key.publicKeyHex, key);
   if (windows.length === 0) return undefined;
   const claimed = { seconds: timestamp, source: "the cosignature's own timestamp" };
   const worst = strictest(windows, (w) => judgeOwnClaim(w, claimed, callerTime));

@@ -7,6 +7,7 @@
  * it found the compromise must not be told PASS by the other entry.
  */
 import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../../src/json/value.js";
 import {
   CURRENT_COSIGNED,
   PLAIN,
@@ -155,18 +156,29 @@ describe("the prior checkpoint's key pinned bare for its authority, revoked unde
   });
 });
 
-describe("a rotation whose new key another entry retires before the old key began", () => {
-  const trust = trustOf(rotated, (t) => {
-    const p = t.producers[0] as { keys: unknown[] };
-    const key = p.keys[0];
-    p.keys = [key, { key: OLD_KEY, validFrom: "2026-09-01T00:00:00Z" }];
-    t.producers.push({ authority: "ledger-agent.example", keys: [{ key, validUntil: "2026-08-01T00:00:00Z" }] });
+describe("a rotation whose new key another authority retired before the old key began", () => {
+  /** The rotation's trust file, with the new key pinned also for another authority with `window`. */
+  const trustWith = (window: Record<string, string>) =>
+    trustOf(rotated, (t) => {
+      const p = t.producers[0] as { keys: unknown[] };
+      const key = p.keys[0];
+      p.keys = [key, { key: OLD_KEY, validFrom: "2026-09-01T00:00:00Z" }];
+      t.producers.push({ authority: "ledger-agent.example", keys: [{ key, ...window }] });
+    });
+  const chainKey = (trust: JsonObject) => {
+    const c = run(rotated, trust).input.properties.continuity.checks.find((k) => k.id === "chain.key");
+    return [c?.state, c?.code];
+  };
+
+  it("is still a succession: that authority's planned life of the key is its own (chain.key PASS)", () => {
+    expect(chainKey(trustWith({ validUntil: "2026-08-01T00:00:00Z" }))).toEqual(["PASS", undefined]);
   });
 
-  it("is no succession: chain.key INCONCLUSIVE CONTINUITY_KEY_ROTATION", () => {
-    const { input } = run(rotated, trust);
-    const key = input.properties.continuity.checks.find((c) => c.id === "chain.key");
-    expect([key?.state, key?.code]).toEqual(["INCONCLUSIVE", "CONTINUITY_KEY_ROTATION"]);
+  it("but a revocation of the new key there, before the old key began, breaks it: chain.key INCONCLUSIVE CONTINUITY_KEY_ROTATION", () => {
+    expect(chainKey(trustWith({ revokedAt: "2026-08-01T00:00:00Z" }))).toEqual([
+      "INCONCLUSIVE",
+      "CONTINUITY_KEY_ROTATION",
+    ]);
   });
 });
 

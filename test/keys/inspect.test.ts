@@ -62,7 +62,7 @@ describe("inspect", () => {
       const s = t.transparencyServices[0] as { keys: unknown[] };
       t.transparencyServices.push({
         url: "https://ts-mirror.a2a-evidence.example",
-        keys: [{ key: s.keys[0], validUntil: "2027-01-01T00:00:00Z" }],
+        keys: [{ key: s.keys[0], revokedAt: "2027-01-01T00:00:00Z" }],
         operator: "independent",
       });
     });
@@ -70,7 +70,21 @@ describe("inspect", () => {
     const capsule = items.find((k) => k.role.startsWith("the capsule's key_id"));
     expect(capsule?.window).toBe("revoked at 2026-10-01T10:00:00Z");
     const service = items.find((k) => k.role.startsWith("Transparency Service "));
-    expect(service?.window).toBe("valid until 2027-01-01T00:00:00Z");
+    expect(service?.window).toBe("revoked at 2027-01-01T00:00:00Z");
+  });
+
+  it("does not show another entry's planned life of the same key: only its revocation is the key's", () => {
+    const e = build(PLAIN);
+    const trust = trustOf(e, (t) => {
+      const s = t.transparencyServices[0] as { keys: unknown[] };
+      t.transparencyServices.push({
+        url: "https://ts-mirror.a2a-evidence.example",
+        keys: [{ key: s.keys[0], validUntil: "2027-01-01T00:00:00Z" }],
+        operator: "independent",
+      });
+    });
+    const service = explained(e, trust).keys.keys.items.find((k) => k.role.startsWith("Transparency Service "));
+    expect(service?.window).toBeUndefined();
   });
 
   it("a key without a window gets neither field", () => {
