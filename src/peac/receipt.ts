@@ -24,7 +24,6 @@ import {
 import { verifyPeacEd25519 } from "./ed25519.js";
 import { decodeCompactJws, type DecodedJws } from "./jws.js";
 import { printable } from "../util/printable.js";
-import { bytesEqual } from "../util/bytes.js";
 
 /** A pinned issuer as the receipt verifier needs it: raw Ed25519 keys by kid, and revoked kids. */
 export interface PinnedPeacIssuer {
@@ -125,14 +124,6 @@ function pinnedSigner(
       warnings,
     );
   const key = issuer?.keys.get(kid);
-  const revokedAs = key === undefined ? undefined : revokedUnderAnotherKid(issuers, key.raw);
-  if (revokedAs !== undefined)
-    return failed(
-      "FAIL",
-      "E_REVOKED_KEY_USED",
-      `the key pinned as kid ${shownKid} for ${shownIss} is the key the trust file revokes as ${revokedAs}: a revocation is the key's, whichever kid a receipt names`,
-      warnings,
-    );
   if (key === undefined) {
     // Without a key the signature cannot be judged, but a strict-profile violation is certain.
     if (typedFailure) return failed("FAIL", typedFailure.code, typedFailure.detail, warnings);
@@ -212,20 +203,4 @@ export function verifyReceipt(
     timeChecked: now !== undefined,
     identity: { iss, jti: member(payload, "jti") as string },
   };
-}
-
-/**
- * Where the trust file revokes this key material under a kid (`revokedKids` of an issuer that also
- * pins a key under that kid): `kid "k0" for https://issuer.example`; undefined when it does not. A
- * receipt names its own kid, so whoever holds a revoked key could otherwise pick a kid that pins the
- * same key and is not revoked.
- */
-function revokedUnderAnotherKid(issuers: ReadonlyMap<string, PinnedPeacIssuer>, raw: Uint8Array): string | undefined {
-  for (const [iss, issuer] of issuers)
-    for (const revoked of issuer.revokedKids) {
-      const k = issuer.keys.get(revoked);
-      if (k !== undefined && bytesEqual(k.raw, raw))
-        return `kid ${printable(JSON.stringify(revoked))} for ${printable(iss)}`;
-    }
-  return undefined;
 }

@@ -62,6 +62,18 @@ describe("a producer key pinned for two authorities, revoked under the other one
   });
 });
 
+/** With --at after the revocation, the stamp is not counted: externalRegistration INCONCLUSIVE, key.window KEY_REVOKED, exit 3. */
+function expectStampNotCounted(e: ReturnType<typeof build>, trust: JsonObject): void {
+  const { input, exitCode } = run(e, trust, { at: "2026-10-01T11:00:00Z" });
+  const c = windowOf(input, "externalRegistration");
+  expect({ property: input.properties.externalRegistration.state, state: c.state, code: c.code }).toEqual({
+    property: "INCONCLUSIVE",
+    state: "INCONCLUSIVE",
+    code: "KEY_REVOKED",
+  });
+  expect(exitCode).toBe(3);
+}
+
 describe("a Transparency Service key pinned for two URLs, revoked under the other one", () => {
   const e = build(STAMPED);
   const trust = trustOf(e, (t) => {
@@ -73,16 +85,8 @@ describe("a Transparency Service key pinned for two URLs, revoked under the othe
     });
   });
 
-  it("does not count the stamp (externalRegistration INCONCLUSIVE, key.window KEY_REVOKED) with --at after the revocation", () => {
-    const { input, exitCode } = run(e, trust, { at: "2026-10-01T11:00:00Z" });
-    const c = windowOf(input, "externalRegistration");
-    expect({ property: input.properties.externalRegistration.state, state: c.state, code: c.code }).toEqual({
-      property: "INCONCLUSIVE",
-      state: "INCONCLUSIVE",
-      code: "KEY_REVOKED",
-    });
-    expect(exitCode).toBe(3);
-  });
+  it("does not count the stamp (externalRegistration INCONCLUSIVE, key.window KEY_REVOKED) with --at after the revocation", () =>
+    expectStampNotCounted(e, trust));
 });
 
 describe("a Transparency Service key listed twice under one URL, bare and revoked", () => {
@@ -93,16 +97,8 @@ describe("a Transparency Service key listed twice under one URL, bare and revoke
     s.keys = [s.keys[0], { key: s.keys[0], revokedAt: REVOKED }];
   });
 
-  it("does not count the stamp (externalRegistration INCONCLUSIVE, key.window KEY_REVOKED) with --at after the revocation", () => {
-    const { input, exitCode } = run(e, trust, { at: "2026-10-01T11:00:00Z" });
-    const c = windowOf(input, "externalRegistration");
-    expect({ property: input.properties.externalRegistration.state, state: c.state, code: c.code }).toEqual({
-      property: "INCONCLUSIVE",
-      state: "INCONCLUSIVE",
-      code: "KEY_REVOKED",
-    });
-    expect(exitCode).toBe(3);
-  });
+  it("does not count the stamp (externalRegistration INCONCLUSIVE, key.window KEY_REVOKED) with --at after the revocation", () =>
+    expectStampNotCounted(e, trust));
 });
 
 describe("a producer key pinned with a loose window for its authority, revoked under another", () => {
