@@ -13,7 +13,7 @@ import { build } from "esbuild";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
-const { loadBundle, tuneV8, BUNDLE_HEAD } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
+const { loadBundle, tuneV8, sustainV8, BUNDLE_HEAD } = createRequire(import.meta.url)("../bin/a2a-evidence.cjs");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outfile = join(root, "dist", "a2a-evidence.cjs");
@@ -77,6 +77,8 @@ writeFileSync(join(root, "dist", "a2a-evidence.cache"), script.createCachedData(
 // records: theirs is made under the same flags. Not quite the flags tuneV8 sets: setting up a
 // worker's heap raises --semi-space-growth-factor back to V8's least, 2, for the whole process,
 // and a cache made before any worker started is rejected in every one. So one is started first.
+// A --jobs run starts its workers once it has turned the baseline compiler back on (sustainV8).
 tuneV8();
+sustainV8();
 await new Promise((resolve, reject) => new Worker("", { eval: true }).once("exit", resolve).once("error", reject));
 writeFileSync(join(root, "dist", "a2a-evidence.worker.cache"), script.createCachedData());

@@ -188,6 +188,13 @@ export class UsageError extends Error {}
 export interface CommandHost {
   /** A file a worker thread can start to serve `--jobs` (the launcher itself); without it, one thread. */
   readonly workerEntry?: string;
+  /**
+   * Called, perhaps more than once, when the run has much to verify: many inputs, a large one, or
+   * worker threads to start (before they start). The launcher keeps V8's baseline compiler off
+   * until then, since a run over a few bundles of usual size is quicker without it. It changes
+   * no result.
+   */
+  readonly sustained?: () => void;
 }
 
 /** What a command registers with: the streams, the host, and where it sets the exit code. */

@@ -20,7 +20,16 @@ import type { RenderOptions } from "../report/options.js";
 import { makeStyle } from "../report/style.js";
 import { TEXT_WIDTH } from "../report/text.js";
 import { assembleReport } from "../verify.js";
-import { drive, HOLD_NOTHING, holdReports, localPasses, runAsync, withoutChecks, type Run } from "../run.js";
+import {
+  drive,
+  HOLD_NOTHING,
+  holdReports,
+  localPasses,
+  runAsync,
+  withoutChecks,
+  type InputItem,
+  type Run,
+} from "../run.js";
 import { expandInputs, inShard, Skips, type Expanded } from "./inputs.js";
 import { Progress } from "./progress.js";
 import { ReportSpool } from "./spool.js";
@@ -152,8 +161,15 @@ async function verifyInputs(v: Verifying): Promise<number> {
   // Worker threads read files themselves: standard input stays with the main thread.
   // The text report without -v shows no check: the reports that wait for the comparison need none.
   const showsChecks = !isTextFormat(flags.format) || Boolean(flags.verbose);
+  const pooled =
+    v.checked.jobs > 1 &&
+    host.workerEntry !== undefined &&
+    paths.length > 1 &&
+    !compared.includes("-") &&
+    !flags.explain;
+  if (pooled || compared.length > SUSTAINED_INPUTS) host.sustained?.();
   const pool: JobPool | undefined =
-    v.checked.jobs > 1 && host.workerEntry && paths.length > 1 && !compared.includes("-") && !flags.explain
+    pooled && host.workerEntry
       ? new (await import("./jobs.js")).JobPool(
           host.workerEntry,
           v.checked.jobs,
@@ -180,7 +196,7 @@ async function verifyInputs(v: Verifying): Promise<number> {
       pool?.passes() ??
       localPasses(
         run,
-        (k) => readItem(named[k]?.path ?? "", named[k]?.source ?? ""),
+        (k) => readSustaining(named[k]?.path ?? "", named[k]?.source ?? "", host),
         spool ? holdReports(run, spool, showsChecks ? undefined : withoutChecks) : HOLD_NOTHING,
       );
     const output = new RunOutput(v, paths, progress, out);
@@ -206,6 +222,17 @@ async function verifyInputs(v: Verifying): Promise<number> {
     sink?.close();
     await pool?.close();
   }
+}
+
+/** Runs over more inputs than this, or an input of this many bytes, are sustained (CommandHost.sustained). */
+const SUSTAINED_INPUTS = 32;
+const SUSTAINED_BYTES = 1 << 20;
+
+/** Reads an input; a large one tells the host the run is sustained. */
+async function readSustaining(path: string, source: string, host: CommandHost): Promise<InputItem> {
+  const item = await readItem(path, source);
+  if (item.data instanceof Uint8Array && item.data.length >= SUSTAINED_BYTES) host.sustained?.();
+  return item;
 }
 
 /** The report as the run writes it: streamed input by input, or held for a format written whole. */

@@ -1,7 +1,8 @@
 /**
  * The launcher's two V8 code caches fit the flags they are used under: the CLI's main thread
  * compiles the bundle before it tunes V8's flags, --jobs worker threads after, in worker threads
- * of that process (where setting up a worker's heap has changed one of the flags again). A cache
+ * of that process, started once the run has turned the baseline compiler back on (where setting
+ * up a worker's heap has changed one of the flags again). A cache
  * V8 rejects costs the whole compile at every start, silently, so each pairing is checked where it
  * happens, and the crossed pairings are shown to be rejected (the check can fail).
  */
@@ -32,12 +33,13 @@ function rejected(cache: string, tuned: boolean): boolean {
  * thread has compiled the bundle with its cache and, when `tuned`, tuned V8. One worker per cache:
  * a second compile in one isolate finds the first and never reads its cache.
  */
-function rejectedInWorkers(caches: string[], tuned: boolean): boolean[] {
+function rejectedInWorkers(caches: string[], flags: "default" | "tuned" | "sustained"): boolean[] {
   const at = (...p: string[]) => JSON.stringify(join(REPO_ROOT, ...p));
   const script = `
-    const { loadBundle, tuneV8 } = require(${at("bin", "a2a-evidence.cjs")});
+    const { loadBundle, tuneV8, sustainV8 } = require(${at("bin", "a2a-evidence.cjs")});
     loadBundle(${at("dist", "a2a-evidence.cjs")}, ${at("dist", "a2a-evidence.cache")});
-    if (${tuned}) tuneV8();
+    if (${flags !== "default"}) tuneV8();
+    if (${flags === "sustained"}) sustainV8();
     const { Worker } = require("node:worker_threads");
     const inWorker = (cache) => new Promise((resolve, reject) =>
       new Worker(
@@ -63,9 +65,12 @@ describe.skipIf(!BUILT)("the launcher's code caches", () => {
     expect(rejected("dist/a2a-evidence.cache", true)).toBe(true);
   });
 
-  it("the worker threads' cache is accepted in a worker started after tuning, and would be rejected without it", () => {
+  it("the worker threads' cache is accepted in a worker started as --jobs starts them, and only then", () => {
     const caches = ["dist/a2a-evidence.worker.cache", "dist/a2a-evidence.cache"];
-    expect(rejectedInWorkers(caches, true)).toEqual([false, true]);
-    expect(rejectedInWorkers(caches, false)).toEqual([true, false]);
+    // --jobs starts its workers after tuning and turning the baseline compiler back on.
+    expect(rejectedInWorkers(caches, "sustained")).toEqual([false, true]);
+    // Started before it is back on, neither cache would do; started untuned, only the main one.
+    expect(rejectedInWorkers(caches, "tuned")).toEqual([true, true]);
+    expect(rejectedInWorkers(caches, "default")).toEqual([true, false]);
   });
 });

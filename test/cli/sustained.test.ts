@@ -1,0 +1,92 @@
+/**
+ * The launcher keeps V8's baseline compiler off until the CLI says the run has much to verify
+ * (`CommandHost.sustained`): more than 32 inputs, an input of 1 MiB or more, or --jobs worker
+ * threads, before they start (their code cache is made under the flags it leaves). A run over a
+ * few bundles of usual size never says so. What the run reports does not depend on it.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/external.js";
+
+const events: string[] = [];
+
+vi.mock("../../src/cli/jobs.js", () => ({
+  JobPool: class {
+    constructor() {
+      events.push("workers started");
+      throw new Error("no worker threads in this test");
+    }
+  },
+}));
+
+const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, file);
+const TRUST = vector("valid-capture", "trust.json");
+const INPUT = vector("valid-capture", "input.json");
+
+/** `n` copies of the valid-capture input, each its own file. */
+function copies(n: number): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-sustained-"));
+  return Array.from({ length: n }, (_, k) => {
+    const path = join(dir, `i${String(k).padStart(3, "0")}.json`);
+    copyFileSync(INPUT, path);
+    return path;
+  });
+}
+
+async function run(args: string[]) {
+  events.length = 0;
+  const r = await runCli(args, { host: { sustained: () => events.push("sustained") } });
+  return { ...r, events: [...events] };
+}
+
+describe("when a run tells the launcher it is sustained", () => {
+  it("one input of usual size: never", async () => {
+    const r = await run(["verify", "--trust", TRUST, INPUT]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.events).toEqual([]);
+  });
+
+  it("32 inputs: never; 33: before the first is verified", async () => {
+    const few = await run(["verify", "--format", "json", "--trust", TRUST, ...copies(32)]);
+    expect(few.code, few.stderr).toBe(0);
+    expect(few.events).toEqual([]);
+    const many = await run(["verify", "--format", "json", "--trust", TRUST, ...copies(33)]);
+    expect(many.code, many.stderr).toBe(0);
+    expect(many.events).toEqual(["sustained"]);
+    // Every input's properties in the same states either way.
+    const states = (out: string) =>
+      (JSON.parse(out) as { inputs: { properties: Record<string, { state: string }> }[] }).inputs.map((i) =>
+        JSON.stringify(Object.entries(i.properties).map(([name, p]) => [name, p.state])),
+      );
+    expect(new Set([...states(few.stdout), ...states(many.stdout)]).size).toBe(1);
+  });
+
+  it("an input of 1 MiB or more: once it is read; one byte less: never", async () => {
+    const text = readFileSync(INPUT, "utf8").trimEnd();
+    const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-sustained-"));
+    const padded = (name: string, size: number) => {
+      const path = join(dir, name);
+      writeFileSync(path, text + " ".repeat(size - Buffer.byteLength(text)));
+      return path;
+    };
+    const small = await run(["verify", "--trust", TRUST, padded("small.json", (1 << 20) - 1)]);
+    expect(small.code, small.stderr).toBe(0);
+    expect(small.events).toEqual([]);
+    const large = await run(["verify", "--trust", TRUST, padded("large.json", 1 << 20)]);
+    expect(large.code, large.stderr).toBe(0);
+    expect(large.events).toEqual(["sustained"]);
+    expect(large.stdout.replace("large.json", "small.json")).toBe(small.stdout);
+  });
+
+  it("--jobs: before its worker threads start", async () => {
+    events.length = 0;
+    const r = await runCli(["verify", "--jobs", "2", "--trust", TRUST, ...copies(2)], {
+      host: { workerEntry: "worker.cjs", sustained: () => events.push("sustained") },
+    });
+    expect(r.code).toBe(2);
+    expect(events).toEqual(["sustained", "workers started"]);
+  });
+});
