@@ -4,10 +4,12 @@
  * of that process, started once the run has turned the baseline compiler back on (where setting
  * up a worker's heap has changed one of the flags again). A cache
  * V8 rejects costs the whole compile at every start, silently, so each pairing is checked where it
- * happens, and the crossed pairings are shown to be rejected (the check can fail).
+ * happens, and the crossed pairings are shown to be rejected (the check can fail). The launcher's
+ * own --jobs run is checked too: its worker threads must start only once it has set those flags.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
@@ -72,5 +74,57 @@ describe.skipIf(!BUILT)("the launcher's code caches", () => {
     // Started before it is back on, neither cache would do; started untuned, only the main one.
     expect(rejectedInWorkers(caches, "tuned")).toEqual([true, true]);
     expect(rejectedInWorkers(caches, "default")).toEqual([true, false]);
+  });
+
+  it("the launcher's own --jobs run compiles each worker thread's bundle with its cache accepted", () => {
+    // A hook, required in the main thread and in every worker thread, notes whether V8 took the
+    // cache each compile of the bundle was given: the launcher's wiring, not a copy of its steps.
+    const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-code-cache-"));
+    try {
+      const hook = join(dir, "hook.cjs");
+      const report = join(dir, "compiles.ndjson");
+      writeFileSync(
+        hook,
+        `const vm = require("node:vm");
+         const { appendFileSync } = require("node:fs");
+         const { isMainThread } = require("node:worker_threads");
+         const Script = vm.Script;
+         vm.Script = class extends Script {
+           constructor(text, options) {
+             super(text, options);
+             if (options && options.cachedData !== undefined)
+               appendFileSync(process.env.COMPILES, JSON.stringify([isMainThread, this.cachedDataRejected]) + "\\n");
+           }
+         };`,
+      );
+      const vector = (file: string) => join(REPO_ROOT, "vectors", "valid-capture", file);
+      const launcher = join(REPO_ROOT, "bin", "a2a-evidence.cjs");
+      const args = [
+        "verify",
+        "--jobs",
+        "2",
+        "--trust",
+        vector("trust.json"),
+        vector("input.json"),
+        vector("input.json"),
+      ];
+      const r = spawnSync(process.execPath, ["--require", hook, launcher, ...args], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "", COMPILES: report },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const compiles = readFileSync(report, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as [boolean, boolean]);
+      // [main thread?, rejected?]: the main thread's, then one per worker thread, none rejected.
+      expect(compiles).toEqual([
+        [true, false],
+        [false, false],
+        [false, false],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
