@@ -4,10 +4,10 @@
  * threads, before they start (their code cache is made under the flags it leaves). A run over a
  * few bundles of usual size never says so. What the run reports does not depend on it.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/external.js";
 
@@ -26,9 +26,21 @@ const vector = (name: string, file: string) => join(REPO_ROOT, "vectors", name, 
 const TRUST = vector("valid-capture", "trust.json");
 const INPUT = vector("valid-capture", "input.json");
 
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A new temporary folder, removed after the tests. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-sustained-"));
+  dirs.push(dir);
+  return dir;
+}
+
 /** `n` copies of the valid-capture input, each its own file. */
 function copies(n: number): string[] {
-  const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-sustained-"));
+  const dir = tempDir();
   return Array.from({ length: n }, (_, k) => {
     const path = join(dir, `i${String(k).padStart(3, "0")}.json`);
     copyFileSync(INPUT, path);
@@ -66,7 +78,7 @@ describe("when a run tells the launcher it is sustained", () => {
 
   it("an input of 1 MiB or more: once it is read; one byte less: never", async () => {
     const text = readFileSync(INPUT, "utf8").trimEnd();
-    const dir = mkdtempSync(join(tmpdir(), "a2a-evidence-sustained-"));
+    const dir = tempDir();
     const padded = (name: string, size: number) => {
       const path = join(dir, name);
       writeFileSync(path, text + " ".repeat(size - Buffer.byteLength(text)));
