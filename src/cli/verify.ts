@@ -161,22 +161,12 @@ async function verifyInputs(v: Verifying): Promise<number> {
   // Worker threads read files themselves: standard input stays with the main thread.
   // The text report without -v shows no check: the reports that wait for the comparison need none.
   const showsChecks = !isTextFormat(flags.format) || Boolean(flags.verbose);
-  const pooled =
-    v.checked.jobs > 1 &&
-    host.workerEntry !== undefined &&
-    paths.length > 1 &&
-    !compared.includes("-") &&
-    !flags.explain;
-  if (pooled || compared.length > SUSTAINED_INPUTS) host.sustained?.();
+  const workerEntry =
+    v.checked.jobs > 1 && paths.length > 1 && !compared.includes("-") && !flags.explain ? host.workerEntry : undefined;
+  if (workerEntry !== undefined || compared.length > SUSTAINED_INPUTS) host.sustained?.();
   const pool: JobPool | undefined =
-    pooled && host.workerEntry
-      ? new (await import("./jobs.js")).JobPool(
-          host.workerEntry,
-          v.checked.jobs,
-          forWorkers(v.material),
-          named,
-          showsChecks,
-        )
+    workerEntry !== undefined
+      ? new (await import("./jobs.js")).JobPool(workerEntry, v.checked.jobs, forWorkers(v.material), named, showsChecks)
       : undefined;
   const progress = new Progress(io, paths.length + plan.expanded.errors.length, Boolean(flags.quiet));
   let spool: ReportSpool | undefined;
