@@ -34,7 +34,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchEnv, cpuMs, makeRunner, rssMb } from "./rusage.mjs";
 import { fmt, group, growthLinear, growthLog, median } from "./growth.mjs";
-import { TRUST, judge, judgeEveryRun, ratioSpread, spread, unsettled } from "./trust.mjs";
+import { TRUST, judge, judgeEveryRun, pairedRatio, roundRatios, spread, unsettled } from "./trust.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -398,14 +398,7 @@ async function main() {
       batch: inproc.batch,
       warmCalls: inproc.warmCalls,
       settled: inproc.settled,
-      ...judged(
-        median(iv) / median(iff),
-        GOALS.inProcess.goal,
-        iv,
-        iff,
-        R.inProcess,
-        Math.max(inprocLoad, loadPerCore()),
-      ),
+      ...judged(iv, iff, GOALS.inProcess.goal, R.inProcess, Math.max(inprocLoad, loadPerCore())),
     };
 
     // 4. Peak RSS of a 2,000-input JSON report against a 200-input one.
@@ -467,10 +460,13 @@ async function main() {
   if (problems.length > 0) process.exitCode = 1;
 }
 
-/** A ratio measure's verdict against its goal, and what decided it: rounds, spread, load. */
-function judged(ratio, goal, a, b, done, peak) {
-  const s = ratioSpread(a, b);
-  return { ratio, rounds: done, spread: s, loadPerCore: peak, ...judge(ratio, goal, s, peak) };
+/**
+ * A ratio measure of `a` to `b` (series of the same rounds), its verdict against its goal, and
+ * what decided it: its rounds' ratios, their spread, the load.
+ */
+function judged(a, b, goal, done, peak) {
+  const { ratio, spread: s, ratios } = pairedRatio(a, b);
+  return { ratio, ratios, rounds: done, spread: s, loadPerCore: peak, ...judge(ratio, goal, s, peak) };
 }
 
 /**
@@ -494,7 +490,7 @@ async function measureStartup({ runner, inputs, R, mode, verifyArgv }, measures)
         ]
       : []),
   ];
-  const watch = (o) => [o.verify.map(cpuMs), o.node.map(cpuMs)];
+  const watch = (o) => [roundRatios(o.verify.map(cpuMs), o.node.map(cpuMs))];
   const run = await settle(runner, inputs.dir, R.startup, mode.cap.startup, jobs, { label: "startup", watch });
   const s = run.out;
   const sv = s.verify.map(cpuMs);
@@ -506,11 +502,10 @@ async function measureStartup({ runner, inputs, R, mode, verifyArgv }, measures)
       extraCaCerts: process.env.NODE_EXTRA_CA_CERTS,
       verifyMs: bv,
       nodeMs: bn,
-      ratio: median(bv) / median(bn),
+      ...pairedRatio(bv, bn),
     };
   }
-  const ratio = median(sv) / median(sn);
-  return { verifyMs: sv, nodeMs: sn, ...judged(ratio, GOALS.startup.goal, sv, sn, run.done, run.peak) };
+  return { verifyMs: sv, nodeMs: sn, ...judged(sv, sn, GOALS.startup.goal, run.done, run.peak) };
 }
 
 /**
@@ -536,7 +531,10 @@ async function measureMarginal({ runner, inputs, R, mode, verifyArgv }, floorScr
     cli: per(o.cliMany, o.cli1, nMany),
     floor: per(o.floorMany, o.floor1, nMany),
   });
-  const watch = (o) => Object.values(series(o));
+  const watch = (o) => {
+    const x = series(o);
+    return [roundRatios(x.shortCli, x.shortFloor), roundRatios(x.cli, x.floor)];
+  };
   const run = await settle(runner, inputs.dir, R.marginal, mode.cap.marginal, jobs, { label: "marginal", watch });
   const [m, done, peak] = [run.out, run.done, run.peak];
   const x = series(m);
@@ -547,7 +545,7 @@ async function measureMarginal({ runner, inputs, R, mode, verifyArgv }, floorScr
       floorMsPerBundle: x.shortFloor,
       cliShortMs: raw("cliShort"),
       floorShortMs: raw("floorShort"),
-      ...judged(median(x.shortCli) / median(x.shortFloor), GOALS.short.goal, x.shortCli, x.shortFloor, done, peak),
+      ...judged(x.shortCli, x.shortFloor, GOALS.short.goal, done, peak),
     },
     marginal: {
       cliMsPerBundle: x.cli,
@@ -556,7 +554,7 @@ async function measureMarginal({ runner, inputs, R, mode, verifyArgv }, floorScr
       cliManyMs: raw("cliMany"),
       floor1Ms: raw("floor1"),
       floorManyMs: raw("floorMany"),
-      ...judged(median(x.cli) / median(x.floor), GOALS.marginal.goal, x.cli, x.floor, done, peak),
+      ...judged(x.cli, x.floor, GOALS.marginal.goal, done, peak),
     },
   };
 }
@@ -578,10 +576,10 @@ function describeInputs(inputs, check) {
 // ---------------------------------------------------------------------------------------------
 // The report.
 
-/** Rounds (and how many were added while the spread settled), spreads of both sides, the load that judged it. */
+/** Rounds (and how many were added while the spread settled), the noise of the ratio and of each side, the load that judged it. */
 function trustNote(x, planned, a, b) {
   const more = x.rounds > planned ? ` (${planned} + ${x.rounds - planned} to settle)` : "";
-  return `${rounds_(x.rounds)}${more}, ${pct(spread(a))} / ${pct(spread(b))}, load ${fmt(x.loadPerCore, 1)}/CPU${x.trusted ? "" : " (untrusted)"}`;
+  return `${rounds_(x.rounds)}${more}, ${pct(x.spread)} (sides ${pct(spread(a))} / ${pct(spread(b))}), load ${fmt(x.loadPerCore, 1)}/CPU${x.trusted ? "" : " (untrusted)"}`;
 }
 
 /** Hashes the bundle's log proofs carry (inclusion path and peaks, consistency paths and old peaks): what grows with the log. */
@@ -623,7 +621,9 @@ function printReport(
   line(
     `CLI      node ${relative(root, cli)} → dist/a2a-evidence.cjs (built ${builtAt(join(root, "dist", "a2a-evidence.cjs"))}); library dist/index.js`,
   );
-  line(`CPU      user + system, ${makeRunnerDescription(results.runner)}; medians of paired rounds, order alternating`);
+  line(
+    `CPU      user + system, ${makeRunnerDescription(results.runner)}; paired rounds, order alternating: each side the median of its rounds, a ratio (→) the median of the rounds' own ratios, its noise theirs`,
+  );
   if (m.startupWithoutExtraCa)
     line(
       `env      NODE_EXTRA_CA_CERTS=${m.startupWithoutExtraCa.extraCaCerts}: every Node process parses that file as it starts (bare Node ${fmt(median(m.startup.nodeMs))} ms with it, ${fmt(median(m.startupWithoutExtraCa.nodeMs))} ms without); the start-up goal is judged as given, and shown without it below it`,
@@ -641,7 +641,7 @@ function printReport(
   const rows = [
     [
       "one-bundle verify vs node -e 0",
-      `${fmt(median(m.startup.verifyMs))} / ${fmt(median(m.startup.nodeMs))} ms = ${fmt(m.startup.ratio, 2)}×`,
+      `${fmt(median(m.startup.verifyMs))} / ${fmt(median(m.startup.nodeMs))} ms → ${fmt(m.startup.ratio, 2)}×`,
       GOALS.startup.text,
       m.startup.verdict,
       trustNote(m.startup, R.startup, m.startup.verifyMs, m.startup.nodeMs),
@@ -650,10 +650,10 @@ function printReport(
       ? [
           [
             "  the same, NODE_EXTRA_CA_CERTS unset",
-            `${fmt(median(m.startupWithoutExtraCa.verifyMs))} / ${fmt(median(m.startupWithoutExtraCa.nodeMs))} ms = ${fmt(m.startupWithoutExtraCa.ratio, 2)}×`,
+            `${fmt(median(m.startupWithoutExtraCa.verifyMs))} / ${fmt(median(m.startupWithoutExtraCa.nodeMs))} ms → ${fmt(m.startupWithoutExtraCa.ratio, 2)}×`,
             "(shown)",
             "",
-            `${rounds_(m.startup.rounds)}, ${pct(spread(m.startupWithoutExtraCa.verifyMs))} / ${pct(spread(m.startupWithoutExtraCa.nodeMs))}`,
+            `${rounds_(m.startup.rounds)}, ${pct(m.startupWithoutExtraCa.spread)} (sides ${pct(spread(m.startupWithoutExtraCa.verifyMs))} / ${pct(spread(m.startupWithoutExtraCa.nodeMs))})`,
           ],
         ]
       : []),
@@ -662,14 +662,14 @@ function printReport(
       [m.marginal, MARGINAL_INPUTS, GOALS.marginal],
     ].map(([x, n, goal]) => [
       `marginal CPU per bundle, ${n}-input run vs floor`,
-      `${fmt(median(x.cliMsPerBundle), 3)} / ${fmt(median(x.floorMsPerBundle), 3)} ms = ${fmt(x.ratio, 2)}×`,
+      `${fmt(median(x.cliMsPerBundle), 3)} / ${fmt(median(x.floorMsPerBundle), 3)} ms → ${fmt(x.ratio, 2)}×`,
       goal.text,
       x.verdict,
       trustNote(x, R.marginal, x.cliMsPerBundle, x.floorMsPerBundle),
     ]),
     [
       "warm in-process verify() per bundle vs floor",
-      `${fmt(median(m.inProcess.verifyMs), 3)} / ${fmt(median(m.inProcess.floorMs), 3)} ms = ${fmt(m.inProcess.ratio, 2)}×`,
+      `${fmt(median(m.inProcess.verifyMs), 3)} / ${fmt(median(m.inProcess.floorMs), 3)} ms → ${fmt(m.inProcess.ratio, 2)}×`,
       GOALS.inProcess.text,
       m.inProcess.verdict,
       `${trustNote(m.inProcess, R.inProcess, m.inProcess.verifyMs, m.inProcess.floorMs)}; batches of ${m.inProcess.batch.verify} / ${m.inProcess.batch.floor} after ${group(m.inProcess.warmCalls)} warm-up calls${m.inProcess.settled ? "" : " (V8 still optimizing)"}`,
@@ -682,7 +682,7 @@ function printReport(
       `${rounds_(R.memory)}, each ${m.memory.deltasMb.map((d) => `${d >= 0 ? "+" : ""}${fmt(d)}`).join(", ")} MB, load ${results.loadavg.memory.split(" ")[0]}`,
     ],
   ];
-  table(line, ["measure", "measured", "goal", "", "rounds, noise (±½ IQR), load"], rows);
+  table(line, ["measure", "measured", "goal", "", "rounds, noise of the ratio (±½ IQR; of each side), load"], rows);
   line();
   line(
     `scaling (one input per run unless said; medians of ${rounds_(R.scale)}; load ${results.loadavg.scaling.split(" ")[0]})`,

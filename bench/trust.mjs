@@ -1,8 +1,12 @@
 // When one bench run can decide a goal, and when it cannot. Kept apart from run.mjs so that the
 // judgment can be tested without running a benchmark.
 //
-// A measure is trusted when the spread between its rounds (half the interquartile range relative
-// to the median, both sides of a ratio combined) is at most SPREAD and the machine's 1-minute load
+// A ratio measure is judged on its rounds' own ratios: each round runs both sides, so each round
+// gives one ratio, and the measure is their median. The machine's speed moves from round to round
+// (shared caches, frequency, the host's other guests), and a round's two sides move together: the
+// spread of the rounds' ratios is the noise of the ratio, where the spreads of the two sides
+// combined also count what they share. A measure is trusted when that spread (half the
+// interquartile range relative to the median) is at most SPREAD and the machine's 1-minute load
 // average, per CPU, stayed at most LOAD_PER_CORE before and during it. A trusted measure is judged
 // PASS or over. An untrusted one is still judged when the goal lies outside twice its noise band
 // (its spread, and at least SPREAD): on a busy machine a ratio far from its goal still decides
@@ -22,8 +26,21 @@ export const TRUST = {
 /** Half the interquartile range, relative to the median: the noise a number carries. */
 export const spread = (xs) => (xs.length < 3 ? NaN : iqr(xs) / 2 / Math.abs(median(xs)));
 
-/** The noise of a ratio of two medians: the two sides' spreads combined (NaN when unknown). */
-export const ratioSpread = (a, b) => Math.hypot(spread(a), spread(b));
+/**
+ * Each round's ratio of `a` to `b`, two series measured in the same rounds. A round whose `b` is
+ * not positive (a marginal cost lost in its round's noise) gives Infinity, which widens the
+ * spread rather than vanishing from it.
+ */
+export function roundRatios(a, b) {
+  if (a.length !== b.length) throw new Error(`a ratio's two series differ in length: ${a.length} and ${b.length}`);
+  return a.map((x, i) => (b[i] > 0 ? x / b[i] : Infinity));
+}
+
+/** A ratio measure: the median of its rounds' ratios, and their spread (NaN under three rounds). */
+export function pairedRatio(a, b) {
+  const ratios = roundRatios(a, b);
+  return { ratio: median(ratios), spread: spread(ratios), ratios };
+}
 
 /**
  * PASS, over or UNDECIDED for a ratio against a ceiling `goal`, given its spread and the highest
@@ -45,7 +62,10 @@ export function judgeEveryRun(deltas, goal) {
   return deltas.every((d) => Math.abs(d) <= goal) ? "PASS" : "over";
 }
 
-/** Whether a measure should run more rounds: some series spreads more than SPREAD, and the cap allows. */
+/**
+ * Whether a measure should run more rounds: some series (a ratio measure's round ratios) spreads
+ * more than SPREAD, and the cap allows.
+ */
 export function unsettled(series, done, cap) {
   if (done >= cap) return false;
   return series.some((xs) => !(spread(xs) <= TRUST.spread));

@@ -21,6 +21,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** How a ratio measure was judged: the rounds it took, their spread, the load around it. */
 interface Judged {
   readonly ratio: number;
+  /** Each round's own ratio of the two sides: the ratio is their median. */
+  readonly ratios: number[];
   readonly rounds: number;
   readonly spread: number;
   readonly loadPerCore: number;
@@ -137,6 +139,20 @@ describe.skipIf(!BUILT)("npm run bench -- --quick", () => {
       else expect(["PASS", "over"]).toContain(x.verdict);
     }
     expect(m.short.rounds).toBe(m.marginal.rounds);
+    // Each ratio is the median of its rounds' own ratios, side by side in the same round.
+    for (const [x, a, b] of [
+      [m.startup, m.startup.verifyMs, m.startup.nodeMs],
+      [m.short, m.short.cliMsPerBundle, m.short.floorMsPerBundle],
+      [m.marginal, m.marginal.cliMsPerBundle, m.marginal.floorMsPerBundle],
+      [m.inProcess, m.inProcess.verifyMs, m.inProcess.floorMs],
+    ] as const) {
+      expect(x.ratios).toHaveLength(a.length);
+      expect(b).toHaveLength(a.length);
+      x.ratios.forEach((q, i) => expect(q).toBeCloseTo(b[i]! > 0 ? a[i]! / b[i]! : Infinity, 9));
+      const sorted = [...x.ratios].sort((p, q) => p - q);
+      const mid = (sorted.length - 1) / 2;
+      expect(x.ratio).toBeCloseTo((sorted[Math.floor(mid)]! + sorted[Math.ceil(mid)]!) / 2, 9);
+    }
     expect(m.memory.deltasMb).toHaveLength(r.rounds.memory);
     expect(m.memory.verdict).toBe(m.memory.deltasMb.every((d) => Math.abs(d) <= 20) ? "PASS" : "over");
   });

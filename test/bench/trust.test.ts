@@ -1,12 +1,13 @@
 /** When one bench run decides a goal: every outcome of the judgment, on made-up measurements. */
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ES module of the bench, without types
-import { judge, judgeEveryRun, ratioSpread, spread, unsettled } from "../../bench/trust.mjs";
+import { judge, judgeEveryRun, pairedRatio, roundRatios, spread, unsettled } from "../../bench/trust.mjs";
 
 type Verdict = { verdict: string; trusted: boolean };
 const decide = judge as (ratio: number, goal: number, spread: number, loadPerCore: number) => Verdict;
 const everyRun = judgeEveryRun as (deltas: number[], goal: number) => string;
-const combined = ratioSpread as (a: number[], b: number[]) => number;
+const paired = pairedRatio as (a: number[], b: number[]) => { ratio: number; spread: number; ratios: number[] };
+const ratiosOf = roundRatios as (a: number[], b: number[]) => number[];
 const spreadOf = spread as (xs: number[]) => number;
 const more = unsettled as (series: number[][], done: number, cap: number) => boolean;
 
@@ -51,11 +52,51 @@ describe("the rounds a measure takes", () => {
     expect(more([[1, 2]], 2, 4)).toBe(true);
   });
 
-  it("the spread of a ratio combines both sides", () => {
-    const [a, b] = [rounds(10, 0.03), rounds(5, 0.04)];
-    expect(spreadOf(a)).toBeCloseTo(0.0375, 6);
-    expect(spreadOf(b)).toBeCloseTo(0.05, 6);
-    expect(combined(a, b)).toBeCloseTo(0.0625, 6);
+  it("a ratio measure settles on its rounds' ratios, not on each side", () => {
+    // The machine's speed drifts ±25% between rounds, and both sides of a round drift together.
+    const speed = rounds(1, 0.2);
+    const [a, b] = [speed.map((k) => 150 * k), speed.map((k) => 100 * k)];
+    expect(spreadOf(a)).toBeCloseTo(0.25, 6);
+    expect(more([a, b], 11, 22)).toBe(true);
+    expect(more([ratiosOf(a, b)], 11, 22)).toBe(false);
+  });
+});
+
+describe("a ratio from paired rounds", () => {
+  it("is the median of the rounds' own ratios, its noise their spread", () => {
+    const speed = rounds(1, 0.2);
+    const a = speed.map((k, i) => 150 * k * (1 + ((i % 3) - 1) * 0.02));
+    const b = speed.map((k) => 100 * k);
+    const r = paired(a, b);
+    expect(r.ratios).toHaveLength(11);
+    expect(r.ratio).toBeCloseTo(1.5, 6);
+    expect(r.spread).toBeCloseTo(0.015, 6);
+    // The two sides' spreads combined would have called the same rounds ±35% and left them UNDECIDED.
+    expect(Math.hypot(spreadOf(a), spreadOf(b))).toBeGreaterThan(0.34);
+    expect(decide(r.ratio, 1.3, r.spread, 0.4)).toEqual({ verdict: "over", trusted: true });
+  });
+
+  it("a round measured in a slow spell on one side only does not move the median", () => {
+    const b = rounds(100, 0.01).map((x, i) => (i === 7 ? x * 1.5 : x));
+    const a = rounds(100, 0.01).map((x, i) => x * 1.4 * (i === 3 ? 1.5 : 1));
+    expect(paired(a, b).ratio).toBeCloseTo(1.4, 6);
+  });
+
+  it("a round whose baseline is not positive counts as an infinite ratio: the spread widens, nothing is lost", () => {
+    const b = [1, 1, 0, 1, 1];
+    const a = [2, 2, 2, 2, 2];
+    expect(ratiosOf(a, b)).toEqual([2, 2, Infinity, 2, 2]);
+    expect(paired(a, b).ratio).toBe(2);
+    expect(paired([2, 2, 2], [1, -1, 0]).ratio).toBe(Infinity);
+    expect(decide(Infinity, 2.5, paired([2, 2, 2], [1, -1, 0]).spread, 0.1).trusted).toBe(false);
+  });
+
+  it("two series of different rounds are refused", () => {
+    expect(() => ratiosOf([1, 2, 3], [1, 2])).toThrow(/differ in length: 3 and 2/);
+  });
+
+  it("under three rounds the spread is unknown", () => {
+    expect(paired([2, 2], [1, 1]).spread).toBeNaN();
   });
 });
 
