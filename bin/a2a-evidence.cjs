@@ -91,12 +91,17 @@ function tuneV8() {
 /**
  * Turns V8's baseline compiler back on (see tuneV8): the CLI calls it, once or more, before it
  * verifies many inputs, reads a large one, or starts --jobs worker threads. Their code cache is
- * made under the flags this leaves (scripts/bundle.mjs).
+ * made under the flags this leaves (scripts/bundle.mjs). It also has V8 give each function made
+ * from then on its feedback (what its inline caches have seen) at once, not after it has run a
+ * while: in a run over many inputs almost every function runs long enough to need it, and
+ * waiting costs each one a few trips through the runtime. A run over 51 inputs costs about 3%
+ * less CPU, over 201 inputs 2%; a 7.7 MB input is level. V8 reads the setting as it makes a
+ * function, so functions made before keep theirs.
  */
 function sustainV8() {
   if (sustaining) return;
   sustaining = true;
-  require("node:v8").setFlagsFromString("--sparkplug");
+  require("node:v8").setFlagsFromString("--sparkplug --no-lazy-feedback-allocation");
 }
 
 /** Runs the bundle as a CommonJS module, with the code cache when it can be read. */
