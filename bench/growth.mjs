@@ -7,8 +7,9 @@ export function quantile(xs, q) {
   const pos = (s.length - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
-  // Exactly on a measurement, that measurement (Infinity included, where the interpolation gives NaN).
-  return lo === hi ? s[lo] : s[lo] + (s[hi] - s[lo]) * (pos - lo);
+  // Exactly on a measurement, or between two equal ones, that measurement (Infinity included,
+  // where the interpolation gives NaN).
+  return lo === hi || s[lo] === s[hi] ? s[lo] : s[lo] + (s[hi] - s[lo]) * (pos - lo);
 }
 export const median = (xs) => quantile(xs, 0.5);
 /** The interquartile range: the spread of the middle half of the measurements. */
