@@ -76,6 +76,14 @@ describe("a ratio from paired rounds", () => {
     expect(decide(r.ratio, 1.3, r.spread, 0.4)).toEqual({ verdict: "over", trusted: true });
   });
 
+  it("is not the quotient of the two sides' medians when the rounds disagree", () => {
+    // Each side's median falls in a different round: 30 / 20 = 1.5, where the rounds' ratios are 2, 1, 3, 1, 2.
+    const r = paired([10, 20, 30, 40, 50], [5, 20, 10, 40, 25]);
+    expect(r.ratios).toEqual([2, 1, 3, 1, 2]);
+    expect(r.ratio).toBe(2);
+    expect(r.spread).toBeCloseTo(0.25, 9);
+  });
+
   it("a round measured in a slow spell on one side only does not move the median", () => {
     const b = rounds(100, 0.01).map((x, i) => (i === 7 ? x * 1.5 : x));
     const a = rounds(100, 0.01).map((x, i) => x * 1.4 * (i === 3 ? 1.5 : 1));
@@ -86,6 +94,10 @@ describe("a ratio from paired rounds", () => {
     const b = [1, 1, 0, 1, 1];
     const a = [2, 2, 2, 2, 2];
     expect(ratiosOf(a, b)).toEqual([2, 2, Infinity, 2, 2]);
+    // Whatever the round's own measure: nothing, or less than nothing.
+    expect(ratiosOf([0, -1, 0], [0, 0, -1])).toEqual([Infinity, Infinity, Infinity]);
+    // Four rounds, the middle two infinite: the median is infinite, not the NaN of interpolating between them.
+    expect(paired([2, 2, 2, 2], [1, 0, 0, 0]).ratio).toBe(Infinity);
     expect(paired(a, b).ratio).toBe(2);
     expect(paired([2, 2, 2], [1, -1, 0]).ratio).toBe(Infinity);
     expect(decide(Infinity, 2.5, paired([2, 2, 2], [1, -1, 0]).spread, 0.1).trusted).toBe(false);
