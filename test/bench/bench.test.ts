@@ -10,6 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/external.js";
+// @ts-expect-error: a plain ES module of the bench, without types
+import { spread } from "../../bench/trust.mjs";
+
+const spreadOf = spread as (xs: number[]) => number;
 
 const BUILT =
   existsSync(join(REPO_ROOT, "dist", "index.js")) && existsSync(join(REPO_ROOT, "dist", "a2a-evidence.cjs"));
@@ -72,6 +76,16 @@ interface Results {
     };
   };
 }
+
+/** The start-up measure without NODE_EXTRA_CA_CERTS, when the bench ran with it set. */
+type WithBare = Results & {
+  readonly measures: {
+    readonly startupWithoutExtraCa?: Pick<Judged, "ratio" | "ratios" | "spread"> & {
+      readonly verifyMs: number[];
+      readonly nodeMs: number[];
+    };
+  };
+};
 
 const positive = (xs: readonly number[]) => xs.every((x) => Number.isFinite(x) && x > 0);
 
@@ -139,19 +153,30 @@ describe.skipIf(!BUILT)("npm run bench -- --quick", () => {
       else expect(["PASS", "over"]).toContain(x.verdict);
     }
     expect(m.short.rounds).toBe(m.marginal.rounds);
-    // Each ratio is the median of its rounds' own ratios, side by side in the same round.
-    for (const [x, a, b] of [
+    // Each ratio (the start-up one shown without NODE_EXTRA_CA_CERTS too) is the median of its
+    // rounds' own ratios, side by side in the same round, and its spread is theirs.
+    const bare = (r as WithBare).measures.startupWithoutExtraCa;
+    const paired: [Pick<Judged, "ratio" | "ratios" | "spread">, readonly number[], readonly number[]][] = [
       [m.startup, m.startup.verifyMs, m.startup.nodeMs],
+      ...(bare ? [[bare, bare.verifyMs, bare.nodeMs] as [typeof bare, number[], number[]]] : []),
       [m.short, m.short.cliMsPerBundle, m.short.floorMsPerBundle],
       [m.marginal, m.marginal.cliMsPerBundle, m.marginal.floorMsPerBundle],
       [m.inProcess, m.inProcess.verifyMs, m.inProcess.floorMs],
-    ] as const) {
-      expect(x.ratios).toHaveLength(a.length);
+    ];
+    for (const [x, a, b] of paired) {
+      // JSON writes an infinite ratio (a round whose baseline was not positive) as null.
+      const ratios = x.ratios.map((q) => q ?? Infinity);
+      expect(ratios).toHaveLength(a.length);
       expect(b).toHaveLength(a.length);
-      x.ratios.forEach((q, i) => expect(q).toBeCloseTo(b[i]! > 0 ? a[i]! / b[i]! : Infinity, 9));
-      const sorted = [...x.ratios].sort((p, q) => p - q);
+      ratios.forEach((q, i) => expect(q).toBeCloseTo(b[i]! > 0 ? a[i]! / b[i]! : Infinity, 9));
+      const sorted = [...ratios].sort((p, q) => p - q);
       const mid = (sorted.length - 1) / 2;
-      expect(x.ratio).toBeCloseTo((sorted[Math.floor(mid)]! + sorted[Math.ceil(mid)]!) / 2, 9);
+      const median = (sorted[Math.floor(mid)]! + sorted[Math.ceil(mid)]!) / 2;
+      if (Number.isFinite(median)) expect(x.ratio).toBeCloseTo(median, 9);
+      else expect(x.ratio).toBeNull();
+      const noise = spreadOf(ratios);
+      if (Number.isFinite(noise)) expect(x.spread).toBeCloseTo(noise, 9);
+      else expect(x.spread).toBeNull();
     }
     expect(m.memory.deltasMb).toHaveLength(r.rounds.memory);
     expect(m.memory.verdict).toBe(m.memory.deltasMb.every((d) => Math.abs(d) <= 20) ? "PASS" : "over");
