@@ -14,7 +14,7 @@ export function quantile(xs, q) {
 export const median = (xs) => quantile(xs, 0.5);
 /** The interquartile range: the spread of the middle half of the measurements. */
 export const iqr = (xs) => quantile(xs, 0.75) - quantile(xs, 0.25);
-export const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "–");
+export const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : x === Infinity ? "∞" : "–");
 export const group = (n) => n.toLocaleString("en-US");
 
 /** Three standard errors of a difference of two medians, each ≈ 0.93 · IQR / √n (normal noise). */

@@ -36,10 +36,14 @@ export function roundRatios(a, b) {
   return a.map((x, i) => (b[i] > 0 ? x / b[i] : Infinity));
 }
 
-/** A ratio measure: the median of its rounds' ratios, and their spread (NaN under three rounds). */
+/**
+ * A ratio measure: the median of its rounds' ratios, and their spread: NaN under three rounds,
+ * Infinity when rounds whose baseline was not positive leave it without bound.
+ */
 export function pairedRatio(a, b) {
   const ratios = roundRatios(a, b);
-  return { ratio: median(ratios), spread: spread(ratios), ratios };
+  const s = spread(ratios);
+  return { ratio: median(ratios), spread: ratios.length < 3 || Number.isFinite(s) ? s : Infinity, ratios };
 }
 
 /**
@@ -49,11 +53,16 @@ export function pairedRatio(a, b) {
 export function judge(ratio, goal, spreadRel, loadPerCore) {
   const known = Number.isFinite(spreadRel);
   const trusted = known && spreadRel <= TRUST.spread && loadPerCore <= TRUST.loadPerCore;
-  const band = 2 * Math.max(known ? spreadRel : 0, TRUST.spread) * ratio;
+  // An unbounded spread decides nothing; an unknown one (under three rounds) leaves the least band.
+  const band = 2 * Math.max(Number.isNaN(spreadRel) ? 0 : spreadRel, TRUST.spread) * ratio;
   const clear = Math.abs(ratio - goal) > band;
   const verdict = ratio <= goal ? "PASS" : "over";
   if (trusted || clear) return { verdict, trusted };
-  const s = known ? `±${(spreadRel * 100).toFixed(0)}%` : "unknown (under 3 rounds)";
+  const s = known
+    ? `±${(spreadRel * 100).toFixed(0)}%`
+    : spreadRel === Infinity
+      ? "unbounded (a round's baseline was not above zero)"
+      : "unknown (under 3 rounds)";
   return { verdict: `UNDECIDED (load ${loadPerCore.toFixed(1)}/CPU, spread ${s})`, trusted };
 }
 

@@ -68,7 +68,7 @@ if (require.main !== module && !isWorker) {
  *     before it collects it again. In a run over many inputs most of what the old generation
  *     then holds is garbage: what each input's verification left alive across two young-
  *     generation collections. Growing it by a fifth (with V8's least step of a few megabytes) a
- *     run over 2,000 inputs peaks about 2.5 MB lower, for one more full collection.
+ *     run over 2,000 inputs peaks 2.6 to 2.8 MB lower, for one more full collection.
  *   - V8 splits each young-generation collection among helper threads. With the young
  *     generation this small a collection is short, and waking the helpers costs more CPU than
  *     sharing the work saves: on one thread a 200-input run costs a few percent less.

@@ -101,6 +101,15 @@ describe("a ratio from paired rounds", () => {
     expect(paired(a, b).ratio).toBe(2);
     expect(paired([2, 2, 2], [1, -1, 0]).ratio).toBe(Infinity);
     expect(decide(Infinity, 2.5, paired([2, 2, 2], [1, -1, 0]).spread, 0.1).trusted).toBe(false);
+    // Three rounds or more whose infinite ratios leave the spread without bound say so: they are
+    // not the unknown spread of fewer than three rounds.
+    expect(paired([2, 2, 2], [1, -1, 0]).spread).toBe(Infinity);
+    expect(paired([2, 2, 2, 2], [1, 0, 0, 0]).spread).toBe(Infinity);
+    expect(decide(3.9, 3, Infinity, 3.5)).toEqual({
+      verdict: "UNDECIDED (load 3.5/CPU, spread unbounded (a round's baseline was not above zero))",
+      trusted: false,
+    });
+    expect(decide(Infinity, 3, Infinity, 0.2).verdict).toMatch(/^UNDECIDED .*unbounded/);
   });
 
   it("two series of different rounds are refused", () => {
