@@ -26,6 +26,8 @@ const BUNDLE_HEAD = "(function (exports, require, module, __filename, __dirname)
 const PRELOADED = ["node:crypto", "node:os"];
 /** Whether sustainV8 has turned the baseline compiler back on. */
 let sustaining = false;
+/** Whether manyInputsV8 has set the old generation's growth. */
+let manyInputs = false;
 // A --jobs worker thread is started on this file with this argument: it serves inputs instead.
 const isWorker = process.argv.includes("--a2a-evidence-job-worker");
 if (require.main !== module && !isWorker) {
@@ -44,14 +46,20 @@ if (require.main !== module && !isWorker) {
   const { exports } = loadBundle(bundle, join(__dirname, "..", "dist", "a2a-evidence.cache"));
   for (const builtin of PRELOADED) require(builtin);
   tuneV8();
-  exports.main(process.argv.slice(2), undefined, { workerEntry: __filename, sustained: sustainV8 }).then((code) => {
-    // A write error may already have set 2 (see the CLI's output guard); never lower it.
-    if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = code;
-  });
+  exports
+    .main(process.argv.slice(2), undefined, {
+      workerEntry: __filename,
+      sustained: sustainV8,
+      manyInputs: manyInputsV8,
+    })
+    .then((code) => {
+      // A write error may already have set 2 (see the CLI's output guard); never lower it.
+      if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = code;
+    });
 }
 
 /**
- * Five of V8's defaults are tuned for long-lived pages, and a verification run is not one:
+ * Four of V8's defaults are tuned for long-lived pages, and a verification run is not one:
  *   - V8 moves a function to its optimizing compiler once it has run for a few rounds of a fixed
  *     budget. A run calls most of its functions a few times per input: at the default, a run
  *     over a few hundred inputs spent about a fifth of its CPU compiling code that was then used
@@ -64,11 +72,6 @@ if (require.main !== module && !isWorker) {
  *     a few percent more CPU on the largest runs. (V8's least factor is 2: it puts it back for
  *     the whole process when it sets up a worker's heap, so a --jobs run grows as by default,
  *     and its workers' code cache is made under that flag; see scripts/bundle.mjs.)
- *   - V8 lets a small old generation grow to up to four times what its last full collection left
- *     before it collects it again. In a run over many inputs most of what the old generation
- *     then holds is garbage: what each input's verification left alive across two young-
- *     generation collections. Growing it by a fifth (with V8's least step of a few megabytes) a
- *     run over 2,000 inputs peaks 2.6 to 2.8 MB lower, for one more full collection.
  *   - V8 splits each young-generation collection among helper threads. With the young
  *     generation this small a collection is short, and waking the helpers costs more CPU than
  *     sharing the work saves: on one thread a 200-input run costs a few percent less.
@@ -84,7 +87,7 @@ if (require.main !== module && !isWorker) {
  */
 function tuneV8() {
   require("node:v8").setFlagsFromString(
-    "--interrupt-budget=1000000 --semi-space-growth-factor=1 --heap-growing-percent=20 --no-parallel-scavenge --no-sparkplug",
+    "--interrupt-budget=1000000 --semi-space-growth-factor=1 --no-parallel-scavenge --no-sparkplug",
   );
 }
 
@@ -102,6 +105,21 @@ function sustainV8() {
   if (sustaining) return;
   sustaining = true;
   require("node:v8").setFlagsFromString("--sparkplug --no-lazy-feedback-allocation");
+}
+
+/**
+ * V8 lets a small old generation grow to up to four times what its last full collection left
+ * before it collects it again. In a run over many inputs most of what the old generation then
+ * holds is garbage: what each input's verification left alive across two young-generation
+ * collections. Grown by a fifth (V8 still adds at least a few megabytes), a run over 2,000 inputs
+ * peaks 2.6 to 2.8 MB lower, for one more full collection. Not for one large input, whose live
+ * data grows as it is read: a 7.7 MB transcript cost 15% more CPU with it. The CLI calls this
+ * before a run over many inputs in one thread (CommandHost.manyInputs).
+ */
+function manyInputsV8() {
+  if (manyInputs) return;
+  manyInputs = true;
+  require("node:v8").setFlagsFromString("--heap-growing-percent=20");
 }
 
 /** Runs the bundle as a CommonJS module, with the code cache when it can be read. */
@@ -150,4 +168,4 @@ function readAll(fd, buffer, size) {
   return n;
 }
 
-module.exports = { loadBundle, compileBundle, tuneV8, sustainV8, BUNDLE_HEAD, PRELOADED };
+module.exports = { loadBundle, compileBundle, tuneV8, sustainV8, manyInputsV8, BUNDLE_HEAD, PRELOADED };

@@ -195,6 +195,13 @@ export interface CommandHost {
    * no result.
    */
   readonly sustained?: () => void;
+  /**
+   * Called once, before a run over many inputs in this thread (not one that starts worker
+   * threads): most of what V8's old generation then holds is garbage each input left, and the
+   * launcher has V8 collect it sooner, so peak memory stays near what the run keeps. A run over a
+   * few inputs, or over one large one, never calls it. It changes no result.
+   */
+  readonly manyInputs?: () => void;
 }
 
 /** What a command registers with: the streams, the host, and where it sets the exit code. */

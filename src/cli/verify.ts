@@ -164,6 +164,7 @@ async function verifyInputs(v: Verifying): Promise<number> {
   const workerEntry =
     v.checked.jobs > 1 && paths.length > 1 && !compared.includes("-") && !flags.explain ? host.workerEntry : undefined;
   if (workerEntry !== undefined || compared.length > SUSTAINED_INPUTS) host.sustained?.();
+  if (workerEntry === undefined && compared.length > SUSTAINED_INPUTS) host.manyInputs?.();
   const pool: JobPool | undefined =
     workerEntry !== undefined
       ? new (await import("./jobs.js")).JobPool(workerEntry, v.checked.jobs, forWorkers(v.material), named, showsChecks)
