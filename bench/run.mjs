@@ -124,7 +124,7 @@ function usage(message) {
 // ---------------------------------------------------------------------------------------------
 // Small statistics.
 
-const pct = (x) => (Number.isFinite(x) ? `±${(x * 100).toFixed(0)}%` : "±?");
+const pct = (x) => (Number.isFinite(x) ? `±${(x * 100).toFixed(0)}%` : x === Infinity ? "±∞" : "±?");
 const kb = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`);
 const rounds_ = (n) => `${n} round${n === 1 ? "" : "s"}`;
 const load = () =>

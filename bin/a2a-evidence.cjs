@@ -24,10 +24,8 @@ const BUNDLE_HEAD = "(function (exports, require, module, __filename, __dirname)
  * (standard input, worker threads, a stderr that is a pipe) is still compiled when it is used.
  */
 const PRELOADED = ["node:crypto", "node:os"];
-/** Whether sustainV8 has turned the baseline compiler back on. */
-let sustaining = false;
-/** Whether manyInputsV8 has set the old generation's growth. */
-let manyInputs = false;
+/** The flags sustainV8 and manyInputsV8 have set: each is set once, however often it is asked for. */
+const flagsSet = new Set();
 // A --jobs worker thread is started on this file with this argument: it serves inputs instead.
 const isWorker = process.argv.includes("--a2a-evidence-job-worker");
 if (require.main !== module && !isWorker) {
@@ -102,9 +100,7 @@ function tuneV8() {
  * function, so functions made before keep theirs.
  */
 function sustainV8() {
-  if (sustaining) return;
-  sustaining = true;
-  require("node:v8").setFlagsFromString("--sparkplug --no-lazy-feedback-allocation");
+  setFlagsOnce("--sparkplug --no-lazy-feedback-allocation");
 }
 
 /**
@@ -117,9 +113,14 @@ function sustainV8() {
  * before a run over many inputs in one thread (CommandHost.manyInputs).
  */
 function manyInputsV8() {
-  if (manyInputs) return;
-  manyInputs = true;
-  require("node:v8").setFlagsFromString("--heap-growing-percent=20");
+  setFlagsOnce("--heap-growing-percent=20");
+}
+
+/** Sets V8's `flags` unless this process has set them already. */
+function setFlagsOnce(flags) {
+  if (flagsSet.has(flags)) return;
+  flagsSet.add(flags);
+  require("node:v8").setFlagsFromString(flags);
 }
 
 /** Runs the bundle as a CommonJS module, with the code cache when it can be read. */
