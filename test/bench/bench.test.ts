@@ -34,6 +34,14 @@ interface Judged {
   readonly verdict: string;
 }
 
+/** A ratio shown beside a goal, not judged: the floor with each input read and parsed natively. */
+interface Shown {
+  readonly msPerBundle: number[];
+  readonly ratio: number;
+  readonly ratios: number[];
+  readonly spread: number;
+}
+
 interface Results {
   readonly rounds: {
     readonly startup: number;
@@ -49,12 +57,14 @@ interface Results {
       readonly floorMsPerBundle: number[];
       readonly cliShortMs: number[];
       readonly floorShortMs: number[];
+      readonly reading: Shown;
     };
     readonly marginal: Judged & {
       readonly cliMsPerBundle: number[];
       readonly floorMsPerBundle: number[];
       readonly floor1Ms: number[];
       readonly floorManyMs: number[];
+      readonly reading: Shown;
     };
     readonly inProcess: Judged & { readonly verifyMs: number[]; readonly floorMs: number[] };
     readonly memory: {
@@ -164,6 +174,9 @@ describe.skipIf(!BUILT)("npm run bench -- --quick", () => {
       [m.short, m.short.cliMsPerBundle, m.short.floorMsPerBundle],
       [m.marginal, m.marginal.cliMsPerBundle, m.marginal.floorMsPerBundle],
       [m.inProcess, m.inProcess.verifyMs, m.inProcess.floorMs],
+      // The floor with the inputs read, shown beside each marginal goal, against the same floor.
+      [m.short.reading, m.short.reading.msPerBundle, m.short.floorMsPerBundle],
+      [m.marginal.reading, m.marginal.reading.msPerBundle, m.marginal.floorMsPerBundle],
     ];
     for (const [x, a, b] of paired) {
       // JSON writes an infinite ratio (a round whose baseline was not positive) as null.
@@ -197,6 +210,24 @@ describe.skipIf(!BUILT)("npm run bench -- --quick", () => {
     } else {
       expect(stdout).not.toContain("NODE_EXTRA_CA_CERTS");
       expect(bare).toBeUndefined();
+    }
+  });
+
+  it("shows, under each marginal goal, the floor with every input read and parsed natively", () => {
+    const r = JSON.parse(readFileSync(json, "utf8")) as Results;
+    const lines = stdout.split("\n");
+    for (const [x, n] of [
+      [r.measures.short, 10],
+      [r.measures.marginal, 20],
+    ] as const) {
+      expect(x.reading.msPerBundle).toHaveLength(x.rounds);
+      const goal = lines.findIndex((l) => l.startsWith(`marginal CPU per bundle, ${n}-input run vs floor `));
+      expect(goal).toBeGreaterThanOrEqual(0);
+      // The next line, with no goal and no verdict of its own.
+      expect(lines[goal + 1]).toMatch(
+        /^ {2}the floor \+ reading each input \(JSON\.parse\) +[\d.]+ \/ [\d.]+ ms → ([\d.]+|∞)× +\(shown\) +\d+ rounds, ±(\d+%|∞|\?) \(sides /,
+      );
+      expect(lines[goal + 1]).not.toMatch(/PASS|over|UNDECIDED/);
     }
   });
 
