@@ -213,15 +213,6 @@ export function verifyCheckpointSignature(cp: Checkpoint): Result<true> {
 }
 
 /**
- * `copy`, marked verified when `original` is: for a copy of a checkpoint's signed statement, byte
- * for byte (what a run keeps of each input's checkpoints until every input is compared).
- */
-export function sameVerification(original: Checkpoint, copy: Checkpoint): Checkpoint {
-  if (verified.has(original)) verified.add(copy);
-  return copy;
-}
-
-/**
  * `entry_hash = SHA-256(digest)` = SHA-256(SHA-256(body)), hex: what a Transparency Service
  * registers. Always recomputed; a stored `entry_hash` is a claim to compare against this.
  */

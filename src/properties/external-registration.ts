@@ -33,7 +33,7 @@ import { bytesToHex, hexToBytes } from "../util/bytes.js";
 import { checkpointEntryHash, type Checkpoint } from "../log/checkpoint.js";
 import { checkReceipt, verifyReceiptSignature, type CheckedReceipt } from "../log/receipt.js";
 import type { TrustedService } from "../trust/config.js";
-import type { RegistrationFork, StampedHead } from "../witness/equivocation.js";
+import { shared, type RegistrationFork, type StampedHead } from "../witness/equivocation.js";
 import { judgeOperator, operatorText, type OperatorJudgement } from "../evidence/operator.js";
 import { isStubWith, receiptBytes } from "../evidence/receipts.js";
 import type { Check, PropertyResult } from "./shared/types.js";
@@ -202,10 +202,9 @@ export function stampedHeads(ctx: EvidenceContext): StampedHead[] {
   return stampsOf(ctx, cp.value, parsed?.narrowed === true).flatMap((r, i) => {
     const where = joinPath(CHECKPOINT_PATH, "witnesses", i);
     const head = r.head;
-    // Copied out of the input: a run holds every input's sighting until all are compared.
-    return head
-      ? [{ url: Buffer.from(head.url, "utf8").toString("utf8"), treeSize: head.treeSize, root: head.root, where }]
-      : [];
+    // Copied out of the input, and kept once for all the inputs that name them alike: a run holds
+    // every input's sighting until all are compared.
+    return head ? [{ url: shared(head.url), treeSize: head.treeSize, root: head.root, where: shared(where) }] : [];
   });
 }
 

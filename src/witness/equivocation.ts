@@ -27,16 +27,75 @@ import { fail, ok, type Result } from "../result.js";
 import { bytesToHex } from "../util/bytes.js";
 import type { WitnessEquivocation, WitnessStatement } from "./pool.js";
 
-/** The checkpoints one input carries, and what services and witnesses said of them. */
+/**
+ * The checkpoints one input carries, and what services and witnesses said of them: an input's
+ * sighting, which a run holds for every input until all are compared. Every member is present,
+ * `undefined` when the input shows nothing of it, so every sighting has one shape.
+ */
 export interface InputCheckpoints {
   /** For reports: the input's source name. */
   readonly source: string;
-  readonly current?: Checkpoint;
-  readonly prior?: Checkpoint;
+  readonly current: SightedCheckpoint | undefined;
+  readonly prior: SightedCheckpoint | undefined;
   /** The witness lines its bundle carries that verify under pinned keys (contract §9.40). */
-  readonly cosigned?: readonly WitnessStatement[];
+  readonly cosigned: readonly WitnessStatement[] | undefined;
   /** The tree heads its stamps show, each verified under a key pinned for its service (§9.32). */
-  readonly stamped?: readonly StampedHead[];
+  readonly stamped: readonly StampedHead[] | undefined;
+}
+
+/**
+ * What the comparison keeps of a checkpoint whose producer's signature verified (`sighted`): the
+ * two statements it signs (the root at its size; the root at its prev_size) and who signed them.
+ * Not the checkpoint itself: its byte strings, signature and signing body are no part of a
+ * comparison, and a run holds two of these for every input until all are compared.
+ */
+export interface SightedCheckpoint {
+  readonly logId: string;
+  /** The signing key's key_id, hex: the producer identity is found from it. */
+  readonly keyIdHex: string;
+  readonly mmrSize: number;
+  /** The root at mmr_size, hex. */
+  readonly root: string;
+  readonly prevSize: number;
+  /** The root at prev_size, hex; null when the checkpoint states none. */
+  readonly prevRoot: string | null;
+}
+
+/**
+ * A checkpoint as the comparison keeps it, or undefined when its signature does not verify under
+ * its key_id: only what the producer signed states anything about the log (an unsigned or forged
+ * checkpoint is its own input's checkpointSignature or chain FAIL). Its strings are copies, never
+ * slices of the input, which a slice would keep alive; the key and the log, which many inputs of
+ * one run share, are kept once (`shared`).
+ */
+export function sighted(cp: Checkpoint): SightedCheckpoint | undefined {
+  if (!verifyCheckpointSignature(cp).ok) return undefined;
+  return {
+    logId: shared(cp.logId),
+    keyIdHex: shared(bytesToHex(cp.keyId)),
+    mmrSize: cp.mmrSize,
+    root: bytesToHex(cp.root),
+    prevSize: cp.prevSize,
+    prevRoot: cp.prevRoot === null ? null : bytesToHex(cp.prevRoot),
+  };
+}
+
+/** Strings kept once (keys, log ids, service URLs): at most this many, then forgotten together. */
+const MAX_SHARED = 256;
+const sharedStrings = new Map<string, string>();
+
+/**
+ * One copy of `s`, made the first time it is asked for and given again after: what every input of
+ * a run names alike (its producer's key, its log, a service) is held once, not once per input. The
+ * copy is a string of its own (a slice of an input would keep the whole input alive).
+ */
+export function shared(s: string): string {
+  const known = sharedStrings.get(s);
+  if (known !== undefined) return known;
+  if (sharedStrings.size >= MAX_SHARED) sharedStrings.clear();
+  const copy = Buffer.from(s, "utf8").toString("utf8");
+  sharedStrings.set(copy, copy);
+  return copy;
 }
 
 /** A Transparency Service's signed statement, through one stamp: its log had this root at this size. */
@@ -88,8 +147,6 @@ interface Statement {
 /** More entries than any caller's memory of one log plausibly holds; the cost stays linear anyway. */
 export const MAX_SEEN_CHECKPOINTS = 10_000;
 
-const keyHex = (cp: Checkpoint) => bytesToHex(cp.keyId);
-
 /** (identity, log_id) → size → root → statements, and the log's statement count. */
 type Logs = Map<string, { sizes: Map<number, Map<string, Statement[]>>; total: number }>;
 
@@ -105,12 +162,14 @@ interface StatementPool {
   readonly logs: Logs;
   /** Each input's own statements (at most four: two checkpoints, two prev_roots). */
   readonly own: OwnStatement[][];
-  /** Per input, whether its current checkpoint is signed (and so a statement). */
-  readonly currentSigned: boolean[];
-  readonly logOf: (cp: Checkpoint) => string;
+  readonly logOf: (cp: SightedCheckpoint) => string;
 }
 
-/** Each signed checkpoint of the inputs and of `seen`, stated as its root and its prev_root. */
+/**
+ * Each checkpoint of the inputs and each signed one of `seen`, stated as its root and its
+ * prev_root. An input's checkpoints are in its sighting only if their signature verified
+ * (`sighted`).
+ */
 function poolStatements(
   inputs: readonly InputCheckpoints[],
   seen: readonly Checkpoint[],
@@ -118,15 +177,14 @@ function poolStatements(
 ): StatementPool {
   const logs: Logs = new Map();
   const own = inputs.map(() => [] as OwnStatement[]);
-  const logOf = (cp: Checkpoint) => `${identityOf(keyHex(cp))}\n${cp.logId}`;
-  const state = (cp: Checkpoint, source: number, what: string) => {
+  const logOf = (cp: SightedCheckpoint) => `${identityOf(cp.keyIdHex)}\n${cp.logId}`;
+  const state = (cp: SightedCheckpoint, source: number, what: string) => {
     const log = logOf(cp);
     const entry = logs.get(log) ?? { sizes: new Map<number, Map<string, Statement[]>>(), total: 0 };
     logs.set(log, entry);
-    const add = (size: number, root: Uint8Array, statedBy: string) => {
+    const add = (size: number, hex: string, statedBy: string) => {
       const roots = entry.sizes.get(size) ?? new Map<string, Statement[]>();
       entry.sizes.set(size, roots);
-      const hex = bytesToHex(root);
       const list = roots.get(hex) ?? [];
       roots.set(hex, list);
       list.push({ source, root: hex, what: statedBy });
@@ -136,19 +194,17 @@ function poolStatements(
     add(cp.mmrSize, cp.root, `${what} checkpoint`);
     if (cp.prevSize > 0 && cp.prevRoot !== null) add(cp.prevSize, cp.prevRoot, `prev_root of ${what} checkpoint`);
   };
+  inputs.forEach((input, i) => {
+    if (input.current !== undefined) state(input.current, i, "its");
+    if (input.prior !== undefined) state(input.prior, i, "its prior");
+  });
   // Only what the producer signed is a statement: an unsigned or forged checkpoint proves nothing
-  // about the log (and is its own input's checkpointSignature or chain FAIL).
-  const signed = (cp: Checkpoint | undefined): cp is Checkpoint => cp !== undefined && verifyCheckpointSignature(cp).ok;
-  const currentSigned = inputs.map((input, i) => {
-    const current = signed(input.current);
-    if (current) state(input.current as Checkpoint, i, "its");
-    if (signed(input.prior)) state(input.prior, i, "its prior");
-    return current;
-  });
+  // about the log.
   seen.forEach((cp, j) => {
-    if (signed(cp)) state(cp, inputs.length + j, "a previously seen");
+    const s = sighted(cp);
+    if (s !== undefined) state(s, inputs.length + j, "a previously seen");
   });
-  return { logs, own, currentSigned, logOf };
+  return { logs, own, logOf };
 }
 
 /** The first statement at this size from a source other than `i`, whose root differs from `unlike` when given. */
@@ -192,7 +248,7 @@ export function findEquivocations(
   identityOf: (keyIdHex: string) => string = (k) => k,
 ): CrossInputFindings[] {
   const sources = [...inputs.map((i) => i.source), ...seen.map((_, i) => joinPath("--checkpoints", i))];
-  const { logs, own, currentSigned, logOf } = poolStatements(inputs, seen, identityOf);
+  const { logs, own, logOf } = poolStatements(inputs, seen, identityOf);
   const descending = new Map<string, number[]>();
   const sizesDown = (log: string) => {
     let d = descending.get(log);
@@ -211,7 +267,7 @@ export function findEquivocations(
     const forks = forksOf(logs, mine, i, sources);
     let stale: string | undefined;
     const current = input.current;
-    if (current !== undefined && currentSigned[i]) {
+    if (current !== undefined) {
       const log = logOf(current);
       // The largest size another source states; this input's own sizes (at most four) are skipped.
       for (const size of sizesDown(log)) {

@@ -18,7 +18,12 @@ import {
   withCrossInput,
 } from "../../src/properties/continuity/cross-input.js";
 import { loadTrustConfig, type TrustConfig } from "../../src/trust/config.js";
-import { findEquivocations, parseSeenCheckpoints, type InputCheckpoints } from "../../src/witness/equivocation.js";
+import {
+  findEquivocations,
+  parseSeenCheckpoints,
+  sighted,
+  type InputCheckpoints,
+} from "../../src/witness/equivocation.js";
 import { bytesToHex, sha256, utf8 } from "../../src/util/bytes.js";
 import { signCheckpoint } from "../../producer/checkpoint.js";
 import { ed25519FromSeed, seedFromLabel } from "../../producer/ed25519.js";
@@ -50,10 +55,13 @@ function cp(
   if (!r.ok) throw new Error(r.detail);
   return r.value;
 }
+/** A sighting of these checkpoints, as a run keeps it: only what verifies under its key_id is in it. */
 const input = (source: string, current?: Checkpoint, prior?: Checkpoint): InputCheckpoints => ({
   source,
-  ...(current ? { current } : {}),
-  ...(prior ? { prior } : {}),
+  current: current === undefined ? undefined : sighted(current),
+  prior: prior === undefined ? undefined : sighted(prior),
+  cosigned: undefined,
+  stamped: undefined,
 });
 
 describe("findEquivocations", () => {
@@ -152,6 +160,10 @@ describe("findEquivocations", () => {
 
   it("only signed checkpoints state anything: a forged one is ignored", () => {
     const forged = { ...cp(16, "B16"), signature: new Uint8Array(64) };
+    // A run's sighting never holds it; a --checkpoints entry like it is not a statement either.
+    expect(sighted(forged)).toBeUndefined();
+    expect(sighted(cp(16, "B16"))).toBeDefined();
+    expect(findEquivocations([input("a.json", cp(16, "A16"))], [forged])[0]?.compared).toBe(0);
     expect(findEquivocations([input("a.json", cp(16, "A16")), input("b.json", forged)])[0]?.forks).toEqual([]);
   });
 

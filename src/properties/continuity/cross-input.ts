@@ -5,14 +5,16 @@
  * the run appends to each input's continuity (`withCrossInput`).
  */
 import { isJsonObject, member, memberAt, type JsonObject, type JsonValue } from "../../json/value.js";
-import { parseCheckpoint, sameVerification, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
+import { parseCheckpoint, verifyCheckpointSignature, type Checkpoint } from "../../log/checkpoint.js";
 import type { TrustConfig } from "../../trust/config.js";
 import { renderCllNote } from "../../witness/cll-note.js";
 import {
   findEquivocations,
   findRegistrationForks,
+  sighted,
   type CrossInputFindings,
   type InputCheckpoints,
+  type StampedHead,
 } from "../../witness/equivocation.js";
 import { parseContinuityEvidence } from "../../witness/evidence.js";
 import { StatementPool, pinnedWitnessKeys, statementsOf, type WitnessStatement } from "../../witness/pool.js";
@@ -30,29 +32,50 @@ import { check, EVIDENCE_PATH, present } from "./checks.js";
 export function sightingOf(source: string, ctx: EvidenceContext): InputCheckpoints | undefined {
   const primary = ctx.located;
   const trust = ctx.trust;
-  const base = inputCheckpoints(source, primary.bundle, ctx.structuredCarrier, () => {
+  const signed = signedCheckpoints(primary.bundle, ctx.structuredCarrier, () => {
     // The manifest's checkpoint as the properties read it: parsed (and narrowed) once per input.
     const m = manifestCheckpoint(ctx)?.result;
-    return m?.ok && verifyCheckpointSignature(m.value).ok ? m.value : undefined;
+    return m?.ok ? m.value : undefined;
   });
-  const cosigned = (trust?.witnesses.length ?? 0) > 0 ? cosignedIn(base, primary.bundle, trust) : [];
+  const cosigned = (trust?.witnesses.length ?? 0) > 0 ? cosignedIn(source, signed, primary.bundle, trust) : [];
   const stamped = (trust?.transparencyServices.size ?? 0) > 0 ? stampedHeads(ctx) : [];
-  return { ...base, ...(cosigned.length > 0 ? { cosigned } : {}), ...(stamped.length > 0 ? { stamped } : {}) };
+  return sighting(source, signed, cosigned, stamped);
+}
+
+/** An input's sighting, always of one shape: what it shows, `undefined` where it shows nothing. */
+function sighting(
+  source: string,
+  signed: SignedCheckpoints,
+  cosigned: readonly WitnessStatement[],
+  stamped: readonly StampedHead[],
+): InputCheckpoints {
+  return {
+    source,
+    current: signed.current === undefined ? undefined : sighted(signed.current),
+    prior: signed.prior === undefined ? undefined : sighted(signed.prior),
+    cosigned: cosigned.length > 0 ? cosigned : undefined,
+    stamped: stamped.length > 0 ? stamped : undefined,
+  };
 }
 
 /** The bundle's lines over its own (signed) checkpoints' notes that verify under pinned keys. */
-function cosignedIn(base: InputCheckpoints, bundle: JsonObject, trust: TrustConfig | undefined): WitnessStatement[] {
+function cosignedIn(
+  source: string,
+  signed: SignedCheckpoints,
+  bundle: JsonObject,
+  trust: TrustConfig | undefined,
+): WitnessStatement[] {
   const raw = member(bundle, EVIDENCE_PATH);
   const carried = present(raw) ? parseContinuityEvidence(raw, EVIDENCE_PATH) : undefined;
   if (!carried?.ok) return [];
   const pinned = pinnedWitnessKeys(trust?.witnesses);
   return (["current", "prior"] as const).flatMap((role) => {
-    const cp = base[role];
+    const cp = signed[role];
     const note = cp ? renderCllNote(cp) : undefined;
     if (!note?.ok) return [];
     const lines = carried.value.lines
       .filter((l) => l.role === role)
-      .map((l) => ({ line: l.line, where: `${l.path} in ${base.source}` }));
+      .map((l) => ({ line: l.line, where: `${l.path} in ${source}` }));
     return statementsOf(note.value.text, lines, pinned);
   });
 }
@@ -135,17 +158,31 @@ export function crossInputCheck(f: CrossInputFindings): Check {
   );
 }
 
+/** An input's two checkpoints whose producer's signature verifies, as parsed. */
+interface SignedCheckpoints {
+  readonly current: Checkpoint | undefined;
+  readonly prior: Checkpoint | undefined;
+}
+
 /**
- * The checkpoints one input's primary bundle carries, as the comparison reads them: each parsed
- * as presented, or — from a protobuf carrier that may have widened its integers — under a
- * narrowing its producer's signature verifies for.
+ * The checkpoints one input's primary bundle carries, as the comparison reads them (its sighting,
+ * without witnesses or stamps): each parsed as presented, or — from a protobuf carrier that may
+ * have widened its integers — under a narrowing its producer's signature verifies for.
  */
-export function inputCheckpoints(
-  source: string,
+export function inputCheckpoints(source: string, bundle: JsonObject, structuredCarrier: boolean): InputCheckpoints {
+  return sighting(source, signedCheckpoints(bundle, structuredCarrier), [], []);
+}
+
+/**
+ * The bundle's checkpoints whose producer's signature verifies: the current one as `current`
+ * gives it (the properties' own reading) or as parsed from the manifest, and the prior one.
+ */
+function signedCheckpoints(
   bundle: JsonObject,
   structuredCarrier: boolean,
   current?: () => Checkpoint | undefined,
-): InputCheckpoints {
+): SignedCheckpoints {
+  const valid = (cp: Checkpoint | undefined) => (cp !== undefined && verifyCheckpointSignature(cp).ok ? cp : undefined);
   const read = (name: "cllCheckpoint" | "priorCheckpoint"): Checkpoint | undefined => {
     const presented = memberAt(bundle, "manifest", name);
     if (!isJsonObject(presented)) return undefined;
@@ -159,50 +196,8 @@ export function inputCheckpoints(
     const n = findNarrowing(presented, (candidate) => signed(candidate) !== undefined);
     return n.kind === "match" ? signed(n.value) : undefined;
   };
-  const cp = current ? current() : read("cllCheckpoint");
-  const prior = read("priorCheckpoint");
-  return { source, ...(cp ? { current: detached(cp) } : {}), ...(prior ? { prior: detached(prior) } : {}) };
+  return { current: current ? valid(current()) : read("cllCheckpoint"), prior: read("priorCheckpoint") };
 }
-
-/**
- * What a sighting keeps of a checkpoint: its signed statement, copied out of the input. A run
- * holds every input's sighting until all are compared, and a string or byte view taken from the
- * input (or its witness records) would keep the whole input alive with it. The five byte strings
- * are copied into one buffer and kept as views of it: each copy of its own would cost an
- * ArrayBuffer and a backing store of its own, about half a kilobyte, which for the two
- * checkpoints of every input was most of what a long run holds per input.
- */
-function detached(cp: Checkpoint): Checkpoint {
-  const prevRoot = cp.prevRoot ?? NO_BYTES;
-  const bytes = new Uint8Array(
-    cp.root.length + prevRoot.length + cp.keyId.length + cp.signature.length + cp.digest.length,
-  );
-  let at = 0;
-  const copy = (b: Uint8Array): Uint8Array => {
-    bytes.set(b, at);
-    at += b.length;
-    return bytes.subarray(at - b.length, at);
-  };
-  return sameVerification(cp, {
-    logId: Buffer.from(cp.logId, "utf8").toString("utf8"),
-    mmrSize: cp.mmrSize,
-    root: copy(cp.root),
-    prevSize: cp.prevSize,
-    prevRoot: cp.prevRoot === null ? null : copy(prevRoot),
-    keyId: copy(cp.keyId),
-    timestamp: "",
-    signature: copy(cp.signature),
-    witnesses: undefined,
-    consistencyProof: undefined,
-    json: {},
-    path: cp.path,
-    signingBody: "",
-    digest: copy(cp.digest),
-    digestHex: Buffer.from(cp.digestHex, "latin1").toString("latin1"),
-  });
-}
-
-const NO_BYTES = new Uint8Array(0);
 
 /**
  * The producer identity of a checkpoint key under a trust file: keys pinned for one authority (or
