@@ -83,17 +83,21 @@ export function sighted(cp: Checkpoint): SightedCheckpoint | undefined {
 /** Strings kept once (keys, log ids, service URLs): at most this many, then forgotten together. */
 const MAX_SHARED = 256;
 const sharedStrings = new Map<string, string>();
+const SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * One copy of `s`, made the first time it is asked for and given again after: what every input of
  * a run names alike (its producer's key, its log, a service) is held once, not once per input. The
- * copy is a string of its own (a slice of an input would keep the whole input alive).
+ * copy is a string of its own (a slice of an input would keep the whole input alive), unit for
+ * unit: through UTF-8 a lone surrogate (in a parsed value a library caller passes) would become
+ * U+FFFD, and two log_ids signed apart would name one log.
  */
 export function shared(s: string): string {
   const known = sharedStrings.get(s);
   if (known !== undefined) return known;
   if (sharedStrings.size >= MAX_SHARED) sharedStrings.clear();
-  const copy = Buffer.from(s, "utf8").toString("utf8");
+  const encoding = SURROGATE.test(s) ? "utf16le" : "utf8";
+  const copy = Buffer.from(s, encoding).toString(encoding);
   sharedStrings.set(copy, copy);
   return copy;
 }
