@@ -80,8 +80,13 @@ export function sighted(cp: Checkpoint): SightedCheckpoint | undefined {
   };
 }
 
-/** Strings kept once (keys, log ids, service URLs): at most this many, then forgotten together. */
+/**
+ * Strings kept once (keys, log ids, service URLs): at most this many, then forgotten together, and
+ * none longer than MAX_SHARED_LENGTH units. The table outlives a run (a library caller's next
+ * `verify()` finds it), so what it can hold is bounded: a log_id has no small bound of its own.
+ */
 const MAX_SHARED = 256;
+const MAX_SHARED_LENGTH = 512;
 const sharedStrings = new Map<string, string>();
 const SURROGATE = /[\ud800-\udfff]/;
 
@@ -95,11 +100,17 @@ const SURROGATE = /[\ud800-\udfff]/;
 export function shared(s: string): string {
   const known = sharedStrings.get(s);
   if (known !== undefined) return known;
-  if (sharedStrings.size >= MAX_SHARED) sharedStrings.clear();
   const encoding = SURROGATE.test(s) ? "utf16le" : "utf8";
   const copy = Buffer.from(s, encoding).toString(encoding);
+  if (copy.length > MAX_SHARED_LENGTH) return copy;
+  if (sharedStrings.size >= MAX_SHARED) sharedStrings.clear();
   sharedStrings.set(copy, copy);
   return copy;
+}
+
+/** How many strings `shared` holds now: for tests of its bounds. */
+export function sharedCount(): number {
+  return sharedStrings.size;
 }
 
 /** A Transparency Service's signed statement, through one stamp: its log had this root at this size. */
