@@ -599,6 +599,11 @@ function trustNote(x, planned, a, b) {
   return `${rounds_(x.rounds)}${more}, ${pct(x.spread)} (sides ${pct(spread(a))} / ${pct(spread(b))}), load ${fmt(x.loadPerCore, 1)}/CPU${x.trusted ? "" : " (untrusted)"}`;
 }
 
+/** The rounds and the noise of a ratio shown beside a goal (not judged): of the ratio, and of each side. */
+function shownNote(rounds, x, a, b) {
+  return `${rounds_(rounds)}, ${pct(x.spread)} (sides ${pct(spread(a))} / ${pct(spread(b))})`;
+}
+
 /** Hashes the bundle's log proofs carry (inclusion path and peaks, consistency paths and old peaks): what grows with the log. */
 function proofHashes(file) {
   const input = JSON.parse(readFileSync(file, "utf8"));
@@ -670,7 +675,12 @@ function printReport(
             `${fmt(median(m.startupWithoutExtraCa.verifyMs))} / ${fmt(median(m.startupWithoutExtraCa.nodeMs))} ms → ${fmt(m.startupWithoutExtraCa.ratio, 2)}×`,
             "(shown)",
             "",
-            `${rounds_(m.startup.rounds)}, ${pct(m.startupWithoutExtraCa.spread)} (sides ${pct(spread(m.startupWithoutExtraCa.verifyMs))} / ${pct(spread(m.startupWithoutExtraCa.nodeMs))})`,
+            shownNote(
+              m.startup.rounds,
+              m.startupWithoutExtraCa,
+              m.startupWithoutExtraCa.verifyMs,
+              m.startupWithoutExtraCa.nodeMs,
+            ),
           ],
         ]
       : []),
@@ -690,7 +700,7 @@ function printReport(
         `${fmt(median(x.reading.msPerBundle), 3)} / ${fmt(median(x.floorMsPerBundle), 3)} ms → ${fmt(x.reading.ratio, 2)}×`,
         "(shown)",
         "",
-        `${rounds_(x.rounds)}, ${pct(x.reading.spread)} (sides ${pct(spread(x.reading.msPerBundle))} / ${pct(spread(x.floorMsPerBundle))})`,
+        shownNote(x.rounds, x.reading, x.reading.msPerBundle, x.floorMsPerBundle),
       ],
     ]),
     [

@@ -64,6 +64,7 @@ describe("log_ids that differ only in a lone surrogate", () => {
     ]);
     const report = verify({ inputs: inputs(a), trust: a.trust, checkpoints: [currentOf(b)] });
     expect(crossInput(report)).toEqual([["FAIL", "EQUIVOCATION_FORK", "PASS"]]);
+    expect(report.policy.exitCode).toBe(1);
     expect(JSON.stringify((at(b.bundle, "manifest", "cllCheckpoint") as JsonObject).log_id)).toBe('"a\\ud800"');
   });
 });
